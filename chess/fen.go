@@ -1,0 +1,328 @@
+package chess
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// StartFEN is the standard starting position.
+const StartFEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+
+// FENError says which field of a FEN is wrong and why.
+type FENError struct {
+	FEN    string
+	Field  string // "piece placement", "side to move", "castling", "en passant", "halfmove clock", "fullmove number", "position"
+	Reason string
+}
+
+func (e *FENError) Error() string {
+	return fmt.Sprintf("bad FEN %q: %s: %s", e.FEN, e.Field, e.Reason)
+}
+
+// NewPosition returns the standard starting position.
+func NewPosition() *Position {
+	p, err := ParseFEN(StartFEN)
+	if err != nil {
+		panic("chess: start FEN does not parse: " + err.Error()) // unreachable: a constant
+	}
+	return p
+}
+
+// ParseFEN reads a position in Forsyth-Edwards Notation. The castling field
+// may be standard (KQkq), X-FEN (KQkq naming the outermost rook, file
+// letters for inner rooks) or Shredder-FEN (file letters). The move
+// counters may be omitted (as in EPD). A Chess960 position is recognised
+// from its castling set-up; use SetChess960 for a 960 game that happens to
+// start like standard chess.
+//
+// The position must be legal in the sense that matters to boardd: one king
+// each, no pawn on the first or last rank, the side not to move not in
+// check, castling rights backed by king and rook on their squares, an en
+// passant square behind a pawn that has just moved two squares. An en
+// passant square is kept only if a legal en passant capture exists.
+func ParseFEN(fen string) (*Position, error) {
+	bad := func(field, format string, args ...any) error {
+		return &FENError{FEN: fen, Field: field, Reason: fmt.Sprintf(format, args...)}
+	}
+	fields := strings.Fields(fen)
+	if len(fields) < 4 || len(fields) > 6 {
+		return nil, bad("position", "%d fields, want 6 (placement, side, castling, en passant, halfmove clock, fullmove number)", len(fields))
+	}
+	p := &Position{ep: NoSquare, fullmove: 1}
+
+	// Piece placement, rank 8 first.
+	ranks := strings.Split(fields[0], "/")
+	if len(ranks) != 8 {
+		return nil, bad("piece placement", "%d ranks, want 8", len(ranks))
+	}
+	for i, row := range ranks {
+		r := 7 - i
+		f := 0
+		for j := 0; j < len(row); j++ {
+			c := row[j]
+			if c >= '1' && c <= '8' {
+				f += int(c - '0')
+				continue
+			}
+			pc, ok := PieceFromFEN(c)
+			if !ok {
+				return nil, bad("piece placement", "rank %d: %q is not a piece letter", r+1, c)
+			}
+			if f >= 8 {
+				return nil, bad("piece placement", "rank %d has more than 8 squares", r+1)
+			}
+			if pc.Type() == Pawn && (r == 0 || r == 7) {
+				return nil, bad("piece placement", "pawn on %s: no pawn can stand on the first or last rank", NewSquare(f, r))
+			}
+			p.put(pc, NewSquare(f, r))
+			f++
+		}
+		if f != 8 {
+			return nil, bad("piece placement", "rank %d has %d squares, want 8", r+1, f)
+		}
+	}
+	for _, c := range []Color{White, Black} {
+		k := p.Pieces(c, King)
+		switch {
+		case k == 0:
+			return nil, bad("piece placement", "no %s king", c)
+		case k.More():
+			return nil, bad("piece placement", "%d %s kings", k.Count(), c)
+		}
+		p.kingSq[c] = k.First()
+	}
+
+	switch fields[1] {
+	case "w":
+		p.side = White
+	case "b":
+		p.side = Black
+		p.key ^= zobSide
+	default:
+		return nil, bad("side to move", "%q, want w or b", fields[1])
+	}
+	if p.Attacked(p.kingSq[p.side^1], p.side) {
+		return nil, bad("position", "%s is in check but it is %s's move", p.side^1, p.side)
+	}
+
+	if err := p.parseCastling(fields[2]); err != nil {
+		return nil, bad("castling", "%s", err)
+	}
+
+	if fields[3] != "-" {
+		ep, ok := ParseSquare(fields[3])
+		if !ok {
+			return nil, bad("en passant", "%q is not a square", fields[3])
+		}
+		wantRank, dir := 5, -8 // White to move: Black just played a pawn two squares
+		if p.side == Black {
+			wantRank, dir = 2, 8
+		}
+		if ep.Rank() != wantRank {
+			return nil, bad("en passant", "%s is not on rank %d, where %s's double step would leave it", ep, wantRank+1, p.side^1)
+		}
+		if p.board[ep] != NoPiece || p.board[ep-Square(dir)] != NoPiece || p.board[ep+Square(dir)] != NewPiece(p.side^1, Pawn) {
+			return nil, bad("en passant", "%s: no %s pawn has just moved two squares past it", ep, p.side^1)
+		}
+		p.maybeSetEP(ep, p.side^1)
+	}
+
+	if len(fields) > 4 {
+		n, err := strconv.Atoi(fields[4])
+		if err != nil || n < 0 || n > 100000 {
+			return nil, bad("halfmove clock", "%q is not a number of half-moves", fields[4])
+		}
+		p.halfmove = n
+	}
+	if len(fields) > 5 {
+		n, err := strconv.Atoi(fields[5])
+		if err != nil || n < 0 || n > 100000 {
+			return nil, bad("fullmove number", "%q is not a move number", fields[5])
+		}
+		if n == 0 { // some programs write 0; the Laws count from 1
+			n = 1
+		}
+		p.fullmove = n
+	}
+	return p, nil
+}
+
+func (p *Position) parseCastling(field string) error {
+	if field == "-" {
+		return nil
+	}
+	shredder, xfen := false, false
+	for i := 0; i < len(field); i++ {
+		ch := field[i]
+		c := White
+		if ch >= 'a' && ch <= 'z' {
+			c = Black
+			ch -= 'a' - 'A'
+		}
+		backRank := 0
+		if c == Black {
+			backRank = 7
+		}
+		ksq := p.kingSq[c]
+		if ksq.Rank() != backRank {
+			return fmt.Errorf("%q: the %s king is not on its first rank", field[i], c)
+		}
+		rooks := p.Pieces(c, Rook) & rankBB(backRank)
+		var rook Square = NoSquare
+		switch {
+		case ch == 'K' || ch == 'Q':
+			xfen = true
+			// The outermost rook on that side of the king.
+			if ch == 'K' {
+				for f := 7; f > ksq.File(); f-- {
+					if rooks.Has(NewSquare(f, backRank)) {
+						rook = NewSquare(f, backRank)
+						break
+					}
+				}
+			} else {
+				for f := 0; f < ksq.File(); f++ {
+					if rooks.Has(NewSquare(f, backRank)) {
+						rook = NewSquare(f, backRank)
+						break
+					}
+				}
+			}
+			if rook == NoSquare {
+				return fmt.Errorf("%q: no %s rook on the %s side of the king", field[i], c, map[byte]string{'K': "king", 'Q': "queen"}[ch])
+			}
+		case ch >= 'A' && ch <= 'H':
+			shredder = true
+			rook = NewSquare(int(ch-'A'), backRank)
+			if !rooks.Has(rook) {
+				return fmt.Errorf("%q: no %s rook on %s", field[i], c, rook)
+			}
+			if rook == ksq {
+				return fmt.Errorf("%q: the king stands there", field[i])
+			}
+		default:
+			return fmt.Errorf("%q is not a castling letter (KQkq or a file a-h)", field[i])
+		}
+		idx := castleIndex(c, rook > ksq)
+		if p.castle&(1<<idx) != 0 {
+			return fmt.Errorf("%q: %s already has a castling right on that side", field[i], c)
+		}
+		p.setCastling(idx, rook)
+	}
+	if shredder && !xfen {
+		p.shredderFEN = true
+	}
+	// Anything but king on e and rooks in the corners is Chess960 castling.
+	for i := 0; i < 4; i++ {
+		if p.castle&(1<<i) == 0 {
+			continue
+		}
+		if p.kingSq[i/2].File() != 4 || (p.castleRook[i].File() != 0 && p.castleRook[i].File() != 7) {
+			p.chess960 = true
+		}
+	}
+	return nil
+}
+
+// setCastling grants right idx (0-3) with the rook on rf, computing the
+// squares that must be empty and those the king crosses.
+func (p *Position) setCastling(idx int, rf Square) {
+	c := Color(idx / 2)
+	kf := p.kingSq[c]
+	base := int(kf) &^ 7
+	kto, rto := Square(base+6), Square(base+5)
+	if idx&1 == 1 {
+		kto, rto = Square(base+2), Square(base+3)
+	}
+	p.castle |= 1 << idx
+	p.key ^= zobCastle[p.castle&^(1<<idx)] ^ zobCastle[p.castle]
+	p.castleRook[idx] = rf
+	p.castleRooks |= rf.Bitboard()
+	path := betweenBB[kf][kto] | kto.Bitboard()
+	p.castleKingPath[idx] = path
+	p.castleEmpty[idx] = (path | betweenBB[rf][rto] | rto.Bitboard()) &^ (kf.Bitboard() | rf.Bitboard())
+}
+
+// SetChess960 marks the position as a Chess960 game (or not), which
+// changes how castling is written in UCI and FEN.
+func (p *Position) SetChess960(on bool) { p.chess960 = on }
+
+// FEN writes the position in Forsyth-Edwards Notation. Castling is written
+// as KQkq where that names the castling rook unambiguously (X-FEN), with file
+// letters otherwise, or always with file letters if the position was read
+// from Shredder-FEN. The en passant square is written only when an en
+// passant capture is legal.
+func (p *Position) FEN() string {
+	var sb strings.Builder
+	for r := 7; r >= 0; r-- {
+		empty := 0
+		for f := 0; f < 8; f++ {
+			pc := p.board[NewSquare(f, r)]
+			if pc == NoPiece {
+				empty++
+				continue
+			}
+			if empty > 0 {
+				sb.WriteByte(byte('0' + empty))
+				empty = 0
+			}
+			sb.WriteByte(pc.FENLetter())
+		}
+		if empty > 0 {
+			sb.WriteByte(byte('0' + empty))
+		}
+		if r > 0 {
+			sb.WriteByte('/')
+		}
+	}
+	if p.side == White {
+		sb.WriteString(" w ")
+	} else {
+		sb.WriteString(" b ")
+	}
+	sb.WriteString(p.castlingString())
+	sb.WriteByte(' ')
+	sb.WriteString(p.ep.String())
+	fmt.Fprintf(&sb, " %d %d", p.halfmove, p.fullmove)
+	return sb.String()
+}
+
+func (p *Position) castlingString() string {
+	if p.castle == 0 {
+		return "-"
+	}
+	var b []byte
+	for i := 0; i < 4; i++ {
+		if p.castle&(1<<i) == 0 {
+			continue
+		}
+		c := Color(i / 2)
+		rf := p.castleRook[i]
+		letter := byte('A' + rf.File())
+		if !p.shredderFEN {
+			// X-FEN: K/Q when the rook is the outermost one on its side.
+			outer := true
+			rooks := p.Pieces(c, Rook) & rankBB(rf.Rank())
+			if i&1 == 0 {
+				outer = rooks&^(rf.Bitboard()-1)&^rf.Bitboard() == 0
+				if outer {
+					letter = 'K'
+				}
+			} else {
+				outer = rooks&(rf.Bitboard()-1) == 0
+				if outer {
+					letter = 'Q'
+				}
+			}
+		}
+		if c == Black {
+			letter += 'a' - 'A'
+		}
+		b = append(b, letter)
+	}
+	return string(b)
+}
+
+// String is the FEN.
+func (p *Position) String() string { return p.FEN() }

@@ -1,0 +1,273 @@
+package chess
+
+// Legal move generation. Pins and checks are handled while generating:
+// a pinned piece moves only along its pin line, in check every non-king
+// move must capture the checker or block, and king moves avoid the
+// squares the opponent attacks with our king taken off the board. Only en
+// passant, whose legality depends on two vanishing pawns, is tested by
+// recomputing attacks.
+//
+// The same code counts moves without listing them (list == nil); perft
+// uses that at its last ply.
+
+func pawnAttackSet(c Color, b Bitboard) Bitboard {
+	if c == White {
+		return (b&^FileA)<<7 | (b&^FileH)<<9
+	}
+	return (b&^FileA)>>9 | (b&^FileH)>>7
+}
+
+// GenerateLegal appends every legal move of the side to move to list.
+func (p *Position) GenerateLegal(list *MoveList) { p.gen(list) }
+
+// CountLegal returns the number of legal moves without listing them.
+func (p *Position) CountLegal() int { return p.gen(nil) }
+
+// LegalMoves returns the legal moves as a new slice (allocates; for code
+// off the hot path).
+func (p *Position) LegalMoves() []Move {
+	var l MoveList
+	p.gen(&l)
+	return append([]Move(nil), l.Moves()...)
+}
+
+// HasLegalMove reports whether the side to move has any legal move.
+func (p *Position) HasLegalMove() bool { return p.gen(nil) > 0 }
+
+// IsCheckmate reports whether the side to move is checkmated.
+func (p *Position) IsCheckmate() bool { return p.InCheck() && !p.HasLegalMove() }
+
+// IsStalemate reports whether the side to move has no legal move and is not in check.
+func (p *Position) IsStalemate() bool { return !p.InCheck() && !p.HasLegalMove() }
+
+// MovesToOccupancy appends to list every legal move after which the
+// occupied squares are exactly occ. It does not allocate.
+func (p *Position) MovesToOccupancy(occ Bitboard, list *MoveList) {
+	var all MoveList
+	p.gen(&all)
+	for _, m := range all.Moves() {
+		if p.OccupancyAfter(m) == occ {
+			list.add(m)
+		}
+	}
+}
+
+// emitFrom adds (or counts) moves from one square to every square in targets.
+func emitFrom(list *MoveList, from Square, targets Bitboard) int {
+	if list == nil {
+		return targets.Count()
+	}
+	for ; targets != 0; targets &= targets - 1 {
+		list.add(newMove(from, targets.First()))
+	}
+	return 0
+}
+
+// emitPawns adds moves to every square in targets from the square delta
+// below it (delta is to minus from).
+func emitPawns(list *MoveList, targets Bitboard, delta int) int {
+	if list == nil {
+		return targets.Count()
+	}
+	for ; targets != 0; targets &= targets - 1 {
+		to := targets.First()
+		list.add(newMove(to-Square(delta), to))
+	}
+	return 0
+}
+
+func emitPromotions(list *MoveList, targets Bitboard, delta int) int {
+	if list == nil {
+		return 4 * targets.Count()
+	}
+	for ; targets != 0; targets &= targets - 1 {
+		to := targets.First()
+		from := to - Square(delta)
+		list.add(newPromotion(from, to, Queen))
+		list.add(newPromotion(from, to, Knight))
+		list.add(newPromotion(from, to, Rook))
+		list.add(newPromotion(from, to, Bishop))
+	}
+	return 0
+}
+
+func (p *Position) gen(list *MoveList) int {
+	us := p.side
+	them := us ^ 1
+	occ := p.byType[0]
+	own := p.byColor[us]
+	opp := p.byColor[them]
+	ksq := p.kingSq[us]
+	oppRQ := (p.byType[Rook] | p.byType[Queen]) & opp
+	oppBQ := (p.byType[Bishop] | p.byType[Queen]) & opp
+
+	// Squares the opponent attacks, with our king lifted so that it cannot
+	// hide behind itself from a slider.
+	occNoK := occ &^ ksq.Bitboard()
+	danger := pawnAttackSet(them, p.byType[Pawn]&opp) | kingAttacks[p.kingSq[them]]
+	for b := p.byType[Knight] & opp; b != 0; b &= b - 1 {
+		danger |= knightAttacks[b.First()]
+	}
+	for b := oppBQ; b != 0; b &= b - 1 {
+		danger |= BishopAttacks(b.First(), occNoK)
+	}
+	for b := oppRQ; b != 0; b &= b - 1 {
+		danger |= RookAttacks(b.First(), occNoK)
+	}
+
+	n := emitFrom(list, ksq, kingAttacks[ksq]&^own&^danger)
+
+	checkMask := ^Bitboard(0)
+	inCheck := danger.Has(ksq)
+	if inCheck {
+		checkers := p.attackersTo(ksq, occ) & opp
+		if checkers.More() {
+			return n // double check: only the king may move
+		}
+		checkMask = betweenBB[ksq][checkers.First()] | checkers
+	}
+
+	// Pinned pieces: our single blockers between the king and an enemy slider.
+	var pinned Bitboard
+	snipers := RookAttacks(ksq, opp)&oppRQ | BishopAttacks(ksq, opp)&oppBQ
+	for ; snipers != 0; snipers &= snipers - 1 {
+		b := betweenBB[ksq][snipers.First()] & occ
+		if b&(b-1) == 0 && b&own != 0 {
+			pinned |= b
+		}
+	}
+	if inCheck {
+		// A pinned piece can never answer a check: it cannot leave its line.
+		own &^= pinned
+	}
+	target := ^p.byColor[us] & checkMask
+
+	for b := p.byType[Knight] & own &^ pinned; b != 0; b &= b - 1 {
+		from := b.First()
+		n += emitFrom(list, from, knightAttacks[from]&target)
+	}
+	for b := (p.byType[Bishop] | p.byType[Queen]) & own; b != 0; b &= b - 1 {
+		from := b.First()
+		t := BishopAttacks(from, occ) & target
+		if pinned.Has(from) {
+			t &= lineBB[ksq][from]
+		}
+		n += emitFrom(list, from, t)
+	}
+	for b := (p.byType[Rook] | p.byType[Queen]) & own; b != 0; b &= b - 1 {
+		from := b.First()
+		t := RookAttacks(from, occ) & target
+		if pinned.Has(from) {
+			t &= lineBB[ksq][from]
+		}
+		n += emitFrom(list, from, t)
+	}
+
+	n += p.genPawns(list, own&p.byType[Pawn], pinned, opp, checkMask)
+
+	if p.ep != NoSquare {
+		for b := pawnAttacks[them][p.ep] & own & p.byType[Pawn]; b != 0; b &= b - 1 {
+			from := b.First()
+			if p.epLegal(from, p.ep, us) {
+				if list == nil {
+					n++
+				} else {
+					list.add(newEnPassant(from, p.ep))
+				}
+			}
+		}
+	}
+
+	if !inCheck && p.castle&((WhiteHSide|WhiteASide)<<(2*us)) != 0 {
+		for i := 2 * int(us); i < 2*int(us)+2; i++ {
+			if p.castle&(1<<i) == 0 || p.castleEmpty[i]&occ != 0 || p.castleKingPath[i]&danger != 0 {
+				continue
+			}
+			rf := p.castleRook[i]
+			if p.chess960 {
+				// The castling rook may have shielded the king's destination
+				// from a slider along the back rank.
+				kto := Square(int(ksq)&^7 + 6)
+				if i&1 == 1 {
+					kto = Square(int(ksq)&^7 + 2)
+				}
+				if RookAttacks(kto, occNoK&^rf.Bitboard())&oppRQ != 0 {
+					continue
+				}
+			}
+			if list == nil {
+				n++
+			} else {
+				list.add(newCastling(ksq, rf))
+			}
+		}
+	}
+	return n
+}
+
+func (p *Position) genPawns(list *MoveList, pawns, pinned, opp, checkMask Bitboard) int {
+	us := p.side
+	ksq := p.kingSq[us]
+	empty := ^p.byType[0]
+	free := pawns &^ pinned
+	n := 0
+	var up int
+	var push1, push2, capL, capR, lastRank Bitboard
+	if us == White {
+		up = 8
+		lastRank = Rank8
+		push1 = free << 8 & empty
+		push2 = (push1 & Rank3) << 8 & empty & checkMask
+		capL = (free &^ FileA) << 7 & opp & checkMask
+		capR = (free &^ FileH) << 9 & opp & checkMask
+	} else {
+		up = -8
+		lastRank = Rank1
+		push1 = free >> 8 & empty
+		push2 = (push1 & Rank6) >> 8 & empty & checkMask
+		capL = (free &^ FileA) >> 9 & opp & checkMask
+		capR = (free &^ FileH) >> 7 & opp & checkMask
+	}
+	push1 &= checkMask
+	n += emitPawns(list, push1&^lastRank, up)
+	n += emitPawns(list, push2, 2*up)
+	n += emitPawns(list, capL&^lastRank, up-1)
+	n += emitPawns(list, capR&^lastRank, up+1)
+	if (push1|capL|capR)&lastRank != 0 {
+		n += emitPromotions(list, push1&lastRank, up)
+		n += emitPromotions(list, capL&lastRank, up-1)
+		n += emitPromotions(list, capR&lastRank, up+1)
+	}
+
+	// Pinned pawns, one at a time: they may move only along the pin line.
+	for b := pawns & pinned; b != 0; b &= b - 1 {
+		from := b.First()
+		line := lineBB[ksq][from]
+		var t Bitboard
+		to := from + Square(up)
+		if empty.Has(to) {
+			t |= to.Bitboard()
+			if (us == White && from.Rank() == 1 || us == Black && from.Rank() == 6) && empty.Has(to+Square(up)) {
+				t |= (to + Square(up)).Bitboard()
+			}
+		}
+		t |= pawnAttacks[us][from] & opp
+		t &= line & checkMask
+		if t&lastRank != 0 {
+			for ; t != 0; t &= t - 1 {
+				to := t.First()
+				if list == nil {
+					n += 4
+					continue
+				}
+				list.add(newPromotion(from, to, Queen))
+				list.add(newPromotion(from, to, Knight))
+				list.add(newPromotion(from, to, Rook))
+				list.add(newPromotion(from, to, Bishop))
+			}
+			continue
+		}
+		n += emitFrom(list, from, t)
+	}
+	return n
+}

@@ -1,0 +1,104 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"sort"
+	"syscall"
+)
+
+// command is one boardd subcommand. run gets the arguments after the
+// subcommand's name and the process's standard streams; it returns an
+// error to print, or errUsage/exitError to choose the exit status.
+type command struct {
+	summary string
+	run     func(ctx context.Context, env *cmdEnv, args []string) error
+}
+
+// cmdEnv carries what a subcommand may touch of the process, so tests can
+// run subcommands in-process with their own streams.
+type cmdEnv struct {
+	stdin  io.Reader
+	stdout io.Writer
+	stderr io.Writer
+	getenv func(string) string
+}
+
+// exitError asks main to exit with a specific status without printing
+// anything more (the subcommand has already said what went wrong).
+type exitError struct{ code int }
+
+func (e exitError) Error() string { return fmt.Sprintf("exit status %d", e.code) }
+
+func commands() map[string]command {
+	return map[string]command{
+		"perft":   {"count leaf nodes of the legal move tree (move generator check and benchmark)", cmdPerft},
+		"version": {"print the version", cmdVersion},
+	}
+}
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := runMain(ctx, &cmdEnv{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, getenv: os.Getenv}, os.Args[1:])
+	stop()
+	os.Exit(code)
+}
+
+func runMain(ctx context.Context, env *cmdEnv, args []string) int {
+	cmds := commands()
+	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
+		if len(args) > 1 {
+			if c, ok := cmds[args[1]]; ok {
+				return exitCode(env, args[1], c.run(ctx, env, []string{"--help"}))
+			}
+		}
+		usage(env.stdout, cmds)
+		if len(args) == 0 {
+			return 2
+		}
+		return 0
+	}
+	c, ok := cmds[args[0]]
+	if !ok {
+		fmt.Fprintf(env.stderr, "boardd: unknown command %q\n\n", args[0])
+		usage(env.stderr, cmds)
+		return 2
+	}
+	return exitCode(env, args[0], c.run(ctx, env, args[1:]))
+}
+
+func exitCode(env *cmdEnv, name string, err error) int {
+	if err == nil {
+		return 0
+	}
+	var ee exitError
+	if errors.As(err, &ee) {
+		return ee.code
+	}
+	if errors.Is(err, errHelp) {
+		return 0
+	}
+	fmt.Fprintf(env.stderr, "boardd %s: %v\n", name, err)
+	return 1
+}
+
+// errHelp is returned by a subcommand that printed its --help.
+var errHelp = errors.New("help requested")
+
+func usage(w io.Writer, cmds map[string]command) {
+	fmt.Fprintln(w, "usage: boardd <command> [flags] [args]")
+	fmt.Fprintln(w, "\ncommands:")
+	names := make([]string, 0, len(cmds))
+	for n := range cmds {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		fmt.Fprintf(w, "  %-10s %s\n", n, cmds[n].summary)
+	}
+	fmt.Fprintln(w, "\nRun \"boardd help <command>\" for a command's flags.")
+}

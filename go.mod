@@ -1,0 +1,3 @@
+module github.com/boardd/boardd
+
+go 1.25
