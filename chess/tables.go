@@ -1,7 +1,5 @@
 package chess
 
-import "math/bits"
-
 // Attack and geometry tables. They are computed once at package
 // initialisation and never written afterwards: read-only lookup data, not
 // state.
@@ -128,60 +126,31 @@ func edgesFor(s Square) Bitboard {
 func rankBB(r int) Bitboard { return Rank1 << (8 * uint(r)) }
 func fileBB(f int) Bitboard { return FileA << uint(f) }
 
-// initMagics finds magic multipliers with a fixed-seed generator, so the
-// tables are the same on every run and every machine.
+// initMagics fills the slider attack tables from the magic multipliers.
 func initMagics() {
 	sliderAttacks = make([]Bitboard, 0, 102400+5248)
-	rng := xorshift64(0x9e3779b97f4a7c15)
-	var occs, refs [4096]Bitboard
-	var epoch [4096]uint32
-	var used [4096]Bitboard
-	attempt := uint32(0)
 	for _, kind := range []struct {
 		table *[64]magic
+		muls  *[64]uint64
 		dirs  *[4][2]int
-	}{{&rookMagics, &rookDirs}, {&bishopMagics, &bishopDirs}} {
+	}{{&rookMagics, &rookMagicNumbers, &rookDirs}, {&bishopMagics, &bishopMagicNumbers, &bishopDirs}} {
 		for s := Square(0); s < 64; s++ {
 			m := &kind.table[s]
 			m.mask = slowSlider(s, 0, kind.dirs) &^ edgesFor(s)
+			m.mul = kind.muls[s]
 			n := m.mask.Count()
 			m.shift = uint8(64 - n)
-			size := 0
-			// Carry-Rippler enumeration of every subset of the mask.
+			m.offset = uint32(len(sliderAttacks))
+			sliderAttacks = append(sliderAttacks, make([]Bitboard, 1<<uint(n))...)
+			// Carry-Rippler enumeration of every subset of the mask. A
+			// collision would overwrite an entry with a different attack
+			// set; TestMagicTables checks that none does.
 			for b := Bitboard(0); ; {
-				occs[size] = b
-				refs[size] = slowSlider(s, b, kind.dirs)
-				size++
+				sliderAttacks[m.index(b)] = slowSlider(s, b, kind.dirs)
 				b = (b - m.mask) & m.mask
 				if b == 0 {
 					break
 				}
-			}
-			for {
-				m.mul = rng.sparse()
-				if bits.OnesCount64((uint64(m.mask)*m.mul)>>56) < 6 {
-					continue
-				}
-				attempt++
-				ok := true
-				for i := 0; i < size; i++ {
-					idx := (uint64(occs[i]) * m.mul) >> m.shift
-					if epoch[idx] != attempt {
-						epoch[idx] = attempt
-						used[idx] = refs[i]
-					} else if used[idx] != refs[i] {
-						ok = false
-						break
-					}
-				}
-				if ok {
-					break
-				}
-			}
-			m.offset = uint32(len(sliderAttacks))
-			sliderAttacks = append(sliderAttacks, make([]Bitboard, 1<<uint(n))...)
-			for i := 0; i < size; i++ {
-				sliderAttacks[m.offset+uint32((uint64(occs[i])*m.mul)>>m.shift)] = refs[i]
 			}
 		}
 	}
@@ -196,11 +165,4 @@ func (x *xorshift64) next() uint64 {
 	v ^= v >> 27
 	*x = xorshift64(v)
 	return v * 2685821657736338717
-}
-
-// sparse returns a random number with few bits set, which makes good magic
-// candidates far more often than a uniform one.
-func (x *xorshift64) sparse() uint64 {
-	a, b, c := x.next(), x.next(), x.next()
-	return a & b & c
 }
