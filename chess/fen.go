@@ -61,8 +61,11 @@ func ParseFEN(fen string) (*Position, error) {
 		f := 0
 		for j := 0; j < len(row); j++ {
 			c := row[j]
-			if c >= '1' && c <= '8' {
+			if c >= '1' && c <= '9' {
 				f += int(c - '0')
+				if f > 8 {
+					return nil, bad("piece placement", "rank %d has %d squares, want 8", r+1, f)
+				}
 				continue
 			}
 			pc, ok := PieceFromFEN(c)
@@ -166,7 +169,7 @@ func (p *Position) parseCastling(field string) error {
 		}
 		ksq := p.kingSq[c]
 		if ksq.Rank() != backRank {
-			return fmt.Errorf("%q: the %s king is not on its first rank", field[i], c)
+			return fmt.Errorf("%q: the %s king is not on its first rank", string(field[i]), c)
 		}
 		rooks := p.Pieces(c, Rook) & rankBB(backRank)
 		var rook Square = NoSquare
@@ -190,23 +193,23 @@ func (p *Position) parseCastling(field string) error {
 				}
 			}
 			if rook == NoSquare {
-				return fmt.Errorf("%q: no %s rook on the %s side of the king", field[i], c, map[byte]string{'K': "king", 'Q': "queen"}[ch])
+				return fmt.Errorf("%q: no %s rook on the %s side of the king", string(field[i]), c, map[byte]string{'K': "king", 'Q': "queen"}[ch])
 			}
 		case ch >= 'A' && ch <= 'H':
 			shredder = true
 			rook = NewSquare(int(ch-'A'), backRank)
 			if !rooks.Has(rook) {
-				return fmt.Errorf("%q: no %s rook on %s", field[i], c, rook)
+				return fmt.Errorf("%q: no %s rook on %s", string(field[i]), c, rook)
 			}
 			if rook == ksq {
-				return fmt.Errorf("%q: the king stands there", field[i])
+				return fmt.Errorf("%q: the king stands there", string(field[i]))
 			}
 		default:
-			return fmt.Errorf("%q is not a castling letter (KQkq or a file a-h)", field[i])
+			return fmt.Errorf("%q is not a castling letter (KQkq or a file a-h)", string(field[i]))
 		}
 		idx := castleIndex(c, rook > ksq)
 		if p.castle&(1<<idx) != 0 {
-			return fmt.Errorf("%q: %s already has a castling right on that side", field[i], c)
+			return fmt.Errorf("%q: %s already has a castling right on that side", string(field[i]), c)
 		}
 		p.setCastling(idx, rook)
 	}
