@@ -91,10 +91,10 @@ var (
 	// of the same frame addressed to the clock (10 20 05 0d), as the
 	// clock's firmware expects: 50 20 05 0d 46.
 	dgtWakeFrame       = append([]byte{dgtAddrWake}, dgtFrame(dgtAddrClock, dgtMsgPing)[1:]...)
-	dgtSetCentralFrame = dgtFrame(dgtAddrClock, dgtMsgSetCentral)            // 10 20 05 0f 48
+	dgtSetCentralFrame = dgtFrame(dgtAddrClock, dgtMsgSetCentral)             // 10 20 05 0f 48
 	dgtMode25Frame     = dgtFrame(dgtAddrClock, dgtMsgChangeState, dgtMode25) // 10 20 06 0b 39 b9
-	dgtOffFrame        = dgtFrame(dgtAddrClock, dgtMsgChangeState, 0)        // 10 20 06 0b 00 crc
-	dgtEndDisplayFrame = dgtFrame(dgtAddrClock, dgtMsgEndDisplay)            // 10 20 05 07 70
+	dgtOffFrame        = dgtFrame(dgtAddrClock, dgtMsgChangeState, 0)         // 10 20 06 0b 00 crc
+	dgtEndDisplayFrame = dgtFrame(dgtAddrClock, dgtMsgEndDisplay)             // 10 20 05 07 70
 )
 
 // Icons on the DGT3000 display, one byte per half.
@@ -197,9 +197,9 @@ func dgtSetAndRunFrame(left, right time.Duration, lr, rr dgtRun) []byte {
 // the protocol layer adds the others. The numbers in the comments are the
 // codes of DGT's reference driver, for reading its logs.
 var (
-	ErrDGTNack      = errors.New("dgt3000: negative acknowledgement")                   // -1
-	ErrDGTNoAck     = errors.New("dgt3000: no acknowledgement")                         // -2
-	ErrDGTSilent    = errors.New("dgt3000: not acknowledged on the bus (clock off?)")   // -3
+	ErrDGTNack      = errors.New("dgt3000: negative acknowledgement")                  // -1
+	ErrDGTNoAck     = errors.New("dgt3000: no acknowledgement")                        // -2
+	ErrDGTSilent    = errors.New("dgt3000: not acknowledged on the bus (clock off?)")  // -3
 	ErrDGTStretch   = errors.New("dgt3000: clock stretch timeout (collision)")         // -4
 	ErrDGTLinesLow  = errors.New("dgt3000: bus lines low after send (collision)")      // -5
 	ErrDGTTimeout   = errors.New("dgt3000: bus not free or transfer not done in time") // -6
