@@ -1,0 +1,141 @@
+package sim
+
+import (
+	"fmt"
+
+	"github.com/boardd/boardd/trace"
+)
+
+// ClockMode says whether the simulated game is played with a chess clock.
+type ClockMode uint8
+
+// Clock modes.
+const (
+	// ClockAuto uses a clock when the game has clock readings or a time
+	// control, and otherwise with probability Rates.ClockedGame.
+	ClockAuto ClockMode = iota
+	ClockAlways
+	ClockNever
+)
+
+// ParseClockMode reads "auto", "always" or "never".
+func ParseClockMode(s string) (ClockMode, error) {
+	switch s {
+	case "auto", "":
+		return ClockAuto, nil
+	case "always", "yes":
+		return ClockAlways, nil
+	case "never", "no", "none":
+		return ClockNever, nil
+	}
+	return 0, fmt.Errorf("clock mode %q: want auto, always or never", s)
+}
+
+// Options choose the board and what the hands do.
+type Options struct {
+	Sensor trace.Sensor
+	// Seed makes the simulation repeatable: the same game, options and
+	// seed always give the same events. Use GameSeed to derive one seed
+	// per game of a collection.
+	Seed uint64
+	// Irregular injects irregularities (see Injection) at the rates of
+	// Rates.Inject.
+	Irregular bool
+	// NoPromote drops the promote events that occupancy and colour boards
+	// otherwise get for an under-promotion, so that the piece has to be
+	// inferred from how it moves later.
+	NoPromote bool
+	Clock     ClockMode
+	// Annotate adds a "# hand ..." comment per move describing what the
+	// hands did (for reading traces; the events are the same).
+	Annotate bool
+	// Rates overrides the behaviour rates; nil means DefaultRates().
+	Rates *Rates
+}
+
+// Rates are the probabilities and timings of the hand model. Probabilities
+// are per move unless said otherwise. docs/simulation.md explains where
+// each figure comes from.
+type Rates struct {
+	Slide      float64 // a slider, king or pawn is slid when its path is empty
+	Hesitation float64 // a piece lifted and put back before the move
+	Adjustment float64 // a piece adjusted on its square (lifted a moment)
+	ChangeMind float64 // the piece touches down on another square first
+	Knock      float64 // a neighbour is knocked over and put back
+	LatePress  float64 // the clock pressed seconds late
+	Bounce     float64 // per sensor transition: contact chatter
+
+	CaptureVictimFirst float64 // per capture: victim removed first (else mover lifted first)
+	FastSwap           float64 // per capture: victim's lift falls between two scans
+	CastleTogether     float64 // per castling: king and rook lifted together (else king first)
+	KingTouchOnly      float64 // Chess960 castling with the king staying: king only touched
+	PromoOnLastRank    float64 // per promotion: pawn placed on the last rank, then swapped
+
+	// ClockedGame is the probability that a game without clock readings or
+	// time control is played with a clock (ClockAuto).
+	ClockedGame float64
+
+	// ScanPeriods are the sampling periods (ms) a board of each sensor kind
+	// may have; one is drawn per game.
+	ScanPeriods [3][]int64
+
+	Inject InjectRates
+}
+
+// InjectRates are per-game probabilities of each injected irregularity
+// (Options.Irregular). A kind is injected at most once per game, at a move
+// where it can happen.
+type InjectRates struct {
+	IllegalMove      float64
+	ClockWithoutMove float64
+	UnreplacedPromo  float64
+	Misplaced        float64
+	RookFirst        float64
+	MoveChanged      float64
+}
+
+// DefaultRates returns the rates documented in docs/simulation.md.
+func DefaultRates() Rates {
+	return Rates{
+		Slide:      0.15,
+		Hesitation: 0.03,
+		Adjustment: 0.03,
+		ChangeMind: 0.01,
+		Knock:      0.005,
+		LatePress:  0.01,
+		Bounce:     0.3,
+
+		CaptureVictimFirst: 0.45,
+		FastSwap:           0.12,
+		CastleTogether:     0.35,
+		KingTouchOnly:      0.5,
+		PromoOnLastRank:    0.4,
+
+		ClockedGame: 0.6,
+
+		ScanPeriods: [3][]int64{
+			trace.Occupancy:   {5, 10, 20},
+			trace.Colour:      {5, 33, 100},
+			trace.PieceSensor: {200, 250},
+		},
+
+		Inject: InjectRates{
+			IllegalMove:      0.35,
+			ClockWithoutMove: 0.25,
+			UnreplacedPromo:  0.8,
+			Misplaced:        0.3,
+			RookFirst:        0.4,
+			MoveChanged:      0.25,
+		},
+	}
+}
+
+// GameSeed derives the seed of game n of a collection from a run's seed,
+// so that one game's trace does not depend on which others are simulated.
+func GameSeed(seed uint64, n int) uint64 {
+	// splitmix64 finaliser: nearby inputs give unrelated outputs.
+	z := seed + uint64(n+1)*0x9e3779b97f4a7c15
+	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
+	z = (z ^ z>>27) * 0x94d049bb133111eb
+	return z ^ z>>31
+}

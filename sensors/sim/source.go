@@ -1,0 +1,666 @@
+package sim
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"strings"
+
+	"github.com/boardd/boardd/chess"
+	"github.com/boardd/boardd/trace"
+)
+
+// Item is one step of a simulated trace: an event, with the injected
+// irregularities that begin with it and, with Options.Annotate, a note on
+// what the hands did in the move it starts.
+type Item struct {
+	Event      trace.Event
+	Injections []Injection
+	Note       string
+}
+
+// change is one physical change of a square: at time t (ms) it starts to
+// hold pc (chess.NoPiece: empty).
+type change struct {
+	t   int64
+	sq  chess.Square
+	pc  chess.Piece
+	grp int32 // a fast swap's changes share a group (see swapIn); 0 = none
+}
+
+// fixLater is a knocked piece left off its square, put back later.
+type fixLater struct {
+	origin, landing chess.Square // landing is NoSquare when it fell off the board
+	pc              chess.Piece
+	afterMove       bool // put back after the opponent's move, else before it
+}
+
+// Timing constants of the hand model, in ms (docs/simulation.md).
+const (
+	minReaction = 300 // from the opponent's clock press to the first touch
+	minGap      = 20  // between two actions of a hand on the same square
+)
+
+// Source plays one game on a simulated board and yields the events its
+// sensors and clock report, one at a time, in time order. It is not safe
+// for concurrent use.
+type Source struct {
+	opts   Options
+	r      Rates
+	rng    *rand.Rand
+	header trace.Header
+	moves  []chess.Move
+	game   Game
+	pos    chess.Position // the game position before move ply
+	ply    int            // index of the next game move
+
+	period  int64 // sensor sampling period (ms)
+	phase   int64 // offset of the first sample
+	clocked bool
+	tc      TimeControl
+	rem     [2]int64 // remaining clock time (ms) for synthetic think times
+
+	phys     [64]chess.Piece // physical board at the scheduling cursor
+	physAt0  [64]chess.Piece // physical board at the start of the batch
+	shown    [64]chess.Piece // what the sensors last reported, per square
+	t        int64           // scheduling cursor, relative to the batch start
+	changes  []change
+	grp      int32         // group of the changes being made (fast swaps)
+	ngrp     int32         // groups in the batch
+	direct   []trace.Event // clock presses and promotion choices (relative T)
+	injs     []Injection   // injections of the batch (relative T)
+	note     []string
+	base     int64 // absolute time of the previous batch's last event
+	clockRef int64 // absolute time of the last clock press (0 at the start)
+	lastT    int64
+
+	plan [numKinds]int // move index of each planned injection, -1 none
+	fix  *fixLater
+
+	out     []Item
+	outPos  int
+	started bool
+	done    bool
+	all     []Injection
+	scratch []trace.Event
+}
+
+const (
+	injIllegal = iota
+	injClockOnly
+	injUnreplaced
+	injMisplaced
+	injRookFirst
+	injChanged
+	numKinds
+)
+
+var injNames = [numKinds]string{KindIllegalMove, KindClockWithoutMove, KindUnreplacedPromo, KindMisplaced, KindRookFirst, KindMoveChanged}
+
+// NewSource prepares the simulation of g. It checks that the moves are
+// legal and returns an error naming the first that is not.
+func NewSource(g Game, opts Options) (*Source, error) {
+	start, err := g.validate()
+	if err != nil {
+		return nil, fmt.Errorf("simulating game: %w", err)
+	}
+	if opts.Sensor > trace.PieceSensor {
+		return nil, fmt.Errorf("simulating game: unknown sensor kind %v", opts.Sensor)
+	}
+	s := &Source{opts: opts, moves: g.Moves, game: g, pos: *start}
+	if opts.Rates != nil {
+		s.r = *opts.Rates
+	} else {
+		s.r = DefaultRates()
+	}
+	s.rng = rand.New(rand.NewPCG(opts.Seed, opts.Seed^0x6a09e667f3bcc909))
+	periods := s.r.ScanPeriods[opts.Sensor]
+	if len(periods) == 0 {
+		periods = []int64{10}
+	}
+	s.period = max(periods[s.rng.IntN(len(periods))], 4)
+	s.phase = s.rng.Int64N(s.period)
+
+	s.header = trace.Header{Sensor: opts.Sensor}
+	switch n := chess960Number(start); {
+	case n >= 0:
+		s.header.Setup, s.header.Number = trace.Setup960, n
+	case start.FEN() != chess.StartFEN:
+		s.header.Setup, s.header.FEN = trace.SetupFEN, start.FEN()
+	}
+
+	s.chooseClock()
+	for sq := chess.Square(0); sq < 64; sq++ {
+		s.phys[sq] = start.PieceAt(sq)
+	}
+	s.shown = s.phys
+	for i := range s.plan {
+		s.plan[i] = -1
+	}
+	if opts.Irregular {
+		s.planInjections()
+	}
+	return s, nil
+}
+
+// chess960Number returns the Chess960 number of a Chess960 start position,
+// or -1 when p is not one (or is the standard game).
+func chess960Number(p *chess.Position) int {
+	if !p.Chess960() || p.Ply() != 0 || p.Castling() != chess.CastlingRights(15) {
+		return -1
+	}
+	var back [8]byte
+	for f := 0; f < 8; f++ {
+		w, b := p.PieceAt(chess.NewSquare(f, 0)), p.PieceAt(chess.NewSquare(f, 7))
+		if w == chess.NoPiece || b != chess.NewPiece(chess.Black, w.Type()) || w.Color() != chess.White ||
+			p.PieceAt(chess.NewSquare(f, 1)) != chess.WhitePawn || p.PieceAt(chess.NewSquare(f, 6)) != chess.BlackPawn {
+			return -1
+		}
+		back[f] = w.FENLetter()
+	}
+	if p.Occupied().Count() != 32 {
+		return -1
+	}
+	return chess.Chess960Number(string(back[:]))
+}
+
+// chooseClock decides whether the game has a clock and its time control.
+func (s *Source) chooseClock() {
+	g := &s.game
+	playable := g.TimeControl != nil && g.TimeControl.playable()
+	switch s.opts.Clock {
+	case ClockAlways:
+		s.clocked = true
+	case ClockNever:
+		s.clocked = false
+	default:
+		s.clocked = playable || g.hasClocks() || s.chance(s.r.ClockedGame)
+	}
+	if !s.clocked {
+		return
+	}
+	switch {
+	case playable:
+		s.tc = *g.TimeControl
+	case g.hasClocks():
+		// Readings without a usable time control: the first reading is
+		// close to the base time; no increment is assumed.
+		base := g.clock(0)
+		if c := g.clock(1); c > base {
+			base = c
+		}
+		s.tc = TimeControl{Base: base.Round(60e9)}
+		if s.tc.Base <= 0 {
+			s.tc.Base = base
+		}
+	default:
+		s.tc = TimeControl{Base: 90 * 60e9, Increment: 30e9}
+	}
+	s.header.Clock = s.tc.String()
+	b := s.tc.Base.Milliseconds()
+	s.rem = [2]int64{b, b}
+}
+
+// Header is the trace header of the simulated game.
+func (s *Source) Header() trace.Header { return s.header }
+
+// ScanPeriod is the sampling period of the simulated sensors in ms.
+func (s *Source) ScanPeriod() int64 { return s.period }
+
+// Clocked reports whether the game is played with a clock.
+func (s *Source) Clocked() bool { return s.clocked }
+
+// Injections returns the irregularities injected so far (all of them once
+// Next has returned io.EOF).
+func (s *Source) Injections() []Injection { return s.all }
+
+// Next returns the next item, or io.EOF after the last.
+func (s *Source) Next() (Item, error) {
+	for s.outPos >= len(s.out) {
+		if s.done {
+			return Item{}, io.EOF
+		}
+		s.out, s.outPos = s.out[:0], 0
+		s.step()
+	}
+	it := s.out[s.outPos]
+	s.outPos++
+	return it, nil
+}
+
+// step produces the next batch of items: the opening frame, one move, or
+// the end of the game.
+func (s *Source) step() {
+	if !s.started {
+		s.started = true
+		ev := trace.Event{T: 0, Kind: trace.Frame}
+		for sq, pc := range s.phys {
+			if pc == chess.NoPiece {
+				continue
+			}
+			bb := chess.Square(sq).Bitboard()
+			ev.Occ |= bb
+			if pc.Color() == chess.White && s.opts.Sensor != trace.Occupancy {
+				ev.White |= bb
+			}
+			if s.opts.Sensor == trace.PieceSensor {
+				ev.Placement[sq] = pc
+			}
+		}
+		ev.HasColour = s.opts.Sensor != trace.Occupancy
+		ev.HasPieces = s.opts.Sensor == trace.PieceSensor
+		s.out = append(s.out, Item{Event: ev})
+		return
+	}
+	if s.ply >= len(s.moves) {
+		s.done = true
+		if s.fix != nil {
+			s.begin()
+			s.wait(2000, 10000)
+			s.doFix(s.fix)
+			s.fix = nil
+			s.flush(s.base)
+		}
+		return
+	}
+	s.playPly()
+}
+
+func (s *Source) chance(p float64) bool { return p > 0 && s.rng.Float64() < p }
+
+// between returns a uniform integer in [lo, hi].
+func (s *Source) between(lo, hi int64) int64 {
+	if hi <= lo {
+		return lo
+	}
+	return lo + s.rng.Int64N(hi-lo+1)
+}
+
+func (s *Source) wait(lo, hi int64) { s.t += s.between(lo, hi) }
+
+// begin starts a batch of actions on a relative time line.
+func (s *Source) begin() {
+	s.changes, s.direct, s.injs, s.note = s.changes[:0], s.direct[:0], s.injs[:0], s.note[:0]
+	s.grp, s.ngrp = 0, 0
+	s.physAt0 = s.phys
+	s.t = 0
+}
+
+func (s *Source) notef(format string, args ...any) {
+	if s.opts.Annotate {
+		s.note = append(s.note, fmt.Sprintf(format, args...))
+	}
+}
+
+func (s *Source) set(t int64, sq chess.Square, pc chess.Piece) {
+	s.changes = append(s.changes, change{t, sq, pc, s.grp})
+}
+
+// lift takes the piece off sq now.
+func (s *Source) lift(sq chess.Square) chess.Piece {
+	pc := s.phys[sq]
+	s.phys[sq] = chess.NoPiece
+	s.set(s.t, sq, chess.NoPiece)
+	s.chatter(sq, pc, chess.NoPiece)
+	return pc
+}
+
+// place puts pc on sq now.
+func (s *Source) place(sq chess.Square, pc chess.Piece) {
+	s.phys[sq] = pc
+	s.set(s.t, sq, pc)
+	s.chatter(sq, chess.NoPiece, pc)
+}
+
+// chatter models contact bounce: for a few ms after a transition the
+// square flips back and forth before it settles on to.
+func (s *Source) chatter(sq chess.Square, from, to chess.Piece) {
+	if !s.chance(s.r.Bounce) {
+		return
+	}
+	t := s.t
+	for n := 1 + s.rng.IntN(2); n > 0; n-- {
+		t += 1 + s.rng.Int64N(2)
+		s.set(t, sq, from)
+		t += 1 + s.rng.Int64N(2)
+		s.set(t, sq, to)
+	}
+}
+
+// press records a clock press by side now.
+func (s *Source) press(side chess.Color) {
+	s.direct = append(s.direct, trace.Event{T: s.t, Kind: trace.Press, Side: side})
+}
+
+func (s *Source) inject(kind int, side chess.Color, squares ...chess.Square) {
+	s.injs = append(s.injs, Injection{Kind: injNames[kind], Ply: s.ply + 1, Side: side, Squares: squares, T: s.t})
+	s.notef("inject %s", injNames[kind])
+}
+
+// Hand movement times.
+func (s *Source) reach() { s.wait(150, 600) }
+
+func (s *Source) travel(from, to chess.Square) {
+	d := int64(dist(from, to))
+	s.wait(150+40*d, 400+80*d)
+}
+
+func (s *Source) aside() { s.wait(250, 700) }
+
+func dist(a, b chess.Square) int {
+	df, dr := a.File()-b.File(), a.Rank()-b.Rank()
+	return max(df, -df, dr, -dr)
+}
+
+// sampleAt is the first time at or after t at which the scan reads sq.
+// Squares are read one after another over the period, as a scanning
+// board (or a DGT board's 200 ms sweep) does.
+func (s *Source) sampleAt(sq chess.Square, t int64) int64 {
+	o := s.phase + int64(sq)*s.period/64
+	if t <= o {
+		return o
+	}
+	return o + (t-o+s.period-1)/s.period*s.period
+}
+
+// sense reduces a piece to what the sensor kind can tell.
+func (s *Source) sense(pc chess.Piece) chess.Piece {
+	if pc == chess.NoPiece {
+		return chess.NoPiece
+	}
+	switch s.opts.Sensor {
+	case trace.Occupancy:
+		return chess.WhitePawn
+	case trace.Colour:
+		return chess.NewPiece(pc.Color(), chess.Pawn)
+	}
+	return pc
+}
+
+func (s *Source) onEvent(t int64, sq chess.Square, pc chess.Piece) trace.Event {
+	ev := trace.Event{T: t, Kind: trace.On, Square: sq}
+	switch s.opts.Sensor {
+	case trace.Colour:
+		ev.Piece, ev.HasColour = chess.NewPiece(pc.Color(), chess.NoPieceType), true
+	case trace.PieceSensor:
+		ev.Piece, ev.HasColour, ev.HasPieces = pc, true, true
+	}
+	return ev
+}
+
+// flush turns the batch's physical changes into sensor events, places the
+// batch on the absolute time line at offset, and queues the items.
+func (s *Source) flush(offset int64) int64 {
+	for i := range s.changes {
+		s.changes[i].t += offset
+	}
+	// A fast swap is moved (by less than a scan period) to start just
+	// after a sample of its square, so that the next sample sees only
+	// its result.
+	for g := int32(1); g <= s.ngrp; g++ {
+		var shift int64 = -1
+		for i := range s.changes {
+			c := &s.changes[i]
+			if c.grp != g {
+				continue
+			}
+			if shift < 0 {
+				shift = s.sampleAt(c.sq, c.t) + 1 - c.t
+			}
+			c.t += shift
+		}
+	}
+	slices.SortStableFunc(s.changes, func(a, b change) int { return cmpInt(a.t, b.t) })
+
+	// Sample each touched square in scan order.
+	evs := s.scratch[:0]
+	var touched chess.Bitboard
+	for _, c := range s.changes {
+		touched |= c.sq.Bitboard()
+	}
+	for bb := touched; bb != 0; bb &= bb - 1 {
+		sq := bb.First()
+		cur, shown := s.physAt0[sq], s.shown[sq]
+		for j := 0; j < len(s.changes); {
+			if s.changes[j].sq != sq {
+				j++
+				continue
+			}
+			tk := s.sampleAt(sq, s.changes[j].t)
+			for ; j < len(s.changes) && s.changes[j].t <= tk; j++ {
+				if s.changes[j].sq == sq {
+					cur = s.changes[j].pc
+				}
+			}
+			if s.sense(cur) == s.sense(shown) {
+				continue
+			}
+			if shown != chess.NoPiece {
+				evs = append(evs, trace.Event{T: tk, Kind: trace.Off, Square: sq})
+			}
+			if cur != chess.NoPiece {
+				evs = append(evs, s.onEvent(tk, sq, cur))
+			}
+			shown = cur
+		}
+		s.shown[sq] = shown
+	}
+	slices.SortStableFunc(evs, func(a, b trace.Event) int { return cmpInt(a.T, b.T) })
+
+	// Merge with the presses and promotion choices (already in time order);
+	// a sensor event and a press in the same ms: the sensor event first.
+	di := 0
+	emit := func(ev trace.Event) {
+		ev.T = max(ev.T, s.lastT)
+		s.lastT = ev.T
+		s.out = append(s.out, Item{Event: ev})
+	}
+	for _, ev := range evs {
+		for di < len(s.direct) && s.direct[di].T+offset < ev.T {
+			d := s.direct[di]
+			d.T += offset
+			emit(d)
+			di++
+		}
+		emit(ev)
+	}
+	for ; di < len(s.direct); di++ {
+		d := s.direct[di]
+		d.T += offset
+		emit(d)
+	}
+	s.scratch = evs[:0]
+
+	// Announce each injection with the first event at or after it.
+	first := len(s.out) - len(evs) - len(s.direct)
+	for _, in := range s.injs {
+		in.T += offset
+		k := first
+		for k < len(s.out)-1 && s.out[k].Event.T < in.T {
+			k++
+		}
+		if k < len(s.out) {
+			in.T = s.out[k].Event.T
+			s.out[k].Injections = append(s.out[k].Injections, in)
+			s.all = append(s.all, in)
+		}
+	}
+	if len(s.note) > 0 && first < len(s.out) {
+		s.out[first].Note = strings.Join(s.note, "; ")
+	}
+	return offset
+}
+
+func cmpInt(a, b int64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// thinkTime is how long (ms) the player to move uses for move i: from the
+// recorded clocks when they are known, else drawn from a log-normal
+// distribution and kept within the remaining clock time.
+func (s *Source) thinkTime(i int, side chess.Color) int64 {
+	g := &s.game
+	if s.clocked {
+		if cur := g.clock(i); cur >= 0 {
+			prev := g.clock(i - 2)
+			if i < 2 {
+				prev = s.tc.Base
+			}
+			if prev >= 0 {
+				used := prev + s.tc.Increment - cur
+				return max(used.Milliseconds(), 0)
+			}
+		}
+	}
+	median, sigma := 15000.0, 0.9
+	switch {
+	case i < 16:
+		median, sigma = 3000, 0.7
+	case s.clocked:
+		perMove := float64(s.tc.Base.Milliseconds())/40 + float64(s.tc.Increment.Milliseconds())
+		median = 0.6 * perMove
+	}
+	think := int64(median * math.Exp(sigma*s.rng.NormFloat64()))
+	think = min(max(think, 1000), 15*60*1000)
+	if s.clocked {
+		movesLeft := int64(max(10, 45-i/2))
+		avail := s.rem[side] - 30000
+		limit := max(avail*2/movesLeft, 1000)
+		think = min(think, limit)
+	}
+	return think
+}
+
+// playPly plays game move s.ply with everything the hands do around it.
+func (s *Source) playPly() {
+	i := s.ply
+	m := s.moves[i]
+	side := s.pos.SideToMove()
+	think := s.thinkTime(i, side)
+	s.begin()
+	if s.opts.Annotate {
+		s.notef("hand ply=%d move=%s", i+1, s.pos.SAN(m))
+	}
+
+	// A piece knocked over in the previous move goes back now, or after
+	// this move.
+	pending := s.fix
+	s.fix = nil
+	if pending != nil && !pending.afterMove {
+		s.wait(5000, 20000)
+		s.doFix(pending)
+	}
+
+	kind := -1
+	for k, p := range s.plan {
+		if p == i {
+			kind = k
+		}
+	}
+	moved, pressed := false, false
+	switch kind {
+	case injIllegal:
+		if !s.illegalFirst(side) {
+			kind = -1
+		}
+	case injClockOnly:
+		s.wait(1000, 10000)
+		s.inject(injClockOnly, side)
+		s.press(side)
+		s.wait(5000, 30000)
+	case injChanged:
+		if s.changedMove(m, side) {
+			moved = true
+		} else {
+			kind = -1
+		}
+	case injUnreplaced:
+		if s.unreplacedPromotion(m, side) {
+			moved, pressed = true, true
+		} else {
+			kind = -1
+		}
+	case injMisplaced:
+		if !s.canKnock(m) {
+			kind = -1
+		}
+	case injRookFirst:
+		if !rookFirstPossible(m) {
+			kind = -1
+		}
+	}
+	if kind < 0 {
+		s.preExtras(m, side)
+	}
+	if !moved {
+		s.playMove(m, side, kind == injRookFirst)
+	}
+	if kind == injMisplaced {
+		s.knock(m, side, true)
+	} else if kind < 0 {
+		s.postExtras(m, side)
+	}
+	if !pressed {
+		s.endMove(side)
+	}
+	pressAt := s.t
+	if len(s.direct) > 0 {
+		for _, d := range s.direct {
+			if d.Kind == trace.Press {
+				pressAt = d.T
+			}
+		}
+	}
+	if pending != nil && pending.afterMove {
+		s.wait(2000, 10000)
+		s.doFix(pending)
+	}
+	s.finishPly(m, side, think, pressAt)
+}
+
+// endMove presses the clock after the move, if the game has a clock.
+func (s *Source) endMove(side chess.Color) {
+	if !s.clocked {
+		return
+	}
+	if s.chance(s.r.LatePress) {
+		s.wait(3000, 20000)
+		s.notef("late press")
+	} else {
+		s.wait(300, 900)
+	}
+	s.press(side)
+}
+
+// finishPly places the batch in time and advances the game. With a clock
+// the last press lands think ms after the opponent's (unless the hands
+// cannot be that fast); without one the hands start think ms after the
+// previous move.
+func (s *Source) finishPly(m chess.Move, side chess.Color, think, pressAt int64) {
+	var offset int64
+	if s.clocked {
+		offset = max(s.base+minReaction, s.clockRef+think-pressAt)
+	} else {
+		offset = s.base + max(think, minReaction)
+	}
+	offset = s.flush(offset)
+	if s.clocked {
+		press := offset + pressAt
+		s.rem[side] += s.tc.Increment.Milliseconds() - (press - s.clockRef)
+		if s.tc.Moves > 0 && s.ply/2+1 == s.tc.Moves {
+			s.rem[side] += s.tc.Second.Milliseconds()
+		}
+		s.clockRef = press
+	}
+	s.base = s.lastT
+	s.pos.MakeMove(m)
+	s.ply++
+}
