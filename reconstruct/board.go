@@ -1,0 +1,165 @@
+package reconstruct
+
+import (
+	"math/bits"
+
+	"github.com/boardd/boardd/chess"
+	"github.com/boardd/boardd/trace"
+)
+
+// physBoard is what the sensors show, in the board's own (raw) square
+// numbering. Colour and piece information exists only where the sensor
+// reported it: white is meaningful on colourKnown, pieces on pieceKnown.
+type physBoard struct {
+	occ         chess.Bitboard
+	white       chess.Bitboard
+	colourKnown chess.Bitboard
+	pieceKnown  chess.Bitboard
+	pieces      [64]chess.Piece
+}
+
+// view is the board in game coordinates (after compensating a turned
+// board), with piece bitboards for fast comparison with a position.
+type view struct {
+	occ         chess.Bitboard
+	white       chess.Bitboard
+	colourKnown chess.Bitboard
+	pieceKnown  chess.Bitboard
+	byPiece     [16]chess.Bitboard // indexed by chess.Piece, on pieceKnown squares
+}
+
+// pieceAt is the piece the sensors report on s (NoPiece if empty or unknown).
+func (v *view) pieceAt(s chess.Square) chess.Piece {
+	b := s.Bitboard()
+	if v.pieceKnown&b == 0 {
+		return chess.NoPiece
+	}
+	for pc := chess.WhitePawn; pc <= chess.BlackKing; pc++ {
+		if v.byPiece[pc]&b != 0 {
+			return pc
+		}
+	}
+	return chess.NoPiece
+}
+
+// rotSquare maps a raw square to game coordinates for a board turned q
+// quarter turns clockwise (as seen from White's side).
+func rotSquare(s chess.Square, q uint8) chess.Square {
+	f, r := s.File(), s.Rank()
+	switch q & 3 {
+	case 1:
+		f, r = 7-r, f
+	case 2:
+		f, r = 7-f, 7-r
+	case 3:
+		f, r = r, 7-f
+	}
+	return chess.NewSquare(f, r)
+}
+
+// rotBB maps a raw bitboard to game coordinates.
+func rotBB(b chess.Bitboard, q uint8) chess.Bitboard {
+	switch q & 3 {
+	case 0:
+		return b
+	case 2:
+		return chess.Bitboard(bits.Reverse64(uint64(b)))
+	}
+	var out chess.Bitboard
+	for ; b != 0; b &= b - 1 {
+		out |= rotSquare(b.First(), q).Bitboard()
+	}
+	return out
+}
+
+// unrotSquare maps a game square back to the raw square (for messages).
+func unrotSquare(s chess.Square, q uint8) chess.Square { return rotSquare(s, (4-q)&3) }
+
+// makeView renders the raw board in game coordinates.
+func (pb *physBoard) makeView(q uint8, v *view) {
+	v.occ = rotBB(pb.occ, q)
+	v.white = rotBB(pb.white, q)
+	v.colourKnown = rotBB(pb.colourKnown, q)
+	v.pieceKnown = rotBB(pb.pieceKnown, q)
+	v.byPiece = [16]chess.Bitboard{}
+	for b := pb.pieceKnown; b != 0; b &= b - 1 {
+		s := b.First()
+		v.byPiece[pb.pieces[s]] |= rotSquare(s, q).Bitboard()
+	}
+}
+
+// setFromPosition makes the raw board show p (in orientation 0) as a
+// sensor of kind k would report it.
+func (pb *physBoard) setFromPosition(p *chess.Position, k trace.Sensor) {
+	*pb = physBoard{occ: p.Occupied()}
+	if k == trace.Occupancy {
+		return
+	}
+	pb.white = p.ByColor(chess.White)
+	pb.colourKnown = pb.occ
+	if k == trace.PieceSensor {
+		pb.pieceKnown = pb.occ
+		for b := pb.occ; b != 0; b &= b - 1 {
+			s := b.First()
+			pb.pieces[s] = p.PieceAt(s)
+		}
+	}
+}
+
+// matchMask reports the squares outside mask where p differs from what v
+// shows, by what the sensor can tell.
+func (v *view) diff(p *chess.Position) chess.Bitboard {
+	d := p.Occupied() ^ v.occ
+	d |= (p.ByColor(chess.White) ^ v.white) & v.colourKnown & v.occ
+	if v.pieceKnown != 0 {
+		for pc := chess.WhitePawn; pc <= chess.BlackKing; pc++ {
+			if pc.Type() == chess.NoPieceType || pc.Type() > chess.King {
+				continue
+			}
+			d |= (p.Pieces(pc.Color(), pc.Type()) ^ v.byPiece[pc]) & v.pieceKnown & v.occ
+		}
+	}
+	return d
+}
+
+// record is what hands did since the last committed move: which squares
+// were emptied or filled, and when first, so that the order of a castling
+// or a capture can be told and a capture's victim square confirmed.
+type record struct {
+	lifted   chess.Bitboard // squares seen going empty (or changing piece)
+	placed   chess.Bitboard // squares seen being filled
+	firstOff [64]int64
+	firstOn  [64]int64
+	lastOn   [64]int64
+	events   int
+}
+
+func (rc *record) touched() chess.Bitboard { return rc.lifted | rc.placed }
+
+// resetExcept forgets everything but the squares in keep.
+func (rc *record) resetExcept(keep chess.Bitboard) {
+	rc.lifted &= keep
+	rc.placed &= keep
+	if keep == 0 {
+		rc.events = 0
+	}
+}
+
+func (rc *record) off(s chess.Square, t int64) {
+	b := s.Bitboard()
+	if rc.lifted&b == 0 {
+		rc.lifted |= b
+		rc.firstOff[s] = t
+	}
+	rc.events++
+}
+
+func (rc *record) on(s chess.Square, t int64) {
+	b := s.Bitboard()
+	if rc.placed&b == 0 {
+		rc.placed |= b
+		rc.firstOn[s] = t
+	}
+	rc.lastOn[s] = t
+	rc.events++
+}

@@ -1,0 +1,360 @@
+package reconstruct
+
+import (
+	"fmt"
+
+	"github.com/boardd/boardd/chess"
+)
+
+// onSettle runs when the board has been still for SettleMs.
+func (r *Reconstructor) onSettle(t int64, out []Output) []Output {
+	r.makeView()
+	if r.pending {
+		return r.decidePress(out)
+	}
+	switch r.state {
+	case stateEnded:
+		return r.checkNewGame(t, out)
+	case stateSetup:
+		out = r.checkOrientation(t, out)
+	}
+	best := r.explain(!r.clock, false)
+	if best < 0 {
+		return r.checkNewGame(t, out)
+	}
+	c := &r.cands[best]
+	switch {
+	case c.n == 0 && c.back == 0:
+		return r.atPosition(t, out)
+	case r.clock && c.back == 0 && c.n == 1:
+		return r.provisional(c, out)
+	}
+	return out
+}
+
+// onCommit runs when the board has been still for CommitMs: without a
+// clock, a move standing on the board is published.
+func (r *Reconstructor) onCommit(t int64, out []Output) []Output {
+	if r.clock || r.state == stateEnded {
+		return out
+	}
+	r.makeView()
+	best := r.explainFirst(true)
+	if best < 0 {
+		return out
+	}
+	if c := &r.cands[best]; c.n > 0 || c.back > 0 {
+		out = r.adopt(best, r.lastChange, out)
+	}
+	return out
+}
+
+// onAlertTimer runs when the board has been still for AlertMs: without a
+// clock, a board no move explains is judged.
+func (r *Reconstructor) onAlertTimer(t int64, out []Output) []Output {
+	if r.clock || r.state == stateEnded {
+		return out
+	}
+	r.makeView()
+	if r.explainFirst(true) >= 0 {
+		return out
+	}
+	if r.state == stateSetup && len(r.plies) == 0 {
+		return r.wrongSetup(t, out)
+	}
+	if r.inProgress() {
+		return out
+	}
+	return r.irregular(r.lines[0].pos.SideToMove(), t, false, out)
+}
+
+// explainFirst is explain, and before the first move also tries every
+// orientation the set-up allows, turning the board if that explains it.
+func (r *Reconstructor) explainFirst(allowResync bool) int {
+	if len(r.plies) > 0 || r.orientOK&(r.orientOK-1) == 0 {
+		return r.explain(true, allowResync)
+	}
+	cur := r.orient
+	bestQ, bestCost := cur, 0
+	found := false
+	for q := uint8(0); q < 4; q++ {
+		if r.orientOK&(1<<q) == 0 {
+			continue
+		}
+		r.orient = q
+		r.makeView()
+		if b := r.explain(false, false); b >= 0 && r.cands[b].n > 0 {
+			if !found || r.cands[b].cost < bestCost {
+				found, bestQ, bestCost = true, q, r.cands[b].cost
+			}
+		}
+	}
+	r.orient = bestQ
+	r.makeView()
+	if found {
+		r.orientOK = 1 << bestQ
+	}
+	return r.explain(true, allowResync)
+}
+
+// checkOrientation looks, before the first move, at which way the start
+// set-up stands on the board.
+func (r *Reconstructor) checkOrientation(t int64, out []Output) []Output {
+	if len(r.plies) > 0 {
+		return out
+	}
+	var ok uint8
+	var v view
+	for q := uint8(0); q < 4; q++ {
+		r.raw.makeView(q, &v)
+		if v.diff(&r.start) == 0 {
+			ok |= 1 << q
+		}
+	}
+	if ok == 0 || ok&1 != 0 && r.orient == 0 {
+		if ok != 0 {
+			r.orientOK = ok
+		}
+		return out
+	}
+	r.orientOK = ok
+	if ok&(1<<r.orient) != 0 {
+		return out
+	}
+	// The set-up stands turned: compensate at once if only one way fits;
+	// otherwise the first move decides (explainFirst).
+	if ok&(ok-1) == 0 {
+		q := uint8(0)
+		for ok&(1<<q) == 0 {
+			q++
+		}
+		return r.turn(q, t, "the start set-up", out)
+	}
+	return out
+}
+
+// turn compensates a board turned q quarter turns and alerts it.
+func (r *Reconstructor) turn(q uint8, t int64, how string, out []Output) []Output {
+	if q == r.orient {
+		return out
+	}
+	r.orient = q
+	r.orientOK = 1 << q
+	r.makeView()
+	deg := int(q) * 90
+	return r.alert(out, Output{
+		Alert: BoardRotated, T: t, Ply: r.lines[0].pos.Ply() + 1, Side: chess.White,
+		Expected: "White's pieces on ranks 1 and 2 (a1 at White's left)",
+		Seen:     fmt.Sprintf("the board turned %d degrees", deg),
+		Text:     fmt.Sprintf("The board is turned %d degrees (seen from %s); boardd compensates.", deg, how),
+	})
+}
+
+// atPosition handles a still board that shows the game position.
+func (r *Reconstructor) atPosition(t int64, out []Output) []Output {
+	if r.prov != chess.NoMove {
+		out = append(out, Output{Kind: Retract, T: t, Ply: r.provPly, Side: r.lines[0].pos.SideToMove(),
+			Old: r.prov, OldSAN: r.lines[0].pos.SAN(r.prov), OldUCI: r.lines[0].pos.UCI(r.prov), Provisional: true,
+			Text: "the board went back to the position before the move"})
+		r.prov = chess.NoMove
+	}
+	rv := r.recView()
+	if touched := rv.touched(); touched != 0 && r.state != stateIrregular {
+		out = r.note(out, NoteHesitation, t, touched, "pieces lifted and put back: "+squareList(touched))
+	}
+	if r.state == stateIrregular {
+		r.state = statePlay
+		out = r.note(out, NoteRestored, t, 0, "the board is back in the position before the irregularity")
+	}
+	if r.overlay != 0 {
+		if r.v.diff(&r.lines[0].pos) == 0 {
+			out = r.note(out, NoteRestored, t, r.overlay, "the misplaced pieces are back: "+squareList(r.overlay))
+			r.overlay = 0
+		}
+	}
+	r.alertKey = 0
+	r.rec.resetExcept(0)
+	return out
+}
+
+// provisional announces the move the board shows before the press.
+func (r *Reconstructor) provisional(c *cand, out []Output) []Output {
+	L := &r.lines[c.line]
+	m := c.moves[0]
+	if m == r.prov {
+		return out
+	}
+	ply := L.pos.Ply() + 1
+	if r.prov != chess.NoMove && r.provPly == ply {
+		out = r.note(out, NoteMoveChanged, r.lastChange, m.From().Bitboard()|r.prov.From().Bitboard(),
+			fmt.Sprintf("the move on the board changed from %s to %s before the clock press",
+				L.pos.SAN(r.prov), L.pos.SAN(m)))
+	}
+	r.prov, r.provPly, r.provT = m, ply, r.lastChange
+	q := L.pos
+	q.MakeMove(m)
+	return append(out, Output{Kind: Move, T: r.lastChange, Ply: ply, Side: L.pos.SideToMove(), Move: m,
+		SAN: L.pos.SAN(m), UCI: L.pos.UCI(m), FEN: q.FEN(), Provisional: true, ClockMs: -1})
+}
+
+// press handles a clock press by side.
+func (r *Reconstructor) press(side chess.Color, t int64, out []Output) []Output {
+	r.clock = true
+	if r.state == stateEnded {
+		return out
+	}
+	r.pending, r.pressSide, r.pressT = true, side, t
+	r.makeView()
+	if b := r.explainFirst(false); b >= 0 && r.fitsPress(&r.cands[b], side) {
+		return r.decidePress(out)
+	}
+	if r.fired&firedSettle != 0 {
+		// The board was already still: nothing more will come for this press.
+		return r.decidePress(out)
+	}
+	return out
+}
+
+// fitsPress reports whether c is a move sequence ending with side's move.
+func (r *Reconstructor) fitsPress(c *cand, side chess.Color) bool {
+	if c.n == 0 {
+		return false
+	}
+	p := r.lines[c.line].pos
+	if c.back > 0 {
+		p = r.plies[len(r.plies)-c.back].before
+	}
+	return (p.SideToMove() == side) == (c.n%2 == 1)
+}
+
+// decidePress judges the board for the pending press.
+func (r *Reconstructor) decidePress(out []Output) []Output {
+	r.pending = false
+	side, t := r.pressSide, r.pressT
+	r.makeView()
+	toMove := r.lines[0].pos.SideToMove()
+	best := r.explainFirst(true)
+	if best >= 0 {
+		c := &r.cands[best]
+		switch {
+		case r.fitsPress(c, side):
+			if c.n >= 2 {
+				out = r.note(out, NoteNoPress, t, 0, fmt.Sprintf("%d moves completed by one press: a press was missed or events were lost", c.n))
+			}
+			return r.adoptPressed(best, side, t, out)
+		case c.n == 0 && c.back == 0 && side == toMove && r.state == statePlay || c.n == 0 && c.back == 0 && side == toMove && r.state == stateSetup:
+			if r.viewKey() == r.alertKey {
+				return r.note(out, NoteExtraPress, t, 0, "the clock was pressed again without a move")
+			}
+			r.alertKey = r.viewKey()
+			return r.alert(out, Output{Alert: ClockWithoutMove, T: t, Ply: r.lines[0].pos.Ply() + 1, Side: side,
+				Expected: "a move before the clock press", Seen: "the board unchanged",
+				Text: fmt.Sprintf("%s pressed the clock without making a move.", colourName(side))})
+		case c.back > 0 && c.n == 0:
+			out = r.note(out, NoteTakeback, t, 0, "the board shows an earlier position")
+			return r.adopt(best, t, out)
+		}
+		return r.note(out, NoteExtraPress, t, 0, fmt.Sprintf("%s pressed the clock but the board shows no move of theirs", colourName(side)))
+	}
+	if r.state == stateSetup && len(r.plies) == 0 && r.lines[0].pos.Ply() == r.start.Ply() && !r.nearStart() {
+		return r.wrongSetup(t, out)
+	}
+	return r.irregular(side, t, true, out)
+}
+
+// adoptPressed completes the moves of c on side's press.
+func (r *Reconstructor) adoptPressed(best int, side chess.Color, t int64, out []Output) []Output {
+	n0 := len(r.plies)
+	out = r.adopt(best, r.lastChange, out)
+	left, fell, ok := r.clk.press(side, t)
+	if ok && len(r.plies) > n0 {
+		for i := len(out) - 1; i >= 0; i-- {
+			if out[i].Kind == Move && !out[i].Provisional && out[i].Ply == r.plies[len(r.plies)-1].before.Ply()+1 {
+				out[i].ClockMs = left
+				break
+			}
+		}
+		if fell && r.state != stateEnded {
+			out = r.flagFall(side, t, out)
+		}
+	}
+	return out
+}
+
+// promote records a promotion choice; if the last published move is a
+// promotion to another piece, it is amended.
+func (r *Reconstructor) promote(pt chess.PieceType, t int64, out []Output) []Output {
+	r.promo, r.promoT = pt, t
+	n := len(r.plies)
+	if n == 0 {
+		return out
+	}
+	last := r.plies[n-1].move
+	if !last.IsPromotion() || last.Promotion() == pt || r.rec.lifted != 0 {
+		// Not about the last move: keep it for the next promotion.
+		return out
+	}
+	// Prefer the hypothesis that promoted to pt.
+	for i := range r.lines {
+		L := &r.lines[i]
+		if len(L.moves) >= n && L.moves[n-1].IsPromotion() && L.moves[n-1].Promotion() != pt {
+			L.cost += costPromoOther
+		} else if len(L.moves) >= n && L.moves[n-1].IsPromotion() {
+			L.cost -= costPromoOther
+		}
+	}
+	found := false
+	for i := range r.lines {
+		if r.lines[i].moves[n-1].Promotion() == pt {
+			found = true
+		}
+	}
+	if !found {
+		// The board could not tell the piece: make that hypothesis.
+		L := line{moves: append([]chess.Move(nil), r.lines[0].moves...), cost: r.lines[0].cost - costPromoOther}
+		L.moves[n-1] = last.WithPromotion(pt)
+		L.pos = r.plies[n-1].before
+		L.pos.MakeMove(L.moves[n-1])
+		if r.sensor == 0 || r.v.diff(&L.pos) == 0 {
+			r.lines = append(r.lines, L)
+		}
+	}
+	r.sortLines()
+	r.promo = chess.NoPieceType
+	return r.publish(t, out)
+}
+
+func colourName(c chess.Color) string {
+	if c == chess.White {
+		return "White"
+	}
+	return "Black"
+}
+
+func squareList(b chess.Bitboard) string {
+	s := ""
+	for ; b != 0; b &= b - 1 {
+		if s != "" {
+			s += " "
+		}
+		s += b.First().String()
+	}
+	return s
+}
+
+func (r *Reconstructor) note(out []Output, k NoteKind, t int64, sq chess.Bitboard, text string) []Output {
+	return append(out, Output{Kind: Note, Note: k, T: t, Ply: r.lines[0].pos.Ply() + 1,
+		Side: r.lines[0].pos.SideToMove(), Squares: sq, From: chess.NoSquare, To: chess.NoSquare, Text: text, ClockMs: -1})
+}
+
+func (r *Reconstructor) alert(out []Output, o Output) []Output {
+	o.Kind = Alert
+	o.ClockMs = -1
+	if o.From == 0 && o.To == 0 {
+		o.From, o.To = chess.NoSquare, chess.NoSquare
+	}
+	if r.cfg.Judge != nil {
+		o.Article, o.Penalty = r.cfg.Judge.Judge(r.cfg.Edition, r.cfg.GameType, &o)
+	}
+	return append(out, o)
+}

@@ -1,0 +1,367 @@
+package reconstruct
+
+import (
+	"fmt"
+
+	"github.com/boardd/boardd/chess"
+	"github.com/boardd/boardd/trace"
+)
+
+// Limits and costs. Costs are negative log-likelihoods in tenths: an
+// explanation of the board is preferred when it needs fewer unlikely
+// things to have happened.
+const (
+	maxLines     = 16 // hypotheses kept about the recent moves
+	maxResync    = 4  // plies searched to re-synchronise
+	resyncBudget = 400000
+
+	costMissedLift = 20 // a capture whose victim was never seen lifted
+	costRecapture  = 3  // ... made less unlikely when it recaptures
+	costStrayNear  = 1  // a touched square on the moving piece's path
+	costStrayFar   = 5  // a touched square nothing explains
+	costPromoN     = 15 // an under-promotion without a promote input
+	costPromoRB    = 25
+	costPromoOther = 40 // a promotion other than the one the input chose
+	costBack       = 30 // per ply taken back
+	costResyncPly  = 30 // per ply beyond the first found by re-synchronising
+	costMisplaced  = 40 // per square that differs from the explanation
+	costMisplacedN = 30 // ... when the piece fell onto a neighbouring square
+	costIllegal    = 50 // an illegal move by the player to move
+	uncertainGap   = 10 // alternatives this close make a published move uncertain
+	pruneGap       = 50 // alternatives this much worse are dropped
+)
+
+type gameState uint8
+
+const (
+	stateSetup     gameState = iota // before the first move: waiting for the start set-up
+	statePlay                       // a game in progress
+	stateIrregular                  // after an illegal move: waiting for the position before it
+	stateEnded                      // the game is over; waiting for a new set-up
+)
+
+// timers fired since the board last changed.
+const (
+	firedSettle uint8 = 1 << iota
+	firedCommit
+	firedAlert
+)
+
+// line is one hypothesis about the game: its moves from the start and the
+// position they reach.
+type line struct {
+	moves []chess.Move
+	pos   chess.Position
+	cost  int
+}
+
+// plyRec is a published move.
+type plyRec struct {
+	move      chess.Move
+	before    chess.Position
+	t         int64
+	san, uci  string
+	uncertain bool
+}
+
+// cand is one explanation of the board: from hypothesis line (after taking
+// back the last back plies of it) the moves made, and its cost.
+type cand struct {
+	line  int
+	back  int
+	n     int
+	moves [maxResync + 1]chess.Move
+	cost  int
+}
+
+// Reconstructor turns sensor and clock events into moves, corrections,
+// alerts and notes. It is not safe for concurrent use; one per board.
+type Reconstructor struct {
+	cfg    Config
+	timing Timing
+	sensor trace.Sensor
+	clock  bool
+	start  chess.Position
+
+	raw      physBoard
+	orient   uint8 // quarter turns of the board (raw -> game coordinates)
+	orientOK uint8 // before the first move: orientations the set-up fits (bit q)
+	rec      record
+	v        view
+	begun    bool
+
+	state      gameState
+	lastChange int64
+	fired      uint8
+
+	lines []line
+	plies []plyRec
+	reps  map[uint64]int
+
+	prov      chess.Move // provisional move shown (clock mode), NoMove if none
+	provPly   int
+	provT     int64
+	pending   bool // a press waits for the board to settle
+	pressSide chess.Color
+	pressT    int64
+	promo     chess.PieceType // promotion piece chosen by input, not yet used
+	promoT    int64
+
+	overlay   chess.Bitboard // squares accepted either way after a misplaced-pieces alert
+	alertKey  uint64         // board the last irregularity alert was about
+	resyncKey uint64         // board a re-synchronisation last failed on
+
+	clk            clockModel
+	result, reason string
+
+	cands []cand
+	spare []line
+	ml    chess.MoveList
+}
+
+// New makes a Reconstructor for one board and game.
+func New(cfg Config) (*Reconstructor, error) {
+	if cfg.Sensor > trace.PieceSensor {
+		return nil, fmt.Errorf("reconstruct: unknown sensor kind %d", cfg.Sensor)
+	}
+	r := &Reconstructor{cfg: cfg, timing: cfg.Timing.withDefaults(), sensor: cfg.Sensor, clock: cfg.Clock}
+	if cfg.Start != nil {
+		r.start = *cfg.Start
+	} else {
+		r.start = *chess.NewPosition()
+	}
+	if cfg.TimeControl != "" {
+		tc, err := ParseTimeControl(cfg.TimeControl)
+		if err != nil {
+			return nil, fmt.Errorf("reconstruct: %w", err)
+		}
+		r.clk.reset(tc, r.start.SideToMove())
+	}
+	r.cands = make([]cand, 0, 64)
+	r.newGame()
+	return r, nil
+}
+
+// newGame resets the game to the start position, keeping the board.
+func (r *Reconstructor) newGame() {
+	r.lines = append(r.lines[:0], line{pos: r.start})
+	r.plies = r.plies[:0]
+	r.reps = map[uint64]int{r.start.Key(): 1}
+	r.state = stateSetup
+	r.orientOK = 1
+	r.prov, r.pending, r.promo = chess.NoMove, false, chess.NoPieceType
+	r.overlay, r.alertKey, r.resyncKey = 0, 0, 0
+	r.result, r.reason = "", ""
+	if !r.begun {
+		r.raw.setFromPosition(&r.start, r.sensor)
+	}
+	r.clk.reset(r.clk.tc, r.start.SideToMove())
+}
+
+// Position is the game position after the published moves.
+func (r *Reconstructor) Position() chess.Position { return r.lines[0].pos }
+
+// StartPosition is the position the game started from.
+func (r *Reconstructor) StartPosition() chess.Position { return r.start }
+
+// Moves returns the published moves of the current game (a copy).
+func (r *Reconstructor) Moves() []chess.Move {
+	out := make([]chess.Move, len(r.plies))
+	for i, p := range r.plies {
+		out[i] = p.move
+	}
+	return out
+}
+
+// Result is the game's result and why, "" while it is in progress.
+func (r *Reconstructor) Result() (result, reason string) { return r.result, r.reason }
+
+// Feed processes one trace event and appends what it leads to to out.
+// Events must come in time order. Feed does not allocate unless it
+// reports something.
+func (r *Reconstructor) Feed(ev *trace.Event, out []Output) []Output {
+	out = r.Advance(ev.T, out)
+	if !r.begun {
+		r.begun = true
+		r.lastChange = ev.T
+		r.clk.start(ev.T)
+	}
+	switch ev.Kind {
+	case trace.Frame:
+		r.frame(ev)
+	case trace.Off:
+		r.squareOff(ev.Square, ev.T)
+	case trace.On:
+		r.squareOn(ev.Square, ev.Piece, ev.HasColour, ev.HasPieces, ev.T)
+	case trace.Press:
+		out = r.press(ev.Side, ev.T, out)
+	case trace.Promote:
+		out = r.promote(ev.Promo, ev.T, out)
+	}
+	return out
+}
+
+// Advance tells the reconstruction that board time t has come without a
+// new event, so that a still board is acted on. A live daemon calls it
+// every 50-100 ms; Feed calls it itself.
+func (r *Reconstructor) Advance(t int64, out []Output) []Output {
+	if !r.begun || r.fired == firedSettle|firedCommit|firedAlert {
+		return out
+	}
+	if r.fired&firedSettle == 0 && t >= r.lastChange+r.timing.SettleMs {
+		r.fired |= firedSettle
+		out = r.onSettle(r.lastChange+r.timing.SettleMs, out)
+	}
+	if r.fired&firedCommit == 0 && t >= r.lastChange+r.timing.CommitMs {
+		r.fired |= firedCommit
+		out = r.onCommit(r.lastChange+r.timing.CommitMs, out)
+	}
+	if r.fired&firedAlert == 0 && t >= r.lastChange+r.timing.AlertMs {
+		r.fired |= firedAlert
+		out = r.onAlertTimer(r.lastChange+r.timing.AlertMs, out)
+	}
+	return out
+}
+
+// End says the input is over at time t: a move standing on the board is
+// completed (a game's last move is often not followed by a press).
+func (r *Reconstructor) End(t int64, out []Output) []Output {
+	out = r.Advance(t, out)
+	if !r.begun {
+		return out
+	}
+	if r.pending {
+		out = r.decidePress(out)
+	}
+	if r.state == statePlay || r.state == stateIrregular {
+		r.makeView()
+		if best := r.explain(true, true); best >= 0 && r.cands[best].n > 0 && r.cands[best].back == 0 {
+			out = r.note(out, NoteNoPress, r.lastChange, r.cands[best].moves[0].From().Bitboard(),
+				"the last move was not completed by a clock press; it stands on the board at the end")
+			out = r.adopt(best, r.lastChange, out)
+		}
+	}
+	return out
+}
+
+// SetPosition replaces the game by position p (an arbiter's command): the
+// moves so far are forgotten and the board is expected to show p.
+func (r *Reconstructor) SetPosition(t int64, p *chess.Position, out []Output) []Output {
+	r.start = *p
+	r.newGame()
+	r.state = statePlay
+	r.rec.resetExcept(0)
+	return append(out, Output{Kind: NewGame, T: t, FEN: p.FEN(), Side: p.SideToMove(), Ply: p.Ply()})
+}
+
+// ---- sensor input ----
+
+func (r *Reconstructor) changed(t int64) {
+	r.lastChange = t
+	r.fired = 0
+}
+
+func (r *Reconstructor) squareOff(s chess.Square, t int64) {
+	b := s.Bitboard()
+	if r.raw.occ&b == 0 {
+		return
+	}
+	r.raw.occ &^= b
+	r.raw.white &^= b
+	r.raw.colourKnown &^= b
+	r.raw.pieceKnown &^= b
+	r.raw.pieces[s] = chess.NoPiece
+	r.rec.off(s, t)
+	r.changed(t)
+}
+
+func (r *Reconstructor) squareOn(s chess.Square, pc chess.Piece, hasColour, hasPiece bool, t int64) {
+	b := s.Bitboard()
+	if r.raw.occ&b != 0 {
+		// Already occupied: a changed colour or piece means one piece was
+		// swapped for another faster than a scan (a capture).
+		same := true
+		if hasColour && r.raw.colourKnown&b != 0 && (r.raw.white&b != 0) != (pc.Color() == chess.White) {
+			same = false
+		}
+		if hasPiece && r.raw.pieceKnown&b != 0 && r.raw.pieces[s] != pc {
+			same = false
+		}
+		if same && (!hasColour || r.raw.colourKnown&b != 0) && (!hasPiece || r.raw.pieceKnown&b != 0) {
+			return
+		}
+		if !same {
+			r.rec.off(s, t)
+		}
+	}
+	r.raw.occ |= b
+	r.raw.white &^= b
+	r.raw.colourKnown &^= b
+	r.raw.pieceKnown &^= b
+	r.raw.pieces[s] = chess.NoPiece
+	if hasColour {
+		r.raw.colourKnown |= b
+		if pc.Color() == chess.White {
+			r.raw.white |= b
+		}
+	}
+	if hasPiece {
+		r.raw.pieceKnown |= b
+		r.raw.pieces[s] = pc
+	}
+	r.rec.on(s, t)
+	r.changed(t)
+}
+
+func (r *Reconstructor) frame(ev *trace.Event) {
+	var nb physBoard
+	nb.occ = ev.Occ
+	if ev.HasColour {
+		nb.white, nb.colourKnown = ev.White, ev.Occ
+	}
+	if ev.HasPieces {
+		nb.pieceKnown = ev.Occ
+		nb.pieces = ev.Placement
+	}
+	first := r.rec.events == 0 && len(r.plies) == 0 && r.state == stateSetup
+	var chg chess.Bitboard
+	chg = nb.occ ^ r.raw.occ
+	chg |= (nb.white ^ r.raw.white) & nb.occ & r.raw.occ
+	if ev.HasPieces {
+		for b := nb.occ & r.raw.occ; b != 0; b &= b - 1 {
+			s := b.First()
+			if nb.pieces[s] != r.raw.pieces[s] {
+				chg |= s.Bitboard()
+			}
+		}
+	}
+	if chg == 0 && nb.colourKnown == r.raw.colourKnown && nb.pieceKnown == r.raw.pieceKnown {
+		return
+	}
+	if !first {
+		for b := chg; b != 0; b &= b - 1 {
+			s := b.First()
+			if r.raw.occ.Has(s) {
+				r.rec.off(s, ev.T)
+			}
+			if nb.occ.Has(s) {
+				r.rec.on(s, ev.T)
+			}
+		}
+	}
+	r.raw = nb
+	if chg != 0 {
+		r.changed(ev.T)
+	}
+}
+
+func (r *Reconstructor) makeView() { r.raw.makeView(r.orient, &r.v) }
+
+// viewKey hashes the board as seen, to recognise a board already judged.
+func (r *Reconstructor) viewKey() uint64 {
+	h := uint64(r.v.occ)*0x9e3779b97f4a7c15 ^ uint64(r.v.white&r.v.colourKnown)*0xc2b2ae3d27d4eb4f
+	for pc := chess.WhitePawn; pc <= chess.BlackKing; pc++ {
+		h = (h ^ uint64(r.v.byPiece[pc])) * 0x100000001b3
+	}
+	return h | 1
+}

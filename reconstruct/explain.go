@@ -1,0 +1,268 @@
+package reconstruct
+
+import "github.com/boardd/boardd/chess"
+
+// recView is the record in game coordinates.
+type recView struct {
+	lifted, placed chess.Bitboard
+}
+
+func (rv *recView) touched() chess.Bitboard { return rv.lifted | rv.placed }
+
+func (r *Reconstructor) recView() recView {
+	return recView{lifted: rotBB(r.rec.lifted, r.orient), placed: rotBB(r.rec.placed, r.orient)}
+}
+
+// firstOff is when game square s was first seen emptied (ok false if never).
+func (r *Reconstructor) firstOff(s chess.Square) (int64, bool) {
+	raw := unrotSquare(s, r.orient)
+	return r.rec.firstOff[raw], r.rec.lifted.Has(raw)
+}
+
+// firstOn is when game square s was first seen filled (ok false if never).
+func (r *Reconstructor) firstOn(s chess.Square) (int64, bool) {
+	raw := unrotSquare(s, r.orient)
+	return r.rec.firstOn[raw], r.rec.placed.Has(raw)
+}
+
+// lastTo is the destination of the last published move, NoSquare if none.
+func (r *Reconstructor) lastTo() chess.Square {
+	if len(r.plies) == 0 {
+		return chess.NoSquare
+	}
+	m := r.plies[len(r.plies)-1].move
+	if m.IsCastling() {
+		return m.CastlingKingTo()
+	}
+	return m.To()
+}
+
+func (r *Reconstructor) promoCost(t chess.PieceType) int {
+	if r.promo != chess.NoPieceType {
+		if t == r.promo {
+			return 0
+		}
+		return costPromoOther
+	}
+	switch t {
+	case chess.Queen:
+		return 0
+	case chess.Knight:
+		return costPromoN
+	}
+	return costPromoRB
+}
+
+// moveSquares are the squares a hand must change to make m in p, and
+// those whose occupancy does not change although a piece must have been
+// lifted there (a capture's victim, overlapping Chess960 castling).
+func moveSquares(p *chess.Position, m chess.Move) (all, needLift chess.Bitboard) {
+	from, to := m.From(), m.To()
+	switch {
+	case m.IsCastling():
+		f := from.Bitboard() | to.Bitboard()
+		dst := m.CastlingKingTo().Bitboard() | m.CastlingRookTo().Bitboard()
+		return f | dst, f & dst
+	case m.IsEnPassant():
+		return from.Bitboard() | to.Bitboard() | (to ^ 8).Bitboard(), 0
+	}
+	all = from.Bitboard() | to.Bitboard()
+	if p.PieceAt(to) != chess.NoPiece {
+		needLift = to.Bitboard()
+	}
+	return all, needLift
+}
+
+// seqCost scores moves made from p against what the hands were seen doing.
+func (r *Reconstructor) seqCost(p *chess.Position, moves []chess.Move, rv *recView) int {
+	var expl, need, zone chess.Bitboard
+	q := *p
+	lastTo := r.lastTo()
+	cost := 0
+	prevOff := int64(-1)
+	for i, m := range moves {
+		all, nl := moveSquares(&q, m)
+		expl |= all
+		need |= nl
+		from, to := m.From(), m.To()
+		if nl != 0 && !m.IsCastling() && rv.lifted&nl == 0 && to == lastTo {
+			cost -= costRecapture
+		}
+		if !m.IsCastling() {
+			zone |= chess.Between(from, to) | chess.KingAttacks(from)&chess.KingAttacks(to)
+		}
+		if m.IsPromotion() {
+			cost += r.promoCost(m.Promotion())
+		}
+		// Moves found together (re-synchronisation) should come in the order
+		// their pieces were lifted.
+		if t, ok := r.firstOff(from); ok {
+			if i > 0 && prevOff >= 0 && t < prevOff {
+				cost += 2
+			}
+			prevOff = t
+		}
+		lastTo = to
+		q.MakeMove(m)
+	}
+	cost += costMissedLift * (need &^ rv.lifted).Count()
+	stray := rv.touched() &^ expl
+	cost += costStrayNear*(stray&zone).Count() + costStrayFar*(stray&^zone).Count()
+	return cost
+}
+
+func nullCost(rv *recView) int { return costStrayFar * rv.touched().Count() }
+
+// explain lists in r.cands every exact explanation of the board view:
+// each hypothesis line unchanged or one move further; with allowBack also
+// the last one or two published moves taken back, or the last one changed;
+// with allowResync, if nothing closer fits, up to maxResync moves. It
+// returns the index of the cheapest, -1 if none.
+func (r *Reconstructor) explain(allowBack, allowResync bool) int {
+	r.cands = r.cands[:0]
+	rv := r.recView()
+	for li := range r.lines {
+		L := &r.lines[li]
+		if r.v.diff(&L.pos)&^r.overlay == 0 {
+			r.cands = append(r.cands, cand{line: li, cost: L.cost + nullCost(&rv)})
+		}
+		r.oneMove(li, 0, &L.pos, L.cost, &rv)
+	}
+	if allowBack && len(r.plies) > 0 {
+		n := len(r.plies)
+		back := costBack
+		if r.clock {
+			back *= 2 // a completed move is rarely taken back
+		}
+		for k := 1; k <= 2 && k <= n; k++ {
+			p := &r.plies[n-k].before
+			if r.v.diff(p)&^r.overlay == 0 {
+				r.cands = append(r.cands, cand{line: 0, back: k, cost: r.lines[0].cost + back*k + nullCost(&rv)})
+			}
+		}
+		r.oneMove(0, 1, &r.plies[n-1].before, r.lines[0].cost+back, &rv)
+	}
+	best := r.best()
+	if best < 0 && allowResync {
+		if k := r.viewKey(); k != r.resyncKey {
+			r.resync(&rv)
+			best = r.best()
+			if best < 0 {
+				r.resyncKey = k
+			}
+		}
+	}
+	return best
+}
+
+// oneMove adds the legal moves from p (line li after taking back back
+// plies) that explain the board.
+func (r *Reconstructor) oneMove(li, back int, p *chess.Position, base int, rv *recView) {
+	r.ml.Reset()
+	p.GenerateLegal(&r.ml)
+	occ := r.v.occ
+	var skip chess.Move
+	if back > 0 {
+		skip = r.plies[len(r.plies)-back].move
+	}
+	for _, m := range r.ml.Moves() {
+		if (p.OccupancyAfter(m)^occ)&^r.overlay != 0 || m == skip {
+			continue
+		}
+		if r.sensor != 0 || r.overlay != 0 {
+			q := *p
+			q.MakeMove(m)
+			if r.v.diff(&q)&^r.overlay != 0 {
+				continue
+			}
+		}
+		c := cand{line: li, back: back, n: 1, cost: base}
+		c.moves[0] = m
+		c.cost += r.seqCost(p, c.moves[:1], rv)
+		r.cands = append(r.cands, c)
+	}
+}
+
+// best is the index of the cheapest candidate (the first of equals), -1 if none.
+func (r *Reconstructor) best() int {
+	bi := -1
+	for i := range r.cands {
+		if bi < 0 || r.cands[i].cost < r.cands[bi].cost {
+			bi = i
+		}
+	}
+	return bi
+}
+
+// resync searches 2 to maxResync plies from the best line for move
+// sequences that reach the board, and adds those of the smallest depth.
+func (r *Reconstructor) resync(rv *recView) {
+	L := &r.lines[0]
+	var rs resyncState
+	rs.r, rs.rv = r, rv
+	for d := 2; d <= maxResync && rs.nodes < resyncBudget; d++ {
+		rs.depth = d
+		pos := L.pos
+		rs.search(&pos, 0)
+		if len(r.cands) > 0 {
+			return
+		}
+	}
+}
+
+type resyncState struct {
+	r     *Reconstructor
+	rv    *recView
+	depth int
+	seq   [maxResync]chess.Move
+	start chess.Position
+	nodes int
+}
+
+func (rs *resyncState) search(p *chess.Position, ply int) {
+	r := rs.r
+	if ply == 0 {
+		rs.start = *p
+	}
+	left := rs.depth - ply
+	target := r.v.occ
+	rs.nodes++
+	if rs.nodes > resyncBudget {
+		return
+	}
+	// Each ply empties at most two squares and fills at most two.
+	if (p.Occupied()&^target).Count() > 2*left || (target&^p.Occupied()).Count() > 2*left {
+		return
+	}
+	var ml chess.MoveList
+	if left == 1 {
+		p.MovesToOccupancy(target, &ml)
+		for _, m := range ml.Moves() {
+			if r.sensor != 0 {
+				q := *p
+				q.MakeMove(m)
+				if r.v.diff(&q) != 0 {
+					continue
+				}
+			}
+			rs.seq[ply] = m
+			c := cand{line: 0, n: rs.depth, cost: r.lines[0].cost + costResyncPly*(rs.depth-1)}
+			copy(c.moves[:], rs.seq[:rs.depth])
+			c.cost += r.seqCost(&rs.start, c.moves[:c.n], rs.rv)
+			if len(r.cands) < cap(r.cands) {
+				r.cands = append(r.cands, c)
+			}
+		}
+		return
+	}
+	p.GenerateLegal(&ml)
+	for _, m := range ml.Moves() {
+		u := p.MakeMove(m)
+		rs.seq[ply] = m
+		rs.search(p, ply+1)
+		p.UnmakeMove(m, u)
+		if rs.nodes > resyncBudget {
+			return
+		}
+	}
+}

@@ -1,0 +1,410 @@
+package reconstruct
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/boardd/boardd/chess"
+)
+
+// irregular judges a board that no legal move explains, on a clock press
+// by side (pressed) or, without a clock, after it stood still AlertMs. The
+// cheapest of these explanations is reported:
+//
+//   - an illegal move: one piece moved from X to Y (or a castling) against
+//     the rules; the game position stays and boardd waits for the board
+//     to come back to it;
+//   - a pawn left on the last rank at the press (piece sensors): the move
+//     counts as a queen promotion;
+//   - a legal move (or none) with a few pieces misplaced: the move counts
+//     and the misplaced squares are named;
+//   - anything else: the squares that differ.
+func (r *Reconstructor) irregular(side chess.Color, t int64, pressed bool, out []Output) []Output {
+	key := r.viewKey()
+	if key == r.alertKey {
+		if pressed {
+			return r.note(out, NoteExtraPress, t, 0, "the clock was pressed again; the board still shows the irregularity")
+		}
+		return out
+	}
+	P := r.lines[0].pos
+	toMove := P.SideToMove()
+	ply := P.Ply() + 1
+	d0 := r.v.diff(&P) &^ r.overlay
+
+	bestCost := misplacedCost(d0, &P)
+	var bestMove chess.Move
+	bestDiff := d0
+	unreplaced := false
+	r.ml.Reset()
+	P.GenerateLegal(&r.ml)
+	rv := r.recView()
+	for _, m := range r.ml.Moves() {
+		q := P
+		q.MakeMove(m)
+		d := r.v.diff(&q) &^ r.overlay
+		if d.Count() > 4 {
+			continue
+		}
+		if m.IsPromotion() {
+			if m.Promotion() != chess.Queen {
+				continue
+			}
+			if d == m.To().Bitboard() && r.v.pieceAt(m.To()) == chess.NewPiece(toMove, chess.Pawn) {
+				if c := 10; c < bestCost {
+					bestCost, bestMove, bestDiff, unreplaced = c, m, d, true
+				}
+				continue
+			}
+		}
+		c := misplacedCost(d, &q) + r.seqCost(&P, []chess.Move{m}, &rv)
+		if c < bestCost {
+			bestCost, bestMove, bestDiff, unreplaced = c, m, d, false
+		}
+	}
+	ill, isIllegal := r.describeIllegal(&P, d0, &rv)
+	if isIllegal && costIllegal <= bestCost {
+		r.alertKey = key
+		r.state = stateIrregular
+		return r.alert(out, Output{Alert: IllegalMove, T: t, Ply: ply, Side: ill.side,
+			Squares: ill.from.Bitboard() | ill.to.Bitboard()&^chess.Bitboard(0) | d0, From: ill.from, To: ill.to,
+			Expected: fmt.Sprintf("a legal move by %s", colourName(toMove)),
+			Seen:     ill.seen,
+			Text:     ill.text})
+	}
+	if bestMove != chess.NoMove && (!pressed || side == toMove) {
+		r.cands = append(r.cands[:0], cand{line: 0, n: 1})
+		r.cands[0].moves[0] = bestMove
+		after := P
+		after.MakeMove(bestMove)
+		if pressed {
+			out = r.adoptPressed(0, side, t, out)
+		} else {
+			out = r.adopt(0, r.lastChange, out)
+		}
+		r.alertKey = key
+		if unreplaced {
+			r.overlay |= bestDiff
+			return r.alert(out, Output{Alert: PromotionUnreplaced, T: t, Ply: ply, Side: toMove,
+				Squares: bestDiff, From: bestMove.From(), To: bestMove.To(),
+				Expected: fmt.Sprintf("%s: a new piece in place of the pawn", bestMove.To()),
+				Seen:     fmt.Sprintf("%s: %s pawn", bestMove.To(), strings.ToLower(colourName(toMove))),
+				Text: fmt.Sprintf("%s pressed the clock with the pawn still on %s; it counts as a queen.",
+					colourName(toMove), bestMove.To())})
+		}
+		if bestDiff != 0 {
+			r.overlay |= bestDiff
+			return r.misplaced(out, t, ply+1, &after, bestDiff)
+		}
+		return out
+	}
+	r.alertKey = key
+	if pressed && side == toMove && d0.Count() <= 4 {
+		out = r.alert(out, Output{Alert: ClockWithoutMove, T: t, Ply: ply, Side: side,
+			Expected: "a move before the clock press", Seen: "no move; pieces out of place",
+			Text: fmt.Sprintf("%s pressed the clock without making a move.", colourName(side))})
+	}
+	if d0.Count() <= 4 {
+		r.overlay |= d0
+		return r.misplaced(out, t, ply, &P, d0)
+	}
+	if pressed {
+		r.state = stateIrregular
+		return r.alert(out, Output{Alert: IllegalMove, T: t, Ply: ply, Side: side, Squares: d0,
+			Expected: fmt.Sprintf("a legal move by %s", colourName(toMove)),
+			Seen:     describeSquares(&r.v, d0, r.sensor),
+			Text: fmt.Sprintf("%s pressed the clock but the board shows no legal move; squares that differ: %s.",
+				colourName(side), squareList(d0))})
+	}
+	r.state = stateIrregular
+	return r.misplaced(out, t, ply, &P, d0)
+}
+
+// misplacedCost prices squares where the board differs from a position: a
+// piece fallen onto a neighbouring square is cheaper than one far away.
+func misplacedCost(d chess.Bitboard, p *chess.Position) int {
+	n := d.Count()
+	if n == 0 {
+		return 0
+	}
+	if n == 2 {
+		a := d.First()
+		b := (d &^ a.Bitboard()).First()
+		if chess.KingAttacks(a).Has(b) {
+			return 2 * costMisplacedN
+		}
+	}
+	return n * costMisplaced
+}
+
+// misplaced alerts squares that differ from position p.
+func (r *Reconstructor) misplaced(out []Output, t int64, ply int, p *chess.Position, d chess.Bitboard) []Output {
+	exp := describePosition(p, d)
+	seen := describeSquares(&r.v, d, r.sensor)
+	return r.alert(out, Output{Alert: MisplacedPieces, T: t, Ply: ply, Side: p.SideToMove(), Squares: d,
+		Expected: exp, Seen: seen,
+		Text: fmt.Sprintf("Pieces are out of place: %s should be %s (the board shows %s).", squareList(d), exp, seen)})
+}
+
+// wrongSetup alerts a start position that is not the declared one.
+func (r *Reconstructor) wrongSetup(t int64, out []Output) []Output {
+	key := r.viewKey()
+	if key == r.alertKey {
+		return out
+	}
+	r.alertKey = key
+	d := r.v.diff(&r.start)
+	exp := describePosition(&r.start, d)
+	seen := describeSquares(&r.v, d, r.sensor)
+	return r.alert(out, Output{Alert: WrongSetup, T: t, Ply: r.start.Ply() + 1, Side: r.start.SideToMove(), Squares: d,
+		Expected: exp, Seen: seen,
+		Text: fmt.Sprintf("The start position is not set up correctly: %s should be %s.", squareList(d), exp)})
+}
+
+func pieceName(pc chess.Piece) string {
+	if pc == chess.NoPiece {
+		return "empty"
+	}
+	return strings.ToLower(colourName(pc.Color())) + " " + pc.Type().String()
+}
+
+func describePosition(p *chess.Position, d chess.Bitboard) string {
+	var sb strings.Builder
+	for b := d; b != 0; b &= b - 1 {
+		s := b.First()
+		if sb.Len() > 0 {
+			sb.WriteString(", ")
+		}
+		fmt.Fprintf(&sb, "%s: %s", s, pieceName(p.PieceAt(s)))
+	}
+	return sb.String()
+}
+
+func describeSquares(v *view, d chess.Bitboard, _ any) string {
+	var sb strings.Builder
+	for b := d; b != 0; b &= b - 1 {
+		s := b.First()
+		if sb.Len() > 0 {
+			sb.WriteString(", ")
+		}
+		bb := s.Bitboard()
+		what := "empty"
+		switch {
+		case v.occ&bb == 0:
+		case v.pieceKnown&bb != 0:
+			what = pieceName(v.pieceAt(s))
+		case v.colourKnown&bb != 0 && v.white&bb != 0:
+			what = "a white piece"
+		case v.colourKnown&bb != 0:
+			what = "a black piece"
+		default:
+			what = "a piece"
+		}
+		fmt.Fprintf(&sb, "%s: %s", s, what)
+	}
+	return sb.String()
+}
+
+// illegalDesc describes a recognised illegal move.
+type illegalDesc struct {
+	side     chess.Color
+	from, to chess.Square
+	seen     string
+	text     string
+}
+
+// describeIllegal recognises the board as one piece moved (or a castling
+// made) against the rules from p, d being where the board differs from p.
+func (r *Reconstructor) describeIllegal(p *chess.Position, d chess.Bitboard, rv *recView) (illegalDesc, bool) {
+	occ := p.Occupied()
+	vac := d & occ &^ r.v.occ
+	fil := d & r.v.occ &^ occ
+	chg := d & occ & r.v.occ
+	var ill illegalDesc
+	switch {
+	case vac.Count() == 2 && fil.Count() == 2 && chg == 0:
+		// A castling: the king two squares one way, a rook next to it.
+		for b := vac; b != 0; b &= b - 1 {
+			if pc := p.PieceAt(b.First()); pc.Type() == chess.King {
+				return r.describeCastling(p, b.First(), vac, fil)
+			}
+		}
+		return ill, false
+	case vac.Count() != 1 || fil.Count()+chg.Count() > 1:
+		return ill, false
+	}
+	from := vac.First()
+	to := chess.NoSquare
+	switch {
+	case fil != 0:
+		to = fil.First()
+	case chg != 0:
+		to = chg.First()
+	default:
+		// Occupancy sensors: the destination is the occupied square that
+		// was lifted and filled again.
+		c := rv.lifted & rv.placed & occ &^ from.Bitboard()
+		if c.Count() != 1 {
+			return ill, false
+		}
+		to = c.First()
+	}
+	pc := p.PieceAt(from)
+	ill.side, ill.from, ill.to = pc.Color(), from, to
+	what := fmt.Sprintf("%s %s-%s", pc.Type(), from, to)
+	if p.PieceAt(to) != chess.NoPiece {
+		what = fmt.Sprintf("%s %sx%s", pc.Type(), from, to)
+	}
+	ill.seen = what
+	why := illegalReason(p, pc, from, to)
+	ill.text = fmt.Sprintf("Illegal move by %s: %s (%s).", colourName(pc.Color()), what, why)
+	if pc.Color() != p.SideToMove() {
+		ill.text = fmt.Sprintf("Illegal move: %s moved the %s while %s is to move.",
+			colourName(pc.Color()), what, colourName(p.SideToMove()))
+	}
+	return ill, true
+}
+
+// illegalReason says which rule moving pc from a to b breaks in p.
+func illegalReason(p *chess.Position, pc chess.Piece, a, b chess.Square) string {
+	c := pc.Color()
+	target := p.PieceAt(b)
+	if target != chess.NoPiece && target.Color() == c {
+		return "it would capture a piece of its own side"
+	}
+	if target.Type() == chess.King {
+		return "a king cannot be captured"
+	}
+	df, dr := b.File()-a.File(), b.Rank()-a.Rank()
+	abs := func(x int) int {
+		if x < 0 {
+			return -x
+		}
+		return x
+	}
+	blocked := chess.Between(a, b) & p.Occupied()
+	switch pc.Type() {
+	case chess.Pawn:
+		fwd := 1
+		if c == chess.Black {
+			fwd = -1
+		}
+		switch {
+		case dr*fwd <= 0:
+			return "a pawn moves only forward"
+		case df == 0 && target != chess.NoPiece:
+			return "a pawn cannot capture straight ahead"
+		case df == 0 && dr*fwd == 2 && (c == chess.White && a.Rank() != 1 || c == chess.Black && a.Rank() != 6):
+			return "a pawn moves two squares only from its starting square"
+		case df == 0 && dr*fwd == 2 && blocked != 0:
+			return fmt.Sprintf("the pawn's path is blocked on %s", blocked.First())
+		case df == 0 && dr*fwd > 2, abs(df) > 1, abs(df) == 1 && dr*fwd != 1:
+			return "a pawn does not move that way"
+		case abs(df) == 1 && target == chess.NoPiece:
+			return "a pawn moves diagonally only to capture"
+		}
+	case chess.Knight:
+		if !chess.KnightAttacks(a).Has(b) {
+			return "a knight moves in an L: two squares one way and one to the side"
+		}
+	case chess.Bishop:
+		if abs(df) != abs(dr) {
+			return "a bishop moves only diagonally"
+		}
+	case chess.Rook:
+		if df != 0 && dr != 0 {
+			return "a rook moves only along a rank or a file"
+		}
+	case chess.Queen:
+		if df != 0 && dr != 0 && abs(df) != abs(dr) {
+			return "a queen moves along a rank, a file or a diagonal"
+		}
+	case chess.King:
+		if abs(df) == 2 && dr == 0 {
+			return "the king moved two squares, but castling is not possible here (the rook must move too, and castling must be allowed)"
+		}
+		if abs(df) > 1 || abs(dr) > 1 {
+			return "a king moves one square"
+		}
+	}
+	if blocked != 0 && pc.Type() != chess.Knight {
+		return fmt.Sprintf("its path is blocked on %s", blocked.First())
+	}
+	// The geometry is right: the move must leave the king in check.
+	q := *p
+	m := chess.Move(uint16(a)<<6 | uint16(b)) // a plain move, as chess.Move encodes it
+	q.MakeMove(m)
+	k := q.KingSquare(c)
+	if q.Attacked(k, c.Other()) {
+		if pc.Type() == chess.King {
+			return fmt.Sprintf("the king would be in check on %s", b)
+		}
+		if p.InCheck() {
+			return "it does not get the king out of check"
+		}
+		return "it would leave the king in check"
+	}
+	if c != p.SideToMove() {
+		return "it is not that side's move"
+	}
+	return "no legal move goes there"
+}
+
+// describeCastling explains why the castling the board shows is illegal.
+func (r *Reconstructor) describeCastling(p *chess.Position, kf chess.Square, vac, fil chess.Bitboard) (illegalDesc, bool) {
+	var ill illegalDesc
+	king := p.PieceAt(kf)
+	c := king.Color()
+	rf := (vac &^ kf.Bitboard()).First()
+	if p.PieceAt(rf) != chess.NewPiece(c, chess.Rook) || rf.Rank() != kf.Rank() {
+		return ill, false
+	}
+	hSide := rf > kf
+	rank := kf.Rank() * 8
+	kt, rt := chess.Square(rank+2), chess.Square(rank+3)
+	if hSide {
+		kt, rt = chess.Square(rank+6), chess.Square(rank+5)
+	}
+	if fil != kt.Bitboard()|rt.Bitboard() {
+		return ill, false
+	}
+	name := "O-O-O"
+	right := chess.WhiteASide
+	if hSide {
+		name, right = "O-O", chess.WhiteHSide
+	}
+	if c == chess.Black {
+		right <<= 2
+	}
+	var why string
+	switch {
+	case c != p.SideToMove():
+		why = "it is not that side's move"
+	case p.CastlingRook(right) != rf:
+		why = "castling is no longer allowed: the king or this rook has already moved"
+	case p.InCheck():
+		why = "a king in check cannot castle"
+	case chess.Between(kf, rf)&p.Occupied() != 0:
+		why = fmt.Sprintf("a piece stands between king and rook on %s", (chess.Between(kf, rf) & p.Occupied()).First())
+	default:
+		why = "the king would cross or end on an attacked square"
+		for s := kf; ; {
+			if p.Attacked(s, c.Other()) {
+				why = fmt.Sprintf("the king would pass through or end on %s, which is attacked", s)
+				break
+			}
+			if s == kt {
+				break
+			}
+			if kt > s {
+				s++
+			} else {
+				s--
+			}
+		}
+	}
+	ill.side, ill.from, ill.to = c, kf, kt
+	ill.seen = fmt.Sprintf("castling %s (king %s-%s, rook %s-%s)", name, kf, kt, rf, rt)
+	ill.text = fmt.Sprintf("Illegal move by %s: %s (%s).", colourName(c), ill.seen, why)
+	return ill, true
+}

@@ -1,0 +1,341 @@
+package reconstruct
+
+import (
+	"fmt"
+
+	"github.com/boardd/boardd/chess"
+)
+
+// adopt makes candidate bi (and the alternatives as good as it that
+// explain the board the same number of moves on) the new hypotheses, and
+// publishes the difference. t is the board time of the moves.
+func (r *Reconstructor) adopt(bi int, t int64, out []Output) []Output {
+	best := r.cands[bi]
+	var retracted chess.Move
+	if best.back > 0 {
+		L0 := r.lines[0]
+		keep := len(L0.moves) - best.back
+		retracted = L0.moves[keep]
+		pos := r.plies[keep].before
+		moves := append(L0.moves[:keep], best.moves[:best.n]...)
+		for _, m := range best.moves[:best.n] {
+			pos.MakeMove(m)
+		}
+		r.lines = append(r.lines[:0], line{moves: moves, pos: pos})
+	} else {
+		r.spare = r.spare[:0]
+		var used [maxLines]bool
+		for i := range r.cands {
+			c := &r.cands[i]
+			if c.back != 0 || c.n != best.n || c.cost > best.cost+pruneGap {
+				continue
+			}
+			src := &r.lines[c.line]
+			mv := src.moves
+			if used[c.line] {
+				mv = append(make([]chess.Move, 0, len(src.moves)+16), src.moves...)
+			}
+			used[c.line] = true
+			mv = append(mv, c.moves[:c.n]...)
+			pos := src.pos
+			for _, m := range c.moves[:c.n] {
+				pos.MakeMove(m)
+			}
+			r.spare = append(r.spare, line{moves: mv, pos: pos, cost: c.cost})
+		}
+		r.lines, r.spare = r.spare, r.lines
+		r.sortLines()
+	}
+	n0 := len(r.plies)
+	out = r.publish(t, out)
+	// Rook-first castling: among the moves just made, or a published rook
+	// move that the king's move turned into castling.
+	L := &r.lines[0]
+	for i := len(L.moves) - best.n; i < len(L.moves); i++ {
+		m := L.moves[i]
+		if m.IsCastling() && r.rookFirst(m, retracted, i == len(L.moves)-best.n) {
+			out = r.alertRookFirst(i, t, out)
+		}
+	}
+	for i := range best.moves[:best.n] {
+		if best.moves[i].IsPromotion() {
+			r.promo = chess.NoPieceType
+		}
+	}
+	r.rec.resetExcept(0)
+	r.prov = chess.NoMove
+	r.alertKey = 0
+	if r.state == stateSetup || r.state == stateIrregular {
+		r.state = statePlay
+	}
+	r.orientOK = 1 << r.orient
+	if len(r.plies) > n0 || best.back > 0 {
+		out = r.gameState(t, out)
+	}
+	return out
+}
+
+// rookFirst reports whether castling m was made by moving the rook onto
+// its square before the king was lifted.
+func (r *Reconstructor) rookFirst(m, retracted chess.Move, first bool) bool {
+	kf, rf, rt := m.From(), m.To(), m.CastlingRookTo()
+	if first && retracted != chess.NoMove && retracted.From() == rf && retracted.To() == rt && !retracted.IsCastling() {
+		return true // the rook's move was published on its own
+	}
+	kOff, ok1 := r.firstOff(kf)
+	rOff, ok2 := r.firstOff(rf)
+	rOn, ok3 := r.firstOn(rt)
+	return ok1 && ok2 && ok3 && rOff < kOff && rOn < kOff
+}
+
+func (r *Reconstructor) alertRookFirst(i int, t int64, out []Output) []Output {
+	p := &r.plies[i]
+	m := p.move
+	side := p.before.SideToMove()
+	rf, rt := m.To(), m.CastlingRookTo()
+	return r.alert(out, Output{Alert: CastlingRookFirst, T: t, Ply: p.before.Ply() + 1, Side: side,
+		Squares: m.From().Bitboard() | rf.Bitboard() | rt.Bitboard(), From: m.From(), To: m.CastlingKingTo(),
+		Expected: "the king moved first (or king and rook together)",
+		Seen:     fmt.Sprintf("the rook moved %s-%s before the king", rf, rt),
+		Text: fmt.Sprintf("%s castled (%s) by moving the rook %s-%s before touching the king.",
+			colourName(side), p.san, rf, rt)})
+}
+
+// sortLines orders the hypotheses by cost (stable), drops duplicates of a
+// position, those far worse than the best and those beyond maxLines, and
+// makes the best cost zero.
+func (r *Reconstructor) sortLines() {
+	ls := r.lines
+	for i := 1; i < len(ls); i++ {
+		for j := i; j > 0 && ls[j].cost < ls[j-1].cost; j-- {
+			ls[j], ls[j-1] = ls[j-1], ls[j]
+		}
+	}
+	n := 0
+	for i := range ls {
+		dup := false
+		for j := 0; j < n; j++ {
+			if ls[j].pos.Key() == ls[i].pos.Key() && ls[j].pos.HalfmoveClock() == ls[i].pos.HalfmoveClock() {
+				dup = true
+				break
+			}
+		}
+		if dup || ls[i].cost > ls[0].cost+pruneGap || n >= maxLines {
+			continue
+		}
+		ls[n] = ls[i]
+		n++
+	}
+	base := ls[0].cost
+	for i := 0; i < n; i++ {
+		ls[i].cost -= base
+	}
+	r.lines = ls[:n]
+}
+
+// uncertain reports whether another close hypothesis disagrees on ply i.
+func (r *Reconstructor) uncertain(i int, m chess.Move) bool {
+	for j := 1; j < len(r.lines); j++ {
+		L := &r.lines[j]
+		if L.cost <= r.lines[0].cost+uncertainGap && (len(L.moves) <= i || L.moves[i] != m) {
+			return true
+		}
+	}
+	return false
+}
+
+// publish brings the published moves in line with the best hypothesis:
+// retractions, amendments, then new moves.
+func (r *Reconstructor) publish(t int64, out []Output) []Output {
+	L := &r.lines[0]
+	k := 0
+	for k < len(r.plies) && k < len(L.moves) && r.plies[k].move == L.moves[k] {
+		k++
+	}
+	changedHistory := k < len(r.plies)
+	for len(r.plies) > len(L.moves) {
+		p := &r.plies[len(r.plies)-1]
+		out = append(out, Output{Kind: Retract, T: t, Ply: p.before.Ply() + 1, Side: p.before.SideToMove(),
+			Old: p.move, OldSAN: p.san, OldUCI: p.uci, ClockMs: -1,
+			Text: fmt.Sprintf("%s is taken back", p.san)})
+		r.plies = r.plies[:len(r.plies)-1]
+	}
+	var pos chess.Position
+	switch {
+	case k < len(r.plies):
+		pos = r.plies[k].before
+	case k > 0:
+		pos = r.plies[k-1].before
+		pos.MakeMove(r.plies[k-1].move)
+	default:
+		pos = r.start
+	}
+	for i := k; i < len(L.moves); i++ {
+		m := L.moves[i]
+		before := pos
+		san, uci := pos.SAN(m), pos.UCI(m)
+		pos.MakeMove(m)
+		unc := r.uncertain(i, m)
+		o := Output{T: t, Ply: before.Ply() + 1, Side: before.SideToMove(), Move: m, SAN: san, UCI: uci,
+			FEN: pos.FEN(), Uncertain: unc, ClockMs: -1, From: chess.NoSquare, To: chess.NoSquare}
+		if i < len(r.plies) {
+			old := &r.plies[i]
+			if old.move != m || old.san != san {
+				o.Kind = Amend
+				o.Old, o.OldSAN, o.OldUCI = old.move, old.san, old.uci
+				o.Text = fmt.Sprintf("%s is corrected to %s", old.san, san)
+				out = append(out, o)
+			}
+			*old = plyRec{move: m, before: before, t: old.t, san: san, uci: uci, uncertain: unc}
+			continue
+		}
+		o.Kind = Move
+		out = append(out, o)
+		r.plies = append(r.plies, plyRec{move: m, before: before, t: t, san: san, uci: uci, uncertain: unc})
+	}
+	if changedHistory {
+		r.reps = map[uint64]int{}
+		for i := range r.plies {
+			r.reps[r.plies[i].before.Key()]++
+		}
+		r.reps[L.pos.Key()]++
+	} else {
+		for i := k; i < len(r.plies); i++ {
+			if i+1 < len(r.plies) {
+				r.reps[r.plies[i+1].before.Key()]++
+			} else {
+				r.reps[L.pos.Key()]++
+			}
+		}
+	}
+	return out
+}
+
+// gameState reports checkmate, stalemate, dead positions, automatic draws
+// and claimable draws after the last published move.
+func (r *Reconstructor) gameState(t int64, out []Output) []Output {
+	if len(r.plies) == 0 || r.state == stateEnded {
+		return out
+	}
+	p := &r.lines[0].pos
+	ply := p.Ply()
+	mover := p.SideToMove().Other()
+	end := func(k AlertKind, result, reason, text string) []Output {
+		out = r.alert(out, Output{Alert: k, T: t, Ply: ply, Side: mover, Text: text})
+		r.state, r.result, r.reason = stateEnded, result, reason
+		return append(out, Output{Kind: End, T: t, Ply: ply, Result: result, Reason: reason, ClockMs: -1,
+			From: chess.NoSquare, To: chess.NoSquare, Text: text})
+	}
+	switch {
+	case p.IsCheckmate():
+		res := "1-0"
+		if mover == chess.Black {
+			res = "0-1"
+		}
+		return end(Checkmate, res, "checkmate", fmt.Sprintf("%s is checkmated.", colourName(mover.Other())))
+	case p.IsStalemate():
+		return end(Stalemate, "1/2-1/2", "stalemate", fmt.Sprintf("%s is stalemated.", colourName(mover.Other())))
+	case insufficient(p):
+		return end(DeadPosition, "1/2-1/2", "dead position", "Neither side can checkmate by any series of legal moves.")
+	case r.reps[p.Key()] >= 5:
+		return end(DrawFivefold, "1/2-1/2", "fivefold repetition", "The same position has appeared five times.")
+	case p.HalfmoveClock() >= 150:
+		return end(Draw75Moves, "1/2-1/2", "75-move rule", "75 moves by each side without a capture or a pawn move.")
+	}
+	if r.reps[p.Key()] == 3 {
+		out = r.alert(out, Output{Alert: ThreefoldClaimable, T: t, Ply: ply, Side: mover,
+			Text: "The same position has appeared three times: a draw may be claimed."})
+	}
+	if p.HalfmoveClock() == 100 {
+		out = r.alert(out, Output{Alert: FiftyMovesClaimable, T: t, Ply: ply, Side: mover,
+			Text: "50 moves by each side without a capture or a pawn move: a draw may be claimed."})
+	}
+	return out
+}
+
+// insufficient reports positions where no sequence of legal moves can
+// mate: bare kings, a single minor piece, or bishops all on one colour.
+func insufficient(p *chess.Position) bool {
+	if p.ByType(chess.Pawn)|p.ByType(chess.Rook)|p.ByType(chess.Queen) != 0 {
+		return false
+	}
+	minors := p.ByType(chess.Knight) | p.ByType(chess.Bishop)
+	if minors.Count() <= 1 {
+		return true
+	}
+	if p.ByType(chess.Knight) != 0 {
+		return false
+	}
+	const dark = chess.Bitboard(0xaa55aa55aa55aa55)
+	b := p.ByType(chess.Bishop)
+	return b&dark == 0 || b&^dark == 0
+}
+
+// flagFall reports that side's time ran out before its press.
+func (r *Reconstructor) flagFall(side chess.Color, t int64, out []Output) []Output {
+	p := &r.lines[0].pos
+	res, reason := "0-1", "flag fall"
+	if side == chess.Black {
+		res = "1-0"
+	}
+	opp := side.Other()
+	if p.ByColor(opp) == p.Pieces(opp, chess.King) {
+		res, reason = "1/2-1/2", "flag fall; the opponent cannot checkmate"
+	}
+	out = r.alert(out, Output{Alert: FlagFall, T: t, Ply: p.Ply(), Side: side,
+		Text: fmt.Sprintf("%s's flag fell before the move was completed.", colourName(side))})
+	r.state, r.result, r.reason = stateEnded, res, reason
+	return append(out, Output{Kind: End, T: t, Ply: p.Ply(), Result: res, Reason: reason, ClockMs: -1,
+		From: chess.NoSquare, To: chess.NoSquare})
+}
+
+// checkNewGame starts a new game when the start set-up stands on the
+// board after a game (or part of one).
+func (r *Reconstructor) checkNewGame(t int64, out []Output) []Output {
+	if len(r.plies) == 0 && r.state != stateEnded {
+		return out
+	}
+	var v view
+	fits := uint8(0)
+	for q := uint8(0); q < 4; q++ {
+		r.raw.makeView(q, &v)
+		if v.diff(&r.start) == 0 {
+			fits |= 1 << q
+		}
+	}
+	if fits == 0 {
+		return out
+	}
+	if r.state != stateEnded {
+		out = append(out, Output{Kind: End, T: t, Ply: r.lines[0].pos.Ply(), Result: "*", Reason: "a new game was set up",
+			ClockMs: -1, From: chess.NoSquare, To: chess.NoSquare})
+	}
+	r.newGame()
+	r.rec.resetExcept(0)
+	out = append(out, Output{Kind: NewGame, T: t, Ply: r.start.Ply(), Side: r.start.SideToMove(), FEN: r.start.FEN(),
+		ClockMs: -1, From: chess.NoSquare, To: chess.NoSquare, Text: "the start position is set up: a new game"})
+	return r.checkOrientation(t, out)
+}
+
+// nearStart reports whether the board is at most a piece's move away
+// from the start set-up (so a failed first move is an illegal move, not a
+// wrong set-up).
+func (r *Reconstructor) nearStart() bool {
+	return (r.v.diff(&r.start) &^ r.overlay).Count() <= 2
+}
+
+// inProgress reports whether the board differs from the game position only
+// on squares one legal move changes: a move being made.
+func (r *Reconstructor) inProgress() bool {
+	p := &r.lines[0].pos
+	d := r.v.diff(p) &^ r.overlay
+	r.ml.Reset()
+	p.GenerateLegal(&r.ml)
+	for _, m := range r.ml.Moves() {
+		all, _ := moveSquares(p, m)
+		if d&^all == 0 {
+			return true
+		}
+	}
+	return false
+}
