@@ -2,7 +2,6 @@ package reconstruct
 
 import (
 	"strconv"
-
 )
 
 // AppendJSON appends o as one JSON object (no newline), in the form
