@@ -36,8 +36,9 @@ func (e exitError) Error() string { return fmt.Sprintf("exit status %d", e.code)
 
 func commands() map[string]command {
 	return map[string]command{
-		"perft":   {"count leaf nodes of the legal move tree (move generator check and benchmark)", cmdPerft},
-		"version": {"print the version", cmdVersion},
+		"simulate": {"play real games on a simulated sensor board and write their boardtraces", cmdSimulate},
+		"perft":    {"count leaf nodes of the legal move tree (move generator check and benchmark)", cmdPerft},
+		"version":  {"print the version", cmdVersion},
 	}
 }
 

@@ -18,6 +18,16 @@ const (
 	ClockNever
 )
 
+func (m ClockMode) String() string {
+	switch m {
+	case ClockAlways:
+		return "always"
+	case ClockNever:
+		return "never"
+	}
+	return "auto"
+}
+
 // ParseClockMode reads "auto", "always" or "never".
 func ParseClockMode(s string) (ClockMode, error) {
 	switch s {

@@ -1,0 +1,202 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/boardd/boardd/chess"
+	"github.com/boardd/boardd/sensors/sim"
+	"github.com/boardd/boardd/trace"
+)
+
+func cmdSimulate(ctx context.Context, env *cmdEnv, args []string) error {
+	fs := flag.NewFlagSet("simulate", flag.ContinueOnError)
+	fs.SetOutput(env.stderr)
+	pgnPath := fs.String("pgn", "", "PGN `FILE` with the games to play (required)")
+	sensor := fs.String("sensor", "occupancy", "sensor kind: occupancy, colour or piece")
+	seed := fs.Uint64("seed", 1, "random seed; the same seed gives the same traces")
+	irregular := fs.Bool("irregular", false, "inject irregularities, each announced by a \"# inject\" comment")
+	noPromote := fs.Bool("no-promote", false, "no promote events for under-promotions (occupancy and colour boards)")
+	clock := fs.String("clock", "auto", "chess clock: auto (when the game has clock times or a time control, else by chance), always or never")
+	annotate := fs.Bool("annotate", false, "add a \"# hand\" comment per move saying what the hands did")
+	game := fs.Int("game", 0, "write game `N` of the file (1 = the first) to stdout (default 1)")
+	out := fs.String("out", "", "write every game's trace to `DIR` (DIR/<pgn name>-<NNNNN>.trace)")
+	fs.Usage = func() {
+		fmt.Fprint(env.stderr, `usage: boardd simulate --pgn FILE [--sensor occupancy|colour|piece] [--seed N]
+                       [--irregular] [--no-promote] [--clock auto|always|never]
+                       [--annotate] [--game N | --out DIR]
+
+Plays real games on a simulated sensor board and writes what its sensors
+and clock report as boardtraces (docs/trace.md): one game to stdout, or
+every game of the file to a directory. The hands slide pieces, capture in
+either order, castle king first or together, bounce contacts, hesitate,
+knock pieces over and put them back, and think as long as the clock
+times in the PGN say (docs/simulation.md). Game N's trace depends only on the
+file's game N, the options and the seed.
+
+`)
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if err == flag.ErrHelp {
+			return errHelp
+		}
+		return exitError{2}
+	}
+	usageErr := func(format string, a ...any) error {
+		fmt.Fprintf(env.stderr, "boardd simulate: "+format+"\n", a...)
+		return exitError{2}
+	}
+	if fs.NArg() != 0 {
+		return usageErr("unexpected argument %q", fs.Arg(0))
+	}
+	if *pgnPath == "" {
+		return usageErr("--pgn FILE is required")
+	}
+	if *out != "" && *game != 0 {
+		return usageErr("--game and --out exclude each other")
+	}
+	if *game < 0 {
+		return usageErr("--game %d: games are numbered from 1", *game)
+	}
+	s, err := trace.ParseSensor(*sensor)
+	if err != nil {
+		return usageErr("--sensor: %v", err)
+	}
+	cm, err := sim.ParseClockMode(*clock)
+	if err != nil {
+		return usageErr("--clock: %v", err)
+	}
+	opts := sim.Options{Sensor: s, Irregular: *irregular, NoPromote: *noPromote, Clock: cm, Annotate: *annotate}
+
+	f, err := os.Open(*pgnPath)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	pr := chess.NewPGNReader(bufio.NewReader(f))
+	name := filepath.Base(*pgnPath)
+
+	if *out == "" {
+		want := max(*game, 1)
+		for n := 1; ; n++ {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			pg, err := pr.Next()
+			if errors.Is(err, io.EOF) {
+				return fmt.Errorf("%s has %d games, no game %d", *pgnPath, n-1, want)
+			}
+			if n < want {
+				continue
+			}
+			if err != nil {
+				return fmt.Errorf("%s: game %d: %w", *pgnPath, n, err)
+			}
+			w := bufio.NewWriter(env.stdout)
+			if _, err := simulateGame(w, name, n, pg, opts, *seed); err != nil {
+				return fmt.Errorf("%s: game %d: %w", *pgnPath, n, err)
+			}
+			return w.Flush()
+		}
+	}
+
+	if err := os.MkdirAll(*out, 0o755); err != nil {
+		return err
+	}
+	base := strings.TrimSuffix(name, filepath.Ext(name))
+	written, failed, injected := 0, 0, 0
+	for n := 1; ; n++ {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		pg, err := pr.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			fmt.Fprintf(env.stderr, "boardd simulate: %s: game %d skipped: %v\n", *pgnPath, n, err)
+			failed++
+			continue
+		}
+		path := filepath.Join(*out, fmt.Sprintf("%s-%05d.trace", base, n))
+		k, err := writeTraceFile(path, name, n, pg, opts, *seed)
+		if err != nil {
+			fmt.Fprintf(env.stderr, "boardd simulate: %s: game %d: %v\n", *pgnPath, n, err)
+			failed++
+			continue
+		}
+		written++
+		injected += k
+	}
+	fmt.Fprintf(env.stderr, "wrote %d traces to %s (%d irregularities injected)\n", written, *out, injected)
+	if failed > 0 {
+		return fmt.Errorf("%d games of %s could not be simulated", failed, *pgnPath)
+	}
+	return nil
+}
+
+func writeTraceFile(path, name string, n int, pg *chess.Game, opts sim.Options, seed uint64) (int, error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return 0, err
+	}
+	w := bufio.NewWriter(f)
+	k, err := simulateGame(w, name, n, pg, opts, seed)
+	if err == nil {
+		err = w.Flush()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(path)
+	}
+	return k, err
+}
+
+// simulateGame writes the trace of game n of the PGN file name and returns
+// how many irregularities it injected. The leading comments say where the
+// trace comes from and what the game really was.
+func simulateGame(w io.Writer, name string, n int, pg *chess.Game, opts sim.Options, seed uint64) (int, error) {
+	opts.Seed = sim.GameSeed(seed, n-1)
+	src, err := sim.NewSource(sim.FromPGN(pg), opts)
+	if err != nil {
+		return 0, err
+	}
+	var uci strings.Builder
+	p := *pg.Start
+	for i, m := range pg.Moves {
+		if i > 0 {
+			uci.WriteByte(' ')
+		}
+		uci.WriteString(p.UCI(m))
+		p.MakeMove(m)
+	}
+	cmd := fmt.Sprintf("boardd simulate --pgn %s --game %d --sensor %s --seed %d", name, n, opts.Sensor, seed)
+	if opts.Irregular {
+		cmd += " --irregular"
+	}
+	if opts.NoPromote {
+		cmd += " --no-promote"
+	}
+	if opts.Clock != sim.ClockAuto {
+		cmd += " --clock " + opts.Clock.String()
+	}
+	comments := []string{
+		fmt.Sprintf("simulated by %s (scan period %d ms)", cmd, src.ScanPeriod()),
+		fmt.Sprintf("game %s - %s, %s, round %s, result %s", pg.Tag("White"), pg.Tag("Black"), pg.Tag("Event"), pg.Tag("Round"), pg.Result),
+		"game moves " + uci.String(),
+	}
+	if err := sim.WriteTrace(w, src, comments...); err != nil {
+		return 0, err
+	}
+	return len(src.Injections()), nil
+}
