@@ -117,6 +117,7 @@ type Journal struct {
 	lastSeq  uint64
 	closed   bool
 	frameBuf []byte
+	lock     *os.File
 }
 
 type segment struct {
@@ -137,6 +138,22 @@ func Open(dir string, opts Options) (*Journal, *Recovery, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, nil, fmt.Errorf("journal: %w", err)
 	}
+	lock, err := lockDir(dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	j, rec, err := open(dir, opts)
+	if err != nil {
+		if lock != nil {
+			lock.Close()
+		}
+		return nil, nil, err
+	}
+	j.lock = lock
+	return j, rec, nil
+}
+
+func open(dir string, opts Options) (*Journal, *Recovery, error) {
 	j := &Journal{dir: dir, opts: opts}
 	rec := &Recovery{}
 	segs, err := listSegments(dir)
@@ -286,10 +303,14 @@ func (j *Journal) Close() error {
 		return nil
 	}
 	j.closed = true
+	var err error
 	if j.f != nil {
-		return j.f.Close()
+		err = j.f.Close()
 	}
-	return nil
+	if j.lock != nil {
+		j.lock.Close()
+	}
+	return err
 }
 
 func (j *Journal) newSegmentLocked(index int) error {

@@ -405,3 +405,14 @@ func FuzzDecoder(f *testing.F) {
 		}
 	})
 }
+
+func TestSecondOpenRefused(t *testing.T) {
+	dir := t.TempDir()
+	j, _ := mustOpen(t, dir)
+	if _, _, err := Open(dir, Options{}); err == nil {
+		t.Fatal("a second Open of the same journal succeeded")
+	}
+	j.Close()
+	j2, _ := mustOpen(t, dir)
+	j2.Close()
+}

@@ -1,0 +1,436 @@
+package publish
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/boardd/boardd/chess"
+	"github.com/boardd/boardd/rules"
+)
+
+// The command verbs (<b>/cmd/<verb>).
+const (
+	VerbNewGame        = "new_game"
+	VerbSetPosition    = "set_position"
+	VerbSetTimeControl = "set_time_control"
+	VerbAckAlert       = "ack_alert"
+	VerbPromote        = "promote"
+)
+
+// MaxCommandSize is the largest command payload accepted.
+const MaxCommandSize = 16 << 10
+
+// CommandMeta is what every command carries.
+type CommandMeta struct {
+	ID      string
+	Verb    string
+	By      string // who sent it, as the sender says (informational)
+	Expires time.Time
+}
+
+// NewGameCmd asks for a new game. The handler resets the board's game and
+// starts it with Publisher.StartGame(Info).
+type NewGameCmd struct {
+	CommandMeta
+	// Info is checked and completed: time control normalised, FEN set for
+	// a Chess960 start.
+	Info        GameInfo
+	TimeControl rules.TimeControl
+	Start       *chess.Position
+}
+
+// SetPositionCmd asks to continue the game from a position. The handler
+// applies it and records it with Publisher.SetPosition.
+type SetPositionCmd struct {
+	CommandMeta
+	Position *chess.Position
+	FEN      string
+}
+
+// SetTimeControlCmd changes the time control.
+type SetTimeControlCmd struct {
+	CommandMeta
+	TimeControl rules.TimeControl
+}
+
+// The arbiter's decisions on an alert.
+const (
+	DecisionUpheld    = "upheld"    // the irregularity stands (penalty applied as noted)
+	DecisionDismissed = "dismissed" // not an irregularity after all
+	DecisionCorrected = "corrected" // the position was put right
+)
+
+// AckAlertCmd is the arbiter's acknowledgement of an active alert. When
+// the handler returns nil the Publisher takes the alert off the active list.
+type AckAlertCmd struct {
+	CommandMeta
+	Alert    Alert
+	Decision string
+	Penalty  string
+	Note     string
+}
+
+// PromoteCmd chooses the piece of a pending promotion.
+type PromoteCmd struct {
+	CommandMeta
+	Ply   int // 0 if not given
+	Piece chess.PieceType
+}
+
+// Handler applies commands. Each method runs on the Publisher's command
+// goroutine (one at a time); the error it returns is sent to the sender as
+// the reply's error. It may call the Publisher's event methods.
+type Handler interface {
+	NewGame(ctx context.Context, c NewGameCmd) error
+	SetPosition(ctx context.Context, c SetPositionCmd) error
+	SetTimeControl(ctx context.Context, c SetTimeControlCmd) error
+	AckAlert(ctx context.Context, c AckAlertCmd) error
+	Promote(ctx context.Context, c PromoteCmd) error
+}
+
+// commandRecord is a command as journaled with its reply.
+type commandRecord struct {
+	ID        string          `json:"id"`
+	Verb      string          `json:"verb"`
+	By        string          `json:"by,omitempty"`
+	Expires   string          `json:"expires,omitempty"`
+	Payload   json.RawMessage `json:"payload,omitempty"`
+	OK        bool            `json:"ok"`
+	Error     string          `json:"error,omitempty"`
+	Duplicate bool            `json:"duplicate,omitempty"`
+	Alert     string          `json:"alert,omitempty"` // ack_alert: the alert acknowledged
+	Decision  string          `json:"decision,omitempty"`
+}
+
+type inbound struct {
+	topic   string
+	payload []byte
+}
+
+// cmdBase is the part of every command payload.
+type cmdBase struct {
+	ID      string `json:"id"`
+	Expires string `json:"expires"`
+	By      string `json:"by"`
+}
+
+type newGameWire struct {
+	cmdBase
+	Game        string `json:"game"`
+	White       string `json:"white"`
+	Black       string `json:"black"`
+	Event       string `json:"event"`
+	Site        string `json:"site"`
+	Date        string `json:"date"`
+	Round       string `json:"round"`
+	BoardNo     string `json:"board_no"`
+	TimeControl string `json:"time_control"`
+	FEN         string `json:"fen"`
+	Chess960    *int   `json:"chess960"`
+}
+
+type setPositionWire struct {
+	cmdBase
+	FEN      string `json:"fen"`
+	Chess960 bool   `json:"chess960"`
+}
+
+type setTimeControlWire struct {
+	cmdBase
+	TimeControl string `json:"time_control"`
+}
+
+type ackAlertWire struct {
+	cmdBase
+	Alert    string `json:"alert"`
+	Decision string `json:"decision"`
+	Penalty  string `json:"penalty"`
+	Note     string `json:"note"`
+}
+
+type promoteWire struct {
+	cmdBase
+	Ply   int    `json:"ply"`
+	Piece string `json:"piece"`
+}
+
+// decodeStrict decodes one JSON object into v, refusing unknown fields
+// and trailing data, with an error that names the field.
+func decodeStrict(b []byte, v any) error {
+	d := json.NewDecoder(bytes.NewReader(b))
+	d.DisallowUnknownFields()
+	if err := d.Decode(v); err != nil {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) {
+			return fmt.Errorf("field %q: want a %s, got JSON %s", te.Field, te.Type, te.Value)
+		}
+		var se *json.SyntaxError
+		if errors.As(err, &se) {
+			return fmt.Errorf("not valid JSON at byte %d: %v", se.Offset, err)
+		}
+		if errors.Is(err, io.EOF) {
+			return errors.New("empty payload; want a JSON object")
+		}
+		return err
+	}
+	if d.More() {
+		return errors.New("more than one JSON value")
+	}
+	return nil
+}
+
+// command is a parsed, validated command ready for the handler.
+type command struct {
+	rec  commandRecord
+	call func(ctx context.Context, h Handler) error
+}
+
+// parseCommand checks a command. rec always has what could be read (id,
+// verb); err says what is wrong.
+func (p *Publisher) parseCommand(verb string, payload []byte, now time.Time) (command, error) {
+	c := command{rec: commandRecord{Verb: verb}}
+	if len(payload) > MaxCommandSize {
+		return c, fmt.Errorf("payload of %d bytes exceeds %d", len(payload), MaxCommandSize)
+	}
+	// id and expires first, leniently, so even a bad command gets a reply
+	// naming it.
+	var base cmdBase
+	if err := json.Unmarshal(payload, &base); err != nil {
+		if err := decodeStrict(payload, &map[string]any{}); err != nil {
+			return c, err
+		}
+		return c, fmt.Errorf("id/expires/by: %v", err)
+	}
+	c.rec.ID, c.rec.By, c.rec.Expires = base.ID, base.By, base.Expires
+	if base.ID == "" {
+		return c, errors.New("id: missing (every command needs a unique id)")
+	}
+	if len(base.ID) > 128 {
+		return c, errors.New("id: longer than 128 bytes")
+	}
+	if base.Expires == "" {
+		return c, errors.New("expires: missing (an RFC 3339 time after which the command must not be applied)")
+	}
+	exp, err := time.Parse(time.RFC3339Nano, base.Expires)
+	if err != nil {
+		return c, fmt.Errorf("expires %q: not an RFC 3339 time like 2025-06-01T14:03:00Z", base.Expires)
+	}
+	if !now.Before(exp) {
+		return c, fmt.Errorf("expired at %s (board time %s); not applied", formatTS(exp), formatTS(now))
+	}
+	if exp.Sub(now) > p.cfg.CommandHorizon {
+		return c, fmt.Errorf("expires %s is more than %v ahead of the board's time %s", formatTS(exp), p.cfg.CommandHorizon, formatTS(now))
+	}
+	meta := CommandMeta{ID: base.ID, Verb: verb, By: base.By, Expires: exp}
+	c.rec.Payload = append(json.RawMessage(nil), payload...)
+	switch verb {
+	case VerbNewGame:
+		var w newGameWire
+		if err := decodeStrict(payload, &w); err != nil {
+			return c, err
+		}
+		gi := GameInfo{ID: w.Game, White: w.White, Black: w.Black, Event: w.Event, Site: w.Site, Date: w.Date, Round: w.Round, BoardNo: w.BoardNo, TimeControl: w.TimeControl, FEN: w.FEN}
+		if w.Chess960 != nil {
+			if w.FEN != "" {
+				return c, errors.New("fen and chess960 both given; a Chess960 start is named by its number alone")
+			}
+			pos, err := chess.Chess960Start(*w.Chess960)
+			if err != nil {
+				return c, fmt.Errorf("chess960: %v", err)
+			}
+			gi.FEN, gi.Chess960 = pos.FEN(), true
+		}
+		gi, start, err := normalizeGameInfo(gi, p.board, now)
+		if err != nil {
+			return c, errors.New(strings.TrimPrefix(err.Error(), "new game: "))
+		}
+		var tc rules.TimeControl
+		if gi.TimeControl != "" {
+			tc, _ = rules.ParseTimeControl(gi.TimeControl)
+		}
+		cmd := NewGameCmd{CommandMeta: meta, Info: gi, TimeControl: tc, Start: start}
+		c.call = func(ctx context.Context, h Handler) error { return h.NewGame(ctx, cmd) }
+	case VerbSetPosition:
+		var w setPositionWire
+		if err := decodeStrict(payload, &w); err != nil {
+			return c, err
+		}
+		if w.FEN == "" {
+			return c, errors.New("fen: missing")
+		}
+		pos, err := chess.ParseFEN(w.FEN)
+		if err != nil {
+			return c, fmt.Errorf("fen: %v", err)
+		}
+		if w.Chess960 {
+			pos.SetChess960(true)
+		}
+		cmd := SetPositionCmd{CommandMeta: meta, Position: pos, FEN: pos.FEN()}
+		c.call = func(ctx context.Context, h Handler) error { return h.SetPosition(ctx, cmd) }
+	case VerbSetTimeControl:
+		var w setTimeControlWire
+		if err := decodeStrict(payload, &w); err != nil {
+			return c, err
+		}
+		if w.TimeControl == "" {
+			return c, errors.New("time_control: missing (e.g. \"90m+30s\")")
+		}
+		tc, err := rules.ParseTimeControl(w.TimeControl)
+		if err != nil {
+			return c, err
+		}
+		cmd := SetTimeControlCmd{CommandMeta: meta, TimeControl: tc}
+		c.call = func(ctx context.Context, h Handler) error { return h.SetTimeControl(ctx, cmd) }
+	case VerbAckAlert:
+		var w ackAlertWire
+		if err := decodeStrict(payload, &w); err != nil {
+			return c, err
+		}
+		if w.Alert == "" {
+			return c, errors.New("alert: missing (the id of the alert acknowledged)")
+		}
+		switch w.Decision {
+		case DecisionUpheld, DecisionDismissed, DecisionCorrected:
+		case "":
+			return c, errors.New("decision: missing (upheld, dismissed or corrected)")
+		default:
+			return c, fmt.Errorf("decision %q: want upheld, dismissed or corrected", w.Decision)
+		}
+		p.mu.Lock()
+		var found *Alert
+		var active []string
+		for i := range p.alerts {
+			active = append(active, p.alerts[i].ID)
+			if p.alerts[i].ID == w.Alert {
+				a := p.alerts[i]
+				found = &a
+			}
+		}
+		p.mu.Unlock()
+		if found == nil {
+			sort.Strings(active)
+			if len(active) == 0 {
+				return c, fmt.Errorf("alert %q is not active (no alert is)", w.Alert)
+			}
+			return c, fmt.Errorf("alert %q is not active (active: %s)", w.Alert, strings.Join(active, ", "))
+		}
+		c.rec.Alert, c.rec.Decision = w.Alert, w.Decision
+		cmd := AckAlertCmd{CommandMeta: meta, Alert: *found, Decision: w.Decision, Penalty: w.Penalty, Note: w.Note}
+		c.call = func(ctx context.Context, h Handler) error { return h.AckAlert(ctx, cmd) }
+	case VerbPromote:
+		var w promoteWire
+		if err := decodeStrict(payload, &w); err != nil {
+			return c, err
+		}
+		if w.Ply < 0 {
+			return c, fmt.Errorf("ply %d: want a positive ply or none", w.Ply)
+		}
+		var pt chess.PieceType
+		switch strings.ToLower(w.Piece) {
+		case "q", "queen":
+			pt = chess.Queen
+		case "r", "rook":
+			pt = chess.Rook
+		case "b", "bishop":
+			pt = chess.Bishop
+		case "n", "knight":
+			pt = chess.Knight
+		case "":
+			return c, errors.New("piece: missing (q, r, b or n)")
+		default:
+			return c, fmt.Errorf("piece %q: want q, r, b or n", w.Piece)
+		}
+		cmd := PromoteCmd{CommandMeta: meta, Ply: w.Ply, Piece: pt}
+		c.call = func(ctx context.Context, h Handler) error { return h.Promote(ctx, cmd) }
+	default:
+		return c, fmt.Errorf("unknown command %q; want new_game, set_position, set_time_control, ack_alert or promote", verb)
+	}
+	return c, nil
+}
+
+// handleCommand runs one inbound command and journals it with its reply.
+func (p *Publisher) handleCommand(ctx context.Context, in inbound) {
+	_, leaf, ok := SplitTopic(in.topic)
+	verb, found := strings.CutPrefix(leaf, LeafCmd+"/")
+	if !ok || !found {
+		return
+	}
+	now := p.cfg.Now()
+	// A command id seen before gets the first reply again, marked as a
+	// duplicate, and is not applied twice.
+	var probe cmdBase
+	if json.Unmarshal(in.payload, &probe) == nil && probe.ID != "" {
+		p.mu.Lock()
+		prev, seen := p.cmds[probe.ID]
+		p.mu.Unlock()
+		if seen {
+			dup := commandRecord{ID: prev.ID, Verb: prev.Verb, OK: prev.OK, Error: prev.Error, Duplicate: true}
+			p.journalCommand(dup)
+			p.log.Info("duplicate command", "id", prev.ID, "verb", prev.Verb)
+			return
+		}
+	}
+	c, err := p.parseCommand(verb, in.payload, now)
+	if err == nil && p.cfg.Handler == nil {
+		err = errors.New("this board does not take commands")
+	}
+	if err == nil {
+		hctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+		err = c.call(hctx, p.cfg.Handler)
+		cancel()
+	}
+	c.rec.OK = err == nil
+	if err != nil {
+		c.rec.Error = verb + ": " + err.Error()
+		c.rec.Alert = ""
+		p.log.Info("command refused", "id", c.rec.ID, "verb", verb, "err", err)
+	} else {
+		p.log.Info("command applied", "id", c.rec.ID, "verb", verb)
+	}
+	p.journalCommand(c.rec)
+}
+
+func (p *Publisher) journalCommand(rec commandRecord) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	snaps := []int(nil)
+	if rec.OK && rec.Verb == VerbAckAlert && rec.Alert != "" && !rec.Duplicate {
+		snaps = []int{snapAlerts, snapState}
+	}
+	r, err := p.appendLocked(kindCommand, rec, snaps...)
+	if err != nil {
+		p.log.Error("journaling a command reply", "id", rec.ID, "err", err)
+		return
+	}
+	if len(snaps) > 0 {
+		p.removeAlert(rec.Alert)
+	}
+	if rec.ID != "" && !rec.Duplicate {
+		p.cmds[rec.ID] = rec
+		p.cmdAt[rec.ID] = r.Time
+		// Forget ids whose commands can no longer arrive unexpired.
+		horizon := r.Time.Add(-p.cfg.CommandHorizon)
+		for id, t := range p.cmdAt {
+			if t.Before(horizon) {
+				delete(p.cmdAt, id)
+				delete(p.cmds, id)
+			}
+		}
+	}
+}
+
+// onMessage is the transport's inbound callback: it only queues.
+func (p *Publisher) onMessage(topic string, payload []byte) {
+	select {
+	case p.inbox <- inbound{topic: topic, payload: bytes.Clone(payload)}:
+	case <-time.After(10 * time.Second):
+		p.log.Error("command queue full; command dropped", "topic", topic)
+	}
+}

@@ -1,0 +1,290 @@
+package publish
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"strconv"
+	"time"
+)
+
+// Run connects to the broker and publishes until ctx is done, reconnecting
+// with jittered exponential backoff; after each (re)connection it re-sends,
+// in order, every event not yet acknowledged, then every retained topic.
+// On return the board's status says offline (when the broker could be
+// told). Without a Dialer, Run only handles nothing and waits.
+func (p *Publisher) Run(ctx context.Context) error {
+	if p.cfg.Dialer == nil {
+		<-ctx.Done()
+		return nil
+	}
+	cmdDone := make(chan struct{})
+	go func() {
+		defer close(cmdDone)
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case in := <-p.inbox:
+				p.handleCommand(ctx, in)
+			}
+		}
+	}()
+	defer func() { <-cmdDone }()
+
+	failures := 0
+	for {
+		conn, err := p.dial(ctx)
+		if err == nil {
+			var healthy bool
+			healthy, err = p.serve(ctx, conn)
+			if healthy {
+				failures = 0
+			}
+		}
+		if ctx.Err() != nil {
+			return nil
+		}
+		delay := p.backoff(failures)
+		failures++
+		p.log.Warn("broker connection failed; retrying", "err", err, "in", delay.Round(time.Millisecond))
+		t := time.NewTimer(delay)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return nil
+		case <-t.C:
+		}
+	}
+}
+
+// backoff is "full jitter": uniform in [0, min(max, min*2^n)], but at
+// least a tenth of the minimum so a dead broker is not hammered.
+func (p *Publisher) backoff(n int) time.Duration {
+	ceil := p.cfg.BackoffMin << min(n, 20)
+	if ceil > p.cfg.BackoffMax || ceil <= 0 {
+		ceil = p.cfg.BackoffMax
+	}
+	d := time.Duration(rand.Int64N(int64(ceil) + 1))
+	return max(d, p.cfg.BackoffMin/10)
+}
+
+func (p *Publisher) dial(ctx context.Context) (Conn, error) {
+	p.mu.Lock()
+	// The will and the status of this connection share a (session, seq)
+	// that is at least that of any status published before, so the will
+	// replaces this connection's status and a later connection's status
+	// replaces the will (subscribers accept an equal header on retained
+	// topics).
+	p.statusHdr = p.header(p.j.LastSeq(), p.cfg.Now())
+	will, _ := json.Marshal(StatusPayload{Header: p.statusHdr, Status: Status{Online: false, State: "lost", Firmware: p.status.Firmware}})
+	p.mu.Unlock()
+	dctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	conn, err := p.cfg.Dialer.Dial(dctx, DialOptions{
+		ClientID:  "boardd-" + p.board,
+		Will:      &Message{Topic: Topic(p.board, LeafStatus), Payload: will, QoS: 1, Retain: true},
+		OnMessage: p.onMessage,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("connecting: %w", err)
+	}
+	return conn, nil
+}
+
+type flight struct {
+	ack     Ack
+	snap    int // -1 for an event
+	version uint64
+	sentAt  time.Time
+}
+
+// serve runs one connection until it fails or ctx is done. healthy says
+// the connection got as far as publishing (so the backoff restarts).
+func (p *Publisher) serve(ctx context.Context, conn Conn) (healthy bool, err error) {
+	defer func() {
+		p.mu.Lock()
+		p.connected = false
+		for i := range p.snaps {
+			p.snaps[i].flying = 0
+		}
+		p.mu.Unlock()
+		p.saveAcked()
+	}()
+	if err := conn.Subscribe(ctx, Topic(p.board, LeafCmd+"/+"), 1); err != nil {
+		conn.Close()
+		return false, fmt.Errorf("subscribing to commands: %w", err)
+	}
+	p.mu.Lock()
+	p.connected = true
+	p.cursor = 0
+	for i := range p.snaps {
+		p.snaps[i].sent, p.snaps[i].flying = 0, 0
+	}
+	p.snaps[snapStatus].version++
+	unsent := len(p.queue)
+	p.mu.Unlock()
+	p.log.Info("connected to broker", "unsent", unsent)
+
+	var inflight []flight
+	lastSave := time.Now()
+	timer := time.NewTimer(time.Hour)
+	defer timer.Stop()
+	for {
+		// Send what the window allows: events in journal order first,
+		// then retained topics that changed.
+		for len(inflight) < p.cfg.Window {
+			m, f, ok := p.next()
+			if !ok {
+				break
+			}
+			f.ack = conn.Publish(m)
+			f.sentAt = time.Now()
+			inflight = append(inflight, f)
+		}
+		var done <-chan struct{}
+		if len(inflight) > 0 {
+			done = inflight[0].ack.Done()
+			timer.Reset(max(time.Until(inflight[0].sentAt.Add(p.cfg.AckTimeout)), 0))
+		} else {
+			timer.Reset(time.Hour)
+		}
+		select {
+		case <-ctx.Done():
+			p.goodbye(conn, inflight)
+			return true, nil
+		case <-conn.Lost():
+			return healthy, ErrConnLost
+		case <-p.wake:
+		case <-timer.C:
+			conn.Close()
+			return healthy, fmt.Errorf("no acknowledgement from the broker within %v", p.cfg.AckTimeout)
+		case <-done:
+			f := inflight[0]
+			if err := f.ack.Err(); err != nil {
+				// Later messages may have gone out: drop the connection so
+				// the next one re-sends from the first unacknowledged.
+				conn.Close()
+				return healthy, fmt.Errorf("publish: %w", err)
+			}
+			healthy = true
+			inflight = inflight[1:]
+			p.acked(f)
+			if time.Since(lastSave) > time.Second {
+				p.saveAcked()
+				lastSave = time.Now()
+			}
+		}
+	}
+}
+
+// next picks the next message to send on this connection.
+func (p *Publisher) next() (Message, flight, bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.cursor < len(p.queue) {
+		m := p.queue[p.cursor]
+		p.cursor++
+		return m.Message, flight{snap: -1}, true
+	}
+	for i := range p.snaps {
+		s := &p.snaps[i]
+		if !s.dirty() {
+			continue
+		}
+		b, err := p.renderLocked(i)
+		if err != nil {
+			s.sent = s.version // nothing to publish
+			continue
+		}
+		s.flying = s.version
+		qos := s.qos
+		if i == snapStatus {
+			qos = 1
+		}
+		return Message{Topic: Topic(p.board, snapLeaf[i]), Payload: b, QoS: qos, Retain: true}, flight{snap: i, version: s.version}, true
+	}
+	return Message{}, flight{}, false
+}
+
+func (p *Publisher) acked(f flight) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if f.snap < 0 {
+		p.queue = p.queue[1:]
+		p.cursor--
+		if len(p.queue) == 0 {
+			p.queue = nil // let the backing array go
+		}
+		return
+	}
+	s := &p.snaps[f.snap]
+	s.sent = max(s.sent, f.version)
+	if s.flying == f.version {
+		s.flying = 0
+	}
+}
+
+// ackedSeq is the newest seq up to which every event is acknowledged.
+func (p *Publisher) ackedSeq() uint64 {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if len(p.queue) > 0 {
+		return p.queue[0].seq - 1
+	}
+	return p.j.LastSeq()
+}
+
+// saveAcked records the acknowledged mark so a restart does not re-send
+// everything. It is not fsynced: losing it only causes duplicates, which
+// subscribers drop.
+func (p *Publisher) saveAcked() {
+	v := p.ackedSeq()
+	if v == p.ackedSaved {
+		return
+	}
+	tmp := p.ackFile() + ".tmp"
+	if err := os.WriteFile(tmp, []byte(strconv.FormatUint(v, 10)+"\n"), 0o644); err != nil {
+		p.log.Warn("saving outbox mark", "err", err)
+		return
+	}
+	if err := os.Rename(tmp, p.ackFile()); err != nil {
+		p.log.Warn("saving outbox mark", "err", err)
+		return
+	}
+	p.ackedSaved = v
+}
+
+// goodbye drains what is in flight (briefly), says offline and
+// disconnects, so the will is not sent for a clean stop.
+func (p *Publisher) goodbye(conn Conn, inflight []flight) {
+	deadline := time.After(2 * time.Second)
+drain:
+	for _, f := range inflight {
+		select {
+		case <-f.ack.Done():
+			if f.ack.Err() != nil {
+				break drain
+			}
+			p.acked(f)
+		case <-deadline:
+			break drain
+		case <-conn.Lost():
+			return
+		}
+	}
+	p.mu.Lock()
+	st := p.status
+	st.Online, st.State = false, "offline"
+	b, _ := json.Marshal(StatusPayload{Header: p.statusHdr, Status: st})
+	p.mu.Unlock()
+	a := conn.Publish(Message{Topic: Topic(p.board, LeafStatus), Payload: b, QoS: 1, Retain: true})
+	select {
+	case <-a.Done():
+	case <-time.After(2 * time.Second):
+	case <-conn.Lost():
+	}
+	conn.Close()
+}
