@@ -28,18 +28,12 @@ type Config struct {
 	// ("90m+30s", "40/120m,60m,15m+30s", "5m+3s", "15m d10s"); "" when
 	// unknown. With it, final moves carry the mover's remaining time.
 	TimeControl string
-	// Judge fills in the FIDE article and penalty of an alert; nil leaves
-	// them empty.
+	// Judge fills in the FIDE article and penalty of an alert; nil means a
+	// RulesJudge for Edition and GameType.
 	Judge Judge
 	// Timing tunes when a still board counts as settled; zero fields take
 	// the defaults (see Timing).
 	Timing Timing
-}
-
-// Judge gives the article and penalty of an alert for the configured
-// edition and game type. It must be deterministic and must not block.
-type Judge interface {
-	Judge(edition, gameType string, a *Output) (article, penalty string)
 }
 
 // Timing holds the delays, in board milliseconds, after which a board that
@@ -50,9 +44,13 @@ type Timing struct {
 	// move is announced as a provisional move. Default 250.
 	SettleMs int64
 	// CommitMs: without a clock, a move settled this long is published.
-	// Default 1500: longer than a slide's pause on a square, shorter than
-	// any reply.
+	// Default 1000: longer than a slide's pause on a square or a piece
+	// touched down on the way, about the quickest reply.
 	CommitMs int64
+	// ReleaseMs: a move that stood this long before the clock press and
+	// was then changed into another counts as released (move-changed).
+	// Default 1500.
+	ReleaseMs int64
 	// AlertMs: without a clock, an irregular board (illegal move, misplaced
 	// pieces) settled this long is alerted. Default 4000.
 	AlertMs int64
@@ -63,7 +61,10 @@ func (t Timing) withDefaults() Timing {
 		t.SettleMs = 250
 	}
 	if t.CommitMs <= 0 {
-		t.CommitMs = 1500
+		t.CommitMs = 1000
+	}
+	if t.ReleaseMs <= 0 {
+		t.ReleaseMs = 1500
 	}
 	if t.CommitMs < t.SettleMs {
 		t.CommitMs = t.SettleMs
@@ -219,7 +220,7 @@ type Output struct {
 	// shows there, e.g. "e5: black pawn, f6: empty" vs "e5: empty, f6: piece".
 	Expected, Seen string
 	// Article and Penalty under the configured edition and game type, from
-	// Config.Judge ("" when there is no Judge).
+	// Config.Judge (by default the rules profile's verdict).
 	Article, Penalty string
 
 	// Text is a human sentence for alerts, notes and corrections.

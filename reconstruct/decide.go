@@ -26,24 +26,39 @@ func (r *Reconstructor) onSettle(t int64, out []Output) []Output {
 	switch {
 	case c.n == 0 && c.back == 0:
 		return r.atPosition(t, out)
-	case r.clock && c.back == 0 && c.n == 1:
+	case r.clock && c.back == 0 && c.n == 1 && !c.missed:
+		// (A capture whose victim was not seen lifted looks, on occupancy
+		// sensors, like a piece held in the hand: not shown before the press.)
 		return r.provisional(c, out)
 	}
 	return out
 }
 
+// weigh finds the best explanation of the board: exact (an index into
+// r.cands) or, when nothing exact is as cheap, inexact (useIx).
+func (r *Reconstructor) weigh(allowResync bool) (best int, ix inexact, useIx bool) {
+	best = r.explainFirst(allowResync)
+	if best >= 0 && r.cands[best].n <= 1 && r.cands[best].back == 0 {
+		return best, ix, false
+	}
+	ix = r.inexactBest()
+	return best, ix, best < 0 || ix.cost < r.cands[best].cost
+}
+
 // onCommit runs when the board has been still for CommitMs: without a
-// clock, a move standing on the board is published.
+// clock, a move standing on the board is published. A capture whose
+// victim was never seen lifted waits for the alert timer: on occupancy
+// sensors it looks the same as a piece held in the air.
 func (r *Reconstructor) onCommit(t int64, out []Output) []Output {
 	if r.clock || r.state == stateEnded {
 		return out
 	}
 	r.makeView()
-	best := r.explainFirst(true)
-	if best < 0 {
+	best, _, useIx := r.weigh(true)
+	if useIx || best < 0 {
 		return out
 	}
-	if c := &r.cands[best]; c.n > 0 || c.back > 0 {
+	if c := &r.cands[best]; (c.n > 0 || c.back > 0) && !c.missed {
 		out = r.adopt(best, r.lastChange, out)
 	}
 	return out
@@ -56,16 +71,22 @@ func (r *Reconstructor) onAlertTimer(t int64, out []Output) []Output {
 		return out
 	}
 	r.makeView()
-	if r.explainFirst(true) >= 0 {
+	best, ix, useIx := r.weigh(true)
+	if !useIx {
+		if c := &r.cands[best]; c.n > 0 || c.back > 0 {
+			out = r.adopt(best, r.lastChange, out)
+		}
 		return out
 	}
-	if r.state == stateSetup && len(r.plies) == 0 {
+	if r.state == stateSetup && len(r.plies) == 0 && !r.nearStart() {
 		return r.wrongSetup(t, out)
 	}
-	if r.inProgress() {
+	if r.inProgress() || r.state == stateIrregular {
+		// A move being made, or an irregularity already reported: wait for
+		// the board to come back.
 		return out
 	}
-	return r.irregular(r.lines[0].pos.SideToMove(), t, false, out)
+	return r.actInexact(ix, r.lines[0].pos.SideToMove(), t, false, out)
 }
 
 // explainFirst is explain, and before the first move also tries every
@@ -233,8 +254,8 @@ func (r *Reconstructor) decidePress(out []Output) []Output {
 	side, t := r.pressSide, r.pressT
 	r.makeView()
 	toMove := r.lines[0].pos.SideToMove()
-	best := r.explainFirst(true)
-	if best >= 0 {
+	best, ix, useIx := r.weigh(true)
+	if !useIx {
 		c := &r.cands[best]
 		switch {
 		case r.fitsPress(c, side):
@@ -242,7 +263,7 @@ func (r *Reconstructor) decidePress(out []Output) []Output {
 				out = r.note(out, NoteNoPress, t, 0, fmt.Sprintf("%d moves completed by one press: a press was missed or events were lost", c.n))
 			}
 			return r.adoptPressed(best, side, t, out)
-		case c.n == 0 && c.back == 0 && side == toMove && r.state == statePlay || c.n == 0 && c.back == 0 && side == toMove && r.state == stateSetup:
+		case c.n == 0 && c.back == 0 && side == toMove && r.state != stateIrregular:
 			if r.viewKey() == r.alertKey {
 				return r.note(out, NoteExtraPress, t, 0, "the clock was pressed again without a move")
 			}
@@ -256,10 +277,10 @@ func (r *Reconstructor) decidePress(out []Output) []Output {
 		}
 		return r.note(out, NoteExtraPress, t, 0, fmt.Sprintf("%s pressed the clock but the board shows no move of theirs", colourName(side)))
 	}
-	if r.state == stateSetup && len(r.plies) == 0 && r.lines[0].pos.Ply() == r.start.Ply() && !r.nearStart() {
+	if r.state == stateSetup && len(r.plies) == 0 && !r.nearStart() {
 		return r.wrongSetup(t, out)
 	}
-	return r.irregular(side, t, true, out)
+	return r.actInexact(ix, side, t, true, out)
 }
 
 // adoptPressed completes the moves of c on side's press.
@@ -353,8 +374,12 @@ func (r *Reconstructor) alert(out []Output, o Output) []Output {
 	if o.From == 0 && o.To == 0 {
 		o.From, o.To = chess.NoSquare, chess.NoSquare
 	}
-	if r.cfg.Judge != nil {
-		o.Article, o.Penalty = r.cfg.Judge.Judge(r.cfg.Edition, r.cfg.GameType, &o)
+	if r.judge != nil {
+		var counts bool
+		o.Article, o.Penalty, counts = r.judge.Judge(&o, r.illegal[o.Side])
+		if counts {
+			r.illegal[o.Side]++
+		}
 	}
 	return append(out, o)
 }

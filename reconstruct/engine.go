@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/boardd/boardd/chess"
+	"github.com/boardd/boardd/rules"
 	"github.com/boardd/boardd/trace"
 )
 
@@ -67,11 +68,12 @@ type plyRec struct {
 // cand is one explanation of the board: from hypothesis line (after taking
 // back the last back plies of it) the moves made, and its cost.
 type cand struct {
-	line  int
-	back  int
-	n     int
-	moves [maxResync + 1]chess.Move
-	cost  int
+	line   int
+	back   int
+	n      int
+	moves  [maxResync + 1]chess.Move
+	cost   int
+	missed bool // a capture whose victim was never seen lifted
 }
 
 // Reconstructor turns sensor and clock events into moves, corrections,
@@ -112,6 +114,9 @@ type Reconstructor struct {
 	resyncKey uint64         // board a re-synchronisation last failed on
 
 	clk            clockModel
+	judge          Judge
+	illegal        [2]int // completed illegal moves per side, for the penalty ladder
+	released       chess.Move
 	result, reason string
 
 	cands []cand
@@ -130,12 +135,21 @@ func New(cfg Config) (*Reconstructor, error) {
 	} else {
 		r.start = *chess.NewPosition()
 	}
+	var tc rules.TimeControl
 	if cfg.TimeControl != "" {
-		tc, err := ParseTimeControl(cfg.TimeControl)
+		var err error
+		if tc, err = ParseTimeControl(cfg.TimeControl); err != nil {
+			return nil, fmt.Errorf("reconstruct: %w", err)
+		}
+	}
+	r.clk.reset(tc, r.start.SideToMove())
+	r.judge = cfg.Judge
+	if r.judge == nil {
+		j, err := NewRulesJudge(cfg.Edition, cfg.GameType, tc)
 		if err != nil {
 			return nil, fmt.Errorf("reconstruct: %w", err)
 		}
-		r.clk.reset(tc, r.start.SideToMove())
+		r.judge = j
 	}
 	r.cands = make([]cand, 0, 64)
 	r.newGame()
@@ -149,7 +163,8 @@ func (r *Reconstructor) newGame() {
 	r.reps = map[uint64]int{r.start.Key(): 1}
 	r.state = stateSetup
 	r.orientOK = 1
-	r.prov, r.pending, r.promo = chess.NoMove, false, chess.NoPieceType
+	r.prov, r.pending, r.promo, r.released = chess.NoMove, false, chess.NoPieceType, chess.NoMove
+	r.illegal = [2]int{}
 	r.overlay, r.alertKey, r.resyncKey = 0, 0, 0
 	r.result, r.reason = "", ""
 	if !r.begun {
@@ -257,6 +272,10 @@ func (r *Reconstructor) SetPosition(t int64, p *chess.Position, out []Output) []
 // ---- sensor input ----
 
 func (r *Reconstructor) changed(t int64) {
+	if r.prov != chess.NoMove && t-r.provT >= r.timing.ReleaseMs && r.fired&firedSettle != 0 {
+		// The provisional move stood still long enough to have been let go.
+		r.released = r.prov
+	}
 	r.lastChange = t
 	r.fired = 0
 }

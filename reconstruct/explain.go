@@ -74,11 +74,11 @@ func moveSquares(p *chess.Position, m chess.Move) (all, needLift chess.Bitboard)
 }
 
 // seqCost scores moves made from p against what the hands were seen doing.
-func (r *Reconstructor) seqCost(p *chess.Position, moves []chess.Move, rv *recView) int {
+// missed reports a capture whose victim was never seen lifted.
+func (r *Reconstructor) seqCost(p *chess.Position, moves []chess.Move, rv *recView) (cost int, missed bool) {
 	var expl, need, zone chess.Bitboard
 	q := *p
 	lastTo := r.lastTo()
-	cost := 0
 	prevOff := int64(-1)
 	for i, m := range moves {
 		all, nl := moveSquares(&q, m)
@@ -95,7 +95,13 @@ func (r *Reconstructor) seqCost(p *chess.Position, moves []chess.Move, rv *recVi
 			cost += r.promoCost(m.Promotion())
 		}
 		// Moves found together (re-synchronisation) should come in the order
-		// their pieces were lifted.
+		// their pieces were lifted, and be seen at all.
+		if len(moves) > 1 && !rv.lifted.Has(from) {
+			cost += costMissedLift
+		}
+		if len(moves) > 1 && nl == 0 && !rv.placed.Has(to) && !m.IsCastling() {
+			cost += costMissedLift
+		}
 		if t, ok := r.firstOff(from); ok {
 			if i > 0 && prevOff >= 0 && t < prevOff {
 				cost += 2
@@ -108,7 +114,7 @@ func (r *Reconstructor) seqCost(p *chess.Position, moves []chess.Move, rv *recVi
 	cost += costMissedLift * (need &^ rv.lifted).Count()
 	stray := rv.touched() &^ expl
 	cost += costStrayNear*(stray&zone).Count() + costStrayFar*(stray&^zone).Count()
-	return cost
+	return cost, need&^rv.lifted != 0
 }
 
 func nullCost(rv *recView) int { return costStrayFar * rv.touched().Count() }
@@ -143,7 +149,7 @@ func (r *Reconstructor) explain(allowBack, allowResync bool) int {
 		r.oneMove(0, 1, &r.plies[n-1].before, r.lines[0].cost+back, &rv)
 	}
 	best := r.best()
-	if best < 0 && allowResync {
+	if best < 0 && allowResync && !r.inProgress() {
 		if k := r.viewKey(); k != r.resyncKey {
 			r.resync(&rv)
 			best = r.best()
@@ -178,7 +184,9 @@ func (r *Reconstructor) oneMove(li, back int, p *chess.Position, base int, rv *r
 		}
 		c := cand{line: li, back: back, n: 1, cost: base}
 		c.moves[0] = m
-		c.cost += r.seqCost(p, c.moves[:1], rv)
+		sc, missed := r.seqCost(p, c.moves[:1], rv)
+		c.cost += sc
+		c.missed = missed
 		r.cands = append(r.cands, c)
 	}
 }
@@ -248,7 +256,9 @@ func (rs *resyncState) search(p *chess.Position, ply int) {
 			rs.seq[ply] = m
 			c := cand{line: 0, n: rs.depth, cost: r.lines[0].cost + costResyncPly*(rs.depth-1)}
 			copy(c.moves[:], rs.seq[:rs.depth])
-			c.cost += r.seqCost(&rs.start, c.moves[:c.n], rs.rv)
+			sc, missed := r.seqCost(&rs.start, c.moves[:c.n], rs.rv)
+			c.cost += sc
+			c.missed = missed
 			if len(r.cands) < cap(r.cands) {
 				r.cands = append(r.cands, c)
 			}

@@ -20,6 +20,64 @@ import (
 //     and the misplaced squares are named;
 //   - anything else: the squares that differ.
 func (r *Reconstructor) irregular(side chess.Color, t int64, pressed bool, out []Output) []Output {
+	return r.actInexact(r.inexactBest(), side, t, pressed, out)
+}
+
+// inexact is the best explanation of a board that no legal move sequence
+// reaches exactly.
+type inexact struct {
+	cost       int
+	move       chess.Move     // a legal move made, NoMove if none
+	diff       chess.Bitboard // squares still differing (misplaced)
+	unreplaced bool           // move is a promotion whose pawn still stands there
+	illegal    bool
+	ill        illegalDesc
+}
+
+// inexactBest finds the cheapest inexact explanation from the best line:
+// no move or one legal move with a few squares misplaced, a pawn left on
+// the last rank, or a recognisable illegal move.
+func (r *Reconstructor) inexactBest() inexact {
+	P := &r.lines[0].pos
+	toMove := P.SideToMove()
+	d0 := r.v.diff(P) &^ r.overlay
+	best := inexact{cost: misplacedCost(d0, P), diff: d0}
+	r.ml.Reset()
+	P.GenerateLegal(&r.ml)
+	rv := r.recView()
+	var one [1]chess.Move
+	for _, m := range r.ml.Moves() {
+		if m.IsPromotion() && m.Promotion() != chess.Queen {
+			continue
+		}
+		q := *P
+		q.MakeMove(m)
+		d := r.v.diff(&q) &^ r.overlay
+		if d.Count() > 4 {
+			continue
+		}
+		if m.IsPromotion() && d == m.To().Bitboard() && r.v.pieceAt(m.To()) == chess.NewPiece(toMove, chess.Pawn) {
+			if c := 10; c < best.cost {
+				best = inexact{cost: c, move: m, diff: d, unreplaced: true}
+			}
+			continue
+		}
+		one[0] = m
+		sc, _ := r.seqCost(P, one[:], &rv)
+		if c := misplacedCost(d, &q) + sc; c < best.cost {
+			best = inexact{cost: c, move: m, diff: d}
+		}
+	}
+	if ill, ok := r.describeIllegal(P, d0, &rv); ok && costIllegal <= best.cost {
+		best = inexact{cost: costIllegal, diff: d0, illegal: true, ill: ill}
+	}
+	return best
+}
+
+// actInexact reports an inexact explanation: an illegal move (the game
+// position stays), a move with misplaced pieces or an unreplaced pawn
+// (the move counts), or pieces out of place.
+func (r *Reconstructor) actInexact(ix inexact, side chess.Color, t int64, pressed bool, out []Output) []Output {
 	key := r.viewKey()
 	if key == r.alertKey {
 		if pressed {
@@ -30,94 +88,68 @@ func (r *Reconstructor) irregular(side chess.Color, t int64, pressed bool, out [
 	P := r.lines[0].pos
 	toMove := P.SideToMove()
 	ply := P.Ply() + 1
-	d0 := r.v.diff(&P) &^ r.overlay
-
-	bestCost := misplacedCost(d0, &P)
-	var bestMove chess.Move
-	bestDiff := d0
-	unreplaced := false
-	r.ml.Reset()
-	P.GenerateLegal(&r.ml)
-	rv := r.recView()
-	for _, m := range r.ml.Moves() {
-		q := P
-		q.MakeMove(m)
-		d := r.v.diff(&q) &^ r.overlay
-		if d.Count() > 4 {
-			continue
-		}
-		if m.IsPromotion() {
-			if m.Promotion() != chess.Queen {
-				continue
-			}
-			if d == m.To().Bitboard() && r.v.pieceAt(m.To()) == chess.NewPiece(toMove, chess.Pawn) {
-				if c := 10; c < bestCost {
-					bestCost, bestMove, bestDiff, unreplaced = c, m, d, true
-				}
-				continue
-			}
-		}
-		c := misplacedCost(d, &q) + r.seqCost(&P, []chess.Move{m}, &rv)
-		if c < bestCost {
-			bestCost, bestMove, bestDiff, unreplaced = c, m, d, false
-		}
-	}
-	ill, isIllegal := r.describeIllegal(&P, d0, &rv)
-	if isIllegal && costIllegal <= bestCost {
+	if ix.illegal {
 		r.alertKey = key
 		r.state = stateIrregular
+		ill := ix.ill
 		return r.alert(out, Output{Alert: IllegalMove, T: t, Ply: ply, Side: ill.side,
-			Squares: ill.from.Bitboard() | ill.to.Bitboard()&^chess.Bitboard(0) | d0, From: ill.from, To: ill.to,
+			Squares: ill.from.Bitboard() | ill.to.Bitboard() | ix.diff, From: ill.from, To: ill.to,
 			Expected: fmt.Sprintf("a legal move by %s", colourName(toMove)),
 			Seen:     ill.seen,
 			Text:     ill.text})
 	}
-	if bestMove != chess.NoMove && (!pressed || side == toMove) {
+	if ix.move != chess.NoMove && (!pressed || side == toMove) {
 		r.cands = append(r.cands[:0], cand{line: 0, n: 1})
-		r.cands[0].moves[0] = bestMove
+		r.cands[0].moves[0] = ix.move
 		after := P
-		after.MakeMove(bestMove)
+		after.MakeMove(ix.move)
 		if pressed {
 			out = r.adoptPressed(0, side, t, out)
 		} else {
 			out = r.adopt(0, r.lastChange, out)
 		}
 		r.alertKey = key
-		if unreplaced {
-			r.overlay |= bestDiff
+		r.overlay |= ix.diff
+		if ix.unreplaced {
+			to := ix.move.To()
 			return r.alert(out, Output{Alert: PromotionUnreplaced, T: t, Ply: ply, Side: toMove,
-				Squares: bestDiff, From: bestMove.From(), To: bestMove.To(),
-				Expected: fmt.Sprintf("%s: a new piece in place of the pawn", bestMove.To()),
-				Seen:     fmt.Sprintf("%s: %s pawn", bestMove.To(), strings.ToLower(colourName(toMove))),
+				Squares: ix.diff, From: ix.move.From(), To: to,
+				Expected: fmt.Sprintf("%s: a new piece in place of the pawn", to),
+				Seen:     fmt.Sprintf("%s: %s pawn", to, strings.ToLower(colourName(toMove))),
 				Text: fmt.Sprintf("%s pressed the clock with the pawn still on %s; it counts as a queen.",
-					colourName(toMove), bestMove.To())})
+					colourName(toMove), to)})
 		}
-		if bestDiff != 0 {
-			r.overlay |= bestDiff
-			return r.misplaced(out, t, ply+1, &after, bestDiff)
+		if ix.diff != 0 {
+			return r.misplaced(out, t, ply, toMove, &after, ix.diff)
 		}
 		return out
 	}
 	r.alertKey = key
+	d0 := ix.diff
 	if pressed && side == toMove && d0.Count() <= 4 {
 		out = r.alert(out, Output{Alert: ClockWithoutMove, T: t, Ply: ply, Side: side,
 			Expected: "a move before the clock press", Seen: "no move; pieces out of place",
 			Text: fmt.Sprintf("%s pressed the clock without making a move.", colourName(side))})
 	}
+	// Pieces out of place with no move: most likely knocked by the hand
+	// that made the last move.
+	mply, mside := ply-1, toMove.Other()
+	if len(r.plies) == 0 {
+		mply, mside = ply, toMove
+	}
 	if d0.Count() <= 4 {
 		r.overlay |= d0
-		return r.misplaced(out, t, ply, &P, d0)
+		return r.misplaced(out, t, mply, mside, &P, d0)
 	}
+	r.state = stateIrregular
 	if pressed {
-		r.state = stateIrregular
 		return r.alert(out, Output{Alert: IllegalMove, T: t, Ply: ply, Side: side, Squares: d0,
 			Expected: fmt.Sprintf("a legal move by %s", colourName(toMove)),
 			Seen:     describeSquares(&r.v, d0, r.sensor),
 			Text: fmt.Sprintf("%s pressed the clock but the board shows no legal move; squares that differ: %s.",
 				colourName(side), squareList(d0))})
 	}
-	r.state = stateIrregular
-	return r.misplaced(out, t, ply, &P, d0)
+	return r.misplaced(out, t, mply, mside, &P, d0)
 }
 
 // misplacedCost prices squares where the board differs from a position: a
@@ -137,11 +169,12 @@ func misplacedCost(d chess.Bitboard, p *chess.Position) int {
 	return n * costMisplaced
 }
 
-// misplaced alerts squares that differ from position p.
-func (r *Reconstructor) misplaced(out []Output, t int64, ply int, p *chess.Position, d chess.Bitboard) []Output {
+// misplaced alerts squares that differ from position p, displaced by side
+// during ply.
+func (r *Reconstructor) misplaced(out []Output, t int64, ply int, side chess.Color, p *chess.Position, d chess.Bitboard) []Output {
 	exp := describePosition(p, d)
 	seen := describeSquares(&r.v, d, r.sensor)
-	return r.alert(out, Output{Alert: MisplacedPieces, T: t, Ply: ply, Side: p.SideToMove(), Squares: d,
+	return r.alert(out, Output{Alert: MisplacedPieces, T: t, Ply: ply, Side: side, Squares: d,
 		Expected: exp, Seen: seen,
 		Text: fmt.Sprintf("Pieces are out of place: %s should be %s (the board shows %s).", squareList(d), exp, seen)})
 }

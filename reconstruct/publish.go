@@ -47,7 +47,14 @@ func (r *Reconstructor) adopt(bi int, t int64, out []Output) []Output {
 		r.sortLines()
 	}
 	n0 := len(r.plies)
+	rel := r.released
+	r.released = chess.NoMove
 	out = r.publish(t, out)
+	if rel != chess.NoMove && best.back == 0 && best.n >= 1 && n0 < len(r.plies) {
+		if m := best.moves[0]; m != rel && !(m.IsCastling() && rel.From() == m.To()) {
+			out = r.alertChanged(n0, rel, t, out)
+		}
+	}
 	// Rook-first castling: among the moves just made, or a published rook
 	// move that the king's move turned into castling.
 	L := &r.lines[0]
@@ -86,6 +93,20 @@ func (r *Reconstructor) rookFirst(m, retracted chess.Move, first bool) bool {
 	rOff, ok2 := r.firstOff(rf)
 	rOn, ok3 := r.firstOn(rt)
 	return ok1 && ok2 && ok3 && rOff < kOff && rOn < kOff
+}
+
+// alertChanged reports that the move of ply index i replaced the move rel,
+// which had stood on the board long enough to have been released.
+func (r *Reconstructor) alertChanged(i int, rel chess.Move, t int64, out []Output) []Output {
+	p := &r.plies[i]
+	side := p.before.SideToMove()
+	relSAN := p.before.SAN(rel)
+	return r.alert(out, Output{Alert: MoveChanged, T: t, Ply: p.before.Ply() + 1, Side: side,
+		Squares: rel.From().Bitboard() | rel.To().Bitboard() | p.move.From().Bitboard() | p.move.To().Bitboard(),
+		From:    rel.From(), To: rel.To(),
+		Expected: fmt.Sprintf("%s, released first", relSAN), Seen: p.san,
+		Text: fmt.Sprintf("%s released %s on the board and then played %s instead before pressing the clock.",
+			colourName(side), relSAN, p.san)})
 }
 
 func (r *Reconstructor) alertRookFirst(i int, t int64, out []Output) []Output {

@@ -1,0 +1,65 @@
+package reconstruct
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/boardd/boardd/rules"
+)
+
+// Judge gives the FIDE article and penalty of an alert. prior is the
+// number of completed illegal moves the alert's side made before it (the
+// illegal-move ladder); countsAsIllegal says whether this alert adds one.
+// It must be deterministic and must not block.
+type Judge interface {
+	Judge(a *Output, prior int) (article, penalty string, countsAsIllegal bool)
+}
+
+// RulesJudge judges alerts with a rules profile (edition and game type).
+type RulesJudge struct {
+	Profile *rules.Profile
+}
+
+// NewRulesJudge returns the judge for an edition ("1997", "2018", "2023";
+// "" means 2023) and game type ("standard", "rapid", "blitz"; "" means
+// the type the time control gives, else standard). Rapid and blitz games
+// are taken as supervised by an arbiter.
+func NewRulesJudge(edition, gameType string, tc rules.TimeControl) (*RulesJudge, error) {
+	ed := rules.Edition2023
+	if edition != "" {
+		var err error
+		if ed, err = rules.ParseEdition(edition); err != nil {
+			return nil, err
+		}
+	}
+	gt := rules.Standard
+	switch {
+	case gameType != "":
+		var err error
+		if gt, err = rules.ParseGameType(gameType); err != nil {
+			return nil, err
+		}
+	case tc.Timed():
+		if c, err := tc.Classify(ed); err == nil {
+			gt = c.Type
+		}
+	}
+	p, err := rules.Lookup(rules.Setting{Edition: ed, Type: gt, Supervised: true})
+	if err != nil {
+		return nil, err
+	}
+	return &RulesJudge{Profile: p}, nil
+}
+
+// Judge implements Judge.
+func (j *RulesJudge) Judge(a *Output, prior int) (article, penalty string, countsAsIllegal bool) {
+	v := j.Profile.Verdict(string(a.Alert), a.Side, prior)
+	article = v.Article
+	if v.PenaltyArticle != "" {
+		article += ", " + v.PenaltyArticle
+	}
+	if article != "" {
+		article = fmt.Sprintf("%s Art. %s", j.Profile.Edition, strings.TrimSpace(article))
+	}
+	return article, v.Text, v.CountsAsIllegal
+}
