@@ -90,7 +90,7 @@ func TestTimeControls(t *testing.T) {
 		{"5m+3s", "5m+3s", Options{}, 5*mn + 3*sec, []step{
 			{W, 2 * sec, 5*mn + 4*sec},
 			{B, 1500 * ms, 5*mn + 4500*ms},
-			{W, 7 * sec, 5*mn},
+			{W, 7 * sec, 5 * mn},
 		}},
 		{"15m d10s: delay used up to 10 s leaves the time alone", "15m d10s", Options{}, 15 * mn, []step{
 			{W, 8 * sec, 15 * mn},

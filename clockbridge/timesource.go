@@ -20,6 +20,15 @@ type Timer interface {
 	Stop() bool
 }
 
+// timerAt returns a timer firing at the instant t. A FakeTime makes it
+// exact; otherwise it is NewTimer(t - Now()).
+func timerAt(ts TimeSource, t time.Time) Timer {
+	if a, ok := ts.(interface{ NewTimerAt(time.Time) Timer }); ok {
+		return a.NewTimerAt(t)
+	}
+	return ts.NewTimer(t.Sub(ts.Now()))
+}
+
 // SystemTime is the real time (monotonic, from package time).
 type SystemTime struct{}
 
@@ -61,8 +70,17 @@ func (f *FakeTime) Now() time.Time {
 // NewTimer returns a timer firing once Advance reaches now+d.
 func (f *FakeTime) NewTimer(d time.Duration) Timer {
 	f.mu.Lock()
-	t := &fakeTimer{f: f, at: f.now.Add(d), c: make(chan time.Time, 1)}
-	if d <= 0 {
+	at := f.now.Add(d)
+	f.mu.Unlock()
+	return f.NewTimerAt(at)
+}
+
+// NewTimerAt returns a timer firing once the time reaches at (at once if
+// it has).
+func (f *FakeTime) NewTimerAt(at time.Time) Timer {
+	f.mu.Lock()
+	t := &fakeTimer{f: f, at: at, c: make(chan time.Time, 1)}
+	if !at.After(f.now) {
 		t.c <- f.now
 		t.fired = true
 	} else {
