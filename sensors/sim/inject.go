@@ -26,8 +26,9 @@ const (
 //
 //	# inject kind=illegal-move ply=12 side=w squares=e2,e5 t=734120
 //
-// Ply is the number of the game move (1 = White's first move of the game)
-// during whose turn it happened; Side the player who made it; Squares the
+// Ply is the half-move during whose turn it happened, numbered as in the
+// game score (White's first move is ply 1, Black's 2; a game from a FEN
+// counts from its move number); Side the player who made it; Squares the
 // squares involved (kind-specific, see docs/simulation.md); T the time of
 // its first event in ms.
 type Injection struct {

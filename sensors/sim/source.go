@@ -55,10 +55,13 @@ type Source struct {
 	game   Game
 	pos    chess.Position // the game position before move ply
 	ply    int            // index of the next game move
+	ply0   int            // the start position's ply number (0 for a game from move 1, White to move)
 
 	period  int64 // sensor sampling period (ms)
 	phase   int64 // offset of the first sample
 	clocked bool
+	hurry   bool  // the player to move is short of time: quick hands
+	think   int64 // the think time of the move being played
 	tc      TimeControl
 	rem     [2]int64 // remaining clock time (ms) for synthetic think times
 
@@ -109,7 +112,7 @@ func NewSource(g Game, opts Options) (*Source, error) {
 	if opts.Sensor > trace.PieceSensor {
 		return nil, fmt.Errorf("simulating game: unknown sensor kind %v", opts.Sensor)
 	}
-	s := &Source{opts: opts, moves: g.Moves, game: g, pos: *start}
+	s := &Source{opts: opts, moves: g.Moves, game: g, pos: *start, ply0: start.Ply()}
 	if opts.Rates != nil {
 		s.r = *opts.Rates
 	} else {
@@ -335,19 +338,26 @@ func (s *Source) press(side chess.Color) {
 }
 
 func (s *Source) inject(kind int, side chess.Color, squares ...chess.Square) {
-	s.injs = append(s.injs, Injection{Kind: injNames[kind], Ply: s.ply + 1, Side: side, Squares: squares, T: s.t})
+	s.injs = append(s.injs, Injection{Kind: injNames[kind], Ply: s.ply0 + s.ply + 1, Side: side, Squares: squares, T: s.t})
 	s.notef("inject %s", injNames[kind])
 }
 
-// Hand movement times.
-func (s *Source) reach() { s.wait(150, 600) }
+// Hand movement times; a player short of time moves twice as fast.
+func (s *Source) reach() { s.hand(150, 600) }
 
 func (s *Source) travel(from, to chess.Square) {
 	d := int64(dist(from, to))
-	s.wait(150+40*d, 400+80*d)
+	s.hand(150+40*d, 400+80*d)
 }
 
-func (s *Source) aside() { s.wait(250, 700) }
+func (s *Source) aside() { s.hand(250, 700) }
+
+func (s *Source) hand(lo, hi int64) {
+	if s.hurry {
+		lo, hi = lo/2, hi/2
+	}
+	s.wait(lo, hi)
+}
 
 func dist(a, b chess.Square) int {
 	df, dr := a.File()-b.File(), a.Rank()-b.Rank()
@@ -510,14 +520,16 @@ func (s *Source) thinkTime(i int, side chess.Color) int64 {
 	g := &s.game
 	if s.clocked {
 		if cur := g.clock(i); cur >= 0 {
-			prev := g.clock(i - 2)
-			if i < 2 {
-				prev = s.tc.Base
-			}
-			if prev >= 0 {
-				used := prev + s.tc.Increment - cur
-				return max(used.Milliseconds(), 0)
-			}
+			// Aim at the recorded reading from the simulated clock, so that
+			// the few hundred ms the hands need beyond a recorded 0 s (the
+			// readings are whole seconds) do not add up to a flag fall.
+			// Readings are truncated to whole seconds: one that seems to
+			// use more than the time left (before the increment) or to
+			// leave 0 s means a fraction of a second was left, not a
+			// fallen flag.
+			aim := max(cur.Milliseconds(), 1000)
+			used := s.rem[side] + s.tc.Increment.Milliseconds() - aim
+			return max(min(used, s.rem[side]-500), 0)
 		}
 	}
 	median, sigma := 15000.0, 0.9
@@ -545,9 +557,11 @@ func (s *Source) playPly() {
 	m := s.moves[i]
 	side := s.pos.SideToMove()
 	think := s.thinkTime(i, side)
+	s.think = think
+	s.hurry = s.clocked && think < 4000
 	s.begin()
 	if s.opts.Annotate {
-		s.notef("hand ply=%d move=%s", i+1, s.pos.SAN(m))
+		s.notef("hand ply=%d move=%s", s.ply0+i+1, s.pos.SAN(m))
 	}
 
 	// A piece knocked over in the previous move goes back now, or after
@@ -631,10 +645,15 @@ func (s *Source) endMove(side chess.Color) {
 	if !s.clocked {
 		return
 	}
-	if s.chance(s.r.LatePress) {
+	switch {
+	case s.think > s.t+25000 && s.chance(s.r.LatePress):
+		// Only when the think time leaves room: the move is made
+		// earlier, the press comes when the clock readings say.
 		s.wait(3000, 20000)
 		s.notef("late press")
-	} else {
+	case s.hurry:
+		s.wait(250, 450)
+	default:
 		s.wait(300, 900)
 	}
 	s.press(side)

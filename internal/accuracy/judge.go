@@ -1,0 +1,210 @@
+package accuracy
+
+import (
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/boardd/boardd/chess"
+	"github.com/boardd/boardd/reconstruct"
+	"github.com/boardd/boardd/sensors/sim"
+)
+
+// irregularity reports whether an alert kind is an irregularity (DESIGN
+// §3) rather than a game state: game states (checkmate, draws, claims)
+// follow from the moves and are judged through the result.
+func irregularity(k reconstruct.AlertKind) bool {
+	switch k {
+	case reconstruct.Checkmate, reconstruct.Stalemate, reconstruct.DeadPosition,
+		reconstruct.DrawFivefold, reconstruct.Draw75Moves,
+		reconstruct.ThreefoldClaimable, reconstruct.FiftyMovesClaimable:
+		return false
+	}
+	return true
+}
+
+// alertSeen is an irregularity alert the engine raised.
+type alertSeen struct {
+	kind reconstruct.AlertKind
+	ply  int
+	used bool
+}
+
+// Play runs one case and judges it (exported for tests and tools).
+func Play(c Case, pg *chess.Game, opts *Options) Game {
+	var buf []reconstruct.Output
+	return play(c, pg, opts, &buf)
+}
+
+func play(c Case, pg *chess.Game, opts *Options, buf *[]reconstruct.Output) Game {
+	g := Game{Case: c, Moves: len(pg.Moves)}
+	src, err := sim.NewSource(sim.FromPGN(pg), sim.Options{
+		Sensor: c.Sensor, Seed: sim.GameSeed(opts.Seed, c.Game-1), Irregular: c.Irregular, NoPromote: opts.NoPromote,
+	})
+	if err != nil {
+		g.Why = "simulator: " + err.Error()
+		return g
+	}
+	cfg, err := reconstruct.ConfigFromHeader(src.Header())
+	if err != nil {
+		g.Why = "config: " + err.Error()
+		return g
+	}
+	r, err := reconstruct.New(cfg)
+	if err != nil {
+		g.Why = "engine: " + err.Error()
+		return g
+	}
+	var alerts []alertSeen
+	newGames := 0
+	tally := func(out []reconstruct.Output) {
+		for i := range out {
+			o := &out[i]
+			switch o.Kind {
+			case reconstruct.Alert:
+				if irregularity(o.Alert) {
+					alerts = append(alerts, alertSeen{kind: o.Alert, ply: o.Ply})
+				}
+			case reconstruct.Retract:
+				if !o.Provisional {
+					g.Corrections++
+				}
+			case reconstruct.Amend:
+				g.Corrections++
+			case reconstruct.NewGame:
+				newGames++
+			}
+		}
+	}
+	out := (*buf)[:0]
+	var lastT int64
+	for {
+		it, err := src.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			g.Why = "simulator: " + err.Error()
+			return g
+		}
+		g.Events++
+		lastT = it.Event.T
+		out = r.Feed(&it.Event, out[:0])
+		tally(out)
+	}
+	quiet := opts.Quiet
+	if quiet <= 0 {
+		quiet = 10000
+	}
+	out = r.End(lastT+quiet, out[:0])
+	tally(out)
+	*buf = out
+
+	g.Why = compareGame(pg, r.Moves(), newGames)
+	if g.Why == "" {
+		got, reason := r.Result()
+		g.Why = compareResult(pg, got, reason)
+	}
+	g.Exact = g.Why == ""
+	matchAlerts(&g, src.Injections(), alerts)
+	return g
+}
+
+// compareGame says how the published moves differ from the game's.
+func compareGame(pg *chess.Game, got []chess.Move, newGames int) string {
+	p := *pg.Start
+	for i, m := range pg.Moves {
+		if i >= len(got) {
+			return fmt.Sprintf("stopped after %d of %d moves (missing %d. %s)", len(got), len(pg.Moves), i+1, p.SAN(m))
+		}
+		if got[i] != m {
+			return fmt.Sprintf("move %d is %s, want %s", i+1, describe(&p, got[i]), p.SAN(m))
+		}
+		p.MakeMove(m)
+	}
+	if len(got) > len(pg.Moves) {
+		return fmt.Sprintf("%d moves more than the game's %d (first %s)", len(got)-len(pg.Moves), len(pg.Moves), describe(&p, got[len(pg.Moves)]))
+	}
+	if newGames > 0 {
+		return fmt.Sprintf("%d new games started", newGames)
+	}
+	return ""
+}
+
+// describe writes m in SAN when it is legal in p, else in UCI.
+func describe(p *chess.Position, m chess.Move) string {
+	var l chess.MoveList
+	p.GenerateLegal(&l)
+	if l.Contains(m) {
+		return p.SAN(m)
+	}
+	return p.UCI(m) + " (not legal here)"
+}
+
+// compareResult checks the engine's result against what the board can
+// know: checkmate and stalemate must be announced; any other result must
+// not contradict the PGN's (a resignation or a draw by agreement cannot be
+// seen on the board, so no result is fine).
+func compareResult(pg *chess.Game, got, reason string) string {
+	end := pg.End()
+	want := ""
+	switch {
+	case end.IsCheckmate():
+		want = "1-0"
+		if end.SideToMove() == chess.White {
+			want = "0-1"
+		}
+	case end.IsStalemate():
+		want = "1/2-1/2"
+	}
+	switch {
+	case want != "" && got != want:
+		return fmt.Sprintf("result %q (%s), the final position says %s", got, reason, want)
+	case want == "" && got != "" && pg.Result != "*" && got != pg.Result:
+		return fmt.Sprintf("result %s (%s), the game's is %s", got, reason, pg.Result)
+	}
+	return ""
+}
+
+// matchAlerts pairs injections with alerts: the right kind at the right
+// ply is found; the right kind one or two plies off is found at the wrong
+// ply; otherwise an irregularity alert within a ply is the wrong kind;
+// else the injection is missed. Alerts left over are false alerts.
+func matchAlerts(g *Game, injs []sim.Injection, alerts []alertSeen) {
+	g.Injected = len(injs)
+	matched := make([]bool, len(injs))
+	pass := func(maxOff int, sameKind bool, count *int) {
+		for i, in := range injs {
+			if matched[i] {
+				continue
+			}
+			for j := range alerts {
+				a := &alerts[j]
+				off := a.ply - in.Ply
+				if a.used || off > maxOff || -off > maxOff || (string(a.kind) == in.Kind) != sameKind {
+					continue
+				}
+				a.used, matched[i] = true, true
+				*count++
+				if maxOff > 0 || !sameKind {
+					g.Unfound = append(g.Unfound, fmt.Sprintf("%s at ply %d alerted as %s at ply %d", in.Kind, in.Ply, a.kind, a.ply))
+				}
+				break
+			}
+		}
+	}
+	pass(0, true, &g.Found)
+	pass(2, true, &g.WrongPly)
+	pass(1, false, &g.WrongKind)
+	for i, in := range injs {
+		if !matched[i] {
+			g.Missed++
+			g.Unfound = append(g.Unfound, fmt.Sprintf("%s at ply %d missed", in.Kind, in.Ply))
+		}
+	}
+	for _, a := range alerts {
+		if !a.used {
+			g.FalseAlerts = append(g.FalseAlerts, fmt.Sprintf("%s at ply %d", a.kind, a.ply))
+		}
+	}
+}
