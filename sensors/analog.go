@@ -202,6 +202,7 @@ func (a *Analog) selectChannel(ch int) error {
 
 // Scan implements Scanner.
 func (a *Analog) Scan(s *Scan) error {
+	s.reset()
 	lo, hi := a.o.RailMargin, a.o.Supply-a.o.RailMargin
 	for k := 0; k < 16; k++ {
 		ch := k ^ k>>1 // Gray code

@@ -80,6 +80,7 @@ func (h *HC165Chain) Units() []Unit { return h.units }
 
 // Scan implements Scanner.
 func (h *HC165Chain) Scan(s *Scan) error {
+	s.reset()
 	err := h.read()
 	if err != nil {
 		s.BusErrors++

@@ -126,6 +126,7 @@ func (m *Matrix) Units() []Unit { return m.units }
 
 // Scan implements Scanner.
 func (m *Matrix) Scan(s *Scan) error {
+	s.reset()
 	if m.rowG != nil {
 		m.scanGroup(s)
 	} else {

@@ -100,6 +100,7 @@ func (b *MCP23017Bank) Units() []Unit { return b.units }
 
 // Scan implements Scanner.
 func (b *MCP23017Bank) Scan(s *Scan) error {
+	s.reset()
 	var now time.Time
 	if b.o.CheckEvery > 0 {
 		now = b.o.Clock.Now()

@@ -23,7 +23,7 @@ type Scanner interface {
 	// Units are the parts that fail independently (chips, rows, a chain),
 	// in the order of the bits of Scan.Failed. At most 64.
 	Units() []Unit
-	// Scan reads every input into s. It overwrites all of s's fields.
+	// Scan reads every input into s, first clearing all of s's fields.
 	Scan(s *Scan) error
 	// Close leaves the hardware in a safe idle state (rows undriven).
 	Close() error

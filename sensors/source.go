@@ -252,7 +252,6 @@ func (s *ScanSource) fault(f Fault) {
 func (s *ScanSource) scanOnce() error {
 	clk := s.o.Clock
 	t0 := clk.Now()
-	s.scan.reset()
 	if err := s.sc.Scan(&s.scan); err != nil {
 		return fmt.Errorf("sensors: scan: %w", err)
 	}
