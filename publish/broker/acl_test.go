@@ -105,12 +105,12 @@ func TestACLDenyWins(t *testing.T) {
 
 func TestACLParseErrors(t *testing.T) {
 	for in, want := range map[string]string{
-		"topic read":             "without a topic",
-		"topic read a/#/b":       "# must be",
-		"topic read a/b+":        "+ must be",
-		"pattern read a/x%u":     "%u and %c",
-		"user":                   "user without a name",
-		"allow all":              "unknown keyword",
+		"topic read":              "without a topic",
+		"topic read a/#/b":        "# must be",
+		"topic read a/b+":         "+ must be",
+		"pattern read a/x%u":      "%u and %c",
+		"user":                    "user without a name",
+		"allow all":               "unknown keyword",
 		"\n\ntopic write a/#/c\n": "line 3",
 	} {
 		_, err := ParseACL(strings.NewReader(in))

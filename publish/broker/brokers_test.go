@@ -186,10 +186,12 @@ func runACL(t *testing.T, tg target) {
 	}
 	// What each reader should see of the probes that got through.
 	canRead := map[string]func(topic string) bool{
-		"relay":     func(string) bool { return true },
-		"arbiter":   func(string) bool { return true },
-		"b2":        func(topic string) bool { return strings.HasPrefix(topic, "chess/v1/board/b2/") },
-		"anonymous": func(topic string) bool { return !strings.Contains(topic, "/cmd/") && !strings.HasSuffix(topic, "/reply") },
+		"relay":   func(string) bool { return true },
+		"arbiter": func(string) bool { return true },
+		"b2":      func(topic string) bool { return strings.HasPrefix(topic, "chess/v1/board/b2/") },
+		"anonymous": func(topic string) bool {
+			return !strings.Contains(topic, "/cmd/") && !strings.HasSuffix(topic, "/reply")
+		},
 	}
 	deadline := time.Now().Add(5 * time.Second)
 	for {
