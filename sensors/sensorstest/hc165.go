@@ -38,8 +38,9 @@ type HC165Model struct {
 	BreakAfter int
 	failN      int
 	connected  bool
-	// Latches counts SH/LD pulses; Txs the SPI transfers.
-	Latches, Txs int
+	// Loads counts SH/LD low pulses (parallel loads); Txs the SPI
+	// transfers.
+	Loads, Txs int
 	// Mode, Bits and Freq are what Connect was called with.
 	Mode spi.Mode
 	Bits int
@@ -84,8 +85,8 @@ func (h *HC165Model) parallel() []byte {
 func (h *HC165Model) onLatch(l gpio.Level) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if l == gpio.High {
-		h.Latches++
+	if l == gpio.Low {
+		h.Loads++
 	}
 	h.regs = h.parallel()
 	h.pos = 0
