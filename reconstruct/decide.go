@@ -255,6 +255,12 @@ func (r *Reconstructor) decidePress(out []Output) []Output {
 	r.makeView()
 	toMove := r.lines[0].pos.SideToMove()
 	best, ix, useIx := r.weigh(true)
+	if !useIx && r.cands[best].n > 0 && !r.fitsPress(&r.cands[best], side) {
+		// The board shows a move sequence the presser did not end: judge
+		// it as an irregular board if that explains it as well.
+		ix = r.inexactBest()
+		useIx = ix.cost <= r.cands[best].cost+costResyncPly
+	}
 	if !useIx {
 		c := &r.cands[best]
 		switch {
@@ -295,7 +301,7 @@ func (r *Reconstructor) adoptPressed(best int, side chess.Color, t int64, out []
 				break
 			}
 		}
-		if fell && r.state != stateEnded {
+		if fell {
 			out = r.flagFall(side, t, out)
 		}
 	}

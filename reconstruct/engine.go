@@ -18,6 +18,7 @@ const (
 
 	costMissedLift = 20 // a capture whose victim was never seen lifted
 	costRecapture  = 3  // ... made less unlikely when it recaptures
+	costHanging    = 4  // ... and more unlikely when it gives the piece away
 	costStrayNear  = 1  // a touched square on the moving piece's path
 	costStrayFar   = 5  // a touched square nothing explains
 	costPromoN     = 15 // an under-promotion without a promote input
@@ -25,6 +26,7 @@ const (
 	costPromoOther = 40 // a promotion other than the one the input chose
 	costBack       = 30 // per ply taken back
 	costResyncPly  = 30 // per ply beyond the first found by re-synchronising
+	costOverlap    = 40 // a reply begun before the move it answers was on the board
 	costMisplaced  = 40 // per square that differs from the explanation
 	costMisplacedN = 30 // ... when the piece fell onto a neighbouring square
 	costIllegal    = 50 // an illegal move by the player to move
@@ -116,7 +118,9 @@ type Reconstructor struct {
 	clk            clockModel
 	judge          Judge
 	illegal        [2]int // completed illegal moves per side, for the penalty ladder
+	flagged        [2]bool
 	released       chess.Move
+	relPicked      bool // the released move's piece was picked up again
 	result, reason string
 
 	cands []cand
@@ -164,7 +168,7 @@ func (r *Reconstructor) newGame() {
 	r.state = stateSetup
 	r.orientOK = 1
 	r.prov, r.pending, r.promo, r.released = chess.NoMove, false, chess.NoPieceType, chess.NoMove
-	r.illegal = [2]int{}
+	r.illegal, r.flagged = [2]int{}, [2]bool{}
 	r.overlay, r.alertKey, r.resyncKey = 0, 0, 0
 	r.result, r.reason = "", ""
 	if !r.begun {
@@ -272,9 +276,9 @@ func (r *Reconstructor) SetPosition(t int64, p *chess.Position, out []Output) []
 // ---- sensor input ----
 
 func (r *Reconstructor) changed(t int64) {
-	if r.prov != chess.NoMove && t-r.provT >= r.timing.ReleaseMs && r.fired&firedSettle != 0 {
+	if r.prov != chess.NoMove && r.lastChange == r.provT && t-r.provT >= r.timing.ReleaseMs {
 		// The provisional move stood still long enough to have been let go.
-		r.released = r.prov
+		r.released, r.relPicked = r.prov, false
 	}
 	r.lastChange = t
 	r.fired = 0
@@ -292,6 +296,15 @@ func (r *Reconstructor) squareOff(s chess.Square, t int64) {
 	r.raw.pieces[s] = chess.NoPiece
 	r.rec.off(s, t)
 	r.changed(t)
+	if r.released != chess.NoMove {
+		to := r.released.To()
+		if r.released.IsCastling() {
+			to = r.released.CastlingKingTo()
+		}
+		if unrotSquare(to, r.orient) == s {
+			r.relPicked = true
+		}
+	}
 }
 
 func (r *Reconstructor) squareOn(s chess.Square, pc chess.Piece, hasColour, hasPiece bool, t int64) {

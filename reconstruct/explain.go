@@ -74,19 +74,34 @@ func moveSquares(p *chess.Position, m chess.Move) (all, needLift chess.Bitboard)
 }
 
 // seqCost scores moves made from p against what the hands were seen doing.
-// missed reports a capture whose victim was never seen lifted.
+// missed reports that the last move is a capture whose victim was never
+// seen lifted.
 func (r *Reconstructor) seqCost(p *chess.Position, moves []chess.Move, rv *recView) (cost int, missed bool) {
 	var expl, need, zone chess.Bitboard
 	q := *p
 	lastTo := r.lastTo()
 	prevOff := int64(-1)
+	var lastNeed chess.Bitboard
+	prevDone := int64(-1)
 	for i, m := range moves {
 		all, nl := moveSquares(&q, m)
 		expl |= all
 		need |= nl
+		lastNeed = nl
 		from, to := m.From(), m.To()
-		if nl != 0 && !m.IsCastling() && rv.lifted&nl == 0 && to == lastTo {
-			cost -= costRecapture
+		if nl != 0 && !m.IsCastling() && rv.lifted&nl == 0 {
+			// Nothing shows which piece was taken: prefer a recapture, a
+			// valuable victim, and a capture that does not hang the piece.
+			if to == lastTo {
+				cost -= costRecapture
+			}
+			mover, victim := pieceValue[q.PieceAt(from).Type()], pieceValue[q.PieceAt(to).Type()]
+			cost -= victim / 3
+			after := q
+			after.MakeMove(m)
+			if victim < mover && after.Attacked(to, after.SideToMove()) {
+				cost += costHanging
+			}
 		}
 		if !m.IsCastling() {
 			zone |= chess.Between(from, to) | chess.KingAttacks(from)&chess.KingAttacks(to)
@@ -106,7 +121,20 @@ func (r *Reconstructor) seqCost(p *chess.Position, moves []chess.Move, rv *recVi
 			if i > 0 && prevOff >= 0 && t < prevOff {
 				cost += 2
 			}
+			// A player does not start a move before the opponent's is
+			// on the board: that is a knocked piece, not a reply.
+			if prevDone >= 0 && t < prevDone {
+				cost += costOverlap
+			}
 			prevOff = t
+		}
+		land := to
+		if m.IsCastling() {
+			land = m.CastlingKingTo()
+		}
+		prevDone = -1
+		if t, ok := r.firstOn(land); ok && !laterTouch(&q, moves[i+1:], land) {
+			prevDone = t
 		}
 		lastTo = to
 		q.MakeMove(m)
@@ -114,8 +142,23 @@ func (r *Reconstructor) seqCost(p *chess.Position, moves []chess.Move, rv *recVi
 	cost += costMissedLift * (need &^ rv.lifted).Count()
 	stray := rv.touched() &^ expl
 	cost += costStrayNear*(stray&zone).Count() + costStrayFar*(stray&^zone).Count()
-	return cost, need&^rv.lifted != 0
+	// Only a last move can be a piece still in the air.
+	return cost, lastNeed&^rv.lifted != 0
 }
+
+// laterTouch reports whether any of moves (made after p) involves s, so
+// that the record of s cannot be told apart between them.
+func laterTouch(p *chess.Position, moves []chess.Move, s chess.Square) bool {
+	for _, m := range moves {
+		if m.From() == s || m.To() == s || m.IsCastling() && (m.CastlingKingTo() == s || m.CastlingRookTo() == s) ||
+			m.IsEnPassant() && m.To()^8 == s {
+			return true
+		}
+	}
+	return false
+}
+
+var pieceValue = [8]int{chess.Pawn: 1, chess.Knight: 3, chess.Bishop: 3, chess.Rook: 5, chess.Queen: 9, chess.King: 0}
 
 func nullCost(rv *recView) int { return costStrayFar * rv.touched().Count() }
 

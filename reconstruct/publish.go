@@ -51,7 +51,8 @@ func (r *Reconstructor) adopt(bi int, t int64, out []Output) []Output {
 	r.released = chess.NoMove
 	out = r.publish(t, out)
 	if rel != chess.NoMove && best.back == 0 && best.n >= 1 && n0 < len(r.plies) {
-		if m := best.moves[0]; m != rel && !(m.IsCastling() && rel.From() == m.To()) {
+		// A released move is changed only by picking its piece up again.
+		if m := best.moves[0]; m != rel && r.relPicked && !(m.IsCastling() && rel.From() == m.To()) {
 			out = r.alertChanged(n0, rel, t, out)
 		}
 	}
@@ -241,9 +242,18 @@ func (r *Reconstructor) gameState(t int64, out []Output) []Output {
 	p := &r.lines[0].pos
 	ply := p.Ply()
 	mover := p.SideToMove().Other()
+	// Checkmate and stalemate leave no move to make. The other endings are
+	// reported once, but moves still made on the board are followed and
+	// published (an arbiter decides; no data is lost).
 	end := func(k AlertKind, result, reason, text string) []Output {
-		out = r.alert(out, Output{Alert: k, T: t, Ply: ply, Side: mover, Text: text})
-		r.state, r.result, r.reason = stateEnded, result, reason
+		if r.result != "" {
+			return out
+		}
+		out = r.alert(out, Output{Alert: k, T: t, Ply: ply, Side: p.SideToMove(), Text: text})
+		r.result, r.reason = result, reason
+		if k == Checkmate || k == Stalemate {
+			r.state = stateEnded
+		}
 		return append(out, Output{Kind: End, T: t, Ply: ply, Result: result, Reason: reason, ClockMs: -1,
 			From: chess.NoSquare, To: chess.NoSquare, Text: text})
 	}
@@ -264,11 +274,11 @@ func (r *Reconstructor) gameState(t int64, out []Output) []Output {
 		return end(Draw75Moves, "1/2-1/2", "75-move rule", "75 moves by each side without a capture or a pawn move.")
 	}
 	if r.reps[p.Key()] == 3 {
-		out = r.alert(out, Output{Alert: ThreefoldClaimable, T: t, Ply: ply, Side: mover,
+		out = r.alert(out, Output{Alert: ThreefoldClaimable, T: t, Ply: ply, Side: p.SideToMove(),
 			Text: "The same position has appeared three times: a draw may be claimed."})
 	}
 	if p.HalfmoveClock() == 100 {
-		out = r.alert(out, Output{Alert: FiftyMovesClaimable, T: t, Ply: ply, Side: mover,
+		out = r.alert(out, Output{Alert: FiftyMovesClaimable, T: t, Ply: ply, Side: p.SideToMove(),
 			Text: "50 moves by each side without a capture or a pawn move: a draw may be claimed."})
 	}
 	return out
@@ -292,22 +302,17 @@ func insufficient(p *chess.Position) bool {
 	return b&dark == 0 || b&^dark == 0
 }
 
-// flagFall reports that side's time ran out before its press.
+// flagFall reports that side's time ran out before its press. The game
+// is not ended here: the flag counts when it is claimed or the arbiter
+// calls it, and moves still made are followed.
 func (r *Reconstructor) flagFall(side chess.Color, t int64, out []Output) []Output {
+	if r.flagged[side] {
+		return out
+	}
+	r.flagged[side] = true
 	p := &r.lines[0].pos
-	res, reason := "0-1", "flag fall"
-	if side == chess.Black {
-		res = "1-0"
-	}
-	opp := side.Other()
-	if p.ByColor(opp) == p.Pieces(opp, chess.King) {
-		res, reason = "1/2-1/2", "flag fall; the opponent cannot checkmate"
-	}
-	out = r.alert(out, Output{Alert: FlagFall, T: t, Ply: p.Ply(), Side: side,
+	return r.alert(out, Output{Alert: FlagFall, T: t, Ply: p.Ply(), Side: side,
 		Text: fmt.Sprintf("%s's flag fell before the move was completed.", colourName(side))})
-	r.state, r.result, r.reason = stateEnded, res, reason
-	return append(out, Output{Kind: End, T: t, Ply: p.Ply(), Result: res, Reason: reason, ClockMs: -1,
-		From: chess.NoSquare, To: chess.NoSquare})
 }
 
 // checkNewGame starts a new game when the start set-up stands on the
