@@ -171,6 +171,40 @@ func (a *Analog) Calibration() []HallInput {
 	return cal
 }
 
+// MeasureBaselines scans an empty board n times and returns each input's
+// mean reading, the baseline to calibrate with. Inputs that failed to
+// read in any scan get 0 and are listed in the error.
+func (a *Analog) MeasureBaselines(n int) ([]physic.ElectricPotential, error) {
+	if n < 1 {
+		return nil, fmt.Errorf("analog: %d scans to measure baselines, want at least 1", n)
+	}
+	sum := make([]physic.ElectricPotential, a.Inputs())
+	var bad Inputs
+	var s Scan
+	for k := 0; k < n; k++ {
+		if err := a.Scan(&s); err != nil {
+			return nil, err
+		}
+		for i := range sum {
+			if s.Valid.Has(i) || s.Range.Has(i) {
+				sum[i] += a.volts[i]
+			} else {
+				bad.Set(i)
+			}
+		}
+	}
+	for i := range sum {
+		sum[i] /= physic.ElectricPotential(n)
+		if bad.Has(i) {
+			sum[i] = 0
+		}
+	}
+	if !bad.IsZero() {
+		return sum, fmt.Errorf("analog: inputs %v could not be read", bad.List())
+	}
+	return sum, nil
+}
+
 // Voltages returns the readings of the last scan, per input.
 func (a *Analog) Voltages() []physic.ElectricPotential { return a.volts[:a.Inputs()] }
 
