@@ -12,26 +12,28 @@ import (
 // explanation of the board is preferred when it needs fewer unlikely
 // things to have happened.
 const (
-	maxLines     = 16 // hypotheses kept about the recent moves
-	maxResync    = 4  // plies searched to re-synchronise
+	maxLines     = 16  // hypotheses kept about the recent moves
+	minReplyMs   = 250 // no reply starts sooner after the move it answers
+	maxResync    = 4   // plies searched to re-synchronise
 	resyncBudget = 400000
 
-	costMissedLift = 20 // a capture whose victim was never seen lifted
-	costRecapture  = 3  // ... made less unlikely when it recaptures
-	costHanging    = 4  // ... and more unlikely when it gives the piece away
-	costStrayNear  = 1  // a touched square on the moving piece's path
-	costStrayFar   = 5  // a touched square nothing explains
-	costPromoN     = 15 // an under-promotion without a promote input
-	costPromoRB    = 25
-	costPromoOther = 40 // a promotion other than the one the input chose
-	costBack       = 30 // per ply taken back
-	costResyncPly  = 30 // per ply beyond the first found by re-synchronising
-	costOverlap    = 40 // a reply begun before the move it answers was on the board
-	costMisplaced  = 40 // per square that differs from the explanation
-	costMisplacedN = 30 // ... when the piece fell onto a neighbouring square
-	costIllegal    = 50 // an illegal move by the player to move
-	uncertainGap   = 10 // alternatives this close make a published move uncertain
-	pruneGap       = 50 // alternatives this much worse are dropped
+	costMissedLift     = 20 // a capture whose victim was never seen lifted
+	costRecapture      = 3  // ... made less unlikely when it recaptures
+	costHanging        = 4  // ... and more unlikely when it gives the piece away
+	costStrayNear      = 1  // a touched square on the moving piece's path
+	costStrayFar       = 5  // a touched square nothing explains
+	costPromoN         = 15 // an under-promotion without a promote input
+	costPromoRB        = 25
+	costPromoOther     = 40 // a promotion other than the one the input chose
+	costBack           = 30 // per ply taken back
+	costResyncPly      = 30 // per ply beyond the first found by re-synchronising
+	costOverlap        = 40 // a reply begun before the move it answers was on the board
+	costMisplaced      = 40 // per square that differs from the explanation
+	costMisplacedN     = 30 // ... when the piece fell onto a neighbouring square
+	costMisplacedOrder = 15 // ... a piece seen landing before it was lifted
+	costIllegal        = 50 // an illegal move by the player to move
+	uncertainGap       = 10 // alternatives this close make a published move uncertain
+	pruneGap           = 50 // alternatives this much worse are dropped
 )
 
 type gameState uint8

@@ -122,8 +122,9 @@ func (r *Reconstructor) seqCost(p *chess.Position, moves []chess.Move, rv *recVi
 				cost += 2
 			}
 			// A player does not start a move before the opponent's is
-			// on the board: that is a knocked piece, not a reply.
-			if prevDone >= 0 && t < prevDone {
+			// on the board, nor faster than a human reacts: that is a
+			// knocked piece, not a reply.
+			if prevDone >= 0 && t < prevDone+minReplyMs {
 				cost += costOverlap
 			}
 			prevOff = t

@@ -41,7 +41,7 @@ func (r *Reconstructor) inexactBest() inexact {
 	P := &r.lines[0].pos
 	toMove := P.SideToMove()
 	d0 := r.v.diff(P) &^ r.overlay
-	best := inexact{cost: misplacedCost(d0, P), diff: d0}
+	best := inexact{cost: r.misplacedCost(d0, P), diff: d0}
 	r.ml.Reset()
 	P.GenerateLegal(&r.ml)
 	rv := r.recView()
@@ -63,8 +63,10 @@ func (r *Reconstructor) inexactBest() inexact {
 			continue
 		}
 		one[0] = m
-		sc, _ := r.seqCost(P, one[:], &rv)
-		if c := misplacedCost(d, &q) + sc; c < best.cost {
+		// The misplaced squares' touches are priced as misplaced, not as strays.
+		rvm := recView{lifted: rv.lifted &^ d, placed: rv.placed &^ d}
+		sc, _ := r.seqCost(P, one[:], &rvm)
+		if c := r.misplacedCost(d, &q) + sc; c < best.cost {
 			best = inexact{cost: c, move: m, diff: d}
 		}
 	}
@@ -152,18 +154,29 @@ func (r *Reconstructor) actInexact(ix inexact, side chess.Color, t int64, presse
 	return r.misplaced(out, t, mply, mside, &P, d0)
 }
 
-// misplacedCost prices squares where the board differs from a position: a
-// piece fallen onto a neighbouring square is cheaper than one far away.
-func misplacedCost(d chess.Bitboard, p *chess.Position) int {
+// misplacedCost prices squares where the board differs from position p:
+// a piece fallen onto a neighbouring square is cheaper than one far away,
+// and one seen landing before it was lifted is dearer.
+func (r *Reconstructor) misplacedCost(d chess.Bitboard, p *chess.Position) int {
 	n := d.Count()
 	if n == 0 {
 		return 0
 	}
 	if n == 2 {
-		a := d.First()
-		b := (d &^ a.Bitboard()).First()
-		if chess.KingAttacks(a).Has(b) {
-			return 2 * costMisplacedN
+		vac := d & p.Occupied() &^ r.v.occ
+		fil := d & r.v.occ &^ p.Occupied()
+		if vac != 0 && fil != 0 {
+			x, y := vac.First(), fil.First()
+			c := 2 * costMisplaced
+			if chess.KingAttacks(x).Has(y) {
+				c = 2 * costMisplacedN
+			}
+			off, ok1 := r.firstOff(x)
+			on, ok2 := r.firstOn(y)
+			if ok1 && ok2 && on < off {
+				c += costMisplacedOrder
+			}
+			return c
 		}
 	}
 	return n * costMisplaced
