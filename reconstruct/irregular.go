@@ -66,7 +66,16 @@ func (r *Reconstructor) inexactBest() inexact {
 		// The misplaced squares' touches are priced as misplaced, not as strays.
 		rvm := recView{lifted: rv.lifted &^ d, placed: rv.placed &^ d}
 		sc, _ := r.seqCost(P, one[:], &rvm)
-		if c := r.misplacedCost(d, &q) + sc; c < best.cost {
+		c := r.misplacedCost(d, &q) + sc
+		// The hand moves its piece first and knocks another over after.
+		if vac := d & q.Occupied() &^ r.v.occ; vac != 0 {
+			if tv, ok := r.firstOff(vac.First()); ok {
+				if tm, ok := r.firstOff(m.From()); ok && tv < tm {
+					c += 5
+				}
+			}
+		}
+		if c < best.cost {
 			best = inexact{cost: c, move: m, diff: d}
 		}
 	}
