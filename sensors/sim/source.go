@@ -76,7 +76,9 @@ type Source struct {
 	injs     []Injection   // injections of the batch (relative T)
 	note     []string
 	base     int64 // absolute time of the previous batch's last event
-	clockRef int64 // absolute time of the last clock press (0 at the start)
+	running  chess.Color // whose clock runs
+	since    int64       // when it started
+	moved    [2]int      // presses that ended a turn, per side
 	lastT    int64
 
 	plan [numKinds]int // move index of each planned injection, -1 none
@@ -204,6 +206,7 @@ func (s *Source) chooseClock() {
 	s.header.Clock = s.tc.String()
 	b := s.tc.Base.Milliseconds()
 	s.rem = [2]int64{b, b}
+	s.running = s.pos.SideToMove()
 }
 
 // Header is the trace header of the simulated game.
@@ -544,11 +547,26 @@ func (s *Source) thinkTime(i int, side chess.Color) int64 {
 	think = min(max(think, 1000), 15*60*1000)
 	if s.clocked {
 		movesLeft := int64(max(10, 45-i/2))
-		avail := s.rem[side] - 30000
+		avail := s.rem[side] - 120000
 		limit := max(avail*2/movesLeft, 1000)
 		think = min(think, limit)
 	}
 	return think
+}
+
+// shortOfTime reports whether either player has, or will have by the
+// recorded clocks, under three minutes from move i on.
+func (s *Source) shortOfTime(i int) bool {
+	const enough = 180000
+	if s.rem[0] < enough || s.rem[1] < enough {
+		return true
+	}
+	for j := i; j < len(s.moves); j++ {
+		if c := s.game.clock(j); c >= 0 && c.Milliseconds() < enough {
+			return true
+		}
+	}
+	return false
 }
 
 // playPly plays game move s.ply with everything the hands do around it.
@@ -578,6 +596,12 @@ func (s *Source) playPly() {
 		if p == i {
 			kind = k
 		}
+	}
+	if kind >= 0 && s.clocked && s.shortOfTime(i) {
+		// A clock runs while the position is put right (the trace cannot
+		// show an arbiter stopping the clocks): not when that could make a
+		// flag fall later.
+		kind = -1
 	}
 	moved, pressed := false, false
 	switch kind {
@@ -626,11 +650,10 @@ func (s *Source) playPly() {
 		s.endMove(side)
 	}
 	pressAt := s.t
-	if len(s.direct) > 0 {
-		for _, d := range s.direct {
-			if d.Kind == trace.Press {
-				pressAt = d.T
-			}
+	for _, d := range s.direct {
+		if d.Kind == trace.Press {
+			pressAt = d.T
+			break
 		}
 	}
 	if pending != nil && pending.afterMove {
@@ -640,7 +663,9 @@ func (s *Source) playPly() {
 	s.finishPly(m, side, think, pressAt)
 }
 
-// endMove presses the clock after the move, if the game has a clock.
+// endMove presses the clock after the move, if the game has a clock. The
+// press comes at least 300 ms after the last placement, longer than any
+// scan period, so the board has reported the move before the press.
 func (s *Source) endMove(side chess.Color) {
 	if !s.clocked {
 		return
@@ -652,7 +677,7 @@ func (s *Source) endMove(side chess.Color) {
 		s.wait(3000, 20000)
 		s.notef("late press")
 	case s.hurry:
-		s.wait(250, 450)
+		s.wait(300, 450)
 	default:
 		s.wait(300, 900)
 	}
@@ -660,24 +685,35 @@ func (s *Source) endMove(side chess.Color) {
 }
 
 // finishPly places the batch in time and advances the game. With a clock
-// the last press lands think ms after the opponent's (unless the hands
-// cannot be that fast); without one the hands start think ms after the
-// previous move.
+// the player's (first) press lands think ms after their clock started,
+// unless the hands cannot be that fast; without one the hands start think
+// ms after the previous move.
+//
+// The clock is kept as a chess clock (and a replay) keeps it: a press
+// stops the presser's clock, if it was running, and starts the other's; a
+// press on a stopped clock changes nothing. So after an injected press
+// without a move or an illegal move the opponent's clock runs while the
+// position is put right (the trace cannot say that an arbiter stopped the
+// clocks).
 func (s *Source) finishPly(m chess.Move, side chess.Color, think, pressAt int64) {
 	var offset int64
 	if s.clocked {
-		offset = max(s.base+minReaction, s.clockRef+think-pressAt)
+		offset = max(s.base+minReaction, s.since+think-pressAt)
 	} else {
 		offset = s.base + max(think, minReaction)
 	}
 	offset = s.flush(offset)
-	if s.clocked {
-		press := offset + pressAt
-		s.rem[side] += s.tc.Increment.Milliseconds() - (press - s.clockRef)
-		if s.tc.Moves > 0 && s.ply/2+1 == s.tc.Moves {
-			s.rem[side] += s.tc.Second.Milliseconds()
+	for _, d := range s.direct {
+		if d.Kind != trace.Press || d.Side != s.running {
+			continue
 		}
-		s.clockRef = press
+		t := offset + d.T
+		s.rem[d.Side] += s.tc.Increment.Milliseconds() - (t - s.since)
+		s.moved[d.Side]++
+		if s.tc.Moves > 0 && s.moved[d.Side] == s.tc.Moves {
+			s.rem[d.Side] += s.tc.Second.Milliseconds()
+		}
+		s.running, s.since = d.Side.Other(), t
 	}
 	s.base = s.lastT
 	s.pos.MakeMove(m)
