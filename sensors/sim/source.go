@@ -65,21 +65,21 @@ type Source struct {
 	tc      TimeControl
 	rem     [2]int64 // remaining clock time (ms) for synthetic think times
 
-	phys     [64]chess.Piece // physical board at the scheduling cursor
-	physAt0  [64]chess.Piece // physical board at the start of the batch
-	shown    [64]chess.Piece // what the sensors last reported, per square
-	t        int64           // scheduling cursor, relative to the batch start
-	changes  []change
-	grp      int32         // group of the changes being made (fast swaps)
-	ngrp     int32         // groups in the batch
-	direct   []trace.Event // clock presses and promotion choices (relative T)
-	injs     []Injection   // injections of the batch (relative T)
-	note     []string
-	base     int64 // absolute time of the previous batch's last event
-	running  chess.Color // whose clock runs
-	since    int64       // when it started
-	moved    [2]int      // presses that ended a turn, per side
-	lastT    int64
+	phys    [64]chess.Piece // physical board at the scheduling cursor
+	physAt0 [64]chess.Piece // physical board at the start of the batch
+	shown   [64]chess.Piece // what the sensors last reported, per square
+	t       int64           // scheduling cursor, relative to the batch start
+	changes []change
+	grp     int32         // group of the changes being made (fast swaps)
+	ngrp    int32         // groups in the batch
+	direct  []trace.Event // clock presses and promotion choices (relative T)
+	injs    []Injection   // injections of the batch (relative T)
+	note    []string
+	base    int64       // absolute time of the previous batch's last event
+	running chess.Color // whose clock runs
+	since   int64       // when it started
+	moved   [2]int      // presses that ended a turn, per side
+	lastT   int64
 
 	plan [numKinds]int // move index of each planned injection, -1 none
 	fix  *fixLater
