@@ -62,9 +62,14 @@ func (k EventKind) String() string {
 // is meaningful; the others keep whatever they held before, so one Event
 // can be reused for every call to Next without allocating.
 type Event struct {
-	Kind  EventKind
+	Kind EventKind
+	// T is when the event happened: the frame's or the fault's T, or for
+	// an input the trace's start plus the input's milliseconds.
+	T     time.Time
 	Frame Frame
 	Fault Fault
+	// Input is the trace event as read: its T counts milliseconds from
+	// the replayed trace's start.
 	Input trace.Event
 }
 

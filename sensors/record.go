@@ -47,18 +47,17 @@ func NewRecorder(w *trace.Writer, h trace.Header, mode RecordMode) (*Recorder, e
 	return &Recorder{w: w, sensor: h.Sensor, mode: mode}, nil
 }
 
-// ms returns the trace time of t: milliseconds since the first event,
-// never decreasing.
+// ms returns the trace time of an event: milliseconds since the first
+// event, never decreasing.
 func (r *Recorder) ms(e *Event) int64 {
-	var t = e.Frame.T
-	switch e.Kind {
-	case FaultEvent:
-		t = e.Fault.T
-	case InputEvent:
-		if !r.started {
-			return 0
+	t := e.T
+	if t.IsZero() {
+		switch e.Kind {
+		case FrameEvent:
+			t = e.Frame.T
+		case FaultEvent:
+			t = e.Fault.T
 		}
-		return r.last
 	}
 	if !r.started {
 		r.started = true

@@ -158,7 +158,7 @@ func (p *Replayer) Next(ctx context.Context, ev *Event) error {
 			if !p.o.Inputs {
 				continue
 			}
-			ev.Kind = InputEvent
+			ev.Kind, ev.T = InputEvent, t
 			ev.Input = te
 			return nil
 		}
@@ -194,7 +194,7 @@ func (p *Replayer) Next(ctx context.Context, ev *Event) error {
 		p.frame.Seq++
 		p.frame.T = t
 		p.frame.Changed = changed
-		ev.Kind = FrameEvent
+		ev.Kind, ev.T = FrameEvent, t
 		ev.Frame = p.frame
 		return nil
 	}

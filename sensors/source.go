@@ -192,9 +192,9 @@ func (s *ScanSource) Next(ctx context.Context, ev *Event) error {
 			ev.Kind = e.Kind
 			switch e.Kind {
 			case FrameEvent:
-				ev.Frame = e.Frame
+				ev.Frame, ev.T = e.Frame, e.Frame.T
 			case FaultEvent:
-				ev.Fault = e.Fault
+				ev.Fault, ev.T = e.Fault, e.Fault.T
 			}
 			return nil
 		}
