@@ -68,12 +68,12 @@ func shuffled() []chess.Square {
 func TestMCP23017GoldenTranscript(t *testing.T) {
 	cfg := func(addr uint16) []i2ctest.IO {
 		return []i2ctest.IO{
-			{Addr: addr, W: []byte{0x0a, 0x44}},             // IOCON: MIRROR | ODR
-			{Addr: addr, W: []byte{0x00, 0x7f, 0x7f}},       // IODIRA/B: inputs, GPx7 outputs
-			{Addr: addr, W: []byte{0x02, 0x7f, 0x7f}},       // IPOLA/B: inverted
-			{Addr: addr, W: []byte{0x0c, 0x7f, 0x7f}},       // GPPUA/B: pull-ups
-			{Addr: addr, W: []byte{0x08, 0x00, 0x00}},       // INTCONA/B: on change
-			{Addr: addr, W: []byte{0x04, 0x7f, 0x7f}},       // GPINTENA/B
+			{Addr: addr, W: []byte{0x0a, 0x44}},            // IOCON: MIRROR | ODR
+			{Addr: addr, W: []byte{0x00, 0x7f, 0x7f}},      // IODIRA/B: inputs, GPx7 outputs
+			{Addr: addr, W: []byte{0x02, 0x7f, 0x7f}},      // IPOLA/B: inverted
+			{Addr: addr, W: []byte{0x0c, 0x7f, 0x7f}},      // GPPUA/B: pull-ups
+			{Addr: addr, W: []byte{0x08, 0x00, 0x00}},      // INTCONA/B: on change
+			{Addr: addr, W: []byte{0x04, 0x7f, 0x7f}},      // GPINTENA/B
 			{Addr: addr, W: []byte{0x12}, R: []byte{0, 0}}, // GPIOA+GPIOB
 		}
 	}

@@ -37,14 +37,14 @@ type MCP23017Model struct {
 }
 
 type mcpChip struct {
-	regs   [mcp23017.NumRegs]byte
-	ptr    byte
-	pins   [16]chess.Square
-	level  uint16 // pin levels now
-	intA   bool
-	intB   bool
-	dead   bool
-	failN  int
+	regs  [mcp23017.NumRegs]byte
+	ptr   byte
+	pins  [16]chess.Square
+	level uint16 // pin levels now
+	intA  bool
+	intB  bool
+	dead  bool
+	failN int
 }
 
 // NewMCP23017Model returns chips at addrs whose pins read the squares in
