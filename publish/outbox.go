@@ -288,3 +288,18 @@ drain:
 	}
 	conn.Close()
 }
+
+// Pending is the number of event messages not yet acknowledged by the
+// broker (0 when everything journaled has been delivered to it).
+func (p *Publisher) Pending() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return len(p.queue)
+}
+
+// Connected reports whether a broker connection is up.
+func (p *Publisher) Connected() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.connected
+}

@@ -18,8 +18,9 @@ import (
 // connection, auto-reconnect off, clean session off (the broker keeps the
 // board's subscription and queues commands while it is away), a fresh
 // in-memory store per connection so the library never replays old
-// messages on its own, and an ordered-delivery-free router so a slow
-// handler cannot deadlock it.
+// messages on its own. Inbound messages are handed over in arrival order
+// through an unbounded queue, so the library's ordered router never waits
+// on a slow consumer (the deadlock of its issues #474/#509).
 type PahoDialer struct {
 	// URL is the broker: tcp://host:1883, ssl://host:8883 (TLS),
 	// ws://host:port/path or wss://host:port/path.
@@ -54,10 +55,10 @@ func (d PahoDialer) Dial(ctx context.Context, o DialOptions) (Conn, error) {
 		wt = 10 * time.Second
 	}
 	pc := &pahoConn{lost: make(chan struct{})}
-	handler := func(_ mqtt.Client, m mqtt.Message) {
-		if o.OnMessage != nil {
-			o.OnMessage(m.Topic(), m.Payload())
-		}
+	pc.inq.cond = sync.NewCond(&pc.inq.mu)
+	handler := func(_ mqtt.Client, m mqtt.Message) { pc.inq.push(m.Topic(), m.Payload()) }
+	if o.OnMessage != nil {
+		go pc.inq.drain(o.OnMessage)
 	}
 	opts := mqtt.NewClientOptions().
 		AddBroker(d.URL).
@@ -68,7 +69,7 @@ func (d PahoDialer) Dial(ctx context.Context, o DialOptions) (Conn, error) {
 		SetCleanSession(false).
 		SetAutoReconnect(false).
 		SetConnectRetry(false).
-		SetOrderMatters(false).
+		SetOrderMatters(true).
 		SetStore(mqtt.NewMemoryStore()).
 		SetKeepAlive(ka).
 		SetPingTimeout(max(ka/2, time.Second)).
@@ -92,9 +93,54 @@ func (d PahoDialer) Dial(ctx context.Context, o DialOptions) (Conn, error) {
 		return nil, ctx.Err()
 	}
 	if err := tok.Error(); err != nil {
+		pc.inq.close()
 		return nil, fmt.Errorf("%s: %w", d.URL, err)
 	}
 	return pc, nil
+}
+
+// inQueue hands inbound messages to the consumer in order without ever
+// blocking the client library.
+type inQueue struct {
+	mu     sync.Mutex
+	cond   *sync.Cond
+	msgs   []Message
+	closed bool
+}
+
+func (q *inQueue) push(topic string, payload []byte) {
+	q.mu.Lock()
+	if !q.closed {
+		q.msgs = append(q.msgs, Message{Topic: topic, Payload: payload})
+		q.cond.Signal()
+	}
+	q.mu.Unlock()
+}
+
+func (q *inQueue) close() {
+	q.mu.Lock()
+	q.closed = true
+	q.cond.Broadcast()
+	q.mu.Unlock()
+}
+
+// drain delivers until the queue is closed and empty.
+func (q *inQueue) drain(fn func(string, []byte)) {
+	for {
+		q.mu.Lock()
+		for len(q.msgs) == 0 && !q.closed {
+			q.cond.Wait()
+		}
+		if len(q.msgs) == 0 {
+			q.mu.Unlock()
+			return
+		}
+		m := q.msgs[0]
+		q.msgs[0] = Message{}
+		q.msgs = q.msgs[1:]
+		q.mu.Unlock()
+		fn(m.Topic, m.Payload)
+	}
 }
 
 type pahoConn struct {
@@ -102,9 +148,15 @@ type pahoConn struct {
 	handler mqtt.MessageHandler
 	lost    chan struct{}
 	once    sync.Once
+	inq     inQueue
 }
 
-func (c *pahoConn) markLost() { c.once.Do(func() { close(c.lost) }) }
+func (c *pahoConn) markLost() {
+	c.once.Do(func() {
+		close(c.lost)
+		c.inq.close()
+	})
+}
 
 func (c *pahoConn) Publish(m Message) Ack {
 	if !c.c.IsConnectionOpen() {
