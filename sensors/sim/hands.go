@@ -466,8 +466,11 @@ func (s *Source) knock(m chess.Move, side chess.Color, leave bool) {
 	origin := cands[s.rng.IntN(len(cands))]
 	landing := chess.NoSquare
 	if s.rng.IntN(10) < 6 {
+		// Not onto a square the move emptied: the board would then show
+		// another move (the knocked piece's) as plausibly as the real one.
+		emptied := s.physAt0Occ() &^ s.physOcc()
 		var free []chess.Square
-		for bb := chess.KingAttacks(origin); bb != 0; bb &= bb - 1 {
+		for bb := chess.KingAttacks(origin) &^ emptied; bb != 0; bb &= bb - 1 {
 			if sq := bb.First(); s.phys[sq] == chess.NoPiece {
 				free = append(free, sq)
 			}
@@ -529,3 +532,16 @@ func (s *Source) doFix(f *fixLater) {
 	s.wait(minGap, 300)
 	s.notef("put back %s", f.origin)
 }
+
+func occOf(b *[64]chess.Piece) chess.Bitboard {
+	var occ chess.Bitboard
+	for sq, pc := range b {
+		if pc != chess.NoPiece {
+			occ |= chess.Square(sq).Bitboard()
+		}
+	}
+	return occ
+}
+
+func (s *Source) physOcc() chess.Bitboard    { return occOf(&s.phys) }
+func (s *Source) physAt0Occ() chess.Bitboard { return occOf(&s.physAt0) }

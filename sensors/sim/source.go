@@ -554,14 +554,13 @@ func (s *Source) thinkTime(i int, side chess.Color) int64 {
 	return think
 }
 
-// shortOfTime reports whether either player has, or will have by the
-// recorded clocks, under three minutes from move i on.
-func (s *Source) shortOfTime(i int) bool {
-	const enough = 180000
+// shortOfTime reports whether either player has under enough ms, or
+// will have by the recorded clocks within horizon moves.
+func (s *Source) shortOfTime(i, horizon int, enough int64) bool {
 	if s.rem[0] < enough || s.rem[1] < enough {
 		return true
 	}
-	for j := i; j < len(s.moves); j++ {
+	for j := i; j < len(s.moves) && j < i+horizon; j++ {
 		if c := s.game.clock(j); c >= 0 && c.Milliseconds() < enough {
 			return true
 		}
@@ -597,10 +596,20 @@ func (s *Source) playPly() {
 			kind = k
 		}
 	}
-	if kind >= 0 && s.clocked && s.shortOfTime(i) {
-		// A clock runs while the position is put right (the trace cannot
-		// show an arbiter stopping the clocks): not when that could make a
-		// flag fall later.
+	// A clock runs while the position is put right (the trace cannot show
+	// an arbiter stopping the clocks): no injection that could make a flag
+	// fall. After a press without a move or an illegal move it is not even
+	// clear whose clock that is (a second press by the same player changes
+	// nothing on a chess clock), so those need time to the end of the game;
+	// the others cost the player whose clock runs anyway, who wins it back
+	// from the next long think.
+	switch {
+	case kind < 0 || !s.clocked:
+	case kind == injIllegal || kind == injClockOnly:
+		if s.shortOfTime(i, len(s.moves), 90000) {
+			kind = -1
+		}
+	case s.shortOfTime(i, 10, 60000):
 		kind = -1
 	}
 	moved, pressed := false, false
