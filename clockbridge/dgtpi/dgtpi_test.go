@@ -30,17 +30,16 @@ func (c *tickTime) NewTimer(time.Duration) clockbridge.Timer { panic("not used")
 // as a transfer starts, a slave with a queue of received bytes, and the
 // line levels.
 type bus struct {
-	gpioR                  [0x40]uint32
 	fsel0, fsel1           uint32
 	linesHigh              bool
 	lowAfterStart, started bool
 
-	c, s, dlen, a, div, del uint32
-	fifo                    []byte
-	wire                    []byte // every byte written to the FIFO
-	outcome                 uint32 // S bits a transfer ends with (sERR, sCLKT)
-	completed               bool
-	errBits                 uint32 // the error bits showing (write 1 to clear)
+	c, dlen, a, div, del uint32
+	fifo                 []byte
+	wire                 []byte // every byte written to the FIFO
+	outcome              uint32 // S bits a transfer ends with (sERR, sCLKT)
+	completed            bool
+	errBits              uint32 // the error bits showing (write 1 to clear)
 
 	slv, cr, rsr uint32
 	rx           []byte
