@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -223,6 +224,15 @@ func (c *Config) Validate() error {
 		return cfgErr(c.Design+".squares", "squares %s are not wired (run boardd calibrate to learn the map)", SquareSet(missing))
 	}
 	if c.Design == "analog" {
+		var missing chess.Bitboard
+		for b := w.Covered(); b != 0; b &= b - 1 {
+			if _, ok := c.Analog.BaselineMV[b.First().String()]; !ok {
+				missing |= b.First().Bitboard()
+			}
+		}
+		if missing != 0 {
+			return cfgErr("analog.baseline_mv", "no baseline for %s (run boardd calibrate on the empty board)", SquareSet(missing))
+		}
 		for _, sq := range sortedKeys(c.Analog.BaselineMV) {
 			if _, ok := chess.ParseSquare(sq); !ok {
 				return cfgErr("analog.baseline_mv", "%q is not a square", sq)
@@ -633,4 +643,75 @@ func (c *Config) hallCalibration(w *Wiring) []HallInput {
 
 func millivolts(mv float64) physic.ElectricPotential {
 	return physic.ElectricPotential(math.Round(mv * float64(physic.MilliVolt)))
+}
+
+// InputName names input i of the configured design for people: "row 2
+// col 5", "0x21 GPB3", "chip 3 input D", "mux 1 ch 7".
+func (c *Config) InputName(i int) string {
+	switch c.Design {
+	case "matrix":
+		nc := len(c.Matrix.Cols)
+		return fmt.Sprintf("row %d col %d", i/nc, i%nc)
+	case "mcp23017":
+		ch := i / 16
+		if ch < len(c.MCP23017.Chips) {
+			return fmt.Sprintf("%#x GP%c%d", uint16(c.MCP23017.Chips[ch].Addr), 'A'+i/8%2, i%8)
+		}
+	case "hc165":
+		return fmt.Sprintf("chip %d input %c", i/8, 'A'+i%8)
+	case "analog":
+		return fmt.Sprintf("mux %d ch %d", i/16, i%16)
+	}
+	return fmt.Sprintf("input %d", i)
+}
+
+// ApplyCalibration stores what Calibrate learned: the wiring and, for an
+// analog board, the baselines, thresholds and the white pieces' pole.
+func (c *Config) ApplyCalibration(r *CalibrationResult) error {
+	if err := c.SetWiring(r.Wiring); err != nil {
+		return err
+	}
+	if c.Design != "analog" || r.Baselines == nil {
+		return nil
+	}
+	a := c.Analog
+	a.BaselineMV = map[string]float64{}
+	a.ThresholdMV = map[string]float64{}
+	a.WhiteHigh = r.WhiteHigh
+	for i := 0; i < r.Wiring.Inputs(); i++ {
+		sq := r.Wiring.Square(i)
+		if sq == chess.NoSquare {
+			continue
+		}
+		mv := func(v physic.ElectricPotential) float64 {
+			return math.Round(float64(v)/float64(physic.MilliVolt)*10) / 10
+		}
+		a.BaselineMV[sq.String()] = mv(r.Baselines[i])
+		if i < len(r.Thresholds) && r.Thresholds[i] > 0 {
+			a.ThresholdMV[sq.String()] = mv(r.Thresholds[i])
+		}
+	}
+	return nil
+}
+
+// Marshal writes the configuration as indented JSON with each list of
+// squares on one line.
+func (c *Config) Marshal() ([]byte, error) {
+	b, err := json.MarshalIndent(c, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	return append(compactLists(b), '\n'), nil
+}
+
+// scalarList matches a JSON array of strings or numbers spread over lines.
+var scalarList = regexp.MustCompile(`\[\s*(?:"[^"]*"|[-0-9.]+)(?:,\s*(?:"[^"]*"|[-0-9.]+))*\s*\]`)
+
+var listSpace = regexp.MustCompile(`,\s+`)
+
+func compactLists(b []byte) []byte {
+	return scalarList.ReplaceAllFunc(b, func(m []byte) []byte {
+		m = bytes.TrimSpace(m[1 : len(m)-1])
+		return append(append([]byte{'['}, listSpace.ReplaceAll(m, []byte(", "))...), ']')
+	})
 }

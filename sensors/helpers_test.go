@@ -148,7 +148,7 @@ func checkFrames(t *testing.T, fs []sensors.Frame, want []boardState, start time
 		if f.T.Before(due) || f.T.Sub(due) > maxLag {
 			t.Errorf("frame %d at %v, trace change at %v: lag %v, want 0..%v", i, f.T.Sub(start), due.Sub(start), f.T.Sub(due), maxLag)
 		}
-		if f.Seq != uint64(i+1) {
+		if f.Seq != fs[0].Seq+uint64(i) {
 			t.Errorf("frame %d: Seq %d", i, f.Seq)
 		}
 		if i > 0 {
