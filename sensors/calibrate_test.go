@@ -33,8 +33,10 @@ func newPrompter(lines ...string) *prompter {
 	return p
 }
 
-func (p *prompter) Say(format string, args ...any) { p.said = append(p.said, fmt.Sprintf(format, args...)) }
-func (p *prompter) Lines() <-chan string            { return p.lines }
+func (p *prompter) Say(format string, args ...any) {
+	p.said = append(p.said, fmt.Sprintf(format, args...))
+}
+func (p *prompter) Lines() <-chan string { return p.lines }
 
 // hand moves one piece from square to square: on order[k] from
 // start+k*step until start+(k+1)*step, with extra always occupied.
