@@ -78,7 +78,7 @@ func (r *Reconstructor) onAlertTimer(t int64, out []Output) []Output {
 		}
 		return out
 	}
-	if r.state == stateSetup && len(r.plies) == 0 && !r.nearStart() {
+	if r.state == stateSetup && len(r.plies) == 0 && !r.sawStart {
 		return r.wrongSetup(t, out)
 	}
 	if r.inProgress() || r.state == stateIrregular {
@@ -114,6 +114,7 @@ func (r *Reconstructor) explainFirst(allowResync bool) int {
 	r.makeView()
 	if found {
 		r.orientOK = 1 << bestQ
+		r.turned = bestQ != 0
 	}
 	return r.explain(true, allowResync)
 }
@@ -131,6 +132,9 @@ func (r *Reconstructor) checkOrientation(t int64, out []Output) []Output {
 		if v.diff(&r.start) == 0 {
 			ok |= 1 << q
 		}
+	}
+	if ok != 0 {
+		r.sawStart = true
 	}
 	if ok == 0 || ok&1 != 0 && r.orient == 0 {
 		if ok != 0 {
@@ -283,7 +287,7 @@ func (r *Reconstructor) decidePress(out []Output) []Output {
 		}
 		return r.note(out, NoteExtraPress, t, 0, fmt.Sprintf("%s pressed the clock but the board shows no move of theirs", colourName(side)))
 	}
-	if r.state == stateSetup && len(r.plies) == 0 && !r.nearStart() {
+	if r.state == stateSetup && len(r.plies) == 0 && !r.sawStart {
 		return r.wrongSetup(t, out)
 	}
 	return r.actInexact(ix, side, t, true, out)

@@ -114,6 +114,8 @@ type Reconstructor struct {
 	promoT    int64
 
 	overlay   chess.Bitboard // squares accepted either way after a misplaced-pieces alert
+	sawStart  bool           // the start set-up has stood on the board
+	turned    bool           // the first move turned the board: alert it when adopted
 	alertKey  uint64         // board the last irregularity alert was about
 	resyncKey uint64         // board a re-synchronisation last failed on
 
@@ -172,6 +174,7 @@ func (r *Reconstructor) newGame() {
 	r.prov, r.pending, r.promo, r.released = chess.NoMove, false, chess.NoPieceType, chess.NoMove
 	r.illegal, r.flagged = [2]int{}, [2]bool{}
 	r.overlay, r.alertKey, r.resyncKey = 0, 0, 0
+	r.sawStart, r.turned = false, false
 	r.result, r.reason = "", ""
 	if !r.begun {
 		r.raw.setFromPosition(&r.start, r.sensor)
@@ -202,14 +205,15 @@ func (r *Reconstructor) Result() (result, reason string) { return r.result, r.re
 // reports something.
 func (r *Reconstructor) Feed(ev *trace.Event, out []Output) []Output {
 	out = r.Advance(ev.T, out)
-	if !r.begun {
+	first := !r.begun
+	if first {
 		r.begun = true
 		r.lastChange = ev.T
 		r.clk.start(ev.T)
 	}
 	switch ev.Kind {
 	case trace.Frame:
-		r.frame(ev)
+		r.frame(ev, first)
 	case trace.Off:
 		r.squareOff(ev.Square, ev.T)
 	case trace.On:
@@ -347,7 +351,9 @@ func (r *Reconstructor) squareOn(s chess.Square, pc chess.Piece, hasColour, hasP
 	r.changed(t)
 }
 
-func (r *Reconstructor) frame(ev *trace.Event) {
+// frame takes a full snapshot; the squares it changes are recorded as
+// lifted and placed, except in the trace's first event (the set-up).
+func (r *Reconstructor) frame(ev *trace.Event, first bool) {
 	var nb physBoard
 	nb.occ = ev.Occ
 	if ev.HasColour {
@@ -357,7 +363,6 @@ func (r *Reconstructor) frame(ev *trace.Event) {
 		nb.pieceKnown = ev.Occ
 		nb.pieces = ev.Placement
 	}
-	first := r.rec.events == 0 && len(r.plies) == 0 && r.state == stateSetup
 	var chg chess.Bitboard
 	chg = nb.occ ^ r.raw.occ
 	chg |= (nb.white ^ r.raw.white) & nb.occ & r.raw.occ

@@ -124,7 +124,7 @@ func (r *Reconstructor) seqCost(p *chess.Position, moves []chess.Move, rv *recVi
 			// A player does not start a move before the opponent's is
 			// on the board, nor faster than a human reacts: that is a
 			// knocked piece, not a reply.
-			if prevDone >= 0 && t < prevDone+minReplyMs {
+			if prevDone >= 0 && t < prevDone+minReplyMs && t != prevDone {
 				cost += costOverlap
 			}
 			prevOff = t

@@ -46,6 +46,14 @@ func (r *Reconstructor) adopt(bi int, t int64, out []Output) []Output {
 		r.lines, r.spare = r.spare, r.lines
 		r.sortLines()
 	}
+	if r.turned {
+		r.turned = false
+		deg := int(r.orient) * 90
+		out = r.alert(out, Output{Alert: BoardRotated, T: t, Ply: r.start.Ply() + len(r.plies) + 1, Side: chess.White,
+			Expected: "White's pieces on ranks 1 and 2 (a1 at White's left)",
+			Seen:     fmt.Sprintf("the board turned %d degrees", deg),
+			Text:     fmt.Sprintf("The board is turned %d degrees (seen from the first move); boardd compensates.", deg)})
+	}
 	n0 := len(r.plies)
 	rel := r.released
 	r.released = chess.NoMove
@@ -341,13 +349,6 @@ func (r *Reconstructor) checkNewGame(t int64, out []Output) []Output {
 	out = append(out, Output{Kind: NewGame, T: t, Ply: r.start.Ply(), Side: r.start.SideToMove(), FEN: r.start.FEN(),
 		ClockMs: -1, From: chess.NoSquare, To: chess.NoSquare, Text: "the start position is set up: a new game"})
 	return r.checkOrientation(t, out)
-}
-
-// nearStart reports whether the board is at most a piece's move away
-// from the start set-up (so a failed first move is an illegal move, not a
-// wrong set-up).
-func (r *Reconstructor) nearStart() bool {
-	return (r.v.diff(&r.start) &^ r.overlay).Count() <= 2
 }
 
 // inProgress reports whether the board differs from the game position only

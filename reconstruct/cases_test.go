@@ -1,0 +1,400 @@
+package reconstruct
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/boardd/boardd/chess"
+	"github.com/boardd/boardd/trace"
+)
+
+var both = []bool{true, false}
+
+func TestPlainMovesSlidesHesitations(t *testing.T) {
+	check(t, "plain", chess.NewPosition(), allSensors, both, func(h *hands, _ bool) {
+		h.move("e2", "e4").press(chess.White)
+		h.move("e7", "e5").press(chess.Black)
+		// A bishop slid f1-e2-d3-c4: the squares in between flash.
+		h.slide("f1", "e2", "d3", "c4").press(chess.White)
+		// A hesitation: the g8 knight lifted and put back, then another move.
+		h.lift("g8").wait(700).place("g8").wait(300)
+		h.move("b8", "c6").press(chess.Black)
+		// An adjustment of the bishop after the move, before the press.
+		h.move("d1", "h5").lift("c4").place("c4").press(chess.White)
+	}, "e4 e5 Bc4 Nc6 Qh5", "")
+}
+
+func TestSlidePausingOnTheWayIsNotPublished(t *testing.T) {
+	// Without a clock a piece resting 600 ms on a square on its way is not
+	// a move (CommitMs is 1000).
+	for _, s := range allSensors {
+		h := newHands(t, s, chess.NewPosition())
+		h.move("e2", "e4").wait(1500).move("e7", "e5").wait(1500)
+		h.lift("d1").place("g4").wait(600).lift("g4").place("h5").wait(1500)
+		r, outs := h.run(Config{})
+		if got := sanList(r); got != "e4 e5 Qh5" {
+			t.Errorf("%s: moves %q, want \"e4 e5 Qh5\"", s, got)
+		}
+		if n := countKind(outs, Amend, false) + countKind(outs, Retract, false); n != 0 {
+			t.Errorf("%s: %d corrections, want none", s, n)
+		}
+	}
+}
+
+func TestCapturesInBothOrders(t *testing.T) {
+	start := mustFEN(t, "rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2")
+	check(t, "victim-first", start, allSensors, both, func(h *hands, _ bool) {
+		h.lift("d5").wait(300).lift("e4").place("d5").press(chess.White)
+	}, "exd5", "")
+	check(t, "mover-first", start, allSensors, both, func(h *hands, _ bool) {
+		h.lift("e4").lift("d5").wait(200).placeFirst("d5").press(chess.White)
+	}, "exd5", "")
+}
+
+func TestMissedVictimLift(t *testing.T) {
+	// White's knight on e5 can take d7 or f7; the victim's lift is never
+	// seen (a swap faster than a scan). Colour and piece sensors see the
+	// new colour or piece; occupancy sensors keep both explanations until
+	// Black's reply shows which: the king takes back on f7.
+	start := mustFEN(t, "r1bqkb1r/pppnpppp/8/4N3/8/8/PPPPPPPP/RNBQKB1R w KQkq - 0 1")
+	check(t, "missed-lift", start, allSensors, both, func(h *hands, clock bool) {
+		h.lift("e5").swap("f7").press(chess.White).wait(3500)
+		// Kxf7: the king takes the knight (this time seen lifted).
+		h.lift("f7").wait(200).lift("e8").place("f7").press(chess.Black)
+	}, "Nxf7 Kxf7", "")
+}
+
+func TestMissedVictimLiftPublishedThenAmended(t *testing.T) {
+	// The likelier capture is published first; the reply proves the other.
+	start := mustFEN(t, "r1bqkb1r/pppnpppp/8/4N3/8/8/PPPPPPPP/RNBQKB1R w KQkq - 0 1")
+	h := newHands(t, trace.Occupancy, start)
+	h.lift("e5").swap("d7").press(chess.White).wait(1000)
+	// Black's bishop c8 takes back on d7: only the capture Nxd7 allows it.
+	h.lift("d7").wait(100).lift("c8").placeFirst("d7").press(chess.Black)
+	r, outs := h.run(Config{Start: start, Clock: true})
+	if got := sanList(r); got != "Nxd7 Bxd7" {
+		t.Fatalf("moves %q, want \"Nxd7 Bxd7\"", got)
+	}
+	for _, o := range outs {
+		if o.Kind == Move && !o.Provisional && o.Ply == 1 && o.Move != r.Moves()[0] && !o.Uncertain {
+			t.Errorf("a guess was published without the uncertain mark: %s", AppendJSON(nil, &o))
+		}
+	}
+}
+
+func TestCastlingStyles(t *testing.T) {
+	start := mustFEN(t, "r3k2r/pppq1ppp/2npbn2/2b1p3/2B1P3/2NPBN2/PPPQ1PPP/R3K2R w KQkq - 0 1")
+	check(t, "king-first", start, allSensors, both, func(h *hands, _ bool) {
+		h.move("e1", "g1").wait(300).move("h1", "f1").press(chess.White)
+	}, "O-O", "")
+	check(t, "together", start, allSensors, both, func(h *hands, _ bool) {
+		h.lift("e1", "a1").placeFirst("c1").place("d1").press(chess.White)
+	}, "O-O-O", "")
+	check(t, "rook-first", start, allSensors, both, func(h *hands, _ bool) {
+		h.move("h1", "f1").wait(1500).move("e1", "g1").press(chess.White)
+	}, "O-O", "castling-rook-first@1")
+	check(t, "black-king-first", mustFEN(t, "r3k2r/pppq1ppp/2npbn2/2b1p3/2B1P3/2NPBN2/PPPQ1PPP/R3K2R b KQkq - 0 1"),
+		allSensors, both, func(h *hands, _ bool) {
+			h.move("e8", "c8").move("a8", "d8").press(chess.Black)
+		}, "O-O-O", "")
+}
+
+func TestChess960CastlingOverlaps(t *testing.T) {
+	// King f1, rook g1: h-side castling swaps them (king to g1, rook to f1).
+	// The occupancy does not change; the lifts decide.
+	start := mustFEN(t, "nrbqnkr1/pppppppp/8/8/8/8/PPPPPPPP/NRBQNKR1 w GBgb - 0 1")
+	start.SetChess960(true)
+	check(t, "swap", start, allSensors, both, func(h *hands, _ bool) {
+		h.lift("f1", "g1").placeFirst("g1").place("f1").press(chess.White)
+	}, "O-O", "")
+	// A-side castling with the king already on c1 and the rook on a1:
+	// only the rook moves, over the king.
+	start2 := mustFEN(t, "r1k1b1rn/pppppppp/8/8/8/8/PPPPPPPP/R1K1B1RN w GAga - 0 1")
+	start2.SetChess960(true)
+	check(t, "rook-only", start2, allSensors, both, func(h *hands, _ bool) {
+		h.move("a1", "d1").press(chess.White)
+	}, "O-O-O", "")
+}
+
+func TestEnPassantInAnyOrder(t *testing.T) {
+	start := mustFEN(t, "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3")
+	check(t, "victim-first", start, allSensors, both, func(h *hands, _ bool) {
+		h.lift("f5").wait(200).move("e5", "f6").press(chess.White)
+	}, "exf6", "")
+	check(t, "victim-after", start, allSensors, both, func(h *hands, _ bool) {
+		h.move("e5", "f6").wait(300).lift("f5").press(chess.White)
+	}, "exf6", "")
+}
+
+func TestPromotion(t *testing.T) {
+	start := mustFEN(t, "8/1P4k1/7p/8/8/7P/6K1/8 w - - 0 1")
+	// A queen placed directly, the pawn put aside.
+	check(t, "queen", start, allSensors, both, func(h *hands, _ bool) {
+		h.lift("b7").wait(500).put("b8", chess.WhiteQueen).press(chess.White)
+	}, "b8=Q", "")
+	// An under-promotion announced by the promote button (occupancy and
+	// colour) or seen by the piece sensors.
+	check(t, "knight-button", start, allSensors, both, func(h *hands, _ bool) {
+		h.lift("b7").put("b8", chess.WhiteKnight).promote(chess.Knight).press(chess.White)
+	}, "b8=N", "")
+	// The pawn first placed on b8, then swapped for a rook.
+	check(t, "pawn-on-b8-then-rook", start, []trace.Sensor{trace.PieceSensor}, both, func(h *hands, _ bool) {
+		h.move("b7", "b8").wait(800).lift("b8").wait(300).put("b8", chess.WhiteRook).press(chess.White)
+	}, "b8=R", "")
+}
+
+func TestPromotionPieceLearnedLater(t *testing.T) {
+	// Occupancy sensors, no promote input: a queen is assumed, and the
+	// knight's jump from b8 later amends it.
+	start := mustFEN(t, "8/1P4k1/8/8/8/8/6K1/8 w - - 0 1")
+	for _, clock := range both {
+		h := newHands(t, trace.Occupancy, start)
+		h.lift("b7").put("b8", chess.WhiteKnight).press(chess.White)
+		h.move("g7", "g6").press(chess.Black)
+		h.move("b8", "c6").press(chess.White)
+		r, outs := h.run(Config{Start: start, Clock: clock})
+		if got := sanList(r); got != "b8=N Kg6 Nc6" {
+			t.Errorf("clock=%v: moves %q, want \"b8=N Kg6 Nc6\"", clock, got)
+		}
+		if n := countKind(outs, Amend, false); n == 0 {
+			t.Errorf("clock=%v: the queen was not visibly amended to a knight", clock)
+		}
+	}
+}
+
+func TestTakebackAndChangedMoveBeforePress(t *testing.T) {
+	check(t, "takeback", chess.NewPosition(), allSensors, []bool{true}, func(h *hands, _ bool) {
+		h.move("e2", "e4").wait(500).move("e4", "e2").wait(500).move("d2", "d4").press(chess.White)
+	}, "d4", "")
+	// A move that stood on the board for seconds, then picked up again and
+	// changed before the press: move-changed.
+	check(t, "released-then-changed", chess.NewPosition(), allSensors, []bool{true}, func(h *hands, _ bool) {
+		h.move("g1", "f3").wait(3000).move("f3", "h3").press(chess.White)
+	}, "Nh3", "move-changed@1")
+}
+
+func TestTakebackWithoutClockIsRetracted(t *testing.T) {
+	for _, s := range allSensors {
+		h := newHands(t, s, chess.NewPosition())
+		h.move("e2", "e4").wait(1500).move("e7", "e5").wait(1500)
+		h.move("e5", "e7").wait(1500)
+		r, outs := h.run(Config{})
+		if got := sanList(r); got != "e4" {
+			t.Errorf("%s: moves %q, want \"e4\"", s, got)
+		}
+		if countKind(outs, Retract, false) != 1 {
+			t.Errorf("%s: want one visible retraction", s)
+		}
+	}
+}
+
+func TestKnockedPieces(t *testing.T) {
+	start := chess.NewPosition()
+	check(t, "put-back", start, allSensors, both, func(h *hands, _ bool) {
+		h.move("g1", "f3").lift("g2").place("g3").wait(700).lift("g3").place("g2").press(chess.White)
+		h.move("e7", "e5").press(chess.Black)
+	}, "Nf3 e5", "")
+	check(t, "left", start, allSensors, []bool{true}, func(h *hands, _ bool) {
+		h.move("g1", "f3").lift("g2").place("g3").press(chess.White)
+	}, "Nf3", "misplaced-pieces@1")
+}
+
+func TestMisplacedAlertNamesSquares(t *testing.T) {
+	h := newHands(t, trace.Colour, chess.NewPosition())
+	h.move("g1", "f3").lift("g2").place("g3").press(chess.White)
+	_, outs := h.run(Config{Clock: true})
+	for _, o := range outs {
+		if o.Kind == Alert && o.Alert == MisplacedPieces {
+			if o.Squares != sq(t, "g2").Bitboard()|sq(t, "g3").Bitboard() {
+				t.Errorf("squares %v", o.Squares.Squares())
+			}
+			if !strings.Contains(o.Expected, "g2: white pawn") || !strings.Contains(o.Seen, "g3: a white piece") {
+				t.Errorf("expected %q seen %q", o.Expected, o.Seen)
+			}
+			if o.Article == "" || o.Penalty == "" {
+				t.Errorf("no article or penalty: %+v", o)
+			}
+			return
+		}
+	}
+	t.Fatal("no misplaced-pieces alert")
+}
+
+func TestIllegalMoveThenRestored(t *testing.T) {
+	start := mustFEN(t, "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2")
+	check(t, "knight-b1-b3", start, allSensors, []bool{true}, func(h *hands, _ bool) {
+		h.move("b1", "b3").press(chess.White).wait(8000)
+		h.move("b3", "b1").wait(2000)
+		h.move("g1", "f3").press(chess.White)
+		h.move("b8", "c6").press(chess.Black)
+	}, "Nf3 Nc6", "illegal-move@3")
+	var got Output
+	h := newHands(t, trace.Occupancy, start)
+	h.move("b1", "b3").press(chess.White)
+	_, outs := h.run(Config{Start: start, Clock: true, Edition: "2018", GameType: "blitz"})
+	for _, o := range outs {
+		if o.Kind == Alert {
+			got = o
+		}
+	}
+	if got.Alert != IllegalMove || got.From != sq(t, "b1") || got.To != sq(t, "b3") || got.Side != chess.White ||
+		!strings.Contains(got.Text, "knight") || !strings.Contains(got.Article, "2018") {
+		t.Errorf("alert %s", AppendJSON(nil, &got))
+	}
+}
+
+func TestIllegalMoveLeavingKingInCheck(t *testing.T) {
+	// The e2 bishop is pinned by the rook on e8.
+	start := mustFEN(t, "4r1k1/8/8/8/8/8/4B3/4K3 w - - 0 1")
+	h := newHands(t, trace.Colour, start)
+	h.move("e2", "d3").press(chess.White)
+	_, outs := h.run(Config{Start: start, Clock: true})
+	if a := alertList(outs); a != "illegal-move@1" {
+		t.Fatalf("alerts %q", a)
+	}
+	for _, o := range outs {
+		if o.Kind == Alert && !strings.Contains(o.Text, "check") {
+			t.Errorf("text %q does not say the king is left in check", o.Text)
+		}
+	}
+}
+
+func TestClockWithoutMove(t *testing.T) {
+	check(t, "press", chess.NewPosition(), allSensors, []bool{true}, func(h *hands, _ bool) {
+		h.move("e2", "e4").press(chess.White)
+		h.wait(2000).press(chess.Black).wait(3000)
+		h.move("e7", "e5").press(chess.Black)
+	}, "e4 e5", "clock-without-move@2")
+}
+
+func TestPromotionUnreplaced(t *testing.T) {
+	start := mustFEN(t, "8/1P4k1/8/8/8/8/6K1/8 w - - 0 1")
+	h := newHands(t, trace.PieceSensor, start)
+	h.move("b7", "b8").press(chess.White).wait(5000)
+	h.lift("b8").put("b8", chess.WhiteQueen).wait(1000)
+	h.move("g7", "g6").press(chess.Black)
+	r, outs := h.run(Config{Start: start, Clock: true})
+	if got := sanList(r); got != "b8=Q Kg6" {
+		t.Errorf("moves %q", got)
+	}
+	if a := alertList(outs); a != "promotion-unreplaced@1" {
+		t.Errorf("alerts %q", a)
+	}
+}
+
+func TestResyncAfterLostEvents(t *testing.T) {
+	// Black's move and press never reached boardd; the board's next full
+	// frame shows it, and White's press finds two moves on the board.
+	for _, s := range allSensors {
+		h := newHands(t, s, chess.NewPosition())
+		h.move("e2", "e4").press(chess.White)
+		n := len(h.evs)
+		h.move("e7", "e5").press(chess.Black)
+		h.evs = h.evs[:n]
+		h.move("g1", "f3")
+		h.evs = append(h.evs, h.frame())
+		h.press(chess.White)
+		r, outs := h.run(Config{Clock: true})
+		if got := sanList(r); got != "e4 e5 Nf3" {
+			t.Errorf("%s: moves %q, want \"e4 e5 Nf3\"", s, got)
+		}
+		if a := alertList(outs); a != "" {
+			t.Errorf("%s: alerts %q", s, a)
+		}
+	}
+}
+
+func TestResyncAfterRestart(t *testing.T) {
+	// The board jumps three plies at once (boardd was down): a frame
+	// shows the position after 1.e4 e5 2.Nf3. The order of the moves
+	// cannot be told; the position can.
+	for _, s := range allSensors {
+		h := newHands(t, s, chess.NewPosition())
+		h.move("e2", "e4").move("e7", "e5").move("g1", "f3")
+		h.evs = []trace.Event{h.evs[0], h.frame()}
+		h.press(chess.White)
+		r, outs := h.run(Config{Clock: true})
+		want := mustFEN(t, "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2")
+		if p := r.Position(); p.Key() != want.Key() || len(r.Moves()) != 3 {
+			t.Errorf("%s: position %s after %q, want %s", s, p.FEN(), sanList(r), want.FEN())
+		}
+		if a := alertList(outs); a != "" {
+			t.Errorf("%s: alerts %q", s, a)
+		}
+	}
+}
+
+func TestNewGameWhenStartSetUp(t *testing.T) {
+	for _, s := range allSensors {
+		h := newHands(t, s, chess.NewPosition())
+		h.move("e2", "e4").press(chess.White).move("e7", "e5").press(chess.Black)
+		h.move("e4", "e2").move("e5", "e7").wait(3000)
+		h.move("d2", "d4").press(chess.White)
+		r, outs := h.run(Config{Clock: true})
+		if got := sanList(r); got != "d4" {
+			t.Errorf("%s: moves %q, want \"d4\" in the new game", s, got)
+		}
+		if countKind(outs, NewGame, false) != 1 {
+			t.Errorf("%s: no new game", s)
+		}
+	}
+}
+
+func TestBoardRotated(t *testing.T) {
+	// Colour sensors see White's pieces on ranks 7 and 8: turned 180
+	// degrees. Occupancy sensors see it only at the first move.
+	for _, s := range allSensors {
+		h := newHands(t, s, chess.NewPosition())
+		// Turn the opening frame and play 1.e4 e5 as the turned board sees it.
+		fr := &h.evs[0]
+		rot := func(b chess.Bitboard) chess.Bitboard { return rotBB(b, 2) }
+		fr.Occ, fr.White = rot(fr.Occ), rot(fr.White)
+		var pl [64]chess.Piece
+		for x := range fr.Placement {
+			pl[rotSquare(chess.Square(x), 2)] = fr.Placement[x]
+		}
+		fr.Placement = pl
+		var b [64]chess.Piece
+		for x := range h.board {
+			b[rotSquare(chess.Square(x), 2)] = h.board[x]
+		}
+		h.board = b
+		h.move("d7", "d5").press(chess.White).move("d2", "d4").press(chess.Black)
+		r, outs := h.run(Config{Clock: true})
+		if got := sanList(r); got != "e4 e5" {
+			t.Errorf("%s: moves %q, want \"e4 e5\"", s, got)
+		}
+		if a := alertList(outs); a != "board-rotated@1" {
+			t.Errorf("%s: alerts %q", s, a)
+		}
+	}
+}
+
+func TestCheckmateEndsGame(t *testing.T) {
+	h := newHands(t, trace.Occupancy, chess.NewPosition())
+	h.move("f2", "f3").press(chess.White).move("e7", "e5").press(chess.Black)
+	h.move("g2", "g4").press(chess.White).move("d8", "h4").press(chess.Black)
+	r, outs := h.run(Config{Clock: true})
+	if res, why := r.Result(); res != "0-1" || why != "checkmate" {
+		t.Errorf("result %q %q", res, why)
+	}
+	if a := alertList(outs); a != "checkmate@4" {
+		t.Errorf("alerts %q", a)
+	}
+}
+
+func TestDeterministic(t *testing.T) {
+	h := newHands(t, trace.Occupancy, chess.NewPosition())
+	h.move("e2", "e4").press(chess.White).lift("e7").wait(900).place("e5").press(chess.Black)
+	h.move("g1", "f3").lift("g2").place("g3").press(chess.White)
+	_, a := h.run(Config{Clock: true})
+	_, b := h.run(Config{Clock: true})
+	if len(a) != len(b) {
+		t.Fatalf("%d outputs then %d", len(a), len(b))
+	}
+	for i := range a {
+		if string(AppendJSON(nil, &a[i])) != string(AppendJSON(nil, &b[i])) {
+			t.Fatalf("output %d differs", i)
+		}
+	}
+}
