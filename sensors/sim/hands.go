@@ -468,10 +468,12 @@ func (s *Source) knock(m chess.Move, side chess.Color, leave bool) {
 	if s.rng.IntN(10) < 6 {
 		// Not onto a square the move emptied: the board would then show
 		// another move (the knocked piece's) as plausibly as the real one.
+		// Left lying there, it must not look like a move either player
+		// could have made.
 		emptied := s.physAt0Occ() &^ s.physOcc()
 		var free []chess.Square
 		for bb := chess.KingAttacks(origin) &^ emptied; bb != 0; bb &= bb - 1 {
-			if sq := bb.First(); s.phys[sq] == chess.NoPiece {
+			if sq := bb.First(); s.phys[sq] == chess.NoPiece && !(leave && s.looksLikeMove(m, origin, sq)) {
 				free = append(free, sq)
 			}
 		}
@@ -519,6 +521,21 @@ func (s *Source) fixAfterMove(f *fixLater) bool {
 		touched |= chess.NewSquare(next.To().File(), next.From().Rank()).Bitboard()
 	}
 	return !touched.Has(f.origin)
+}
+
+// looksLikeMove reports whether a piece going from a to b is a legal move
+// before or after move m.
+func (s *Source) looksLikeMove(m chess.Move, a, b chess.Square) bool {
+	p := s.pos
+	for k := 0; k < 2; k++ {
+		for _, lm := range p.LegalMoves() {
+			if lm.From() == a && lm.To() == b {
+				return true
+			}
+		}
+		p.MakeMove(m)
+	}
+	return false
 }
 
 // doFix puts a knocked piece back on its square.
