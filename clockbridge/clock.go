@@ -83,13 +83,16 @@ type Snapshot struct {
 	// move in delay mode (2018 Art. 6.3.2); zero otherwise.
 	Delay   time.Duration
 	Running Running
-	// Paused is set while the arbiter has stopped the clocks; Resume
-	// restarts the side in Running... see SoftClock.Pause.
+	// Paused is set while the arbiter has stopped the clocks; Running
+	// tells whose clock restarts on Resume.
 	Paused  bool
 	Moves   [2]int // moves completed by each side (clock presses counted)
 	Period  [2]int // each side's current period, 0-based
 	Flagged [2]bool
 	FlagAt  [2]time.Time // when each flag fell (zero if it has not)
+	// FlagLastPeriod: the flag fell in the period in which all remaining
+	// moves must be completed (2018 Guidelines III.3.1).
+	FlagLastPeriod [2]bool
 	Text    string       // the text on the display, "" when it shows times
 }
 

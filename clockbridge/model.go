@@ -69,6 +69,7 @@ type Model struct {
 	moves [2]int
 	flag  [2]bool
 	flagT [2]time.Time
+	flagL [2]bool // flag fell in the last period
 }
 
 // NewModel returns a clock set up for tc, not started.
@@ -213,6 +214,7 @@ func (m *Model) Advance(at time.Time) (Flag, bool, error) {
 	n := m.moves[side] + 1
 	p, _ := m.tc.PeriodAt(n)
 	f := Flag{Side: side, At: when, Move: n, Period: p, LastPeriod: m.tc.Periods[p].Moves == 0}
+	m.flagL[side] = f.LastPeriod
 	if m.opt.StopOnFlag {
 		m.running = Stopped
 	}
@@ -333,7 +335,7 @@ func (m *Model) AddTime(side chess.Color, d time.Duration, at time.Time) ([]Flag
 	m.settle(at)
 	m.rem[side] = max(0, m.rem[side]+d)
 	if m.rem[side] > 0 {
-		m.flag[side], m.flagT[side] = false, time.Time{}
+		m.flag[side], m.flagT[side], m.flagL[side] = false, time.Time{}, false
 	}
 	return flags, nil
 }
@@ -365,7 +367,7 @@ func (m *Model) Set(s Setting, at time.Time) error {
 	}
 	for side := range 2 {
 		if m.rem[side] > 0 {
-			m.flag[side], m.flagT[side] = false, time.Time{}
+			m.flag[side], m.flagT[side], m.flagL[side] = false, time.Time{}, false
 		}
 	}
 	m.started, m.paused = true, false
@@ -381,7 +383,8 @@ func (m *Model) Set(s Setting, at time.Time) error {
 // Snapshot returns the clock at at (which must not be before the last
 // operation).
 func (m *Model) Snapshot(at time.Time) Snapshot {
-	s := Snapshot{At: at, Remaining: m.rem, Running: m.running, Paused: m.paused, Moves: m.moves, Flagged: m.flag, FlagAt: m.flagT}
+	s := Snapshot{At: at, Remaining: m.rem, Running: m.running, Paused: m.paused, Moves: m.moves,
+		Flagged: m.flag, FlagAt: m.flagT, FlagLastPeriod: m.flagL}
 	if side, ok := m.running.Side(); ok && !m.paused && !at.Before(m.since) {
 		s.Remaining[side], s.Delay = m.remainingAt(at)
 	} else if ok {
