@@ -93,7 +93,7 @@ type Snapshot struct {
 	// FlagLastPeriod: the flag fell in the period in which all remaining
 	// moves must be completed (2018 Guidelines III.3.1).
 	FlagLastPeriod [2]bool
-	Text    string       // the text on the display, "" when it shows times
+	Text           string // the text on the display, "" when it shows times
 }
 
 // EventKind says what an Event reports.
