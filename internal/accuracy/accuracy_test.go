@@ -1,0 +1,177 @@
+package accuracy
+
+import (
+	"context"
+	"errors"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/boardd/boardd/chess"
+	"github.com/boardd/boardd/reconstruct"
+	"github.com/boardd/boardd/sensors/sim"
+	"github.com/boardd/boardd/trace"
+)
+
+func corpus(t *testing.T) []string {
+	t.Helper()
+	files, err := filepath.Glob("../../testdata/games/*.pgn")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no PGN files in testdata/games: %v", err)
+	}
+	return files
+}
+
+var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
+
+// TestSmallSample is the always-on regression check of the reconstruction:
+// the first games of every corpus file, on all three sensor kinds, clean
+// and irregular, must meet the targets: every game exact, no false alert,
+// every injected irregularity found with the right kind at the right ply.
+// `boardd accuracy` runs the whole corpus.
+func TestSmallSample(t *testing.T) {
+	rep, err := Run(context.Background(), Options{Files: corpus(t), Limit: 4, Seed: 1, Examples: 5}, quiet)
+	if err != nil {
+		t.Fatal(err)
+	}
+	injected := 0
+	for _, row := range rep.Rows {
+		injected += row.Injected
+		if row.Exact != row.Games || row.False != 0 || row.Found != row.Injected {
+			t.Errorf("%s %v %s: %d of %d games exact, %d false alerts, %d of %d injections found",
+				row.File, row.Sensor, mode(row.Irregular), row.Exact, row.Games, row.False, row.Found, row.Injected)
+		}
+	}
+	if injected < 30 {
+		t.Errorf("only %d irregularities injected in the sample", injected)
+	}
+	if t.Failed() {
+		var b strings.Builder
+		rep.WriteExamples(&b)
+		t.Log("failing games:\n" + b.String())
+	}
+}
+
+// TestUnderPromotion: games with under-promotions come out exact on
+// occupancy and colour boards with the promote events, and the harness
+// runs them without (where the piece must be inferred from later moves).
+func TestUnderPromotion(t *testing.T) {
+	f, err := os.Open("../../testdata/games/gnuchess_book_otb_masters_dev.pgn")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	pr := chess.NewPGNReader(f)
+	var games []*chess.Game
+	var nums []int
+	for n := 1; len(games) < 4; n++ {
+		g, err := pr.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			continue
+		}
+		for _, m := range g.Moves {
+			if m.IsPromotion() && m.Promotion() != chess.Queen {
+				games, nums = append(games, g), append(nums, n)
+				break
+			}
+		}
+	}
+	if len(games) < 4 {
+		t.Fatalf("found %d games with an under-promotion", len(games))
+	}
+	for _, s := range []trace.Sensor{trace.Occupancy, trace.Colour} {
+		for i, g := range games {
+			c := Case{File: "gnuchess", Game: nums[i], Sensor: s}
+			res := Play(c, g, &Options{Seed: 1})
+			if !res.Exact {
+				t.Errorf("%v game %d with promote events: %s", s, nums[i], res.Why)
+			}
+			inferred := Play(c, g, &Options{Seed: 1, NoPromote: true})
+			t.Logf("%v game %d without promote events: exact=%v %s", s, nums[i], inferred.Exact, inferred.Why)
+		}
+	}
+}
+
+// TestMatchAlerts checks the scoring of alerts against injections.
+func TestMatchAlerts(t *testing.T) {
+	injs := []sim.Injection{
+		{Kind: sim.KindIllegalMove, Ply: 10},
+		{Kind: sim.KindMisplaced, Ply: 20},
+		{Kind: sim.KindClockWithoutMove, Ply: 30},
+		{Kind: sim.KindRookFirst, Ply: 40},
+		{Kind: sim.KindMoveChanged, Ply: 50},
+	}
+	alerts := []alertSeen{
+		{kind: reconstruct.IllegalMove, ply: 10},       // found
+		{kind: reconstruct.MisplacedPieces, ply: 21},   // wrong ply
+		{kind: reconstruct.IllegalMove, ply: 30},       // wrong kind
+		{kind: reconstruct.IllegalMove, ply: 10},       // a second alert: false
+		{kind: reconstruct.MisplacedPieces, ply: 60},   // false
+		{kind: reconstruct.CastlingRookFirst, ply: 43}, // too far: false, and 40 missed
+	}
+	var g Game
+	matchAlerts(&g, injs, alerts)
+	if g.Injected != 5 || g.Found != 1 || g.WrongPly != 1 || g.WrongKind != 1 || g.Missed != 2 || len(g.FalseAlerts) != 3 {
+		t.Errorf("got injected %d found %d wrong ply %d wrong kind %d missed %d false %v",
+			g.Injected, g.Found, g.WrongPly, g.WrongKind, g.Missed, g.FalseAlerts)
+	}
+	if g.Failed() == false {
+		t.Error("a game with misses does not count as failed")
+	}
+}
+
+func TestCompareResult(t *testing.T) {
+	mate := chess.NewGame(nil)
+	p := chess.NewPosition()
+	for _, san := range []string{"f3", "e5", "g4", "Qh4#"} {
+		m, err := p.ParseSAN(san)
+		if err != nil {
+			t.Fatal(err)
+		}
+		mate.Append(m, chess.NoClock)
+		p.MakeMove(m)
+	}
+	mate.Result = "0-1"
+	open := chess.NewGame(nil)
+	open.Result = "1-0"
+	cases := []struct {
+		g           *chess.Game
+		got, reason string
+		ok          bool
+	}{
+		{mate, "0-1", "checkmate", true},
+		{mate, "", "", false}, // a mate must be seen
+		{mate, "1/2-1/2", "dead-position", false},
+		{open, "", "", true},        // a resignation is invisible
+		{open, "1-0", "flag", true}, // agrees with the PGN
+		{open, "0-1", "flag", false},
+	}
+	for i, c := range cases {
+		if why := compareResult(c.g, c.got, c.reason); (why == "") != c.ok {
+			t.Errorf("case %d: %q", i, why)
+		}
+	}
+}
+
+func TestTable(t *testing.T) {
+	rep := &Report{Seed: 3, Rows: []Row{
+		{File: "a.pgn", Sensor: trace.Occupancy, Games: 10, Exact: 9, Moves: 800, Corrected: 2},
+		{File: "b.pgn", Sensor: trace.Occupancy, Games: 10, Exact: 10, Moves: 200},
+	}}
+	var b strings.Builder
+	if err := rep.WriteTable(&b); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	for _, want := range []string{"90.00%", "TOTAL", "95.00%", "2.00", "seed 3"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("table lacks %q:\n%s", want, out)
+		}
+	}
+}
