@@ -39,6 +39,7 @@ func commands() map[string]command {
 		"accuracy": {"measure the move reconstruction on simulated games (exact games, false and missed alerts)", cmdAccuracy},
 		"simulate": {"play real games on a simulated sensor board and write their boardtraces", cmdSimulate},
 		"replay":   {"reconstruct the games of a boardtrace file: PGN, or --events as JSON lines", cmdReplay},
+		"relay":    {"serve the venue's games as delayed live PGN per round; push to a broadcast", cmdRelay},
 		"perft":    {"count leaf nodes of the legal move tree (move generator check and benchmark)", cmdPerft},
 		"version":  {"print the version", cmdVersion},
 	}

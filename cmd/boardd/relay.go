@@ -1,0 +1,147 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/boardd/boardd/publish"
+	"github.com/boardd/boardd/publish/relay"
+)
+
+// pushFlags collects repeated --push ROUND=URL flags.
+type pushFlags []relay.PushTarget
+
+func (p *pushFlags) String() string { return "" }
+func (p *pushFlags) Set(v string) error {
+	round, url, ok := strings.Cut(v, "=")
+	if !ok || round == "" || url == "" {
+		return fmt.Errorf("want ROUND=URL, e.g. 3=https://lichess.org/api/broadcast/round/AbCd1234/push")
+	}
+	*p = append(*p, relay.PushTarget{Round: round, URL: url})
+	return nil
+}
+
+func cmdRelay(ctx context.Context, env *cmdEnv, args []string) error {
+	fs := flag.NewFlagSet("relay", flag.ContinueOnError)
+	fs.SetOutput(env.stderr)
+	broker := fs.String("broker", "tcp://localhost:1883", "venue broker URL: tcp://, ssl:// (TLS), ws:// or wss://")
+	username := fs.String("username", "relay", "username at the broker (password from $BOARDD_MQTT_PASSWORD)")
+	caFile := fs.String("ca", "", "CA certificate (PEM) of the broker's TLS certificate")
+	certFile := fs.String("cert", "", "client certificate (PEM)")
+	keyFile := fs.String("key", "", "client key (PEM)")
+	clientID := fs.String("client-id", "boardd-relay", "MQTT client id (one per relay; the session is persistent)")
+	boards := fs.String("boards", "", "comma-separated board ids to relay; empty: every board on the broker")
+	listen := fs.String("listen", ":8080", "HTTP address serving /round/<round>.pgn and /board/<id>.pgn; empty: none")
+	mode := fs.String("mode", "tournament", "tournament (15 minute transmission delay) or casual (none)")
+	delay := fs.String("delay", "", "transmission delay, overriding --mode (e.g. 15m, 0)")
+	var push pushFlags
+	fs.Var(&push, "push", "push a round to a Lichess-style endpoint: ROUND=URL (repeatable); token from $BOARDD_PUSH_TOKEN or --token-file")
+	tokenFile := fs.String("token-file", "", "file holding the push endpoint's OAuth token")
+	verbose := fs.Bool("v", false, "log every push and connection event")
+	fs.Usage = func() {
+		fmt.Fprint(env.stderr, `usage: boardd relay [flags]
+
+Subscribes to every board's <b>/pgn topic on the venue broker and serves
+one multi-game PGN per round (the PGN Round tag) for broadcast pollers:
+
+  GET /round/<round>.pgn   the round's games, ordered by the Board tag
+  GET /board/<id>.pgn      one board's game
+
+and, with --push, posts each round's PGN to a Lichess-style push endpoint
+(POST /api/broadcast/round/<id>/push) whenever it changes. Games are held
+back by the transmission delay: 15 minutes in tournament mode, none in
+casual mode. See docs/broadcast.md.
+
+`)
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if err == flag.ErrHelp {
+			return errHelp
+		}
+		return exitError{2}
+	}
+	if fs.NArg() != 0 {
+		fs.Usage()
+		return exitError{2}
+	}
+	var d time.Duration
+	switch {
+	case *delay != "":
+		var err error
+		if d, err = time.ParseDuration(*delay); err != nil || d < 0 {
+			fmt.Fprintf(env.stderr, "boardd relay: --delay %q: want a duration like 15m or 0\n", *delay)
+			return exitError{2}
+		}
+	case *mode == "tournament":
+		d = relay.TournamentDelay
+	case *mode == "casual":
+		d = relay.CasualDelay
+	default:
+		fmt.Fprintf(env.stderr, "boardd relay: --mode %q: want tournament or casual\n", *mode)
+		return exitError{2}
+	}
+	var ids []string
+	if *boards != "" {
+		for _, b := range strings.Split(*boards, ",") {
+			ids = append(ids, strings.TrimSpace(b))
+		}
+	}
+	token := env.getenv("BOARDD_PUSH_TOKEN")
+	if *tokenFile != "" {
+		b, err := os.ReadFile(*tokenFile)
+		if err != nil {
+			return fmt.Errorf("token file: %w", err)
+		}
+		token = strings.TrimSpace(string(b))
+	}
+	dialer := publish.PahoDialer{URL: *broker, Username: *username, Password: env.getenv("BOARDD_MQTT_PASSWORD")}
+	if *caFile != "" || *certFile != "" || *keyFile != "" {
+		tc, err := publish.TLSConfig(*caFile, *certFile, *keyFile)
+		if err != nil {
+			return err
+		}
+		dialer.TLS = tc
+	}
+	level := slog.LevelWarn
+	if *verbose {
+		level = slog.LevelInfo
+	}
+	log := slog.New(slog.NewTextHandler(env.stderr, &slog.HandlerOptions{Level: level}))
+	r, err := relay.New(relay.Config{Dialer: dialer, ClientID: *clientID, Boards: ids, Delay: d, Push: push, Token: token, Logger: log})
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	errc := make(chan error, 2)
+	if *listen != "" {
+		ln, err := net.Listen("tcp", *listen)
+		if err != nil {
+			return fmt.Errorf("listen: %w", err)
+		}
+		srv := &http.Server{Handler: r.Handler(), ReadHeaderTimeout: 10 * time.Second}
+		go func() {
+			if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+				errc <- err
+			}
+		}()
+		defer srv.Close()
+		fmt.Fprintf(env.stderr, "boardd relay: serving http://%s/ (delay %v) from %s\n", ln.Addr(), d, *broker)
+	}
+	go func() { errc <- r.Run(ctx) }()
+	select {
+	case <-ctx.Done():
+		return nil
+	case err := <-errc:
+		return err
+	}
+}
