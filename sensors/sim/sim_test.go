@@ -14,7 +14,7 @@ import (
 	"github.com/boardd/boardd/trace"
 )
 
-var sensors = []trace.Sensor{trace.Occupancy, trace.Colour, trace.PieceSensor}
+var sensorKinds = []trace.Sensor{trace.Occupancy, trace.Colour, trace.PieceSensor}
 
 // corpusGames reads up to n games from each PGN file of testdata/games.
 func corpusGames(t testing.TB, n int) []*chess.Game {
@@ -142,7 +142,7 @@ func sensed(s trace.Sensor, p *chess.Position) board {
 // the game in order, and the trace ends on the final position.
 func TestReplayReachesEveryPosition(t *testing.T) {
 	games := corpusGames(t, 6)
-	for _, s := range sensors {
+	for _, s := range sensorKinds {
 		for gi, pg := range games {
 			for _, clock := range []ClockMode{ClockAlways, ClockNever} {
 				src, err := NewSource(FromPGN(pg), Options{Sensor: s, Seed: GameSeed(7, gi), Clock: clock})
@@ -196,7 +196,7 @@ func TestReplayReachesEveryPosition(t *testing.T) {
 func TestIrregularTracesEndRight(t *testing.T) {
 	games := corpusGames(t, 8)
 	kinds := map[string]int{}
-	for _, s := range sensors {
+	for _, s := range sensorKinds {
 		for gi, pg := range games {
 			src, err := NewSource(FromPGN(pg), Options{Sensor: s, Seed: GameSeed(11, gi), Irregular: true})
 			if err != nil {
@@ -256,7 +256,7 @@ func TestIrregularTracesEndRight(t *testing.T) {
 // the same events, and ReadInjections finds the same injections.
 func TestTraceRoundTrip(t *testing.T) {
 	games := corpusGames(t, 2)
-	for _, s := range sensors {
+	for _, s := range sensorKinds {
 		for gi, pg := range games {
 			opts := Options{Sensor: s, Seed: GameSeed(3, gi), Irregular: true, Annotate: gi%2 == 0}
 			src, _ := NewSource(FromPGN(pg), opts)
@@ -415,7 +415,7 @@ func TestFastSwapHidesTheVictimLift(t *testing.T) {
 	r := DefaultRates()
 	r.FastSwap, r.Bounce, r.Hesitation, r.Adjustment, r.Knock, r.ChangeMind = 1, 0, 0, 0, 0, 0
 	d5, _ := chess.ParseSquare("d5")
-	for _, s := range sensors {
+	for _, s := range sensorKinds {
 		for seed := uint64(0); seed < 20; seed++ {
 			src, _ := NewSource(Game{Moves: moves}, Options{Sensor: s, Seed: seed, Rates: &r, Clock: ClockNever})
 			var onD5 []trace.Event
@@ -571,3 +571,65 @@ func BenchmarkSource(b *testing.B) {
 // ends with one (the press delay or think time, the opponent's reaction and
 // reach); pauses in the middle of a move only add states to pass over.
 const quietGap = 350
+
+// TestLoop plays two games as one stream: times never go back, the
+// second game starts after a pause with its start frame, and the events
+// are those of the two games played alone, shifted.
+func TestLoop(t *testing.T) {
+	games := corpusGames(t, 1)[:2]
+	var gs []Game
+	for _, g := range games {
+		gs = append(gs, FromPGN(g))
+	}
+	opts := Options{Sensor: trace.Colour, Seed: 9}
+	l, err := NewLoop(func(n int) (Game, error) {
+		if n >= len(gs) {
+			return Game{}, io.EOF
+		}
+		return gs[n], nil
+	}, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []trace.Event
+	var shift int64
+	for n, g := range gs {
+		o := opts
+		o.Seed = GameSeed(opts.Seed, n)
+		src, _ := NewSource(g, o)
+		var last int64
+		for _, it := range drain(t, src) {
+			it.Event.T += shift
+			last = it.Event.T
+			want = append(want, it.Event)
+		}
+		shift = last + loopPause
+	}
+	r := l.Events()
+	for i := 0; ; i++ {
+		ev, err := r.Next()
+		if errors.Is(err, io.EOF) {
+			if i != len(want) {
+				t.Errorf("loop gave %d events, want %d", i, len(want))
+			}
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ev != want[i] {
+			t.Fatalf("event %d: %+v, want %+v", i, ev, want[i])
+		}
+	}
+	if _, err := l.Next(); !errors.Is(err, io.EOF) {
+		t.Errorf("after the end: %v", err)
+	}
+	if l.Header().Sensor != trace.Colour {
+		t.Errorf("header %+v", l.Header())
+	}
+	// Cycle never ends.
+	c := Cycle(gs)
+	if g, err := c(5); err != nil || len(g.Moves) != len(gs[1].Moves) {
+		t.Errorf("Cycle(5) = %d moves, %v", len(g.Moves), err)
+	}
+}
