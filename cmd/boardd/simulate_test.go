@@ -1,0 +1,124 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/boardd/boardd/sensors/sim"
+	"github.com/boardd/boardd/trace"
+)
+
+func runCmd(t *testing.T, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code = runMain(context.Background(), &cmdEnv{stdin: strings.NewReader(""), stdout: &out, stderr: &errb, getenv: noEnv}, args)
+	return out.String(), errb.String(), code
+}
+
+const corpus960 = "../../testdata/games/chess960_otb_mainz2009_and_cutechess.pgn"
+
+func TestSimulateOneGame(t *testing.T) {
+	out, errs, code := runCmd(t, "simulate", "--pgn", corpus960, "--game", "3", "--sensor", "piece", "--seed", "4", "--irregular")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	r, err := trace.NewReader(strings.NewReader(out))
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := r.Header()
+	if h.Sensor != trace.PieceSensor || h.Setup != trace.Setup960 {
+		t.Errorf("header %+v, want piece sensors and a Chess960 set-up", h)
+	}
+	n := 0
+	for {
+		_, err := r.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		n++
+	}
+	if n < 100 {
+		t.Errorf("only %d events", n)
+	}
+	if !strings.Contains(out, "# simulated by boardd simulate --pgn chess960_otb_mainz2009_and_cutechess.pgn --game 3 --sensor piece --seed 4 --irregular") {
+		t.Errorf("no provenance comment:\n%.400s", out)
+	}
+	again, _, _ := runCmd(t, "simulate", "--pgn", corpus960, "--game", "3", "--sensor", "piece", "--seed", "4", "--irregular")
+	if again != out {
+		t.Error("the same command wrote a different trace")
+	}
+}
+
+func TestSimulateAllGames(t *testing.T) {
+	dir := t.TempDir()
+	_, errs, code := runCmd(t, "simulate", "--pgn", corpus960, "--out", dir, "--irregular")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "*.trace"))
+	if len(files) != 24 {
+		t.Fatalf("%d traces written, want 24: %s", len(files), errs)
+	}
+	// Each file is what --game N writes.
+	one, _, _ := runCmd(t, "simulate", "--pgn", corpus960, "--game", "7", "--irregular")
+	seven, err := os.ReadFile(filepath.Join(dir, "chess960_otb_mainz2009_and_cutechess-00007.trace"))
+	if err != nil || string(seven) != one {
+		t.Errorf("game 7 in the directory differs from --game 7 (%v)", err)
+	}
+	injs, err := sim.ReadInjections(bytes.NewReader(seven))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("game 7: %d injections", len(injs))
+	if !strings.Contains(errs, "wrote 24 traces") {
+		t.Errorf("summary: %q", errs)
+	}
+}
+
+func TestSimulateUsageErrors(t *testing.T) {
+	for _, args := range [][]string{
+		{"simulate"},
+		{"simulate", "--pgn", corpus960, "--sensor", "sonar"},
+		{"simulate", "--pgn", corpus960, "--game", "2", "--out", t.TempDir()},
+		{"simulate", "--pgn", corpus960, "--clock", "sometimes"},
+		{"simulate", "--pgn", corpus960, "extra"},
+	} {
+		if _, errs, code := runCmd(t, args...); code != 2 || errs == "" {
+			t.Errorf("%v: exit %d, stderr %q; want 2 and a message", args, code, errs)
+		}
+	}
+	if _, errs, code := runCmd(t, "simulate", "--pgn", corpus960, "--game", "99"); code != 1 || !strings.Contains(errs, "has 24 games, no game 99") {
+		t.Errorf("game 99: exit %d, %q", code, errs)
+	}
+	if _, errs, code := runCmd(t, "simulate", "--pgn", "no/such.pgn"); code != 1 || !strings.Contains(errs, "no/such.pgn") {
+		t.Errorf("missing file: exit %d, %q", code, errs)
+	}
+	bad := filepath.Join(t.TempDir(), "bad.pgn")
+	os.WriteFile(bad, []byte("[Event \"x\"]\n\n1. e4 e5 2. Ke3 *\n"), 0o600)
+	if _, errs, code := runCmd(t, "simulate", "--pgn", bad); code != 1 || !strings.Contains(errs, "game 1") {
+		t.Errorf("illegal move: exit %d, %q", code, errs)
+	}
+}
+
+func TestAccuracyCommand(t *testing.T) {
+	out, errs, code := runCmd(t, "accuracy", "--games", "2", "--sensor", "colour", "--mode", "clean", corpus960)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if !strings.Contains(out, "chess960_otb_mainz2009_and_cutechess") || !strings.Contains(out, "colour clean") || !strings.Contains(out, "TOTAL") {
+		t.Errorf("table:\n%s", out)
+	}
+	if _, _, code := runCmd(t, "accuracy", "--mode", "dirty", corpus960); code != 2 {
+		t.Errorf("--mode dirty: exit %d, want 2", code)
+	}
+}
