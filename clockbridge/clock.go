@@ -167,7 +167,7 @@ type Event struct {
 
 // Clk returns the presser's remaining time after a press: the value of the
 // [%clk] comment of the move it completed.
-func (e *Event) Clk() time.Duration { return e.State.Remaining[e.Side] }
+func (e Event) Clk() time.Duration { return e.State.Remaining[e.Side] }
 
 func (e Event) String() string {
 	switch e.Kind {
