@@ -428,12 +428,10 @@ func (d *DGT3000) SetAndRun(ctx context.Context, white, black time.Duration, run
 // new text while one is up.
 func (d *DGT3000) Display(ctx context.Context, text string, beep time.Duration, leftIcons, rightIcons byte) error {
 	f := dgtDisplayFrame(text, beep, leftIcons, rightIcons)
-	err := d.command(ctx, func() error {
-		if err := d.tries(d.endDisplay); err != nil {
-			return err
-		}
-		return d.display(f)
-	})
+	err := d.command(ctx, d.endDisplay)
+	if err == nil {
+		err = d.command(ctx, func() error { return d.display(f) })
+	}
 	if err == nil {
 		d.mu.Lock()
 		d.text, d.endAt = text, time.Time{}
