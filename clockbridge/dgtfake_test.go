@@ -214,8 +214,8 @@ func (f *fakeDGT) Send(frame []byte, listen byte) error {
 		f.displaying, f.text = false, ""
 		ack(dgtAddrBroadcast, 0x00)
 	case dgtMsgDisplay:
-		if f.displaying {
-			ack(dgtAddrBroadcast, 0x23)
+		if f.displaying || act.kind == actFlags {
+			ack(dgtAddrBroadcast, 0x23) // busy: the text is not taken
 			break
 		}
 		f.displaying, f.text = true, string(frame[4:15])
