@@ -67,10 +67,10 @@ func (r *Report) Totals() []Row {
 
 // WriteTable writes the rows and the totals as an aligned text table.
 func (r *Report) WriteTable(w io.Writer) error {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "file\tsensor\ttraces\tgames\texact\texact %\tmoves\tfalse alerts\tinjected\tfound\twrong ply\twrong kind\tmissed\tcorrections/1k moves\t")
+	tw := tabwriter.NewWriter(w, 0, 0, 1, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "file\tsensor\tmode\tgames\texact\texact %\tmoves\tfalse alerts\tinjected\tfound\twrong ply\twrong kind\tmissed\tcorr/1k\t")
 	line := func(row Row) {
-		fmt.Fprintf(tw, "%s\t%s %s\t\t%d\t%d\t%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%s\t\n",
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%s\t\n",
 			strings.TrimSuffix(row.File, ".pgn"), row.Sensor, mode(row.Irregular), row.Games, row.Exact, pct(row.Exact, row.Games),
 			row.Moves, row.False, row.Injected, row.Found, row.WrongPly, row.WrongKind, row.Missed, perK(row.Corrected, row.Moves))
 	}
