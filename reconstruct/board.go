@@ -132,6 +132,7 @@ type record struct {
 	firstOn  [64]int64
 	lastOn   [64]int64
 	events   int
+	framed   bool // a full frame changed squares: what happened between is unseen
 }
 
 func (rc *record) touched() chess.Bitboard { return rc.lifted | rc.placed }
@@ -142,6 +143,7 @@ func (rc *record) resetExcept(keep chess.Bitboard) {
 	rc.placed &= keep
 	if keep == 0 {
 		rc.events = 0
+		rc.framed = false
 	}
 }
 

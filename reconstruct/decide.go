@@ -8,6 +8,7 @@ import (
 
 // onSettle runs when the board has been still for SettleMs.
 func (r *Reconstructor) onSettle(t int64, out []Output) []Output {
+	r.decisions++
 	r.makeView()
 	if r.pending {
 		return r.decidePress(out)
@@ -53,6 +54,7 @@ func (r *Reconstructor) onCommit(t int64, out []Output) []Output {
 	if r.clock || r.state == stateEnded {
 		return out
 	}
+	r.decisions++
 	r.makeView()
 	best, _, useIx := r.weigh(true)
 	if useIx || best < 0 {
@@ -70,6 +72,7 @@ func (r *Reconstructor) onAlertTimer(t int64, out []Output) []Output {
 	if r.clock || r.state == stateEnded {
 		return out
 	}
+	r.decisions++
 	r.makeView()
 	best, ix, useIx := r.weigh(true)
 	if !useIx {
@@ -184,7 +187,7 @@ func (r *Reconstructor) atPosition(t int64, out []Output) []Output {
 		r.prov = chess.NoMove
 	}
 	rv := r.recView()
-	if touched := rv.touched(); touched != 0 && r.state != stateIrregular {
+	if touched := rv.touched(); touched != 0 && r.state != stateIrregular && r.state != stateSetup {
 		out = r.note(out, NoteHesitation, t, touched, "pieces lifted and put back: "+squareList(touched))
 	}
 	if r.state == stateIrregular {
@@ -254,6 +257,7 @@ func (r *Reconstructor) fitsPress(c *cand, side chess.Color) bool {
 
 // decidePress judges the board for the pending press.
 func (r *Reconstructor) decidePress(out []Output) []Output {
+	r.decisions++
 	r.pending = false
 	side, t := r.pressSide, r.pressT
 	r.makeView()

@@ -27,6 +27,7 @@ const (
 	costPromoOther     = 40 // a promotion other than the one the input chose
 	costBack           = 30 // per ply taken back
 	costResyncPly      = 30 // per ply beyond the first found by re-synchronising
+	costFramePly       = 5  // ... when a full frame jumped over the moves (a restart)
 	costOverlap        = 40 // a reply begun before the move it answers was on the board
 	costMisplaced      = 40 // per square that differs from the explanation
 	costMisplacedN     = 30 // ... when the piece fell onto a neighbouring square
@@ -127,9 +128,10 @@ type Reconstructor struct {
 	relPicked      bool // the released move's piece was picked up again
 	result, reason string
 
-	cands []cand
-	spare []line
-	ml    chess.MoveList
+	cands     []cand
+	spare     []line
+	decisions int // boards judged (settles, presses, timers)
+	ml        chess.MoveList
 }
 
 // New makes a Reconstructor for one board and game.
@@ -205,15 +207,14 @@ func (r *Reconstructor) Result() (result, reason string) { return r.result, r.re
 // reports something.
 func (r *Reconstructor) Feed(ev *trace.Event, out []Output) []Output {
 	out = r.Advance(ev.T, out)
-	first := !r.begun
-	if first {
+	if !r.begun {
 		r.begun = true
 		r.lastChange = ev.T
 		r.clk.start(ev.T)
 	}
 	switch ev.Kind {
 	case trace.Frame:
-		r.frame(ev, first)
+		r.frame(ev)
 	case trace.Off:
 		r.squareOff(ev.Square, ev.T)
 	case trace.On:
@@ -352,8 +353,8 @@ func (r *Reconstructor) squareOn(s chess.Square, pc chess.Piece, hasColour, hasP
 }
 
 // frame takes a full snapshot; the squares it changes are recorded as
-// lifted and placed, except in the trace's first event (the set-up).
-func (r *Reconstructor) frame(ev *trace.Event, first bool) {
+// lifted and placed.
+func (r *Reconstructor) frame(ev *trace.Event) {
 	var nb physBoard
 	nb.occ = ev.Occ
 	if ev.HasColour {
@@ -377,19 +378,21 @@ func (r *Reconstructor) frame(ev *trace.Event, first bool) {
 	if chg == 0 && nb.colourKnown == r.raw.colourKnown && nb.pieceKnown == r.raw.pieceKnown {
 		return
 	}
-	if !first {
-		for b := chg; b != 0; b &= b - 1 {
-			s := b.First()
-			if r.raw.occ.Has(s) {
-				r.rec.off(s, ev.T)
-			}
-			if nb.occ.Has(s) {
-				r.rec.on(s, ev.T)
-			}
+	// Even the first frame (the set-up, or the board found at a restart)
+	// records what differs from the expected position, so that a restart
+	// mid-game can be followed.
+	for b := chg; b != 0; b &= b - 1 {
+		s := b.First()
+		if r.raw.occ.Has(s) {
+			r.rec.off(s, ev.T)
+		}
+		if nb.occ.Has(s) {
+			r.rec.on(s, ev.T)
 		}
 	}
 	r.raw = nb
 	if chg != 0 {
+		r.rec.framed = true
 		r.changed(ev.T)
 	}
 }

@@ -140,7 +140,10 @@ func (r *Reconstructor) seqCost(p *chess.Position, moves []chess.Move, rv *recVi
 		lastTo = to
 		q.MakeMove(m)
 	}
-	cost += costMissedLift * (need &^ rv.lifted).Count()
+	if !r.rec.framed {
+		// (A frame shows only where pieces ended, never their lifts.)
+		cost += costMissedLift * (need &^ rv.lifted).Count()
+	}
 	stray := rv.touched() &^ expl
 	cost += costStrayNear*(stray&zone).Count() + costStrayFar*(stray&^zone).Count()
 	// Only a last move can be a piece still in the air.
@@ -263,12 +266,13 @@ func (r *Reconstructor) resync(rv *recView) {
 }
 
 type resyncState struct {
-	r     *Reconstructor
-	rv    *recView
-	depth int
-	seq   [maxResync]chess.Move
-	start chess.Position
-	nodes int
+	r       *Reconstructor
+	rv      *recView
+	reached chess.Bitboard // squares the sequence so far moved pieces to
+	depth   int
+	seq     [maxResync]chess.Move
+	start   chess.Position
+	nodes   int
 }
 
 func (rs *resyncState) search(p *chess.Position, ply int) {
@@ -286,10 +290,19 @@ func (rs *resyncState) search(p *chess.Position, ply int) {
 	if (p.Occupied()&^target).Count() > 2*left || (target&^p.Occupied()).Count() > 2*left {
 		return
 	}
+	// Every move starts on a square seen emptied, or one an earlier move
+	// of the sequence filled; after a full frame any square may have been.
+	from := rs.rv.lifted | rs.reached
+	if r.rec.framed {
+		from = ^chess.Bitboard(0)
+	}
 	var ml chess.MoveList
 	if left == 1 {
 		p.MovesToOccupancy(target, &ml)
 		for _, m := range ml.Moves() {
+			if !from.Has(m.From()) {
+				continue
+			}
 			if r.sensor != 0 {
 				q := *p
 				q.MakeMove(m)
@@ -298,7 +311,11 @@ func (rs *resyncState) search(p *chess.Position, ply int) {
 				}
 			}
 			rs.seq[ply] = m
-			c := cand{line: 0, n: rs.depth, cost: r.lines[0].cost + costResyncPly*(rs.depth-1)}
+			per := costResyncPly
+			if r.rec.framed {
+				per = costFramePly
+			}
+			c := cand{line: 0, n: rs.depth, cost: r.lines[0].cost + per*(rs.depth-1)}
 			copy(c.moves[:], rs.seq[:rs.depth])
 			sc, missed := r.seqCost(&rs.start, c.moves[:c.n], rs.rv)
 			c.cost += sc
@@ -311,9 +328,18 @@ func (rs *resyncState) search(p *chess.Position, ply int) {
 	}
 	p.GenerateLegal(&ml)
 	for _, m := range ml.Moves() {
+		if !from.Has(m.From()) {
+			continue
+		}
 		u := p.MakeMove(m)
 		rs.seq[ply] = m
+		saved := rs.reached
+		rs.reached |= m.To().Bitboard()
+		if m.IsCastling() {
+			rs.reached |= m.CastlingKingTo().Bitboard() | m.CastlingRookTo().Bitboard()
+		}
 		rs.search(p, ply+1)
+		rs.reached = saved
 		p.UnmakeMove(m, u)
 		if rs.nodes > resyncBudget {
 			return

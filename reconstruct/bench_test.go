@@ -1,0 +1,210 @@
+package reconstruct_test
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/boardd/boardd/chess"
+	"github.com/boardd/boardd/reconstruct"
+	"github.com/boardd/boardd/sensors/sim"
+	"github.com/boardd/boardd/trace"
+)
+
+// simTrace is one simulated game: its header and events.
+type simTrace struct {
+	hdr trace.Header
+	evs []trace.Event
+}
+
+// benchTraces simulates the first n games of each corpus file on each
+// sensor kind, clean and irregular.
+func benchTraces(b *testing.B, n int) []simTrace {
+	b.Helper()
+	var out []simTrace
+	for i, g := range corpus(b, n) {
+		for _, s := range []trace.Sensor{trace.Occupancy, trace.Colour, trace.PieceSensor} {
+			for _, irr := range []bool{false, true} {
+				src, err := sim.NewSource(sim.FromPGN(g), sim.Options{Sensor: s, Seed: sim.GameSeed(7, i), Irregular: irr})
+				if err != nil {
+					b.Fatal(err)
+				}
+				st := simTrace{hdr: src.Header()}
+				for {
+					it, err := src.Next()
+					if errors.Is(err, io.EOF) {
+						break
+					}
+					if err != nil {
+						b.Fatal(err)
+					}
+					st.evs = append(st.evs, it.Event)
+				}
+				out = append(out, st)
+			}
+		}
+	}
+	return out
+}
+
+func countEvents(ts []simTrace) int {
+	n := 0
+	for _, t := range ts {
+		n += len(t.evs)
+	}
+	return n
+}
+
+// BenchmarkFeed replays simulated traces (events already in memory)
+// through the reconstruction: the events/s figure is the replay speed.
+func BenchmarkFeed(b *testing.B) {
+	ts := benchTraces(b, 4)
+	total := countEvents(ts)
+	out := make([]reconstruct.Output, 0, 64)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		for _, t := range ts {
+			cfg, _ := reconstruct.ConfigFromHeader(t.hdr)
+			r, err := reconstruct.New(cfg)
+			if err != nil {
+				b.Fatal(err)
+			}
+			for j := range t.evs {
+				out = r.Feed(&t.evs[j], out[:0])
+			}
+			out = r.End(t.evs[len(t.evs)-1].T, out[:0])
+		}
+	}
+	b.ReportMetric(float64(total)*float64(b.N)/b.Elapsed().Seconds(), "events/s")
+}
+
+// BenchmarkReadTrace is BenchmarkFeed's peer: parsing the same traces
+// from text, without reconstructing.
+func BenchmarkReadTrace(b *testing.B) {
+	ts := benchTraces(b, 4)
+	texts := make([][]byte, len(ts))
+	for i, t := range ts {
+		var buf bytes.Buffer
+		w := trace.NewWriter(&buf)
+		w.WriteHeader(t.hdr)
+		for j := range t.evs {
+			w.WriteEvent(&t.evs[j])
+		}
+		w.Flush()
+		texts[i] = buf.Bytes()
+	}
+	total := countEvents(ts)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		for _, text := range texts {
+			tr, err := trace.NewReader(bytes.NewReader(text))
+			if err != nil {
+				b.Fatal(err)
+			}
+			for {
+				if _, err := tr.Next(); err != nil {
+					break
+				}
+			}
+		}
+	}
+	b.ReportMetric(float64(total)*float64(b.N)/b.Elapsed().Seconds(), "events/s")
+}
+
+// BenchmarkDecision times every Feed call that judged a still or pressed
+// board (a settle, a press, a commit or alert timer) and reports the
+// median, 99th percentile and maximum.
+func BenchmarkDecision(b *testing.B) {
+	ts := benchTraces(b, 4)
+	var times []time.Duration
+	out := make([]reconstruct.Output, 0, 64)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		times = times[:0]
+		for _, t := range ts {
+			cfg, _ := reconstruct.ConfigFromHeader(t.hdr)
+			r, _ := reconstruct.New(cfg)
+			for j := range t.evs {
+				d0 := reconstruct.Decisions(r)
+				start := time.Now()
+				out = r.Feed(&t.evs[j], out[:0])
+				el := time.Since(start)
+				if reconstruct.Decisions(r) != d0 {
+					times = append(times, el)
+				}
+			}
+		}
+	}
+	b.StopTimer()
+	slices.Sort(times)
+	pct := func(p float64) float64 { return float64(times[int(p*float64(len(times)-1))].Nanoseconds()) / 1e3 }
+	b.ReportMetric(pct(0.5), "p50-µs")
+	b.ReportMetric(pct(0.99), "p99-µs")
+	b.ReportMetric(pct(1), "max-µs")
+	b.ReportMetric(float64(len(times)), "decisions")
+}
+
+// BenchmarkResync4 sets a game position from the corpus, shows the board
+// four plies later in one frame (as after a restart) and times the press
+// that makes boardd search for the four moves. "found" is the share of
+// positions reached exactly; colour sensors cannot always tell which of
+// two four-move sequences was played (a king and a rook look alike).
+func BenchmarkResync4(b *testing.B) {
+	type job struct {
+		from *chess.Position
+		to   chess.Position
+		side chess.Color
+	}
+	var jobs []job
+	for _, g := range corpus(b, 8) {
+		for k := 10; k+4 <= len(g.Moves) && k <= 60; k += 25 {
+			from := g.Position(k)
+			to := *g.Position(k + 4)
+			jobs = append(jobs, job{from: from, to: to, side: from.SideToMove().Other()})
+		}
+	}
+	frame := func(p *chess.Position, t int64, s trace.Sensor) trace.Event {
+		ev := trace.Event{T: t, Kind: trace.Frame, Occ: p.Occupied(), White: p.ByColor(chess.White), HasColour: true}
+		if s == trace.PieceSensor {
+			ev.HasPieces = true
+			for x := chess.Square(0); x < 64; x++ {
+				ev.Placement[x] = p.PieceAt(x)
+			}
+		}
+		return ev
+	}
+	for _, s := range []trace.Sensor{trace.Colour, trace.PieceSensor} {
+		b.Run(s.String(), func(b *testing.B) {
+			var times []time.Duration
+			found := 0
+			out := make([]reconstruct.Output, 0, 64)
+			for i := 0; i < b.N; i++ {
+				times, found = times[:0], 0
+				for _, j := range jobs {
+					r, _ := reconstruct.New(reconstruct.Config{Start: j.from, Sensor: s, Clock: true})
+					fr := frame(j.from, 0, s)
+					out = r.Feed(&fr, out[:0])
+					fr = frame(&j.to, 1000, s)
+					out = r.Feed(&fr, out[:0])
+					press := trace.Event{T: 1300, Kind: trace.Press, Side: j.side}
+					start := time.Now()
+					out = r.Feed(&press, out[:0])
+					times = append(times, time.Since(start))
+					if p := r.Position(); p.Key() == j.to.Key() {
+						found++
+					}
+				}
+			}
+			slices.Sort(times)
+			b.ReportMetric(float64(times[len(times)/2].Microseconds())/1e3, "median-ms")
+			b.ReportMetric(float64(times[len(times)*9/10].Microseconds())/1e3, "p90-ms")
+			b.ReportMetric(float64(found)/float64(len(jobs)), "found")
+			b.ReportMetric(float64(len(jobs)), "positions")
+		})
+	}
+}
