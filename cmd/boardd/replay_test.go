@@ -1,0 +1,78 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const traces = "../../reconstruct/testdata/"
+
+func TestReplayDesignExample(t *testing.T) {
+	out, errs, code := runCmd(t, "replay", "--events", traces+"design-example.trace")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	want := `{"type":"move","ply":1,"san":"e4","uci":"e2e4","fen":"rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1","t_ms":1460}` + "\n"
+	if out != want {
+		t.Errorf("got\n%s\nwant\n%s", out, want)
+	}
+	pgn, _, code := runCmd(t, "replay", traces+"design-example.trace")
+	if code != 0 || !strings.Contains(pgn, "\n1. e4 *\n") {
+		t.Errorf("PGN (exit %d):\n%s", code, pgn)
+	}
+}
+
+func TestReplayEventsAreJSON(t *testing.T) {
+	out, errs, code := runCmd(t, "replay", "--events", traces+"illegal-move.trace")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var kinds []string
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		var m map[string]any
+		if err := json.Unmarshal([]byte(line), &m); err != nil {
+			t.Fatalf("not JSON: %s: %v", line, err)
+		}
+		k, _ := m["type"].(string)
+		if k == "alert" {
+			k += ":" + m["kind"].(string)
+		}
+		kinds = append(kinds, k)
+	}
+	if got := strings.Join(kinds, " "); got != "move move alert:illegal-move note move" {
+		t.Errorf("events %q", got)
+	}
+}
+
+func TestReplayPGNWithClocks(t *testing.T) {
+	out, errs, code := runCmd(t, "replay", traces+"rook-first-castling.trace")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if !strings.Contains(out, "1. O-O { [%clk 0:15:05.9] } 1... O-O-O { [%clk 0:15:06.3] } *") {
+		t.Errorf("PGN:\n%s", out)
+	}
+}
+
+func TestReplayBadTrace(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.trace")
+	os.WriteFile(bad, []byte("boardtrace 1\nsensor occupancy\n0 frame 0xffff00000000ffff\n100 off e9\n"), 0o644)
+	out, errs, code := runCmd(t, "replay", bad)
+	if code == 0 || out != "" {
+		t.Errorf("exit %d, stdout %q", code, out)
+	}
+	if want := bad + ":4: off: \"e9\" is not a square\n"; errs != want {
+		t.Errorf("stderr %q, want %q", errs, want)
+	}
+	_, errs, code = runCmd(t, "replay", filepath.Join(dir, "missing.trace"))
+	if code == 0 || !strings.Contains(errs, "missing.trace") {
+		t.Errorf("missing file: exit %d, %q", code, errs)
+	}
+	if _, _, code = runCmd(t, "replay"); code != 2 {
+		t.Errorf("no file: exit %d, want 2", code)
+	}
+}
