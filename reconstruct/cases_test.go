@@ -398,3 +398,25 @@ func TestDeterministic(t *testing.T) {
 		}
 	}
 }
+
+func TestResultGestureIsNotAMove(t *testing.T) {
+	// After 1.e4 e5 2.Nf3 Nc6 the players agree a draw and put the kings
+	// on d4 (dark) and d5 (light), e4 and e5 being taken.
+	start := mustFEN(t, "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3")
+	for _, s := range allSensors {
+		for _, clock := range both {
+			h := newHands(t, s, start)
+			h.lift("e1", "e8").placeFirst("d4").place("d5").wait(6000)
+			r, outs := h.run(Config{Start: start, Clock: clock})
+			if got := sanList(r); got != "" {
+				t.Errorf("%s clock=%v: moves %q", s, clock, got)
+			}
+			if res, _ := r.Result(); res != "1/2-1/2" {
+				t.Errorf("%s clock=%v: result %q", s, clock, res)
+			}
+			if a := alertList(outs); a != "" {
+				t.Errorf("%s clock=%v: alerts %q", s, clock, a)
+			}
+		}
+	}
+}

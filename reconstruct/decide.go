@@ -69,11 +69,17 @@ func (r *Reconstructor) onCommit(t int64, out []Output) []Output {
 // onAlertTimer runs when the board has been still for AlertMs: without a
 // clock, a board no move explains is judged.
 func (r *Reconstructor) onAlertTimer(t int64, out []Output) []Output {
-	if r.clock || r.state == stateEnded {
+	if r.state == stateEnded {
+		return out
+	}
+	r.makeView()
+	if res, ok := r.resultGesture(); ok {
+		return r.gestureEnd(res, t, out)
+	}
+	if r.clock {
 		return out
 	}
 	r.decisions++
-	r.makeView()
 	best, ix, useIx := r.weigh(true)
 	if !useIx {
 		if c := &r.cands[best]; c.n > 0 || c.back > 0 {
@@ -90,6 +96,47 @@ func (r *Reconstructor) onAlertTimer(t int64, out []Output) []Output {
 		return out
 	}
 	return r.actInexact(ix, r.lines[0].pos.SideToMove(), t, false, out)
+}
+
+// centre are the squares of the result gesture: both kings on the light
+// ones (d5, e4) 1-0, both on the dark ones (d4, e5) 0-1, one of each
+// 1/2-1/2 (the DGT boards' convention).
+const (
+	centreLight = chess.Bitboard(1<<35 | 1<<28)
+	centreDark  = chess.Bitboard(1<<27 | 1<<36)
+)
+
+// resultGesture recognises the kings put on two centre squares after the
+// game: both kings' squares emptied, two centre squares filled, nothing
+// else changed. It is never a move.
+func (r *Reconstructor) resultGesture() (string, bool) {
+	p := &r.lines[0].pos
+	d := r.v.diff(p) &^ r.overlay
+	kings := p.Pieces(chess.White, chess.King) | p.Pieces(chess.Black, chess.King)
+	centre := centreLight | centreDark
+	placed := d & r.v.occ & centre
+	if d&kings != kings || r.v.occ&kings&^centre != 0 || placed.Count() != 2 || d&^(kings|placed) != 0 {
+		return "", false
+	}
+	if r.v.colourKnown&placed == placed && (r.v.white&placed).Count() != 1 {
+		return "", false
+	}
+	switch {
+	case placed&centreLight == placed:
+		return "1-0", true
+	case placed&centreDark == placed:
+		return "0-1", true
+	}
+	return "1/2-1/2", true
+}
+
+// gestureEnd ends the game with the result the kings show.
+func (r *Reconstructor) gestureEnd(res string, t int64, out []Output) []Output {
+	out = r.note(out, NoteResultSign, t, r.v.occ&(centreLight|centreDark),
+		"the kings stand on the centre squares: the result "+res)
+	r.state, r.result, r.reason = stateEnded, res, "result shown with the kings"
+	return append(out, Output{Kind: End, T: t, Ply: r.lines[0].pos.Ply(), Result: res, Reason: r.reason,
+		ClockMs: -1, From: chess.NoSquare, To: chess.NoSquare})
 }
 
 // explainFirst is explain, and before the first move also tries every
