@@ -204,6 +204,9 @@ func jsonError(data []byte, err error) error {
 	case errors.As(err, &te):
 		return fmt.Errorf("line %d: %s: want %v, got %s", lineOf(data, te.Offset), te.Field, te.Type, te.Value)
 	}
+	if errors.Is(err, io.ErrUnexpectedEOF) {
+		return fmt.Errorf("line %d: unexpected end of the configuration (a { or [ not closed?)", lineOf(data, int64(len(data))))
+	}
 	if strings.HasPrefix(err.Error(), "json: unknown field ") {
 		return fmt.Errorf("unknown key %s", strings.TrimPrefix(err.Error(), "json: unknown field "))
 	}
