@@ -129,20 +129,30 @@ func ParseTimeControl(tag string) (TimeControl, error) {
 		return TimeControl{}, errNoTimeControl
 	}
 	if m := reWordy.FindStringSubmatch(s); m != nil {
-		base, _ := strconv.Atoi(m[1])
+		base, err1 := strconv.Atoi(m[1])
 		tc := TimeControl{Base: time.Duration(base) * time.Minute}
+		var err2 error
 		if m[2] != "" {
-			inc, _ := strconv.Atoi(m[2])
+			var inc int
+			inc, err2 = strconv.Atoi(m[2])
 			tc.Increment = time.Duration(inc) * time.Second
 		}
-		return tc, nil
+		if err1 != nil || err2 != nil || base > int(maxTC/time.Minute) || tc.Increment > maxTC {
+			return TimeControl{}, fmt.Errorf("time control %q: times out of range", tag)
+		}
+		return tc.check(tag)
 	}
 	m := rePGN.FindStringSubmatch(s)
 	if m == nil {
 		return TimeControl{}, fmt.Errorf("time control %q: want seconds like 5400+30 or 40/7200:1800", tag)
 	}
+	bad := false
 	secs := func(v string) time.Duration {
-		f, _ := strconv.ParseFloat(v, 64)
+		f, err := strconv.ParseFloat(v, 64)
+		if err != nil || f > float64(maxTC/time.Second) {
+			bad = true
+			return 0
+		}
 		return time.Duration(f * float64(time.Second))
 	}
 	tc := TimeControl{Base: secs(m[2])}
@@ -161,8 +171,21 @@ func ParseTimeControl(tag string) (TimeControl, error) {
 	if m[3] != "" {
 		tc.Increment = secs(m[3])
 	}
+	if bad || tc.Moves > 1000 {
+		return TimeControl{}, fmt.Errorf("time control %q: times out of range", tag)
+	}
+	return tc.check(tag)
+}
+
+// maxTC bounds every time of a time control (a day).
+const maxTC = 24 * time.Hour
+
+func (tc TimeControl) check(tag string) (TimeControl, error) {
 	if tc.Base <= 0 {
 		return TimeControl{}, fmt.Errorf("time control %q: no base time", tag)
+	}
+	if tc.Moves > 0 && tc.Second <= 0 {
+		return TimeControl{}, fmt.Errorf("time control %q: no time for the second period", tag)
 	}
 	return tc, nil
 }
