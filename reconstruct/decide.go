@@ -227,6 +227,7 @@ func (r *Reconstructor) turn(q uint8, t int64, how string, out []Output) []Outpu
 
 // atPosition handles a still board that shows the game position.
 func (r *Reconstructor) atPosition(t int64, out []Output) []Output {
+	r.ver++
 	if r.prov != chess.NoMove {
 		out = append(out, Output{Kind: Retract, T: t, Ply: r.provPly, Side: r.lines[0].pos.SideToMove(),
 			Old: r.prov, OldSAN: r.lines[0].pos.SAN(r.prov), OldUCI: r.lines[0].pos.UCI(r.prov), Provisional: true,
@@ -268,8 +269,10 @@ func (r *Reconstructor) provisional(c *cand, out []Output) []Output {
 	r.prov, r.provPly, r.provT = m, ply, r.lastChange
 	q := L.pos
 	q.MakeMove(m)
+	// Kept so that the final move, usually the same, need not be written again.
+	r.provKey, r.provSAN, r.provUCI, r.provFEN = L.pos.Key(), L.pos.SAN(m), L.pos.UCI(m), q.FEN()
 	return append(out, Output{Kind: Move, T: r.lastChange, Ply: ply, Side: L.pos.SideToMove(), Move: m,
-		SAN: L.pos.SAN(m), UCI: L.pos.UCI(m), FEN: q.FEN(), Provisional: true, ClockMs: -1})
+		SAN: r.provSAN, UCI: r.provUCI, FEN: r.provFEN, Provisional: true, ClockMs: -1})
 }
 
 // press handles a clock press by side.
@@ -366,6 +369,7 @@ func (r *Reconstructor) adoptPressed(best int, side chess.Color, t int64, out []
 // promote records a promotion choice; if the last published move is a
 // promotion to another piece, it is amended.
 func (r *Reconstructor) promote(pt chess.PieceType, t int64, out []Output) []Output {
+	r.ver++
 	r.promo, r.promoT = pt, t
 	n := len(r.plies)
 	if n == 0 {

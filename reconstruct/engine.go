@@ -106,6 +106,10 @@ type Reconstructor struct {
 	reps  map[uint64]int
 
 	prov      chess.Move // provisional move shown (clock mode), NoMove if none
+	provKey   uint64     // the position the provisional move was made in
+	provSAN   string
+	provUCI   string
+	provFEN   string
 	provPly   int
 	provT     int64
 	pending   bool // a press waits for the board to settle
@@ -131,6 +135,13 @@ type Reconstructor struct {
 	cands     []cand
 	spare     []line
 	decisions int // boards judged (settles, presses, timers)
+
+	// The last explanation and what it depended on; ver changes whenever
+	// the hypotheses, the published moves, the record or the overlay do.
+	ver       uint32
+	explKey   explainKey
+	explBest  int
+	explained bool
 	ml        chess.MoveList
 }
 
@@ -168,6 +179,7 @@ func New(cfg Config) (*Reconstructor, error) {
 
 // newGame resets the game to the start position, keeping the board.
 func (r *Reconstructor) newGame() {
+	r.ver++
 	r.lines = append(r.lines[:0], line{pos: r.start})
 	r.plies = r.plies[:0]
 	r.reps = map[uint64]int{r.start.Key(): 1}
@@ -283,6 +295,7 @@ func (r *Reconstructor) SetPosition(t int64, p *chess.Position, out []Output) []
 // ---- sensor input ----
 
 func (r *Reconstructor) changed(t int64) {
+	r.ver++
 	if r.prov != chess.NoMove && r.lastChange == r.provT && t-r.provT >= r.timing.ReleaseMs {
 		// The provisional move stood still long enough to have been let go.
 		r.released, r.relPicked = r.prov, false

@@ -172,6 +172,27 @@ func nullCost(rv *recView) int { return costStrayFar * rv.touched().Count() }
 // with allowResync, if nothing closer fits, up to maxResync moves. It
 // returns the index of the cheapest, -1 if none.
 func (r *Reconstructor) explain(allowBack, allowResync bool) int {
+	// The same still board with the same hypotheses explains the same way
+	// (a settle, then the press): reuse the answer.
+	key := explainKey{t: r.lastChange, ver: r.ver, orient: r.orient, back: allowBack, resync: allowResync, promo: r.promo}
+	if r.explained && key == r.explKey {
+		return r.explBest
+	}
+	r.explBest = r.explainNow(allowBack, allowResync)
+	r.explKey, r.explained = key, true
+	return r.explBest
+}
+
+// explainKey identifies what an explanation depends on.
+type explainKey struct {
+	t            int64
+	ver          uint32
+	orient       uint8
+	back, resync bool
+	promo        chess.PieceType
+}
+
+func (r *Reconstructor) explainNow(allowBack, allowResync bool) int {
 	r.cands = r.cands[:0]
 	rv := r.recView()
 	for li := range r.lines {

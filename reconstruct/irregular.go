@@ -89,6 +89,8 @@ func (r *Reconstructor) inexactBest() inexact {
 // position stays), a move with misplaced pieces or an unreplaced pawn
 // (the move counts), or pieces out of place.
 func (r *Reconstructor) actInexact(ix inexact, side chess.Color, t int64, pressed bool, out []Output) []Output {
+	r.ver++
+	defer func() { r.ver++ }()
 	key := r.viewKey()
 	if key == r.alertKey {
 		if pressed {

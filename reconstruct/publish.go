@@ -10,6 +10,8 @@ import (
 // explain the board the same number of moves on) the new hypotheses, and
 // publishes the difference. t is the board time of the moves.
 func (r *Reconstructor) adopt(bi int, t int64, out []Output) []Output {
+	r.ver++
+	defer func() { r.ver++ }()
 	best := r.cands[bi]
 	var retracted chess.Move
 	if best.back > 0 {
@@ -203,11 +205,18 @@ func (r *Reconstructor) publish(t int64, out []Output) []Output {
 	for i := k; i < len(L.moves); i++ {
 		m := L.moves[i]
 		before := pos
-		san, uci := pos.SAN(m), pos.UCI(m)
-		pos.MakeMove(m)
+		var san, uci, fen string
+		if m == r.prov && pos.Key() == r.provKey && r.prov != chess.NoMove {
+			san, uci, fen = r.provSAN, r.provUCI, r.provFEN
+			pos.MakeMove(m)
+		} else {
+			san, uci = pos.SAN(m), pos.UCI(m)
+			pos.MakeMove(m)
+			fen = pos.FEN()
+		}
 		unc := r.uncertain(i, m)
 		o := Output{T: t, Ply: before.Ply() + 1, Side: before.SideToMove(), Move: m, SAN: san, UCI: uci,
-			FEN: pos.FEN(), Uncertain: unc, ClockMs: -1, From: chess.NoSquare, To: chess.NoSquare}
+			FEN: fen, Uncertain: unc, ClockMs: -1, From: chess.NoSquare, To: chess.NoSquare}
 		if i < len(r.plies) {
 			old := &r.plies[i]
 			if old.move != m || old.san != san {
@@ -265,14 +274,15 @@ func (r *Reconstructor) gameState(t int64, out []Output) []Output {
 		return append(out, Output{Kind: End, T: t, Ply: ply, Result: result, Reason: reason, ClockMs: -1,
 			From: chess.NoSquare, To: chess.NoSquare, Text: text})
 	}
+	inCheck, moves := p.InCheck(), p.HasLegalMove()
 	switch {
-	case p.IsCheckmate():
+	case inCheck && !moves:
 		res := "1-0"
 		if mover == chess.Black {
 			res = "0-1"
 		}
 		return end(Checkmate, res, "checkmate", fmt.Sprintf("%s is checkmated.", colourName(mover.Other())))
-	case p.IsStalemate():
+	case !moves:
 		return end(Stalemate, "1/2-1/2", "stalemate", fmt.Sprintf("%s is stalemated.", colourName(mover.Other())))
 	case insufficient(p):
 		return end(DeadPosition, "1/2-1/2", "dead position", "Neither side can checkmate by any series of legal moves.")
@@ -326,7 +336,7 @@ func (r *Reconstructor) flagFall(side chess.Color, t int64, out []Output) []Outp
 // checkNewGame starts a new game when the start set-up stands on the
 // board after a game (or part of one).
 func (r *Reconstructor) checkNewGame(t int64, out []Output) []Output {
-	if len(r.plies) == 0 && r.state != stateEnded {
+	if len(r.plies) == 0 && r.state != stateEnded || r.v.occ.Count() != r.start.Occupied().Count() {
 		return out
 	}
 	var v view
