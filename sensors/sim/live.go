@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/boardd/boardd/chess"
 	"github.com/boardd/boardd/trace"
 )
 
@@ -133,4 +134,16 @@ func Cycle(games []Game) GameFunc {
 		}
 		return games[n%len(games)], nil
 	}
+}
+
+// GamesFromPGN reads every game of a PGN text for a Loop (with Cycle).
+// Games that do not read are skipped; their errors come back joined, after
+// the games that read.
+func GamesFromPGN(r io.Reader) ([]Game, error) {
+	pgs, err := chess.ReadAllPGN(r)
+	games := make([]Game, len(pgs))
+	for i, pg := range pgs {
+		games[i] = FromPGN(pg)
+	}
+	return games, err
 }

@@ -633,3 +633,13 @@ func TestLoop(t *testing.T) {
 		t.Errorf("Cycle(5) = %d moves, %v", len(g.Moves), err)
 	}
 }
+
+func TestGamesFromPGN(t *testing.T) {
+	games, err := GamesFromPGN(strings.NewReader("[Event \"a\"]\n[TimeControl \"300+3\"]\n\n1. e4 e5 *\n\n[Event \"b\"]\n\n1. e4 Ke7 2. Ke3 *\n\n[Event \"c\"]\n\n1. d4 *\n"))
+	if len(games) != 2 || err == nil {
+		t.Fatalf("got %d games, err %v; want 2 and an error for the illegal one", len(games), err)
+	}
+	if games[0].TimeControl == nil || games[0].TimeControl.String() != "5m+3s" || len(games[1].Moves) != 1 {
+		t.Errorf("games %+v", games)
+	}
+}
