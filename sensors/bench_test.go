@@ -117,12 +117,12 @@ func benchScan(b *testing.B, sc sensors.Scanner) {
 
 // noDelay is a clock whose settling delays cost nothing, so that the
 // benchmarks show CPU, not the 10-20 µs waits.
-type noDelay struct{ sensorstest.Clock }
+type noDelay struct{ *sensorstest.Clock }
 
-func (noDelay) Delay(time.Duration) {}
+func (*noDelay) Delay(time.Duration) {}
 
 func BenchmarkScan(b *testing.B) {
-	clk := &noDelay{}
+	clk := &noDelay{sensorstest.NewClock()}
 	b.Run("matrix-pins", func(b *testing.B) {
 		m, _ := sensors.NewMatrix(fastPins(8), fastPins(8), sensors.MatrixOptions{Clock: clk, DiodeCheckEvery: -1})
 		benchScan(b, m)
@@ -179,7 +179,7 @@ func BenchmarkScanADS1115(b *testing.B) {
 		pins = append(pins, p)
 	}
 	sel := []gpio.PinOut{&fastPin{}, &fastPin{}, &fastPin{}, &fastPin{}}
-	a, _ := sensors.NewAnalog(sel, pins, nil, sensors.AnalogOptions{Clock: &noDelay{}})
+	a, _ := sensors.NewAnalog(sel, pins, nil, sensors.AnalogOptions{Clock: &noDelay{sensorstest.NewClock()}})
 	benchScan(b, a)
 	b.ReportMetric(float64(bus.n)/float64(b.N), "tx/op")
 }

@@ -173,6 +173,20 @@ func cfgErr(key, format string, args ...any) error {
 // ParseConfig reads a Config from JSON, rejecting unknown keys, and
 // validates it. Errors name the line or the key.
 func ParseConfig(data []byte) (*Config, error) {
+	c, err := DecodeConfig(data)
+	if err != nil {
+		return nil, err
+	}
+	if err := c.Validate(); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// DecodeConfig reads a Config from JSON, rejecting unknown keys, without
+// validating it (boardd calibrate starts from a configuration without
+// squares).
+func DecodeConfig(data []byte) (*Config, error) {
 	var c Config
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
@@ -181,9 +195,6 @@ func ParseConfig(data []byte) (*Config, error) {
 	}
 	if _, err := dec.Token(); err != io.EOF {
 		return nil, fmt.Errorf("line %d: unexpected data after the configuration", lineOf(data, dec.InputOffset()))
-	}
-	if err := c.Validate(); err != nil {
-		return nil, err
 	}
 	return &c, nil
 }
@@ -203,6 +214,9 @@ func jsonError(data []byte, err error) error {
 		return fmt.Errorf("line %d: %v", lineOf(data, se.Offset), se)
 	case errors.As(err, &te):
 		return fmt.Errorf("line %d: %s: want %v, got %s", lineOf(data, te.Offset), te.Field, te.Type, te.Value)
+	}
+	if errors.Is(err, io.EOF) {
+		return errors.New("empty: want a JSON object such as {\"design\": \"mcp23017\", ...}")
 	}
 	if errors.Is(err, io.ErrUnexpectedEOF) {
 		return fmt.Errorf("line %d: unexpected end of the configuration (a { or [ not closed?)", lineOf(data, int64(len(data))))

@@ -42,6 +42,11 @@ func commands() map[string]command {
 		"relay":    {"serve the venue's games as delayed live PGN per round; push to a broadcast", cmdRelay},
 		"perft":    {"count leaf nodes of the legal move tree (move generator check and benchmark)", cmdPerft},
 		"version":  {"print the version", cmdVersion},
+
+		// The sensor hardware.
+		"record":    {"record the board's sensors (or a replayed trace) as a boardtrace", cmdRecord},
+		"diag":      {"show the board's sensors live: 8x8 frames, scan rate, bus errors, faults", cmdDiag},
+		"calibrate": {"learn the sensor wiring map: put a piece on each square as prompted", cmdCalibrate},
 	}
 }
 

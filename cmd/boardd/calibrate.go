@@ -1,0 +1,133 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/boardd/boardd/sensors"
+)
+
+func cmdCalibrate(ctx context.Context, env *cmdEnv, args []string) error {
+	fs := flag.NewFlagSet("calibrate", flag.ContinueOnError)
+	fs.SetOutput(env.stderr)
+	config := fs.String("config", "", "the board's sensor configuration (JSON): design, buses and pins; its squares may be missing")
+	design := fs.String("design", "", "start from the reference wiring of a design instead (matrix, mcp23017, hc165, analog, analog-ads1115; docs/hardware.md)")
+	out := fs.String("out", "-", `where to write the calibrated configuration ("-": standard output)`)
+	stable := fs.Int("stable", 10, "scans a piece must sit still (10 ms apart) to count")
+	fs.Usage = func() {
+		fmt.Fprint(env.stderr, `usage: boardd calibrate (--config FILE | --design NAME) [--out FILE]
+
+Learns which input reads which square. It asks to clear the board, then
+to put a piece on a1, b1, ... h8 in turn (a white piece on an analog Hall
+board, which also gets each sensor's empty reading and sensitivity
+measured). Pieces may stay where they are or be moved on: only a newly
+occupied input counts. Type s and Enter to skip a square, q to give up.
+The configuration, with the learned squares, is written to --out; use
+boardd diag to check it. Without sensor hardware it says which host
+drivers were skipped and exits 1.
+
+`)
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if err == flag.ErrHelp {
+			return errHelp
+		}
+		return exitError{2}
+	}
+	if fs.NArg() != 0 || (*config == "") == (*design == "") || *stable < 1 {
+		fs.Usage()
+		return exitError{2}
+	}
+	var cfg *sensors.Config
+	var err error
+	if *config != "" {
+		cfg, err = loadSensorConfig(*config, true)
+	} else {
+		cfg, err = sensors.DefaultConfig(*design)
+	}
+	if err != nil {
+		return err
+	}
+	hw, err := initHost(cfg)
+	if err != nil {
+		return reportOpenError(env, "calibrate", err)
+	}
+	defer hw.Close()
+	sc, _, err := cfg.NewScanner(hw, nil)
+	if err != nil {
+		return err
+	}
+	defer sc.Close()
+	return calibrate(ctx, env, cfg, sc, sensors.CalibrateOptions{Stable: *stable}, *out)
+}
+
+// linePrompter talks to the operator on the command's streams.
+type linePrompter struct {
+	w     io.Writer
+	lines chan string
+}
+
+func newLinePrompter(ctx context.Context, r io.Reader, w io.Writer) *linePrompter {
+	p := &linePrompter{w: w, lines: make(chan string)}
+	go func() {
+		defer close(p.lines)
+		sc := bufio.NewScanner(r)
+		for sc.Scan() {
+			select {
+			case p.lines <- sc.Text():
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	return p
+}
+
+func (p *linePrompter) Say(format string, args ...any) { fmt.Fprintf(p.w, format+"\n", args...) }
+func (p *linePrompter) Lines() <-chan string           { return p.lines }
+
+// calibrate runs the calibration of sc and writes cfg with what it
+// learned to out.
+func calibrate(ctx context.Context, env *cmdEnv, cfg *sensors.Config, sc sensors.Scanner, o sensors.CalibrateOptions, out string) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	o.InputName = cfg.InputName
+	p := newLinePrompter(ctx, env.stdin, env.stderr)
+	res, err := sensors.Calibrate(ctx, sc, p, o)
+	if errors.Is(err, sensors.ErrCalibrationAborted) {
+		fmt.Fprintln(env.stderr, "boardd calibrate: aborted; nothing written")
+		return exitError{1}
+	}
+	if err != nil {
+		return err
+	}
+	if err := cfg.ApplyCalibration(res); err != nil {
+		return err
+	}
+	b, err := cfg.Marshal()
+	if err != nil {
+		return err
+	}
+	if out == "-" {
+		_, err = env.stdout.Write(b)
+	} else {
+		err = os.WriteFile(out, b, 0o644)
+	}
+	if err != nil {
+		return fmt.Errorf("writing the configuration: %w", err)
+	}
+	if verr := cfg.Validate(); verr != nil {
+		fmt.Fprintf(env.stderr, "boardd calibrate: the configuration is incomplete: %v\n", verr)
+		return exitError{1}
+	}
+	if out != "-" {
+		fmt.Fprintf(env.stderr, "Calibrated: %s written. Check it with: boardd diag --config %s\n", out, out)
+	}
+	return nil
+}

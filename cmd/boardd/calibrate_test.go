@@ -1,0 +1,112 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/boardd/boardd/chess"
+	"github.com/boardd/boardd/sensors"
+	"github.com/boardd/boardd/sensors/sensorstest"
+	"github.com/boardd/boardd/trace"
+	"periph.io/x/conn/v3/physic"
+	"periph.io/x/conn/v3/spi"
+)
+
+// calibrationRig is a 74HC165 board whose chain is wired in an irregular
+// order, and a hand that puts one piece on a1, b1, ... h8 in turn, a
+// second apart, from two seconds on.
+func calibrationRig(t *testing.T) (*sensors.Config, sensors.Scanner, *sensorstest.Clock, []chess.Square) {
+	t.Helper()
+	clk := sensorstest.NewClock()
+	board := sensorstest.NewBoard(clk)
+	hidden := make([]chess.Square, 64)
+	in := make([][8]chess.Square, 8)
+	for i := range hidden {
+		hidden[i] = chess.Square((i*29 + 7) % 64)
+		in[i/8][i%8] = hidden[i]
+	}
+	model := sensorstest.NewHC165Model(board, in)
+	c, err := model.Connect(physic.MegaHertz, spi.Mode0, 8)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc, err := sensors.NewHC165Chain(c, model.Latch(), 8, sensors.HC165Options{Sentinel: sensors.SentinelLow})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var evs []trace.Event
+	for k := 0; k < 64; k++ {
+		evs = append(evs, trace.Event{T: int64(2000 + 1000*k), Kind: trace.Frame, Occ: chess.Square(k).Bitboard()})
+	}
+	board.Play(&sensorstest.Events{List: evs}, sensorstest.PlayOptions{})
+	cfg, _ := sensors.DefaultConfig("hc165")
+	cfg.HC165.Squares, cfg.HC165.Count = nil, 8
+	return cfg, sc, clk, hidden
+}
+
+func TestCalibrateCommandWritesTheLearnedWiring(t *testing.T) {
+	cfg, sc, clk, hidden := calibrationRig(t)
+	var out, errb bytes.Buffer
+	env := &cmdEnv{stdin: strings.NewReader("\n"), stdout: &out, stderr: &errb}
+	if err := calibrate(context.Background(), env, cfg, sc, sensors.CalibrateOptions{Clock: clk}, "-"); err != nil {
+		t.Fatalf("%v\n%s", err, errb.String())
+	}
+	prompts := errb.String()
+	for _, want := range []string{"Take every piece off the board, then press Enter.\n", "Put a piece on a1.\n", "a1 is chip 1 input F.\n", "Put a piece on h8.\n"} {
+		if !strings.Contains(prompts, want) {
+			t.Errorf("prompts lack %q:\n%s", want, prompts)
+		}
+	}
+	got, err := sensors.ParseConfig(out.Bytes())
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	w, _ := got.Wiring()
+	for i, want := range hidden {
+		if w.Square(i) != want {
+			t.Fatalf("input %d: %v, wired to %v", i, w.Square(i), want)
+		}
+	}
+	if !strings.Contains(out.String(), `"sentinel": "low"`) {
+		t.Errorf("the hardware settings were not kept:\n%s", out.String())
+	}
+}
+
+func TestCalibrateCommandSkipAndAbort(t *testing.T) {
+	cfg, sc, clk, _ := calibrationRig(t)
+	var out, errb bytes.Buffer
+	file := filepath.Join(t.TempDir(), "board.json")
+	// Skip a1: the configuration is written but incomplete, exit 1.
+	env := &cmdEnv{stdin: strings.NewReader("\ns\n"), stdout: &out, stderr: &errb}
+	err := calibrate(context.Background(), env, cfg, sc, sensors.CalibrateOptions{Clock: clk}, file)
+	if code := exitCode(env, "calibrate", err); code != 1 || !strings.Contains(errb.String(), "a1 skipped.") || !strings.Contains(errb.String(), "incomplete: hc165.squares: squares a1 are not wired") {
+		t.Errorf("exit %d, stderr:\n%s", code, errb.String())
+	}
+	if b, err := os.ReadFile(file); err != nil || !strings.Contains(string(b), `"-"`) {
+		t.Errorf("partial configuration: %v\n%s", err, b)
+	}
+	// q: nothing written.
+	cfg, sc, clk, _ = calibrationRig(t)
+	out.Reset()
+	errb.Reset()
+	env = &cmdEnv{stdin: strings.NewReader("q\n"), stdout: &out, stderr: &errb}
+	err = calibrate(context.Background(), env, cfg, sc, sensors.CalibrateOptions{Clock: clk}, "-")
+	if code := exitCode(env, "calibrate", err); code != 1 || out.Len() != 0 || !strings.Contains(errb.String(), "aborted") {
+		t.Errorf("q: exit %d, stdout %q, stderr %q", code, out.String(), errb.String())
+	}
+	// Usage errors.
+	for _, args := range [][]string{{"calibrate"}, {"calibrate", "--design", "matrix", "--config", "x.json"}, {"calibrate", "--stable", "0", "--design", "hc165"}} {
+		if _, _, code := runSensorCmd(t, "", args...); code != 2 {
+			t.Errorf("%v: exit %d, want 2", args, code)
+		}
+	}
+	if _, stderr, code := runSensorCmd(t, "", "calibrate", "--design", "sonar"); code != 1 || !strings.Contains(stderr, `design "sonar"`) {
+		t.Errorf("--design sonar: exit %d %q", code, stderr)
+	}
+	_ = time.Second
+}

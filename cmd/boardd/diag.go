@@ -1,0 +1,167 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/boardd/boardd/chess"
+	"github.com/boardd/boardd/sensors"
+	"github.com/boardd/boardd/trace"
+)
+
+func cmdDiag(ctx context.Context, env *cmdEnv, args []string) error {
+	fs := flag.NewFlagSet("diag", flag.ContinueOnError)
+	fs.SetOutput(env.stderr)
+	sf := addSourceFlags(fs)
+	nframes := fs.Int("frames", 0, "stop after this many frames (0: until interrupted or the trace ends)")
+	every := fs.Duration("stats", time.Second, "print the scan statistics this often (hardware only; 0: never)")
+	fs.Usage = func() {
+		fmt.Fprint(env.stderr, `usage: boardd diag --config FILE [--frames N] [--stats D]
+       boardd diag --source trace:FILE [--fast] ...
+
+Shows what the board's sensors report: every frame as an 8x8 picture
+(x occupied, W/B by colour, piece letters; the squares that changed in
+brackets), sensor faults as they come and clear, and every --stats the
+scan rate, the time one scan takes, bus errors, and the units failing.
+Use it to check a board's wiring after boardd calibrate.
+
+`)
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if err == flag.ErrHelp {
+			return errHelp
+		}
+		return exitError{2}
+	}
+	if fs.NArg() != 0 || *nframes < 0 || *every < 0 {
+		fs.Usage()
+		return exitError{2}
+	}
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	src, _, closeSrc, err := openSource(env, sf, log)
+	if err != nil {
+		return reportOpenError(env, "diag", err)
+	}
+	defer closeSrc()
+	err = diag(ctx, env.stdout, src, *nframes, *every)
+	return traceError(sf, err)
+}
+
+// lockedWriter serialises the frame printer and the statistics ticker.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) printf(format string, args ...any) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	fmt.Fprintf(l.w, format, args...)
+}
+
+// statser is a source that counts its scans (a ScanSource).
+type statser interface{ Stats() sensors.Stats }
+
+// diag prints src's frames and faults, and its statistics every interval.
+func diag(ctx context.Context, w io.Writer, src sensors.FrameSource, nframes int, every time.Duration) error {
+	out := &lockedWriter{w: w}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	if st, ok := src.(statser); ok && every > 0 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			t := time.NewTicker(every)
+			defer t.Stop()
+			for {
+				select {
+				case <-ctx.Done():
+					return
+				case <-t.C:
+					out.printf("%s\n", statsLine(st.Stats()))
+				}
+			}
+		}()
+	}
+	var ev sensors.Event
+	var first time.Time
+	seen := 0
+	for nframes == 0 || seen < nframes {
+		err := src.Next(ctx, &ev)
+		switch {
+		case errors.Is(err, io.EOF), errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+			return nil
+		case err != nil:
+			return err
+		}
+		if first.IsZero() {
+			first = ev.T
+		}
+		at := ev.T.Sub(first).Seconds()
+		switch ev.Kind {
+		case sensors.FrameEvent:
+			seen++
+			f := &ev.Frame
+			what := "changed " + squareList(f.Changed)
+			switch {
+			case f.Changed == 0:
+				what = "unchanged"
+			case f.Seq == 1:
+				what = "first frame"
+			}
+			mark := f.Changed
+			if f.Seq == 1 {
+				mark = 0
+			}
+			out.printf("frame %d  +%.3fs  %d pieces  %s\n%s", f.Seq, at, f.Occ.Count(), what, sensors.Picture(f, mark))
+		case sensors.FaultEvent:
+			out.printf("+%.3fs  %s\n", at, ev.Fault.String())
+		case sensors.InputEvent:
+			out.printf("+%.3fs  %s\n", at, inputLine(&ev.Input))
+		}
+	}
+	return nil
+}
+
+// squareList names the squares of b: "e2 e4".
+func squareList(b chess.Bitboard) string {
+	var names []string
+	for ; b != 0; b &= b - 1 {
+		names = append(names, b.First().String())
+	}
+	return strings.Join(names, " ")
+}
+
+// statsLine renders the counters of a scanning source.
+func statsLine(s sensors.Stats) string {
+	failing := "none"
+	if len(s.Failing) > 0 {
+		failing = strings.Join(s.Failing, ", ")
+	}
+	stuck := "none"
+	if s.Stuck != 0 {
+		stuck = sensors.SquareSet(s.Stuck)
+	}
+	return fmt.Sprintf("scans %d (%.1f/s), last scan %v, bus errors %d, faults %d, failing: %s, stuck: %s",
+		s.Scans, s.ScanRate, s.ScanTime.Round(time.Microsecond), s.BusErrors, s.Faults, failing, stuck)
+}
+
+func inputLine(ev *trace.Event) string {
+	switch ev.Kind {
+	case trace.Press:
+		return "clock pressed by " + ev.Side.String()
+	case trace.Promote:
+		return "promotion choice " + ev.Promo.String()
+	}
+	return ev.Kind.String()
+}
