@@ -19,9 +19,19 @@ func (r *Reconstructor) onSettle(t int64, out []Output) []Output {
 	case stateSetup:
 		out = r.checkOrientation(t, out)
 	}
-	best := r.explain(!r.clock, false)
+	// The same question a press or a commit asks, so that its answer is
+	// reused when the board does not change before them.
+	best := r.explainFirst(true)
+	if best < 0 || r.cands[best].back > 0 || r.cands[best].n > 1 {
+		// The start set-up after some moves, with no move leading to it,
+		// is a new game rather than everything taken back.
+		n := len(out)
+		if out = r.checkNewGame(t, out); len(out) > n {
+			return out
+		}
+	}
 	if best < 0 {
-		return r.checkNewGame(t, out)
+		return out
 	}
 	c := &r.cands[best]
 	switch {
@@ -145,8 +155,13 @@ func (r *Reconstructor) explainFirst(allowResync bool) int {
 	if len(r.plies) > 0 || r.orientOK&(r.orientOK-1) == 0 {
 		return r.explain(true, allowResync)
 	}
-	cur := r.orient
-	bestQ, bestCost := cur, 0
+	// The orientation a move fits best (a capture nobody was seen lifting
+	// is no evidence: it is what a piece in the hand looks like); the
+	// first fitting one otherwise. It is fixed when the move is adopted.
+	bestQ, bestCost := uint8(0), 0
+	for r.orientOK&(1<<bestQ) == 0 {
+		bestQ++
+	}
 	found := false
 	for q := uint8(0); q < 4; q++ {
 		if r.orientOK&(1<<q) == 0 {
@@ -154,7 +169,7 @@ func (r *Reconstructor) explainFirst(allowResync bool) int {
 		}
 		r.orient = q
 		r.makeView()
-		if b := r.explain(false, false); b >= 0 && r.cands[b].n > 0 {
+		if b := r.explain(false, false); b >= 0 && r.cands[b].n > 0 && !r.cands[b].missed {
 			if !found || r.cands[b].cost < bestCost {
 				found, bestQ, bestCost = true, q, r.cands[b].cost
 			}
@@ -162,10 +177,6 @@ func (r *Reconstructor) explainFirst(allowResync bool) int {
 	}
 	r.orient = bestQ
 	r.makeView()
-	if found {
-		r.orientOK = 1 << bestQ
-		r.turned = bestQ != 0
-	}
 	return r.explain(true, allowResync)
 }
 

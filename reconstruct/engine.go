@@ -120,7 +120,6 @@ type Reconstructor struct {
 
 	overlay   chess.Bitboard // squares accepted either way after a misplaced-pieces alert
 	sawStart  bool           // the start set-up has stood on the board
-	turned    bool           // the first move turned the board: alert it when adopted
 	alertKey  uint64         // board the last irregularity alert was about
 	resyncKey uint64         // board a re-synchronisation last failed on
 
@@ -188,7 +187,7 @@ func (r *Reconstructor) newGame() {
 	r.prov, r.pending, r.promo, r.released = chess.NoMove, false, chess.NoPieceType, chess.NoMove
 	r.illegal, r.flagged = [2]int{}, [2]bool{}
 	r.overlay, r.alertKey, r.resyncKey = 0, 0, 0
-	r.sawStart, r.turned = false, false
+	r.sawStart = false
 	r.result, r.reason = "", ""
 	if !r.begun {
 		r.raw.setFromPosition(&r.start, r.sensor)

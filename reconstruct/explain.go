@@ -232,6 +232,9 @@ func (r *Reconstructor) explainNow(allowBack, allowResync bool) int {
 // oneMove adds the legal moves from p (line li after taking back back
 // plies) that explain the board.
 func (r *Reconstructor) oneMove(li, back int, p *chess.Position, base int, rv *recView) {
+	if !r.oneMovePossible(p, rv) {
+		return
+	}
 	r.ml.Reset()
 	p.GenerateLegal(&r.ml)
 	occ := r.v.occ
@@ -257,6 +260,40 @@ func (r *Reconstructor) oneMove(li, back int, p *chess.Position, base int, rv *r
 		c.missed = missed
 		r.cands = append(r.cands, c)
 	}
+}
+
+// oneMovePossible is a quick test, before generating moves, of whether one
+// move could turn p into the board: a move empties one or two squares
+// (two for castling and en passant) and fills no more than it empties;
+// Chess960 castling may change nothing, and only with the king and rook
+// squares touched. A capture changes the colour (or piece) on its square
+// where the sensor can tell.
+func (r *Reconstructor) oneMovePossible(p *chess.Position, rv *recView) bool {
+	if r.overlay != 0 {
+		return true
+	}
+	occ := p.Occupied()
+	vac := occ &^ r.v.occ
+	fil := r.v.occ &^ occ
+	nv, nf := vac.Count(), fil.Count()
+	switch {
+	case nv > 2 || nf > nv:
+		return false
+	case nv == 0:
+		return p.Castling() != 0 && rv.lifted&p.ByType(chess.King) != 0
+	case nv == 1 && nf == 0 && r.sensor != 0:
+		// A capture: its square must show the mover's colour now.
+		changed := (p.ByColor(chess.White) ^ r.v.white) & r.v.colourKnown & occ & r.v.occ
+		if r.v.pieceKnown != 0 {
+			for pc := chess.WhitePawn; pc <= chess.BlackKing; pc++ {
+				if t := pc.Type(); t >= chess.Pawn && t <= chess.King {
+					changed |= (p.Pieces(pc.Color(), t) ^ r.v.byPiece[pc]) & r.v.pieceKnown & occ & r.v.occ
+				}
+			}
+		}
+		return changed != 0 || r.v.colourKnown&occ&r.v.occ != occ&r.v.occ
+	}
+	return true
 }
 
 // best is the index of the cheapest candidate (the first of equals), -1 if none.

@@ -48,8 +48,8 @@ func (r *Reconstructor) adopt(bi int, t int64, out []Output) []Output {
 		r.lines, r.spare = r.spare, r.lines
 		r.sortLines()
 	}
-	if r.turned {
-		r.turned = false
+	if r.orientOK&(r.orientOK-1) != 0 && r.orient != 0 {
+		// The first move decided which way the board is turned.
 		deg := int(r.orient) * 90
 		out = r.alert(out, Output{Alert: BoardRotated, T: t, Ply: r.start.Ply() + len(r.plies) + 1, Side: chess.White,
 			Expected: "White's pieces on ranks 1 and 2 (a1 at White's left)",
