@@ -311,7 +311,7 @@ func (r *Reconstructor) fitsPress(c *cand, side chess.Color) bool {
 	}
 	p := r.lines[c.line].pos
 	if c.back > 0 {
-		p = r.plies[len(r.plies)-c.back].before
+		p = r.befores[len(r.plies)-c.back]
 	}
 	return (p.SideToMove() == side) == (c.n%2 == 1)
 }
@@ -365,7 +365,7 @@ func (r *Reconstructor) adoptPressed(best int, side chess.Color, t int64, out []
 	left, fell, ok := r.clk.press(side, t)
 	if ok && len(r.plies) > n0 {
 		for i := len(out) - 1; i >= 0; i-- {
-			if out[i].Kind == Move && !out[i].Provisional && out[i].Ply == r.plies[len(r.plies)-1].before.Ply()+1 {
+			if out[i].Kind == Move && !out[i].Provisional && out[i].Ply == r.befores[len(r.plies)-1].Ply()+1 {
 				out[i].ClockMs = left
 				break
 			}
@@ -410,7 +410,7 @@ func (r *Reconstructor) promote(pt chess.PieceType, t int64, out []Output) []Out
 		// The board could not tell the piece: make that hypothesis.
 		L := line{moves: append([]chess.Move(nil), r.lines[0].moves...), cost: r.lines[0].cost - costPromoOther}
 		L.moves[n-1] = last.WithPromotion(pt)
-		L.pos = r.plies[n-1].before
+		L.pos = r.befores[n-1]
 		L.pos.MakeMove(L.moves[n-1])
 		if r.sensor == 0 || r.v.diff(&L.pos) == 0 {
 			r.lines = append(r.lines, L)

@@ -61,10 +61,10 @@ type line struct {
 	cost  int
 }
 
-// plyRec is a published move.
+// plyRec is a published move (the position before it is in befores, a
+// slice without pointers that the garbage collector need not scan).
 type plyRec struct {
 	move      chess.Move
-	before    chess.Position
 	t         int64
 	san, uci  string
 	uncertain bool
@@ -79,6 +79,13 @@ type cand struct {
 	moves  [maxResync + 1]chess.Move
 	cost   int
 	missed bool // a capture whose victim was never seen lifted
+}
+
+// movesCache holds the legal moves of one position.
+type movesCache struct {
+	key uint64
+	ok  bool
+	ml  chess.MoveList
 }
 
 // Reconstructor turns sensor and clock events into moves, corrections,
@@ -101,8 +108,9 @@ type Reconstructor struct {
 	lastChange int64
 	fired      uint8
 
-	lines []line
-	plies []plyRec
+	lines   []line
+	plies   []plyRec
+	befores []chess.Position // befores[i] is the position before plies[i]
 	reps  map[uint64]int
 
 	prov      chess.Move // provisional move shown (clock mode), NoMove if none
@@ -131,6 +139,8 @@ type Reconstructor struct {
 	relPicked      bool // the released move's piece was picked up again
 	result, reason string
 
+	mcache    [4]movesCache
+	mnext     int
 	cands     []cand
 	spare     []line
 	decisions int // boards judged (settles, presses, timers)
@@ -172,6 +182,7 @@ func New(cfg Config) (*Reconstructor, error) {
 		r.judge = j
 	}
 	r.cands = make([]cand, 0, 64)
+	r.befores = make([]chess.Position, 0, 128)
 	r.newGame()
 	return r, nil
 }
@@ -181,6 +192,7 @@ func (r *Reconstructor) newGame() {
 	r.ver++
 	r.lines = append(r.lines[:0], line{pos: r.start})
 	r.plies = r.plies[:0]
+	r.befores = r.befores[:0]
 	r.reps = map[uint64]int{r.start.Key(): 1}
 	r.state = stateSetup
 	r.orientOK = 1

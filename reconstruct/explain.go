@@ -209,12 +209,12 @@ func (r *Reconstructor) explainNow(allowBack, allowResync bool) int {
 			back *= 2 // a completed move is rarely taken back
 		}
 		for k := 1; k <= 2 && k <= n; k++ {
-			p := &r.plies[n-k].before
+			p := &r.befores[n-k]
 			if r.v.diff(p)&^r.overlay == 0 {
 				r.cands = append(r.cands, cand{line: 0, back: k, cost: r.lines[0].cost + back*k + nullCost(&rv)})
 			}
 		}
-		r.oneMove(0, 1, &r.plies[n-1].before, r.lines[0].cost+back, &rv)
+		r.oneMove(0, 1, &r.befores[n-1], r.lines[0].cost+back, &rv)
 	}
 	best := r.best()
 	if best < 0 && allowResync && !r.inProgress() {
@@ -235,14 +235,13 @@ func (r *Reconstructor) oneMove(li, back int, p *chess.Position, base int, rv *r
 	if !r.oneMovePossible(p, rv) {
 		return
 	}
-	r.ml.Reset()
-	p.GenerateLegal(&r.ml)
+	ml := r.legal(p)
 	occ := r.v.occ
 	var skip chess.Move
 	if back > 0 {
 		skip = r.plies[len(r.plies)-back].move
 	}
-	for _, m := range r.ml.Moves() {
+	for _, m := range ml.Moves() {
 		if (p.OccupancyAfter(m)^occ)&^r.overlay != 0 || m == skip {
 			continue
 		}
@@ -260,6 +259,24 @@ func (r *Reconstructor) oneMove(li, back int, p *chess.Position, base int, rv *r
 		c.missed = missed
 		r.cands = append(r.cands, c)
 	}
+}
+
+// legal returns the legal moves of p from a small cache: the same few
+// positions (the hypotheses' tips, the position before the last move) are
+// asked about at every still board.
+func (r *Reconstructor) legal(p *chess.Position) *chess.MoveList {
+	k := p.Key()
+	for i := range r.mcache {
+		if c := &r.mcache[i]; c.ok && c.key == k {
+			return &c.ml
+		}
+	}
+	c := &r.mcache[r.mnext]
+	r.mnext = (r.mnext + 1) % len(r.mcache)
+	c.ml.Reset()
+	p.GenerateLegal(&c.ml)
+	c.key, c.ok = k, true
+	return &c.ml
 }
 
 // oneMovePossible is a quick test, before generating moves, of whether one

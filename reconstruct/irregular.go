@@ -42,11 +42,9 @@ func (r *Reconstructor) inexactBest() inexact {
 	toMove := P.SideToMove()
 	d0 := r.v.diff(P) &^ r.overlay
 	best := inexact{cost: r.misplacedCost(d0, P), diff: d0}
-	r.ml.Reset()
-	P.GenerateLegal(&r.ml)
 	rv := r.recView()
 	var one [1]chess.Move
-	for _, m := range r.ml.Moves() {
+	for _, m := range r.legal(P).Moves() {
 		if m.IsPromotion() && m.Promotion() != chess.Queen {
 			continue
 		}

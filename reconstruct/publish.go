@@ -18,7 +18,7 @@ func (r *Reconstructor) adopt(bi int, t int64, out []Output) []Output {
 		L0 := r.lines[0]
 		keep := len(L0.moves) - best.back
 		retracted = L0.moves[keep]
-		pos := r.plies[keep].before
+		pos := r.befores[keep]
 		moves := append(L0.moves[:keep], best.moves[:best.n]...)
 		for _, m := range best.moves[:best.n] {
 			pos.MakeMove(m)
@@ -110,9 +110,10 @@ func (r *Reconstructor) rookFirst(m, retracted chess.Move, first bool) bool {
 // which had stood on the board long enough to have been released.
 func (r *Reconstructor) alertChanged(i int, rel chess.Move, t int64, out []Output) []Output {
 	p := &r.plies[i]
-	side := p.before.SideToMove()
-	relSAN := p.before.SAN(rel)
-	return r.alert(out, Output{Alert: MoveChanged, T: t, Ply: p.before.Ply() + 1, Side: side,
+	before := &r.befores[i]
+	side := before.SideToMove()
+	relSAN := before.SAN(rel)
+	return r.alert(out, Output{Alert: MoveChanged, T: t, Ply: before.Ply() + 1, Side: side,
 		Squares: rel.From().Bitboard() | rel.To().Bitboard() | p.move.From().Bitboard() | p.move.To().Bitboard(),
 		From:    rel.From(), To: rel.To(),
 		Expected: fmt.Sprintf("%s, released first", relSAN), Seen: p.san,
@@ -123,9 +124,10 @@ func (r *Reconstructor) alertChanged(i int, rel chess.Move, t int64, out []Outpu
 func (r *Reconstructor) alertRookFirst(i int, t int64, out []Output) []Output {
 	p := &r.plies[i]
 	m := p.move
-	side := p.before.SideToMove()
+	before := &r.befores[i]
+	side := before.SideToMove()
 	rf, rt := m.To(), m.CastlingRookTo()
-	return r.alert(out, Output{Alert: CastlingRookFirst, T: t, Ply: p.before.Ply() + 1, Side: side,
+	return r.alert(out, Output{Alert: CastlingRookFirst, T: t, Ply: before.Ply() + 1, Side: side,
 		Squares: m.From().Bitboard() | rf.Bitboard() | rt.Bitboard(), From: m.From(), To: m.CastlingKingTo(),
 		Expected: "the king moved first (or king and rook together)",
 		Seen:     fmt.Sprintf("the rook moved %s-%s before the king", rf, rt),
@@ -187,17 +189,19 @@ func (r *Reconstructor) publish(t int64, out []Output) []Output {
 	changedHistory := k < len(r.plies)
 	for len(r.plies) > len(L.moves) {
 		p := &r.plies[len(r.plies)-1]
-		out = append(out, Output{Kind: Retract, T: t, Ply: p.before.Ply() + 1, Side: p.before.SideToMove(),
+		before := &r.befores[len(r.plies)-1]
+		out = append(out, Output{Kind: Retract, T: t, Ply: before.Ply() + 1, Side: before.SideToMove(),
 			Old: p.move, OldSAN: p.san, OldUCI: p.uci, ClockMs: -1,
 			Text: fmt.Sprintf("%s is taken back", p.san)})
 		r.plies = r.plies[:len(r.plies)-1]
+		r.befores = r.befores[:len(r.plies)]
 	}
 	var pos chess.Position
 	switch {
 	case k < len(r.plies):
-		pos = r.plies[k].before
+		pos = r.befores[k]
 	case k > 0:
-		pos = r.plies[k-1].before
+		pos = r.befores[k-1]
 		pos.MakeMove(r.plies[k-1].move)
 	default:
 		pos = r.start
@@ -225,23 +229,25 @@ func (r *Reconstructor) publish(t int64, out []Output) []Output {
 				o.Text = fmt.Sprintf("%s is corrected to %s", old.san, san)
 				out = append(out, o)
 			}
-			*old = plyRec{move: m, before: before, t: old.t, san: san, uci: uci, uncertain: unc}
+			*old = plyRec{move: m, t: old.t, san: san, uci: uci, uncertain: unc}
+			r.befores[i] = before
 			continue
 		}
 		o.Kind = Move
 		out = append(out, o)
-		r.plies = append(r.plies, plyRec{move: m, before: before, t: t, san: san, uci: uci, uncertain: unc})
+		r.plies = append(r.plies, plyRec{move: m, t: t, san: san, uci: uci, uncertain: unc})
+		r.befores = append(r.befores, before)
 	}
 	if changedHistory {
 		r.reps = map[uint64]int{}
 		for i := range r.plies {
-			r.reps[r.plies[i].before.Key()]++
+			r.reps[r.befores[i].Key()]++
 		}
 		r.reps[L.pos.Key()]++
 	} else {
 		for i := k; i < len(r.plies); i++ {
 			if i+1 < len(r.plies) {
-				r.reps[r.plies[i+1].before.Key()]++
+				r.reps[r.befores[i+1].Key()]++
 			} else {
 				r.reps[L.pos.Key()]++
 			}
@@ -274,7 +280,7 @@ func (r *Reconstructor) gameState(t int64, out []Output) []Output {
 		return append(out, Output{Kind: End, T: t, Ply: ply, Result: result, Reason: reason, ClockMs: -1,
 			From: chess.NoSquare, To: chess.NoSquare, Text: text})
 	}
-	inCheck, moves := p.InCheck(), p.HasLegalMove()
+	inCheck, moves := p.InCheck(), r.legal(p).Len() > 0
 	switch {
 	case inCheck && !moves:
 		res := "1-0"
@@ -366,9 +372,7 @@ func (r *Reconstructor) checkNewGame(t int64, out []Output) []Output {
 func (r *Reconstructor) inProgress() bool {
 	p := &r.lines[0].pos
 	d := r.v.diff(p) &^ r.overlay
-	r.ml.Reset()
-	p.GenerateLegal(&r.ml)
-	for _, m := range r.ml.Moves() {
+	for _, m := range r.legal(p).Moves() {
 		all, _ := moveSquares(p, m)
 		if d&^all == 0 {
 			return true
