@@ -318,6 +318,9 @@ func TestRealBrokerOutage(t *testing.T) {
 // stands, a move every PACE, then ends it and exits once the broker has
 // everything.
 func helperMain(mode string) int {
+	if mode == "rss" {
+		return rssMain()
+	}
 	url, dir := os.Getenv("BOARDD_HELPER_URL"), os.Getenv("BOARDD_HELPER_DIR")
 	p, err := publish.Open(publish.Config{
 		Board: "b1", JournalDir: dir,

@@ -40,6 +40,8 @@ type Options struct {
 	// TLS adds a TLS listener requiring client certificates whose CN is
 	// the username (files in PEM).
 	TLSCA, TLSCert, TLSKey string
+	// MaxInflight is max_inflight_messages (default 1).
+	MaxInflight int
 	// Extra lines for mosquitto.conf.
 	Extra string
 }
@@ -119,7 +121,7 @@ func Start(t testing.TB, o Options) *Mosquitto {
 	fmt.Fprintf(&c, "persistence true\npersistence_location %s/\nautosave_interval 1\n", dir)
 	// One message in flight per subscriber keeps each subscriber's stream
 	// in order across its reconnects; the queue holds a long outage.
-	fmt.Fprintf(&c, "max_inflight_messages 1\nmax_queued_messages 100000\n")
+	fmt.Fprintf(&c, "max_inflight_messages %d\nmax_queued_messages 100000\n", max(o.MaxInflight, 1))
 	fmt.Fprintf(&c, "log_dest stderr\nlog_type error\nlog_type warning\nlog_type notice\n")
 	if os.Geteuid() == 0 {
 		// As root mosquitto would switch to user mosquitto, which cannot
@@ -296,4 +298,14 @@ func WriteCerts(t testing.TB, dir string, clientCNs ...string) Certs {
 		c.Client[cn] = [2]string{cert, key}
 	}
 	return c
+}
+
+// Pid is the running mosquitto's process id (0 when stopped).
+func (m *Mosquitto) Pid() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.cmd == nil || m.cmd.Process == nil {
+		return 0
+	}
+	return m.cmd.Process.Pid
 }

@@ -1,0 +1,479 @@
+package web_test
+
+// End-to-end test in headless Debian chromium: a board publishes a real
+// game through a broker (the embedded one, and mosquitto's websockets
+// listener); the demonstration page must show every position and the
+// clocks, a correction must show, and an alert must reach the arbiter
+// console and be cleared from alerts/active by the arbiter's
+// acknowledgement, and not by a user without the arbiter role.
+//
+// Screenshots go to $BOARDD_WEB_SCREENSHOTS/<broker>/ (default: a new
+// temporary directory, named in the log).
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/boardd/boardd/chess"
+	"github.com/boardd/boardd/publish"
+	"github.com/boardd/boardd/publish/broker"
+	"github.com/boardd/boardd/publish/internal/mosqtest"
+	"github.com/boardd/boardd/publish/web"
+)
+
+const gamesPGN = "../../testdata/games/lichess_broadcast_fide_womens_world_rapid_2024_r1-6.pgn"
+
+var users = map[string]string{
+	"board-1": "pw-board-1",
+	"board-2": "pw-board-2",
+	"arbiter": "pw-arbiter",
+	"relay":   "pw-relay", // reads everything, may send no command
+}
+
+func TestBrowserEmbeddedBroker(t *testing.T) {
+	startBrowserCheck(t)
+	pw := broker.Passwords{}
+	i := 0
+	for u, p := range users {
+		pw[u] = broker.HashPassword(p, []byte(fmt.Sprintf("salt-%d", i)))
+		i++
+	}
+	e, err := broker.Start(broker.Config{
+		Listeners:      []broker.Listener{{Kind: "tcp", Addr: "127.0.0.1:0"}, {Kind: "ws", Addr: "127.0.0.1:0"}},
+		Passwords:      pw,
+		AllowAnonymous: true,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { e.Close() })
+	// The pages reach the embedded broker through the web server's /mqtt.
+	h, err := web.Handler(web.Config{ProxyTo: "ws://" + e.Addr(1) + "/", Boards: []string{"board-1", "board-2"}, Title: "Club championship, round 3"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	runScenario(t, "embedded", e.URL(), h)
+}
+
+func TestBrowserMosquitto(t *testing.T) {
+	startBrowserCheck(t)
+	m := mosqtest.Start(t, mosqtest.Options{Users: users, ACL: broker.DefaultACL, AllowAnonymous: true, WebSocket: true})
+	// The pages connect to mosquitto's websockets listener directly; the
+	// host is the one the page came from.
+	h, err := web.Handler(web.Config{Broker: fmt.Sprintf("ws://:%d/", m.WSPort), Boards: []string{"board-1", "board-2"}, Title: "Club championship, round 3"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	runScenario(t, "mosquitto", m.URL(), h)
+}
+
+// startBrowserCheck skips early (before brokers start) without chromium.
+func startBrowserCheck(t *testing.T) {
+	chromiumBinary(t)
+	if testing.Short() {
+		t.Skip("browser test skipped in -short mode")
+	}
+}
+
+func screenshotDir(t *testing.T, name string) string {
+	base := os.Getenv("BOARDD_WEB_SCREENSHOTS")
+	if base == "" {
+		var err error
+		if base, err = os.MkdirTemp("", "boardd-web-screenshots-"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	dir := filepath.Join(base, name)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("screenshots in %s", dir)
+	return dir
+}
+
+func loadGames(t *testing.T) []*chess.Game {
+	f, err := os.Open(filepath.FromSlash(gamesPGN))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	gs, err := chess.ReadAllPGN(f)
+	if err != nil && len(gs) == 0 {
+		t.Fatal(err)
+	}
+	return gs
+}
+
+// ackHandler accepts acknowledgements (the Publisher then clears the
+// alert) and refuses every other command.
+type ackHandler struct{}
+
+func (ackHandler) NewGame(context.Context, publish.NewGameCmd) error { return errors.New("not here") }
+func (ackHandler) SetPosition(context.Context, publish.SetPositionCmd) error {
+	return errors.New("not here")
+}
+func (ackHandler) SetTimeControl(context.Context, publish.SetTimeControlCmd) error {
+	return errors.New("not here")
+}
+func (ackHandler) AckAlert(context.Context, publish.AckAlertCmd) error { return nil }
+func (ackHandler) Promote(context.Context, publish.PromoteCmd) error   { return errors.New("not here") }
+
+func startBoard(t *testing.T, ctx context.Context, id, brokerURL string) *publish.Publisher {
+	p, err := publish.Open(publish.Config{
+		Board:      id,
+		JournalDir: t.TempDir(),
+		Dialer:     publish.PahoDialer{URL: brokerURL, Username: id, Password: users[id]},
+		Handler:    ackHandler{},
+		Status:     publish.Status{Sensors: "simulated", Clock: "software"},
+		NoSync:     true,
+		BackoffMin: 100 * time.Millisecond,
+		BackoffMax: 500 * time.Millisecond,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		p.Run(ctx)
+	}()
+	t.Cleanup(func() {
+		<-done
+		p.Close()
+	})
+	return p
+}
+
+// watcher follows a board's alerts/active as the arbiter.
+type watcher struct {
+	mu     sync.Mutex
+	alerts *publish.AlertsPayload
+}
+
+func watchAlerts(t *testing.T, ctx context.Context, brokerURL, board string) *watcher {
+	w := &watcher{}
+	topic := publish.Topic(board, publish.LeafAlertsActive)
+	conn, err := publish.PahoDialer{URL: brokerURL, Username: "arbiter", Password: users["arbiter"]}.Dial(ctx, publish.DialOptions{
+		ClientID: "web-test-watch-" + board,
+		OnMessage: func(tp string, payload []byte) {
+			if tp != topic {
+				return
+			}
+			var a publish.AlertsPayload
+			if json.Unmarshal(payload, &a) == nil {
+				w.mu.Lock()
+				w.alerts = &a
+				w.mu.Unlock()
+			}
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(conn.Close)
+	if err := conn.Subscribe(ctx, topic, 1); err != nil {
+		t.Fatal(err)
+	}
+	return w
+}
+
+func (w *watcher) ids() ([]string, bool) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.alerts == nil {
+		return nil, false
+	}
+	var ids []string
+	for _, a := range w.alerts.Alerts {
+		ids = append(ids, a.ID)
+	}
+	return ids, true
+}
+
+func jsString(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
+
+// tileExpr is a JavaScript expression reading the tile of board id.
+func tileExpr(id, what string) string {
+	return fmt.Sprintf(`(() => { const t = document.querySelector('.tile[data-board=%s]'); return t ? %s : null })()`, jsString(id), what)
+}
+
+// formatClock is the page's clock format for times of ten seconds and up.
+func formatClock(ms int64) string {
+	s := (ms + 999) / 1000
+	h, m, sec := s/3600, s/60%60, s%60
+	if h > 0 {
+		return fmt.Sprintf("%d:%02d:%02d", h, m, sec)
+	}
+	return fmt.Sprintf("%d:%02d", m, sec)
+}
+
+func runScenario(t *testing.T, name, brokerURL string, h http.Handler) {
+	start := time.Now()
+	shots := screenshotDir(t, name)
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+
+	games := loadGames(t)
+	gA, gB := games[0], games[1]
+	if len(gA.Moves) < 40 || len(gB.Moves) < 30 {
+		t.Fatalf("test games too short: %d and %d moves", len(gA.Moves), len(gB.Moves))
+	}
+	pctx, pcancel := context.WithCancel(ctx)
+	defer pcancel()
+	b1 := startBoard(t, pctx, "board-1", brokerURL)
+	b2 := startBoard(t, pctx, "board-2", brokerURL)
+	alerts := watchAlerts(t, ctx, brokerURL, "board-1")
+	info := func(g *chess.Game, no string) publish.GameInfo {
+		return publish.GameInfo{White: g.Tag("White"), Black: g.Tag("Black"), Event: g.Tag("Event"),
+			Round: "3", BoardNo: no, TimeControl: "15m+10s"}
+	}
+	for _, x := range []struct {
+		p *publish.Publisher
+		g *chess.Game
+		n string
+	}{{b1, gA, "1"}, {b2, gB, "2"}} {
+		if _, err := x.p.StartGame(info(x.g, x.n)); err != nil {
+			t.Fatal(err)
+		}
+		if err := x.p.Clock(publish.ClockState{Clocks: publish.Clocks{WhiteMS: 900000, BlackMS: 900000}, Event: "start", Running: "white"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	br := startBrowser(t)
+	demo := br.newPage(ctx, 1280, 860)
+	demo.navigate(ctx, srv.URL+"/")
+	cons := br.newPage(ctx, 1280, 860)
+	cons.navigate(ctx, srv.URL+"/console")
+
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(demo.waitFor(ctx, "board-1 start position", tileExpr("board-1", "t.dataset.fen"), chess.StartFEN, 20*time.Second))
+
+	// Board 2 plays 30 moves at once; the page must land on the position.
+	movesB := replayMoves(gB)
+	for _, m := range movesB[:30] {
+		if _, err := b2.Move(m.Move); err != nil {
+			t.Fatal(err)
+		}
+		must(b2.Clock(m.clock))
+	}
+	must(demo.waitFor(ctx, "board-2 after 30 plies", tileExpr("board-2", "t.dataset.fen"), gB.Position(30).FEN(), 20*time.Second))
+
+	// Board 1 replays game A move by move: FEN, last move and both clocks
+	// after each one. The arbiter console is logged in meanwhile.
+	movesA := replayMoves(gA)
+	const alertPly = 21
+	n := min(len(movesA), 60)
+	var alertID string
+	for i, m := range movesA[:n] {
+		if _, err := b1.Move(m.Move); err != nil {
+			t.Fatal(err)
+		}
+		must(b1.Clock(m.clock))
+		sent := time.Now()
+		fen := gA.Position(i + 1).FEN()
+		must(demo.waitFor(ctx, fmt.Sprintf("ply %d FEN", i+1), tileExpr("board-1", "[t.dataset.fen, t.dataset.last]"), []string{fen, m.UCI}, 10*time.Second))
+		// The mover's clock stopped: it shows exactly the time published.
+		mover, other := "white", "black"
+		moverMS, otherMS := m.clock.WhiteMS, m.clock.BlackMS
+		if i%2 == 1 {
+			mover, other = other, mover
+			moverMS, otherMS = otherMS, moverMS
+		}
+		must(demo.waitFor(ctx, fmt.Sprintf("ply %d %s clock", i+1, mover),
+			tileExpr("board-1", fmt.Sprintf("[t.querySelector('.clock[data-side=%s]').dataset.ms, t.querySelector('.clock[data-side=%s]').textContent]", mover, mover)),
+			[]string{fmt.Sprint(moverMS), formatClock(moverMS)}, 5*time.Second))
+		// The other clock runs down from its published time.
+		var ms []string
+		must(demo.eval(ctx, tileExpr("board-1", fmt.Sprintf("[t.querySelector('.clock[data-side=%s]').dataset.ms, String(t.querySelector('.player.running .clock')?.dataset.side)]", other)), &ms))
+		var got int64
+		fmt.Sscan(ms[0], &got)
+		if el := time.Since(sent).Milliseconds(); got > otherMS || got < otherMS-el-1000 || ms[1] != other {
+			t.Fatalf("ply %d: %s clock shows %d ms (running: %s), want %s running from %d ms (%d ms since the press)", i+1, other, got, ms[1], other, otherMS, el)
+		}
+		if i == 0 {
+			// A running clock counts down on screen.
+			time.Sleep(1500 * time.Millisecond)
+			var later []string
+			must(demo.eval(ctx, tileExpr("board-1", "[t.querySelector('.clock[data-side=black]').dataset.ms]"), &later))
+			var now int64
+			fmt.Sscan(later[0], &now)
+			if d := got - now; d < 1200 || d > 3000 {
+				t.Fatalf("black's clock went from %d to %d ms in 1.5 s", got, now)
+			}
+		}
+		if i+1 == alertPly-1 {
+			must(cons.eval(ctx, `(() => { user.value = "relay"; pass.value = "pw-relay"; document.getElementById("login").requestSubmit(); return true })()`, nil))
+			// White plays an illegal move at alertPly: the board alerts.
+			nextFrom, nextTo := movesA[i+1].UCI[:2], movesA[i+1].UCI[2:4]
+			a, err := b1.Alert(publish.Alert{Kind: "illegal-move", Ply: alertPly, Side: "white",
+				Squares: []string{nextFrom, nextTo}, Article: "7.5.1", Edition: "2023",
+				Penalty: "first illegal move: two minutes added to the opponent's time (Art. 7.5.5)",
+				Text:    fmt.Sprintf("White moved %s-%s, which is not a legal move; the position before it is to be reinstated", nextFrom, nextTo)})
+			must(err)
+			alertID = a.ID
+			checkAlertOnConsole(t, ctx, cons, gA, a, alerts, shots)
+		}
+	}
+
+	// The SAN move list is the game's.
+	var sans []string
+	must(demo.eval(ctx, tileExpr("board-1", "[...t.querySelectorAll('.moves .san')].map(e => e.textContent)"), &sans))
+	if want := gA.SANs()[:n]; strings.Join(sans, " ") != strings.Join(want, " ") {
+		t.Fatalf("move list:\n got %v\nwant %v", sans, want)
+	}
+	if alertID == "" {
+		t.Fatal("no alert was raised")
+	}
+
+	// A correction takes the last move back: the page shows the position
+	// before it and says so.
+	if _, err := b1.Correct(publish.Correction{Ply: n, Why: "illegal move"}); err != nil {
+		t.Fatal(err)
+	}
+	must(demo.waitFor(ctx, "position after the correction", tileExpr("board-1", "[t.dataset.fen, t.querySelector('.notice').hidden]"), []any{gA.Position(n - 1).FEN(), false}, 10*time.Second))
+	var notice string
+	must(demo.eval(ctx, tileExpr("board-1", "t.querySelector('.notice').textContent"), &notice))
+	if san := gA.SANs()[n-1]; !strings.Contains(notice, san) || !strings.Contains(notice, "taken back") || !strings.Contains(notice, "illegal move") {
+		t.Fatalf("correction notice %q: want the move %s, 'taken back' and the reason", notice, san)
+	}
+	// The move is played again and the game ends.
+	if _, err := b1.Move(movesA[n-1].Move); err != nil {
+		t.Fatal(err)
+	}
+	must(b1.Clock(movesA[n-1].clock))
+	must(demo.waitFor(ctx, "replayed move", tileExpr("board-1", "t.dataset.fen"), gA.Position(n).FEN(), 10*time.Second))
+	must(b2.Clock(publish.ClockState{Clocks: publish.Clocks{WhiteMS: movesB[29].clock.WhiteMS, BlackMS: movesB[29].clock.BlackMS}, Running: "", Event: "stop"}))
+	must(b2.End(publish.Result{Result: "1/2-1/2", Termination: "agreement"}))
+	must(demo.waitFor(ctx, "board-2 result", tileExpr("board-2", "[t.dataset.result, t.querySelector('.result').textContent]"), []string{"1/2-1/2", "1/2-1/2 (agreement)"}, 10*time.Second))
+	time.Sleep(600 * time.Millisecond) // let the last animation finish
+	must(demo.screenshot(ctx, filepath.Join(shots, "board-grid.png")))
+
+	// The large mode for a wall display.
+	large := br.newPage(ctx, 1920, 1080)
+	large.navigate(ctx, srv.URL+"/?boards=board-1&large=1")
+	must(large.waitFor(ctx, "large board", tileExpr("board-1", "t.dataset.fen"), gA.Position(n).FEN(), 20*time.Second))
+	var fontPx float64
+	must(large.eval(ctx, `parseFloat(getComputedStyle(document.querySelector('.clock')).fontSize)`, &fontPx))
+	if fontPx < 50 {
+		t.Fatalf("large mode clock font is %.0f px on a 1080p display; want at least 50 (legible from ten metres)", fontPx)
+	}
+	time.Sleep(600 * time.Millisecond)
+	must(large.screenshot(ctx, filepath.Join(shots, "board-large.png")))
+	t.Logf("%s: %d plies checked in the browser in %v", name, n+30, time.Since(start).Round(time.Millisecond))
+}
+
+type replayMove struct {
+	publish.Move
+	clock publish.ClockState
+}
+
+// replayMoves turns a PGN game into the moves and clock presses a board
+// publishes.
+func replayMoves(g *chess.Game) []replayMove {
+	pos := *g.Start
+	white, black := int64(900000), int64(900000)
+	var out []replayMove
+	for i, m := range g.Moves {
+		running := "black"
+		if g.Clocks[i] >= 0 {
+			if pos.SideToMove() == chess.White {
+				white = g.Clocks[i].Milliseconds()
+			} else {
+				black = g.Clocks[i].Milliseconds()
+			}
+		}
+		if pos.SideToMove() == chess.Black {
+			running = "white"
+		}
+		c := publish.Clocks{WhiteMS: white, BlackMS: black}
+		out = append(out, replayMove{
+			Move:  publish.Move{Ply: i + 1, UCI: pos.UCI(m), Clocks: &c, Final: true},
+			clock: publish.ClockState{Clocks: c, Running: running, Event: "press"},
+		})
+		pos.MakeMove(m)
+	}
+	return out
+}
+
+// checkAlertOnConsole: the alert shows with its article, penalty and the
+// position before it; a user without the arbiter role cannot acknowledge
+// it; the arbiter can, and it leaves alerts/active.
+func checkAlertOnConsole(t *testing.T, ctx context.Context, cons *page, g *chess.Game, a publish.Alert, w *watcher, shots string) {
+	t.Helper()
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	card := fmt.Sprintf(`document.querySelector('.alert-card[data-alert-id=%s]')`, jsString(a.ID))
+	must(cons.waitFor(ctx, "alert card", fmt.Sprintf(`(() => { const c = %s; return c ? [c.dataset.board, c.querySelector('.kind').textContent, c.querySelector('.article').textContent, c.querySelector('.penalty').textContent, c.querySelector('.mini').dataset.fen, c.querySelector('.ply').dataset.ply] : null })()`, card),
+		[]string{"board-1", "Illegal move", "FIDE Laws 2023, Art. 7.5.1", a.Penalty, strings.Fields(g.Position(a.Ply - 1).FEN())[0], fmt.Sprint(a.Ply)}, 10*time.Second))
+	// The squares named are marked on the small board.
+	var marked int
+	must(cons.eval(ctx, card+`.querySelectorAll('.marker-diff').length`, &marked))
+	if marked != len(a.Squares) {
+		t.Fatalf("small board marks %d squares, want %d", marked, len(a.Squares))
+	}
+	must(cons.waitFor(ctx, "room shows the alert", `document.querySelector('.room-board[data-board="board-1"]')?.dataset.state`, "alert", 5*time.Second))
+	waitIDs(t, w, []string{a.ID})
+
+	// "relay" may read but not acknowledge: the broker refuses the command.
+	must(cons.waitFor(ctx, "logged in as relay", `[conn.dataset.conn, document.body.dataset.user]`, []string{"connected", "relay"}, 10*time.Second))
+	must(cons.waitFor(ctx, "card after login", card+`?.querySelector('button[data-decision=upheld]').disabled`, false, 10*time.Second))
+	must(cons.eval(ctx, card+`.querySelector('button[data-decision=upheld]').click()`, nil))
+	must(cons.waitFor(ctx, "refused acknowledgement", card+`?.querySelector('.outcome').dataset.status`, "error", 20*time.Second))
+	var outcome string
+	must(cons.eval(ctx, card+`.querySelector('.outcome').textContent`, &outcome))
+	t.Logf("acknowledgement by relay: %q", outcome)
+	time.Sleep(300 * time.Millisecond)
+	waitIDs(t, w, []string{a.ID})
+
+	// The arbiter decides.
+	must(cons.eval(ctx, `(() => { document.getElementById("logout").click(); user.value = "arbiter"; pass.value = "pw-arbiter"; document.getElementById("login").requestSubmit(); return true })()`, nil))
+	must(cons.waitFor(ctx, "logged in as arbiter", `[conn.dataset.conn, document.body.dataset.user]`, []string{"connected", "arbiter"}, 10*time.Second))
+	must(cons.waitFor(ctx, "card after login", card+`?.querySelector('button[data-decision=upheld]').disabled`, false, 10*time.Second))
+	must(cons.eval(ctx, card+`.querySelector('.note').value = "two minutes added to Black's clock"`, nil))
+	time.Sleep(300 * time.Millisecond)
+	must(cons.screenshot(ctx, filepath.Join(shots, "console-alert.png")))
+	must(cons.eval(ctx, card+`.querySelector('button[data-decision=upheld]').click()`, nil))
+	must(cons.waitFor(ctx, "card gone", fmt.Sprintf(`%s === null && document.body.dataset.alerts`, card), "0", 15*time.Second))
+	waitIDs(t, w, nil)
+	must(cons.waitFor(ctx, "room shows play again", `document.querySelector('.room-board[data-board="board-1"]')?.dataset.state`, "playing", 5*time.Second))
+}
+
+func waitIDs(t *testing.T, w *watcher, want []string) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		ids, ok := w.ids()
+		if ok && strings.Join(ids, ",") == strings.Join(want, ",") {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("alerts/active holds %v (received: %v), want %v", ids, ok, want)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
