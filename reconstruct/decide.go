@@ -19,6 +19,17 @@ func (r *Reconstructor) onSettle(t int64, out []Output) []Output {
 	case stateSetup:
 		out = r.checkOrientation(t, out)
 	}
+	if r.state != stateSetup && r.overlay == 0 && r.v.diff(&r.lines[0].pos) != 0 {
+		// Most still boards are a move under way. Without a clock only the
+		// commit timer publishes, and with one a board that is the
+		// position less one piece can only be a capture nobody saw the
+		// victim of, which is not shown before the press: neither needs
+		// the move search here.
+		occ := r.lines[0].pos.Occupied()
+		if !r.clock || r.sensor == 0 && (occ&^r.v.occ).Count() == 1 && r.v.occ&^occ == 0 {
+			return r.checkNewGame(t, out)
+		}
+	}
 	// The same question a press or a commit asks, so that its answer is
 	// reused when the board does not change before them.
 	best := r.explainFirst(true)

@@ -111,7 +111,7 @@ type Reconstructor struct {
 	lines   []line
 	plies   []plyRec
 	befores []chess.Position // befores[i] is the position before plies[i]
-	reps  map[uint64]int
+	reps    map[uint64]int
 
 	prov      chess.Move // provisional move shown (clock mode), NoMove if none
 	provKey   uint64     // the position the provisional move was made in
