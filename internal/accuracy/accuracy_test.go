@@ -152,6 +152,31 @@ func TestCompareResult(t *testing.T) {
 		{open, "1-0", "flag", true}, // agrees with the PGN
 		{open, "0-1", "flag", false},
 	}
+	// A game that went on past a fivefold repetition (allowed before 2014).
+	rep := chess.NewGame(nil)
+	p = chess.NewPosition()
+	for i := 0; i < 4; i++ {
+		for _, san := range []string{"Nf3", "Nf6", "Ng1", "Ng8"} {
+			m, _ := p.ParseSAN(san)
+			rep.Append(m, chess.NoClock)
+			p.MakeMove(m)
+		}
+	}
+	m, _ := p.ParseSAN("e4")
+	rep.Append(m, chess.NoClock)
+	rep.Result = "1-0"
+	short := chess.NewGame(nil)
+	short.Append(m, chess.NoClock)
+	short.Result = "1-0"
+	cases = append(cases, []struct {
+		g           *chess.Game
+		got, reason string
+		ok          bool
+	}{
+		{rep, "1/2-1/2", "fivefold repetition", true},
+		{short, "1/2-1/2", "fivefold repetition", false}, // there was none
+		{rep, "1/2-1/2", "75-move rule", false},
+	}...)
 	for i, c := range cases {
 		if why := compareResult(c.g, c.got, c.reason); (why == "") != c.ok {
 			t.Errorf("case %d: %q", i, why)
