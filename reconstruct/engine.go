@@ -142,6 +142,7 @@ type Reconstructor struct {
 	mcache    [4]movesCache
 	mnext     int
 	cands     []cand
+	ixs       []inexact
 	spare     []line
 	decisions int // boards judged (settles, presses, timers)
 

@@ -26,6 +26,7 @@ func (r *Reconstructor) irregular(side chess.Color, t int64, pressed bool, out [
 // inexact is the best explanation of a board that no legal move sequence
 // reaches exactly.
 type inexact struct {
+	line       int // the hypothesis it starts from
 	cost       int
 	move       chess.Move     // a legal move made, NoMove if none
 	diff       chess.Bitboard // squares still differing (misplaced)
@@ -38,10 +39,25 @@ type inexact struct {
 // no move or one legal move with a few squares misplaced, a pawn left on
 // the last rank, or a recognisable illegal move.
 func (r *Reconstructor) inexactBest() inexact {
-	P := &r.lines[0].pos
+	r.ixs = r.ixs[:0]
+	best := 0
+	for li := range r.lines {
+		ix := r.inexactLine(li)
+		ix.cost += r.lines[li].cost
+		r.ixs = append(r.ixs, ix)
+		if ix.cost < r.ixs[best].cost {
+			best = li
+		}
+	}
+	return r.ixs[best]
+}
+
+// inexactLine is the best inexact explanation from hypothesis li.
+func (r *Reconstructor) inexactLine(li int) inexact {
+	P := &r.lines[li].pos
 	toMove := P.SideToMove()
 	d0 := r.v.diff(P) &^ r.overlay
-	best := inexact{cost: r.misplacedCost(d0, P), diff: d0}
+	best := inexact{line: li, cost: r.misplacedCost(d0, P), diff: d0}
 	rv := r.recView()
 	var one [1]chess.Move
 	for _, m := range r.legal(P).Moves() {
@@ -56,7 +72,7 @@ func (r *Reconstructor) inexactBest() inexact {
 		}
 		if m.IsPromotion() && d == m.To().Bitboard() && r.v.pieceAt(m.To()) == chess.NewPiece(toMove, chess.Pawn) {
 			if c := 10; c < best.cost {
-				best = inexact{cost: c, move: m, diff: d, unreplaced: true}
+				best = inexact{line: li, cost: c, move: m, diff: d, unreplaced: true}
 			}
 			continue
 		}
@@ -74,11 +90,11 @@ func (r *Reconstructor) inexactBest() inexact {
 			}
 		}
 		if c < best.cost {
-			best = inexact{cost: c, move: m, diff: d}
+			best = inexact{line: li, cost: c, move: m, diff: d}
 		}
 	}
 	if ill, ok := r.describeIllegal(P, d0, &rv); ok && costIllegal <= best.cost {
-		best = inexact{cost: costIllegal, diff: d0, illegal: true, ill: ill}
+		best = inexact{line: li, cost: costIllegal, diff: d0, illegal: true, ill: ill}
 	}
 	return best
 }
@@ -96,7 +112,7 @@ func (r *Reconstructor) actInexact(ix inexact, side chess.Color, t int64, presse
 		}
 		return out
 	}
-	P := r.lines[0].pos
+	P := r.lines[ix.line].pos
 	toMove := P.SideToMove()
 	ply := P.Ply() + 1
 	if ix.illegal {
@@ -110,8 +126,18 @@ func (r *Reconstructor) actInexact(ix inexact, side chess.Color, t int64, presse
 			Text:     ill.text})
 	}
 	if ix.move != chess.NoMove && (!pressed || side == toMove) {
-		r.cands = append(r.cands[:0], cand{line: 0, n: 1})
+		// Every hypothesis explained as well by a move and the same
+		// misplaced squares stays one.
+		r.cands = append(r.cands[:0], cand{line: ix.line, n: 1, cost: ix.cost})
 		r.cands[0].moves[0] = ix.move
+		for i := range r.ixs {
+			if o := &r.ixs[i]; i != ix.line && o.move != chess.NoMove && !o.illegal && !o.unreplaced &&
+				o.diff == ix.diff && o.cost <= ix.cost+uncertainGap {
+				c := cand{line: i, n: 1, cost: o.cost}
+				c.moves[0] = o.move
+				r.cands = append(r.cands, c)
+			}
+		}
 		after := P
 		after.MakeMove(ix.move)
 		if pressed {
