@@ -135,8 +135,6 @@ type record struct {
 	framed   bool // a full frame changed squares: what happened between is unseen
 }
 
-func (rc *record) touched() chess.Bitboard { return rc.lifted | rc.placed }
-
 // resetExcept forgets everything but the squares in keep.
 func (rc *record) resetExcept(keep chess.Bitboard) {
 	rc.lifted &= keep

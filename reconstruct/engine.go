@@ -152,7 +152,6 @@ type Reconstructor struct {
 	explKey   explainKey
 	explBest  int
 	explained bool
-	ml        chess.MoveList
 }
 
 // New makes a Reconstructor for one board and game.

@@ -7,9 +7,9 @@ import (
 	"github.com/boardd/boardd/chess"
 )
 
-// irregular judges a board that no legal move explains, on a clock press
-// by side (pressed) or, without a clock, after it stood still AlertMs. The
-// cheapest of these explanations is reported:
+// Irregular boards (a board no legal move explains, judged on a clock
+// press or, without a clock, after it stood still AlertMs) are explained
+// inexactly; the cheapest of these is reported:
 //
 //   - an illegal move: one piece moved from X to Y (or a castling) against
 //     the rules; the game position stays and boardd waits for the board
@@ -19,9 +19,6 @@ import (
 //   - a legal move (or none) with a few pieces misplaced: the move counts
 //     and the misplaced squares are named;
 //   - anything else: the squares that differ.
-func (r *Reconstructor) irregular(side chess.Color, t int64, pressed bool, out []Output) []Output {
-	return r.actInexact(r.inexactBest(), side, t, pressed, out)
-}
 
 // inexact is the best explanation of a board that no legal move sequence
 // reaches exactly.
