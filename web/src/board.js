@@ -1,0 +1,270 @@
+// The demonstration board page: one board or a grid of boards, live.
+import {Chessboard, BORDER_TYPE, COLOR} from "cm-chessboard/src/Chessboard.js"
+import {Markers} from "cm-chessboard/src/extensions/markers/Markers.js"
+import {formatClock, moveLabel, remainingMS} from "./chessutil.js"
+import {Feed, connectionBadge, loadConfig} from "./feed.js"
+
+const MARK_LAST = {class: "marker-last", slice: "markerSquare"}
+const MARK_PROV = {class: "marker-prov", slice: "markerFrame"}
+const NOTICE_MS = 20000
+
+function el(tag, cls, text) {
+    const e = document.createElement(tag)
+    if (cls) e.className = cls
+    if (text !== undefined) e.textContent = text
+    return e
+}
+
+const TERMINATION = {
+    "checkmate": "checkmate", "stalemate": "stalemate", "flag-fall": "time", "resignation": "resignation",
+    "agreement": "agreement", "dead-position": "dead position", "arbiter": "arbiter's decision",
+}
+
+class Tile {
+    constructor(board, orientation, large) {
+        this.b = board
+        this.large = large
+        this.root = el("section", "tile")
+        this.root.dataset.board = board.id
+        const head = el("header", "tile-head")
+        this.title = el("span", "tile-title", board.id)
+        this.badge = el("span", "tile-badge")
+        const flip = el("button", "flip", "⇅")
+        flip.title = "Turn the board"
+        flip.addEventListener("click", () => this.setOrientation(this.orientation === COLOR.white ? COLOR.black : COLOR.white))
+        head.append(this.title, this.badge, flip)
+        this.top = this.player()
+        this.bottom = this.player()
+        this.boardEl = el("div", "board")
+        this.notice = el("div", "notice")
+        this.notice.hidden = true
+        this.result = el("div", "result")
+        this.moves = el("ol", "moves")
+        const side = el("div", "side")
+        side.append(this.result, this.moves)
+        const main = el("div", "main")
+        main.append(this.top.row, this.boardEl, this.bottom.row)
+        this.root.append(head, this.notice, main, side)
+        this.cb = new Chessboard(this.boardEl, {
+            position: "8/8/8/8/8/8/8/8",
+            orientation: COLOR.white,
+            assetsUrl: "assets/",
+            style: {cssClass: "default", borderType: BORDER_TYPE.thin, showCoordinates: !large, animationDuration: 400},
+            extensions: [{class: Markers, props: {autoMarkers: null, sprite: "markers.svg"}}],
+        })
+        this.shown = undefined
+        this.noticeTimer = 0
+        this.correctionShown = null
+        this.setOrientation(orientation)
+    }
+
+    player() {
+        const row = el("div", "player")
+        const name = el("span", "name")
+        const clock = el("span", "clock")
+        row.append(name, clock)
+        return {row, name, clock}
+    }
+
+    setOrientation(o) {
+        this.orientation = o
+        this.root.dataset.orientation = o
+        this.cb.setOrientation(o)
+        this.white = o === COLOR.white ? this.bottom : this.top
+        this.black = o === COLOR.white ? this.top : this.bottom
+        this.white.clock.dataset.side = "white"
+        this.black.clock.dataset.side = "black"
+        this.update()
+        this.tick(performance.now())
+    }
+
+    update() {
+        const b = this.b, st = b.state
+        if (!st) return
+        const info = [st.board_no && `Board ${st.board_no}`, st.round && `Round ${st.round}`, st.event].filter(Boolean)
+        this.title.textContent = info.length ? info.join(" · ") : b.id
+        this.title.title = b.id
+        this.white.name.textContent = st.white || "White"
+        this.black.name.textContent = st.black || "Black"
+        // The board shows what stands on the real board: the provisional
+        // move (made, clock not yet pressed) too.
+        const prov = st.provisional && st.provisional.fen ? st.provisional : null
+        const fen = prov ? prov.fen : st.fen
+        const root = this.root.dataset
+        root.fen = st.fen
+        root.shownFen = fen
+        root.ply = String(st.ply || 0)
+        root.game = st.game || ""
+        root.result = st.result || "*"
+        if (fen !== this.shown) {
+            // The first position and a hidden page jump; every other change
+            // animates, so a correction visibly moves the pieces back.
+            const animate = this.shown !== undefined && !document.hidden
+            this.shown = fen
+            this.cb.setPosition(fen, animate)
+        }
+        const last = prov ? prov.uci : st.last_move ? st.last_move.uci : ""
+        root.last = last || ""
+        this.cb.removeMarkers(MARK_LAST)
+        this.cb.removeMarkers(MARK_PROV)
+        if (last && last.length >= 4) {
+            const mk = prov ? MARK_PROV : MARK_LAST
+            this.cb.addMarker(mk, last.slice(0, 2))
+            this.cb.addMarker(mk, last.slice(2, 4))
+        }
+        this.renderMoves(prov)
+        if (st.result && st.result !== "*") {
+            const why = TERMINATION[st.termination] || st.termination || ""
+            this.result.textContent = why ? `${st.result} (${why})` : st.result
+            this.result.hidden = false
+        } else {
+            this.result.textContent = ""
+            this.result.hidden = true
+        }
+        this.updateBadge()
+        this.updateCorrection()
+    }
+
+    renderMoves(prov) {
+        const st = this.b.state
+        const sans = this.b.sans()
+        const start = st.start_fen
+        const frag = document.createDocumentFragment()
+        // Large mode shows the last moves only; the grid shows them all.
+        const from = this.large ? Math.max(0, sans.length - 8) & ~1 : 0
+        let li = null
+        for (let i = from; i < sans.length; i++) {
+            const label = moveLabel(i + 1, start)
+            if (!li || label.endsWith(".")) {
+                li = el("li")
+                li.append(el("span", "no", label.replace("…", "…")))
+                frag.append(li)
+            }
+            const m = el("span", "san", sans[i])
+            m.dataset.ply = String(i + 1)
+            if (i === sans.length - 1 && !prov) m.classList.add("current")
+            li.append(m)
+        }
+        if (prov) {
+            const label = moveLabel(prov.ply, start)
+            if (!li || label.endsWith(".")) {
+                li = el("li")
+                li.append(el("span", "no", label))
+                frag.append(li)
+            }
+            const m = el("span", "san prov", prov.san || prov.uci)
+            m.title = "made on the board, clock not yet pressed"
+            li.append(m)
+        }
+        this.moves.replaceChildren(frag)
+        this.moves.scrollTop = this.moves.scrollHeight
+    }
+
+    updateBadge() {
+        const b = this.b
+        const parts = []
+        if (b.status && b.status.online === false) parts.push(b.status.state === "lost" ? "connection lost" : "offline")
+        this.badge.textContent = parts.join(" ")
+        this.root.classList.toggle("offline", parts.length > 0)
+    }
+
+    updateCorrection() {
+        const c = this.b.correction
+        if (!c || c === this.correctionShown || !this.b.state) return
+        this.correctionShown = c
+        if (performance.now() - c.at > NOTICE_MS) return
+        const start = this.b.state.start_fen
+        let text = `Correction: ${moveLabel(c.ply, start)} ${c.old || ""}`.trim()
+        text += c.new ? ` replaced by ${c.new}` : " taken back"
+        if (c.dropped > 0) text += ` (and ${c.dropped} later move${c.dropped > 1 ? "s" : ""})`
+        if (c.why) text += ` – ${c.why}`
+        this.notice.textContent = text
+        this.notice.hidden = false
+        this.root.classList.remove("corrected")
+        void this.root.offsetWidth // restart the highlight animation
+        this.root.classList.add("corrected")
+        clearTimeout(this.noticeTimer)
+        this.noticeTimer = setTimeout(() => {
+            this.notice.hidden = true
+            this.root.classList.remove("corrected")
+        }, NOTICE_MS)
+    }
+
+    tick(now) {
+        const b = this.b, c = b.clock
+        for (const side of ["white", "black"]) {
+            const p = this[side]
+            const ms = remainingMS(c, side, b.clockAt, now)
+            const text = formatClock(ms)
+            if (p.clock.textContent !== text) p.clock.textContent = text
+            p.clock.dataset.ms = ms === null ? "" : String(Math.round(ms))
+            const running = !!c && c.running === side
+            p.row.classList.toggle("running", running)
+            p.clock.classList.toggle("low", ms !== null && ms < 60000)
+            p.clock.classList.toggle("flag", ms !== null && ms <= 0 && (running || c.event === "flag"))
+        }
+    }
+}
+
+async function main() {
+    const cfg = await loadConfig()
+    const params = cfg.params
+    const large = ["1", "true", "yes"].includes(params.get("large"))
+    const black = params.get("orientation") === "black"
+    const flipped = new Set((params.get("flip") || "").split(","))
+    const round = params.get("round")
+    document.body.classList.toggle("large", large)
+    if (cfg.title) {
+        document.title = cfg.title
+        document.getElementById("title").textContent = cfg.title
+    }
+    const grid = document.getElementById("grid")
+    const conn = document.getElementById("conn")
+    const tiles = new Map()
+    const order = new Map(cfg.boards.map((id, i) => [id, i]))
+    const place = () => {
+        const list = [...tiles.values()].filter(t => !round || !t.b.state || String(t.b.state.round) === round)
+        const key = (t) => order.has(t.b.id) ? [0, order.get(t.b.id), ""] : [1, parseInt(t.b.state && t.b.state.board_no, 10) || 1e9, t.b.id]
+        list.sort((a, c) => {
+            const x = key(a), y = key(c)
+            return x[0] - y[0] || x[1] - y[1] || (x[2] < y[2] ? -1 : x[2] > y[2] ? 1 : 0)
+        })
+        for (const t of tiles.values()) t.root.hidden = !list.includes(t)
+        grid.dataset.count = String(list.length)
+        grid.style.setProperty("--n", String(Math.max(1, list.length)))
+        grid.replaceChildren(...list.map(t => t.root))
+    }
+    const feed = new Feed(cfg, {
+        leaves: ["state", "clock", "pgn", "status", "correction"],
+        onConn: (s, d) => connectionBadge(conn, s, d),
+        onNewBoard: (b) => {
+            const o = (black !== flipped.has(b.id)) ? COLOR.black : COLOR.white
+            tiles.set(b.id, new Tile(b, o, large))
+            place()
+        },
+        onChange: (b, what) => {
+            const t = tiles.get(b.id)
+            if (!t) return
+            if (what === "clock") t.tick(performance.now())
+            else t.update()
+            if (what === "state" && round) place()
+        },
+    })
+    for (const id of cfg.boards) feed.board(id)
+    const empty = document.getElementById("empty")
+    setInterval(() => {
+        const now = performance.now()
+        for (const t of tiles.values()) t.tick(now)
+        empty.hidden = tiles.size > 0
+    }, 100)
+    document.getElementById("large").addEventListener("click", () => {
+        params.set("large", large ? "0" : "1")
+        location.search = params.toString()
+    })
+    feed.connect()
+}
+
+main().catch((e) => {
+    console.error(e)
+    document.body.append(el("pre", "fatal", String(e && e.stack || e)))
+})

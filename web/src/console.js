@@ -1,0 +1,327 @@
+// The arbiter console: every board of the room with its state, the open
+// alerts with the position before the irregularity, and the arbiter's
+// decision sent as <b>/cmd/ack_alert.
+import {Chessboard, BORDER_TYPE, COLOR} from "cm-chessboard/src/Chessboard.js"
+import {Markers} from "cm-chessboard/src/extensions/markers/Markers.js"
+import {alertLabel, formatClock, moveLabel, placementAfter, remainingMS} from "./chessutil.js"
+import {Feed, connectionBadge, loadConfig} from "./feed.js"
+
+const MARK_DIFF = {class: "marker-diff", slice: "markerFrame"}
+
+function el(tag, cls, text) {
+    const e = document.createElement(tag)
+    if (cls) e.className = cls
+    if (text !== undefined) e.textContent = text
+    return e
+}
+
+// boardState is the one word the room overview shows for a board.
+function boardState(b, now) {
+    if (b.alerts && b.alerts.length) return "alert"
+    const st = b.state
+    if (st && st.result && st.result !== "*") return "finished"
+    if (b.flagged(now)) return "flag"
+    if (st && (st.ply > 0 || (b.clock && b.clock.running))) return "playing"
+    return "ready"
+}
+
+const STATE_TEXT = {alert: "alert open", finished: "finished", flag: "flag", playing: "in progress", ready: "not started"}
+
+class BoardRow {
+    constructor(b) {
+        this.b = b
+        this.root = el("li", "room-board")
+        this.root.dataset.board = b.id
+        this.name = el("span", "rb-id", b.id)
+        this.players = el("span", "rb-players")
+        this.move = el("span", "rb-move")
+        this.clocks = el("span", "rb-clocks")
+        this.state = el("span", "rb-state")
+        this.online = el("span", "rb-online")
+        this.root.append(this.state, this.name, this.players, this.move, this.clocks, this.online)
+    }
+
+    update(now) {
+        const b = this.b, st = b.state
+        const s = boardState(b, now)
+        this.root.dataset.state = s
+        const n = b.alerts ? b.alerts.length : 0
+        this.state.textContent = s === "alert" ? `${n} alert${n > 1 ? "s" : ""}` : STATE_TEXT[s]
+        if (st) {
+            this.name.textContent = st.board_no ? `${st.board_no} · ${b.id}` : b.id
+            this.players.textContent = `${st.white || "White"} – ${st.black || "Black"}`
+            const ply = st.ply || 0
+            this.move.textContent = st.result && st.result !== "*" ? st.result : ply ? `after ${moveLabel(ply, st.start_fen)}` : ""
+        }
+        const c = b.clock
+        this.clocks.textContent = c ? `${formatClock(remainingMS(c, "white", b.clockAt, now))} | ${formatClock(remainingMS(c, "black", b.clockAt, now))}` : ""
+        const off = b.status && b.status.online === false
+        this.online.textContent = off ? (b.status.state === "lost" ? "connection lost" : "offline") : ""
+        this.root.classList.toggle("offline", off)
+    }
+}
+
+class AlertCard {
+    constructor(app, b, a) {
+        this.app = app
+        this.b = b
+        this.a = a
+        const st = b.state || {}
+        this.root = el("article", "alert-card")
+        this.root.dataset.alertId = a.id
+        this.root.dataset.board = b.id
+        this.root.dataset.kind = a.kind
+        const mini = el("div", "mini")
+        const info = el("div", "alert-info")
+        const h = el("h3")
+        h.append(el("span", "kind", alertLabel(a.kind)), el("span", "where", ` · ${st.board_no ? "Board " + st.board_no + " · " : ""}${b.id}`))
+        const side = a.side ? ` (${a.side})` : ""
+        const game = st.white || st.black ? ` · ${st.white || "White"} – ${st.black || "Black"}` : ""
+        const ply = el("p", "ply", `Move ${moveLabel(a.ply, st.start_fen)}${side}${game}`)
+        ply.dataset.ply = String(a.ply)
+        const text = el("p", "text", a.text)
+        const law = el("p", "law")
+        if (a.article) law.append(el("span", "article", `FIDE Laws ${a.edition || ""}, Art. ${a.article}`.replace("  ", " ")))
+        if (a.penalty) law.append(el("span", "penalty", a.penalty))
+        const sq = el("p", "squares", a.squares && a.squares.length ? `Squares: ${a.squares.join(", ")}` : "")
+        const actions = el("div", "actions")
+        this.note = el("input", "note")
+        this.note.placeholder = "note (optional)"
+        this.note.maxLength = 200
+        actions.append(this.note)
+        this.buttons = []
+        for (const [d, label] of [["upheld", "Upheld"], ["dismissed", "Dismissed"], ["corrected", "Corrected"]]) {
+            const btn = el("button", "decide " + d, label)
+            btn.dataset.decision = d
+            btn.addEventListener("click", () => this.decide(d))
+            this.buttons.push(btn)
+            actions.append(btn)
+        }
+        this.outcome = el("p", "outcome")
+        info.append(h, ply, text, law, sq, actions, this.outcome)
+        this.root.append(mini, info)
+        // The position before the irregularity: the moves before the
+        // alert's ply (the alert payload's own fen when it has one).
+        let fen = a.fen || ""
+        if (!fen && st.moves) {
+            try {
+                fen = placementAfter(st.start_fen, st.moves, Math.max(0, Math.min(a.ply - 1, st.moves.length)))
+            } catch (e) {
+                console.warn(`alert ${a.id}: position before ply ${a.ply}:`, e)
+            }
+        }
+        mini.dataset.fen = fen
+        if (fen) {
+            this.cb = new Chessboard(mini, {
+                position: fen,
+                orientation: a.side === "black" ? COLOR.black : COLOR.white,
+                assetsUrl: "assets/",
+                style: {cssClass: "default", borderType: BORDER_TYPE.none, showCoordinates: true, animationDuration: 0},
+                extensions: [{class: Markers, props: {autoMarkers: null, sprite: "markers.svg"}}],
+            })
+            for (const s of a.squares || []) this.cb.addMarker(MARK_DIFF, s)
+        } else {
+            mini.textContent = "position not known"
+        }
+        this.authorised(app.loggedIn)
+    }
+
+    authorised(yes) {
+        for (const b of this.buttons) {
+            b.disabled = !yes || this.sending
+            b.title = yes ? "" : "log in as arbiter to decide"
+        }
+    }
+
+    async decide(decision) {
+        this.sending = true
+        this.authorised(this.app.loggedIn)
+        this.outcome.dataset.status = "sending"
+        this.outcome.textContent = `sending “${decision}”…`
+        try {
+            const r = await this.app.feed.command(this.b.id, "ack_alert", {alert: this.a.id, decision, note: this.note.value.trim()})
+            if (r.ok) {
+                this.outcome.dataset.status = "ok"
+                this.outcome.textContent = `${decision} – acknowledged by the board`
+            } else {
+                this.outcome.dataset.status = "error"
+                this.outcome.textContent = `refused by the board: ${r.error}`
+            }
+        } catch (e) {
+            this.outcome.dataset.status = "error"
+            this.outcome.textContent = String(e.message || e)
+        } finally {
+            this.sending = false
+            this.authorised(this.app.loggedIn)
+        }
+    }
+
+    destroy() {
+        if (this.cb) this.cb.destroy()
+        this.root.remove()
+    }
+}
+
+class App {
+    async start() {
+        this.cfg = await loadConfig()
+        if (this.cfg.title) {
+            document.title = "Arbiter · " + this.cfg.title
+            document.getElementById("title").textContent = this.cfg.title
+        }
+        this.rows = new Map()
+        this.cards = new Map() // board/alert id -> card
+        this.seen = new Set()
+        this.loggedIn = false
+        this.room = document.getElementById("room")
+        this.list = document.getElementById("alerts")
+        this.noAlerts = document.getElementById("no-alerts")
+        this.conn = document.getElementById("conn")
+        this.user = document.getElementById("user")
+        this.pass = document.getElementById("pass")
+        this.sound = document.getElementById("sound")
+        this.vibrate = document.getElementById("vibrate")
+        this.sound.checked = localStorage.getItem("boardd.sound") === "1"
+        this.vibrate.checked = localStorage.getItem("boardd.vibrate") === "1"
+        this.sound.addEventListener("change", () => {
+            localStorage.setItem("boardd.sound", this.sound.checked ? "1" : "0")
+            if (this.sound.checked) this.beep() // unlocks audio on a user gesture
+        })
+        this.vibrate.addEventListener("change", () => localStorage.setItem("boardd.vibrate", this.vibrate.checked ? "1" : "0"))
+        this.feed = new Feed(this.cfg, {
+            leaves: ["state", "clock", "status", "alerts/active", "reply"],
+            onConn: (s, d) => {
+                connectionBadge(this.conn, s, d)
+                if (s === "connected") this.connectedAt = performance.now()
+            },
+            onNewBoard: (b) => {
+                const r = new BoardRow(b)
+                this.rows.set(b.id, r)
+                r.root.addEventListener("click", () => {
+                    const c = [...this.cards.values()].find(c => c.b.id === b.id)
+                    if (c) c.root.scrollIntoView({behavior: "smooth", block: "center"})
+                })
+                this.placeRows()
+            },
+            onChange: (b, what) => {
+                const r = this.rows.get(b.id)
+                if (r) r.update(performance.now())
+                if (what === "alerts" || what === "state") this.syncAlerts(b)
+                if (what === "state") this.placeRows()
+            },
+        })
+        for (const id of this.cfg.boards) this.feed.board(id)
+        document.getElementById("login").addEventListener("submit", (e) => {
+            e.preventDefault()
+            this.login(this.user.value.trim(), this.pass.value)
+        })
+        document.getElementById("logout").addEventListener("click", () => this.login("", ""))
+        const saved = sessionStorage.getItem("boardd.user")
+        if (saved) {
+            this.user.value = saved
+            this.login(saved, sessionStorage.getItem("boardd.pass") || "")
+        } else {
+            this.login("", "")
+        }
+        setInterval(() => {
+            const now = performance.now()
+            for (const r of this.rows.values()) r.update(now)
+            this.summary()
+        }, 250)
+    }
+
+    login(user, pass) {
+        this.loggedIn = !!user
+        if (user) {
+            // Kept for this tab only, so a reload stays logged in.
+            sessionStorage.setItem("boardd.user", user)
+            sessionStorage.setItem("boardd.pass", pass)
+        } else {
+            sessionStorage.removeItem("boardd.user")
+            sessionStorage.removeItem("boardd.pass")
+        }
+        document.body.dataset.user = user
+        document.getElementById("who").textContent = user ? `logged in as ${user}` : "read-only"
+        document.getElementById("logout").hidden = !user
+        document.getElementById("login").hidden = !!user
+        for (const c of this.cards.values()) c.authorised(this.loggedIn)
+        this.pass.value = ""
+        this.feed.connect(user, pass)
+    }
+
+    placeRows() {
+        const rows = [...this.rows.values()]
+        const order = new Map(this.cfg.boards.map((id, i) => [id, i]))
+        const key = (r) => order.has(r.b.id) ? order.get(r.b.id) : 1e6 + (parseInt(r.b.state && r.b.state.board_no, 10) || 1e5)
+        rows.sort((a, b) => key(a) - key(b) || (a.b.id < b.b.id ? -1 : 1))
+        this.room.replaceChildren(...rows.map(r => r.root))
+    }
+
+    syncAlerts(b) {
+        const active = b.alerts || []
+        const ids = new Set(active.map(a => `${b.id}/${a.id}`))
+        for (const [k, c] of this.cards) {
+            if (c.b === b && !ids.has(k)) {
+                c.destroy()
+                this.cards.delete(k)
+            }
+        }
+        let fresh = false
+        for (const a of active) {
+            const k = `${b.id}/${a.id}`
+            if (this.cards.has(k)) continue
+            // The position before needs the board's moves: wait for state.
+            if (!b.state) continue
+            const c = new AlertCard(this, b, a)
+            this.cards.set(k, c)
+            this.list.append(c.root)
+            if (!this.seen.has(k)) {
+                this.seen.add(k)
+                // Alerts already open when the console connects are shown,
+                // not rung.
+                if (performance.now() - (this.connectedAt || 0) > 3000) {
+                    fresh = true
+                    c.root.classList.add("new")
+                }
+            }
+        }
+        if (fresh) this.notify()
+        this.summary()
+    }
+
+    summary() {
+        const n = this.cards.size
+        this.noAlerts.hidden = n > 0
+        document.body.dataset.alerts = String(n)
+        const base = this.cfg.title ? "Arbiter · " + this.cfg.title : "Arbiter console"
+        document.title = n ? `(${n}) ${base}` : base
+    }
+
+    notify() {
+        if (this.sound.checked) this.beep()
+        if (this.vibrate.checked && navigator.vibrate) navigator.vibrate([200, 100, 200])
+    }
+
+    beep() {
+        try {
+            this.audio = this.audio || new AudioContext()
+            const ctx = this.audio
+            for (const [t, f] of [[0, 880], [0.25, 660]]) {
+                const o = ctx.createOscillator(), g = ctx.createGain()
+                o.frequency.value = f
+                g.gain.setValueAtTime(0.2, ctx.currentTime + t)
+                g.gain.exponentialRampToValueAtTime(0.001, ctx.currentTime + t + 0.2)
+                o.connect(g).connect(ctx.destination)
+                o.start(ctx.currentTime + t)
+                o.stop(ctx.currentTime + t + 0.2)
+            }
+        } catch (e) {
+            console.warn("sound:", e)
+        }
+    }
+}
+
+new App().start().catch((e) => {
+    console.error(e)
+    document.body.append(el("pre", "fatal", String(e && e.stack || e)))
+})
