@@ -63,7 +63,8 @@ func corpus(t testing.TB, perFile int) []*chess.Game {
 
 // runGame simulates game g on a board with sensor s and reconstructs it.
 func runGame(t testing.TB, g *chess.Game, s trace.Sensor, seed uint64, irregular bool, log io.Writer) gameResult {
-	src, err := sim.NewSource(sim.FromPGN(g), sim.Options{Sensor: s, Seed: seed, Irregular: irregular, Annotate: log != nil})
+	src, err := sim.NewSource(sim.FromPGN(g), sim.Options{Sensor: s, Seed: seed, Irregular: irregular, Annotate: log != nil,
+		NoPromote: os.Getenv("BOARDD_NOPROMOTE") != ""})
 	if err != nil {
 		t.Fatalf("simulate: %v", err)
 	}
@@ -78,6 +79,8 @@ func runGame(t testing.TB, g *chess.Game, s trace.Sensor, seed uint64, irregular
 	var res gameResult
 	var out, all []reconstruct.Output
 	var last int64
+	start := r.StartPosition()
+	rec := reconstruct.NewRecord(&start)
 	for {
 		it, err := src.Next()
 		if errors.Is(err, io.EOF) {
@@ -99,9 +102,14 @@ func runGame(t testing.TB, g *chess.Game, s trace.Sensor, seed uint64, irregular
 		out = r.Feed(&it.Event, out[:0])
 		last = it.Event.T
 		all = logOutputs(log, all, out)
+		applyAll(t, rec, out)
 	}
 	out = r.End(last+60000, out[:0])
 	all = logOutputs(log, all, out)
+	applyAll(t, rec, out)
+	if got := rec.Current().Moves; len(got) != len(r.Moves()) {
+		t.Errorf("the output stream gives %d moves, the reconstruction %d", len(got), len(r.Moves()))
+	}
 
 	got := r.Moves()
 	res.moves = len(g.Moves)
@@ -152,6 +160,15 @@ func runGame(t testing.TB, g *chess.Game, s trace.Sensor, seed uint64, irregular
 	return res
 }
 
+// applyAll checks that the outputs fit together as a consumer sees them.
+func applyAll(t testing.TB, rec *reconstruct.Record, out []reconstruct.Output) {
+	for i := range out {
+		if err := rec.Apply(&out[i]); err != nil {
+			t.Errorf("output stream: %v", err)
+		}
+	}
+}
+
 func logOutputs(log io.Writer, all, out []reconstruct.Output) []reconstruct.Output {
 	for i := range out {
 		if log != nil {
@@ -186,7 +203,9 @@ func eventLine(ev *trace.Event, s trace.Sensor) string {
 // TestAccuracySmall reconstructs a few simulated games of every corpus
 // file with every sensor kind, clean and irregular, and holds the results
 // to the targets. BOARDD_ACCURACY=N (games per file, 0 = all) runs the
-// full benchmark and prints the table (see docs/reconstruction.md).
+// full benchmark and prints the table (see docs/reconstruction.md);
+// BOARDD_NOPROMOTE=1 drops the promote events, so that under-promotions
+// must be inferred from later moves.
 func TestAccuracySmall(t *testing.T) {
 	perFile := 4
 	full := false
