@@ -305,7 +305,7 @@ func (r *Reconstructor) press(side chess.Color, t int64, out []Output) []Output 
 	}
 	r.pending, r.pressSide, r.pressT = true, side, t
 	r.makeView()
-	if b := r.explainFirst(false); b >= 0 && r.fitsPress(&r.cands[b], side) {
+	if b := r.explainFirst(true); b >= 0 && r.fitsPress(&r.cands[b], side) {
 		return r.decidePress(out)
 	}
 	if r.fired&firedSettle != 0 {
