@@ -14,7 +14,7 @@ import (
 const (
 	maxLines     = 16  // hypotheses kept about the recent moves
 	minReplyMs   = 250 // no reply starts sooner after the move it answers
-	maxResync    = 4   // plies searched to re-synchronise
+	maxResync    = 6   // plies searched to re-synchronise: 4 always, 5 and 6 within the budget
 	resyncBudget = 400000
 
 	costMissedLift     = 20 // a capture whose victim was never seen lifted

@@ -330,7 +330,12 @@ func (r *Reconstructor) resync(rv *recView) {
 	L := &r.lines[0]
 	var rs resyncState
 	rs.r, rs.rv = r, rv
-	for d := 2; d <= maxResync && rs.nodes < resyncBudget; d++ {
+	for d := 2; d <= maxResync && (d <= 4 || rs.nodes < resyncBudget); d++ {
+		if d > 4 {
+			// Deeper only while the budget lasts: a restart after a long
+			// gap may need it, a garbled board should not cost more.
+			rs.budget = resyncBudget
+		}
 		rs.depth = d
 		pos := L.pos
 		rs.search(&pos, 0)
@@ -341,6 +346,7 @@ func (r *Reconstructor) resync(rv *recView) {
 }
 
 type resyncState struct {
+	budget  int // node limit, 0 for none
 	r       *Reconstructor
 	rv      *recView
 	reached chess.Bitboard // squares the sequence so far moved pieces to
@@ -358,7 +364,7 @@ func (rs *resyncState) search(p *chess.Position, ply int) {
 	left := rs.depth - ply
 	target := r.v.occ
 	rs.nodes++
-	if rs.nodes > resyncBudget {
+	if rs.budget > 0 && rs.nodes > rs.budget {
 		return
 	}
 	// Each ply empties at most two squares and fills at most two.
@@ -416,7 +422,7 @@ func (rs *resyncState) search(p *chess.Position, ply int) {
 		rs.search(p, ply+1)
 		rs.reached = saved
 		p.UnmakeMove(m, u)
-		if rs.nodes > resyncBudget {
+		if rs.budget > 0 && rs.nodes > rs.budget {
 			return
 		}
 	}
