@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/boardd/boardd/chess"
+	"github.com/boardd/boardd/trace"
 )
 
 // onSettle runs when the board has been still for SettleMs.
@@ -81,7 +82,11 @@ func (r *Reconstructor) onCommit(t int64, out []Output) []Output {
 	if useIx || best < 0 {
 		return out
 	}
-	if c := &r.cands[best]; (c.n > 0 || c.back > 0) && !c.missed {
+	c := &r.cands[best]
+	// A promotion on a board that cannot see the piece waits too: its
+	// promote input usually comes a moment after the piece is put down.
+	promoPending := c.n > 0 && c.moves[c.n-1].IsPromotion() && r.sensor != trace.PieceSensor && r.promo == chess.NoPieceType
+	if (c.n > 0 || c.back > 0) && !c.missed && !promoPending {
 		out = r.adopt(best, r.lastChange, out)
 	}
 	return out
