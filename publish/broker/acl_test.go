@@ -142,3 +142,17 @@ func TestPasswordsMosquittoCompatible(t *testing.T) {
 		t.Error("a plaintext password line was accepted")
 	}
 }
+
+func FuzzParseACL(f *testing.F) {
+	f.Add(DefaultACL, "b1", "chess/v1/board/b1/state")
+	f.Add("topic deny #\npattern read a/%c/+", "", "a/x/y")
+	f.Fuzz(func(t *testing.T, text, user, topic string) {
+		a, err := ParseACL(strings.NewReader(text))
+		if err != nil {
+			return
+		}
+		a.Allowed(user, "c", topic, Read)
+		a.Allowed(user, "c", topic, Write)
+		a.AllowedFilter(user, "c", topic)
+	})
+}

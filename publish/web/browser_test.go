@@ -210,6 +210,17 @@ func tileExpr(id, what string) string {
 	return fmt.Sprintf(`(() => { const t = document.querySelector('.tile[data-board=%s]'); return t ? %s : null })()`, jsString(id), what)
 }
 
+// drawnExpr reads the position drawn on a cm-chessboard under root (a JS
+// expression) as a FEN piece placement.
+func drawnExpr(root string) string {
+	return `(() => { const b = Array(64).fill(""); for (const g of ` + root + `.querySelectorAll('.pieces g[data-piece][data-square]')) {
+		const p = g.dataset.piece, s = g.dataset.square; b[(s.charCodeAt(1) - 49) * 8 + s.charCodeAt(0) - 97] = p[0] === "w" ? p[1].toUpperCase() : p[1] }
+		const rows = []; for (let r = 7; r >= 0; r--) { let row = "", e = 0; for (let f = 0; f < 8; f++) { const p = b[r * 8 + f]; if (!p) { e++; continue } if (e) { row += e; e = 0 } row += p } if (e) row += e; rows.push(row) }
+		return rows.join("/") })()`
+}
+
+func placementOf(fen string) string { return strings.Fields(fen)[0] }
+
 // formatClock is the page's clock format for times of ten seconds and up.
 func formatClock(ms int64) string {
 	s := (ms + 999) / 1000
@@ -278,6 +289,7 @@ func runScenario(t *testing.T, name, brokerURL string, h http.Handler) {
 		must(b2.Clock(m.clock))
 	}
 	must(demo.waitFor(ctx, "board-2 after 30 plies", tileExpr("board-2", "t.dataset.fen"), gB.Position(30).FEN(), 20*time.Second))
+	must(demo.waitFor(ctx, "board-2 drawn after 30 plies", tileExpr("board-2", drawnExpr("t")), placementOf(gB.Position(30).FEN()), 10*time.Second))
 
 	// Board 1 replays game A move by move: FEN, last move and both clocks
 	// after each one. The arbiter console is logged in meanwhile.
@@ -292,7 +304,9 @@ func runScenario(t *testing.T, name, brokerURL string, h http.Handler) {
 		must(b1.Clock(m.clock))
 		sent := time.Now()
 		fen := gA.Position(i + 1).FEN()
-		must(demo.waitFor(ctx, fmt.Sprintf("ply %d FEN", i+1), tileExpr("board-1", "[t.dataset.fen, t.dataset.last]"), []string{fen, m.UCI}, 10*time.Second))
+		must(demo.waitFor(ctx, fmt.Sprintf("ply %d FEN", i+1), tileExpr("board-1", "[t.dataset.fen, t.dataset.last, t.querySelectorAll('.marker-last').length]"), []any{fen, m.UCI, 2}, 10*time.Second))
+		// What is drawn is that position (after any animation).
+		must(demo.waitFor(ctx, fmt.Sprintf("ply %d drawn", i+1), tileExpr("board-1", drawnExpr("t")), placementOf(fen), 10*time.Second))
 		// The mover's clock stopped: it shows exactly the time published.
 		mover, other := "white", "black"
 		moverMS, otherMS := m.clock.WhiteMS, m.clock.BlackMS
@@ -352,6 +366,7 @@ func runScenario(t *testing.T, name, brokerURL string, h http.Handler) {
 		t.Fatal(err)
 	}
 	must(demo.waitFor(ctx, "position after the correction", tileExpr("board-1", "[t.dataset.fen, t.querySelector('.notice').hidden]"), []any{gA.Position(n - 1).FEN(), false}, 10*time.Second))
+	must(demo.waitFor(ctx, "position drawn after the correction", tileExpr("board-1", drawnExpr("t")), placementOf(gA.Position(n-1).FEN()), 10*time.Second))
 	var notice string
 	must(demo.eval(ctx, tileExpr("board-1", "t.querySelector('.notice').textContent"), &notice))
 	if san := gA.SANs()[n-1]; !strings.Contains(notice, san) || !strings.Contains(notice, "taken back") || !strings.Contains(notice, "illegal move") {
@@ -372,7 +387,7 @@ func runScenario(t *testing.T, name, brokerURL string, h http.Handler) {
 	// The large mode for a wall display.
 	large := br.newPage(ctx, 1920, 1080)
 	large.navigate(ctx, srv.URL+"/?boards=board-1&large=1")
-	must(large.waitFor(ctx, "large board", tileExpr("board-1", "t.dataset.fen"), gA.Position(n).FEN(), 20*time.Second))
+	must(large.waitFor(ctx, "large board", tileExpr("board-1", drawnExpr("t")), placementOf(gA.Position(n).FEN()), 20*time.Second))
 	var fontPx float64
 	must(large.eval(ctx, `parseFloat(getComputedStyle(document.querySelector('.clock')).fontSize)`, &fontPx))
 	if fontPx < 50 {
@@ -430,6 +445,7 @@ func checkAlertOnConsole(t *testing.T, ctx context.Context, cons *page, g *chess
 	card := fmt.Sprintf(`document.querySelector('.alert-card[data-alert-id=%s]')`, jsString(a.ID))
 	must(cons.waitFor(ctx, "alert card", fmt.Sprintf(`(() => { const c = %s; return c ? [c.dataset.board, c.querySelector('.kind').textContent, c.querySelector('.article').textContent, c.querySelector('.penalty').textContent, c.querySelector('.mini').dataset.fen, c.querySelector('.ply').dataset.ply] : null })()`, card),
 		[]string{"board-1", "Illegal move", "FIDE Laws 2023, Art. 7.5.1", a.Penalty, strings.Fields(g.Position(a.Ply - 1).FEN())[0], fmt.Sprint(a.Ply)}, 10*time.Second))
+	must(cons.waitFor(ctx, "small board drawn", drawnExpr(card+`.querySelector('.mini')`), placementOf(g.Position(a.Ply-1).FEN()), 5*time.Second))
 	// The squares named are marked on the small board.
 	var marked int
 	must(cons.eval(ctx, card+`.querySelectorAll('.marker-diff').length`, &marked))

@@ -280,7 +280,7 @@ func (b *browser) newPage(ctx context.Context, width, height int) *page {
 	var tr struct {
 		TargetID string `json:"targetId"`
 	}
-	if err := b.call(ctx, "", "Target.createTarget", map[string]any{"url": "about:blank"}, &tr); err != nil {
+	if err := b.call(ctx, "", "Target.createTarget", map[string]any{"url": "about:blank", "newWindow": true}, &tr); err != nil {
 		b.t.Fatal(err)
 	}
 	var ar struct {
