@@ -37,6 +37,8 @@ var users = map[string]string{
 	"board-1": "pw-board-1",
 	"board-2": "pw-board-2",
 	"arbiter": "pw-arbiter",
+	"board-3": "pw-board-3",
+	"board-4": "pw-board-4",
 	"relay":   "pw-relay", // reads everything, may send no command
 }
 
@@ -58,7 +60,7 @@ func TestBrowserEmbeddedBroker(t *testing.T) {
 	}
 	t.Cleanup(func() { e.Close() })
 	// The pages reach the embedded broker through the web server's /mqtt.
-	h, err := web.Handler(web.Config{ProxyTo: "ws://" + e.Addr(1) + "/", Boards: []string{"board-1", "board-2"}, Title: "Club championship, round 3"})
+	h, err := web.Handler(web.Config{ProxyTo: "ws://" + e.Addr(1) + "/", Boards: []string{"board-1", "board-2", "board-3", "board-4"}, Title: "Club championship, round 3"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,7 +72,7 @@ func TestBrowserMosquitto(t *testing.T) {
 	m := mosqtest.Start(t, mosqtest.Options{Users: users, ACL: broker.DefaultACL, AllowAnonymous: true, WebSocket: true})
 	// The pages connect to mosquitto's websockets listener directly; the
 	// host is the one the page came from.
-	h, err := web.Handler(web.Config{Broker: fmt.Sprintf("ws://:%d/", m.WSPort), Boards: []string{"board-1", "board-2"}, Title: "Club championship, round 3"})
+	h, err := web.Handler(web.Config{Broker: fmt.Sprintf("ws://:%d/", m.WSPort), Boards: []string{"board-1", "board-2", "board-3", "board-4"}, Title: "Club championship, round 3"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -240,7 +242,7 @@ func runScenario(t *testing.T, name, brokerURL string, h http.Handler) {
 	defer srv.Close()
 
 	games := loadGames(t)
-	gA, gB := games[0], games[1]
+	gA, gB, gC, gD := games[0], games[1], games[2], games[3]
 	if len(gA.Moves) < 40 || len(gB.Moves) < 30 {
 		t.Fatalf("test games too short: %d and %d moves", len(gA.Moves), len(gB.Moves))
 	}
@@ -248,6 +250,8 @@ func runScenario(t *testing.T, name, brokerURL string, h http.Handler) {
 	defer pcancel()
 	b1 := startBoard(t, pctx, "board-1", brokerURL)
 	b2 := startBoard(t, pctx, "board-2", brokerURL)
+	b3 := startBoard(t, pctx, "board-3", brokerURL)
+	b4 := startBoard(t, pctx, "board-4", brokerURL)
 	alerts := watchAlerts(t, ctx, brokerURL, "board-1")
 	info := func(g *chess.Game, no string) publish.GameInfo {
 		return publish.GameInfo{White: g.Tag("White"), Black: g.Tag("Black"), Event: g.Tag("Event"),
@@ -257,7 +261,7 @@ func runScenario(t *testing.T, name, brokerURL string, h http.Handler) {
 		p *publish.Publisher
 		g *chess.Game
 		n string
-	}{{b1, gA, "1"}, {b2, gB, "2"}} {
+	}{{b1, gA, "1"}, {b2, gB, "2"}, {b3, gC, "3"}, {b4, gD, "4"}} {
 		if _, err := x.p.StartGame(info(x.g, x.n)); err != nil {
 			t.Fatal(err)
 		}
@@ -267,8 +271,8 @@ func runScenario(t *testing.T, name, brokerURL string, h http.Handler) {
 	}
 
 	br := startBrowser(t)
-	demo := br.newPage(ctx, 1280, 860)
-	demo.navigate(ctx, srv.URL+"/")
+	demo := br.newPage(ctx, 1440, 900)
+	demo.navigate(ctx, srv.URL+"/?anim=100")
 	cons := br.newPage(ctx, 1280, 860)
 	cons.navigate(ctx, srv.URL+"/console")
 
@@ -290,6 +294,25 @@ func runScenario(t *testing.T, name, brokerURL string, h http.Handler) {
 	}
 	must(demo.waitFor(ctx, "board-2 after 30 plies", tileExpr("board-2", "t.dataset.fen"), gB.Position(30).FEN(), 20*time.Second))
 	must(demo.waitFor(ctx, "board-2 drawn after 30 plies", tileExpr("board-2", drawnExpr("t")), placementOf(gB.Position(30).FEN()), 10*time.Second))
+
+	// Board 3 finishes (a resignation), board 4's white flag falls.
+	for _, m := range replayMoves(gC)[:12] {
+		_, err := b3.Move(m.Move)
+		must(err)
+		must(b3.Clock(m.clock))
+	}
+	must(b3.End(publish.Result{Result: "1-0", Termination: "resignation"}))
+	movesD := replayMoves(gD)
+	for _, m := range movesD[:20] {
+		_, err := b4.Move(m.Move)
+		must(err)
+		must(b4.Clock(m.clock))
+	}
+	must(b4.Clock(publish.ClockState{Clocks: publish.Clocks{WhiteMS: 0, BlackMS: movesD[19].clock.BlackMS}, Event: "flag"}))
+	must(demo.waitFor(ctx, "board-4 flag", tileExpr("board-4", "[t.querySelector('.clock[data-side=white]').textContent, t.querySelector('.clock[data-side=white]').classList.contains('flag')]"), []any{"0:00", true}, 10*time.Second))
+	must(demo.waitFor(ctx, "board-3 result", tileExpr("board-3", "t.querySelector('.result').textContent"), "1-0 (resignation)", 10*time.Second))
+	must(cons.waitFor(ctx, "room states", `[...document.querySelectorAll('.room-board')].map(r => r.dataset.board + ":" + r.dataset.state).join(" ")`,
+		"board-1:playing board-2:playing board-3:finished board-4:flag", 10*time.Second))
 
 	// Board 1 replays game A move by move: FEN, last move and both clocks
 	// after each one. The arbiter console is logged in meanwhile.

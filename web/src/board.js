@@ -21,7 +21,7 @@ const TERMINATION = {
 }
 
 class Tile {
-    constructor(board, orientation, large) {
+    constructor(board, orientation, large, animMS) {
         this.b = board
         this.large = large
         this.root = el("section", "tile")
@@ -42,17 +42,20 @@ class Tile {
         this.moves = el("ol", "moves")
         const side = el("div", "side")
         side.append(this.result, this.moves)
-        const main = el("div", "main")
-        main.append(this.top.row, this.boardEl, this.bottom.row)
-        this.root.append(head, this.notice, main, side)
+        this.top.row.classList.add("top")
+        this.bottom.row.classList.add("bottom")
+        // One flat grid: the grid view stacks it, the large view puts the
+        // players, clocks and moves beside the board.
+        this.root.append(head, this.notice, this.top.row, this.boardEl, this.bottom.row, side)
         this.cb = new Chessboard(this.boardEl, {
             position: "8/8/8/8/8/8/8/8",
             orientation: COLOR.white,
             assetsUrl: "assets/",
-            style: {cssClass: "default", borderType: BORDER_TYPE.thin, showCoordinates: !large, animationDuration: 400},
+            style: {cssClass: "default", borderType: BORDER_TYPE.thin, showCoordinates: !large, animationDuration: animMS},
             extensions: [{class: Markers, props: {autoMarkers: null, sprite: "markers.svg"}}],
         })
         this.shown = undefined
+        this.drawing = 0 // position changes queued in the board
         this.noticeTimer = 0
         this.correctionShown = null
         this.setOrientation(orientation)
@@ -97,11 +100,14 @@ class Tile {
         root.game = st.game || ""
         root.result = st.result || "*"
         if (fen !== this.shown) {
-            // The first position and a hidden page jump; every other change
-            // animates, so a correction visibly moves the pieces back.
-            const animate = this.shown !== undefined && !document.hidden
+            // Every change animates, so a correction visibly moves the
+            // pieces back; the first position, a hidden page and a backlog
+            // (moves arriving faster than they animate, as after a
+            // reconnect) are drawn at once.
+            const animate = this.shown !== undefined && !document.hidden && this.drawing === 0
             this.shown = fen
-            this.cb.setPosition(fen, animate)
+            this.drawing++
+            this.cb.setPosition(fen, animate).finally(() => { this.drawing-- })
         }
         const last = prov ? prov.uci : st.last_move ? st.last_move.uci : ""
         root.last = last || ""
@@ -213,6 +219,8 @@ async function main() {
     const black = params.get("orientation") === "black"
     const flipped = new Set((params.get("flip") || "").split(","))
     const round = params.get("round")
+    // anim: the duration of a move's animation in ms (default 400).
+    const anim = Math.min(2000, Math.max(0, parseInt(params.get("anim") || "400", 10) || 0))
     document.body.classList.toggle("large", large)
     if (cfg.title) {
         document.title = cfg.title
@@ -239,7 +247,7 @@ async function main() {
         onConn: (s, d) => connectionBadge(conn, s, d),
         onNewBoard: (b) => {
             const o = (black !== flipped.has(b.id)) ? COLOR.black : COLOR.white
-            tiles.set(b.id, new Tile(b, o, large))
+            tiles.set(b.id, new Tile(b, o, large, anim))
             place()
         },
         onChange: (b, what) => {

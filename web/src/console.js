@@ -50,8 +50,9 @@ class BoardRow {
         if (st) {
             this.name.textContent = st.board_no ? `${st.board_no} · ${b.id}` : b.id
             this.players.textContent = `${st.white || "White"} – ${st.black || "Black"}`
-            const ply = st.ply || 0
-            this.move.textContent = st.result && st.result !== "*" ? st.result : ply ? `after ${moveLabel(ply, st.start_fen)}` : ""
+            const next = moveLabel((st.ply || 0) + 1, st.start_fen)
+            const side = st.side_to_move === "black" ? "Black" : "White"
+            this.move.textContent = st.result && st.result !== "*" ? st.result : `move ${parseInt(next, 10)}, ${side}`
         }
         const c = b.clock
         this.clocks.textContent = c ? `${formatClock(remainingMS(c, "white", b.clockAt, now))} | ${formatClock(remainingMS(c, "black", b.clockAt, now))}` : ""
@@ -75,9 +76,9 @@ class AlertCard {
         const info = el("div", "alert-info")
         const h = el("h3")
         h.append(el("span", "kind", alertLabel(a.kind)), el("span", "where", ` · ${st.board_no ? "Board " + st.board_no + " · " : ""}${b.id}`))
-        const side = a.side ? ` (${a.side})` : ""
+        const side = a.side ? ` (${a.side[0].toUpperCase()}${a.side.slice(1)})` : ""
         const game = st.white || st.black ? ` · ${st.white || "White"} – ${st.black || "Black"}` : ""
-        const ply = el("p", "ply", `Move ${moveLabel(a.ply, st.start_fen)}${side}${game}`)
+        const ply = el("p", "ply", `Move ${moveLabel(a.ply, st.start_fen).replace(".", "")}${side}${game}`)
         ply.dataset.ply = String(a.ply)
         const text = el("p", "text", a.text)
         const law = el("p", "law")
@@ -244,7 +245,10 @@ class App {
         document.getElementById("who").textContent = user ? `logged in as ${user}` : "read-only"
         document.getElementById("logout").hidden = !user
         document.getElementById("login").hidden = !!user
-        for (const c of this.cards.values()) c.authorised(this.loggedIn)
+        for (const c of this.cards.values()) {
+            c.authorised(this.loggedIn)
+            if (!c.sending) c.outcome.textContent = ""
+        }
         this.pass.value = ""
         this.feed.connect(user, pass)
     }
