@@ -184,6 +184,14 @@ func (p *Publisher) serve(ctx context.Context, conn Conn) (healthy bool, err err
 func (p *Publisher) next() (Message, flight, bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	// The board's status goes first: a backlog of events must not keep
+	// it showing the will's "lost".
+	if s := &p.snaps[snapStatus]; s.dirty() {
+		if b, err := p.renderLocked(snapStatus); err == nil {
+			s.flying = s.version
+			return Message{Topic: Topic(p.board, LeafStatus), Payload: b, QoS: 1, Retain: true}, flight{snap: snapStatus, version: s.version}, true
+		}
+	}
 	if p.cursor < len(p.queue) {
 		m := p.queue[p.cursor]
 		p.cursor++

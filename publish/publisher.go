@@ -213,13 +213,19 @@ func (p *Publisher) rebuild() error {
 	}
 	p.ackedSaved = acked
 	n := p.j.Segments()
-	// Command ids of the last CommandHorizon, from the newest segments.
+	// Command ids of the last CommandHorizon come from the newest
+	// segments; the current game starts in the newest segment that has a
+	// game record (normally the last: a new game starts a segment, but a
+	// crash right after starting one leaves it without).
 	horizon := p.cfg.Now().Add(-p.cfg.CommandHorizon)
+	var segs [][]journal.Record
+	gameSeg := -1
 	for i := n - 1; i >= 0; i-- {
 		recs, _, err := p.j.ReadSegment(i)
 		if err != nil {
 			return fmt.Errorf("publish: reading journal: %w", err)
 		}
+		segs = append(segs, recs)
 		old := false
 		for _, r := range recs {
 			if r.Kind == kindCommand {
@@ -229,21 +235,27 @@ func (p *Publisher) rebuild() error {
 					p.cmdAt[c.ID] = r.Time
 				}
 			}
+			if r.Kind == kindGame && gameSeg < 0 {
+				gameSeg = len(segs) - 1
+			}
 			if r.Time.Before(horizon) {
 				old = true
 			}
 		}
-		if i == n-1 {
-			for _, r := range recs {
-				p.applyRecord(r)
-				h := p.recordHeader(r)
-				for _, s := range snapsOf(r.Kind) {
-					p.snaps[s].hdr = h
-				}
-			}
-		}
-		if old {
+		if old && gameSeg >= 0 {
 			break
+		}
+	}
+	if gameSeg < 0 {
+		gameSeg = 0 // no game yet: alerts and clock of the newest segment
+	}
+	for k := gameSeg; k >= 0; k-- {
+		for _, r := range segs[k] {
+			p.applyRecord(r)
+			h := p.recordHeader(r)
+			for _, s := range snapsOf(r.Kind) {
+				p.snaps[s].hdr = h
+			}
 		}
 	}
 	// Events journaled but not acknowledged by the broker.

@@ -515,3 +515,27 @@ func TestBoardIDAndTopics(t *testing.T) {
 		}
 	}
 }
+
+// A crash between starting a new journal segment and writing the new
+// game's record leaves the previous game current.
+func TestCrashAfterRotation(t *testing.T) {
+	dir := t.TempDir()
+	p, err := publish.Open(publish.Config{Board: "b1", JournalDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	info, _ := p.StartGame(publish.GameInfo{White: "A", Black: "B"})
+	p.Move(publish.Move{Ply: 1, UCI: "d2d4", Final: true})
+	if err := p.RotateJournal(); err != nil {
+		t.Fatal(err)
+	}
+	p.Crash()
+	p2, err := publish.Open(publish.Config{Board: "b1", JournalDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p2.Close()
+	if r := p2.Current(); r.Info.ID != info.ID || len(r.Moves) != 1 {
+		t.Fatalf("after the crash: game %q with %d moves, want %q with 1", r.Info.ID, len(r.Moves), info.ID)
+	}
+}
