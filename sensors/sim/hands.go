@@ -506,10 +506,12 @@ func (s *Source) knock(m chess.Move, side chess.Color, leave bool) {
 }
 
 // fixAfterMove decides whether a piece left misplaced can stay so during
-// the opponent's next move: only when it lies off the board and that move
-// does not involve its square.
+// the opponent's next move: only in a clocked game, when it lies off the
+// board and that move does not involve its square.
 func (s *Source) fixAfterMove(f *fixLater) bool {
-	if f.landing != chess.NoSquare || s.ply+1 >= len(s.moves) || s.rng.IntN(2) == 0 {
+	// Without a clock nothing marks the end of the knocker's move: the
+	// misplaced board must stand still a while on its own.
+	if !s.clocked || f.landing != chess.NoSquare || s.ply+1 >= len(s.moves) || s.rng.IntN(2) == 0 {
 		return false
 	}
 	next := s.moves[s.ply+1]

@@ -586,7 +586,7 @@ func (s *Source) playPly() {
 	pending := s.fix
 	s.fix = nil
 	if pending != nil && !pending.afterMove {
-		s.wait(5000, 20000)
+		s.wait(6000, 20000)
 		s.doFix(pending)
 	}
 
