@@ -172,7 +172,9 @@ func (p *Publisher) serve(ctx context.Context, conn Conn) (healthy bool, err err
 			healthy = true
 			inflight = inflight[1:]
 			p.acked(f)
-			if time.Since(lastSave) > time.Second {
+			// The mark only saves re-sending after a crash; writing it
+			// often would cost more than the duplicates it avoids.
+			if time.Since(lastSave) > 10*time.Second {
 				p.saveAcked()
 				lastSave = time.Now()
 			}
