@@ -226,8 +226,23 @@ func TestAccuracySmall(t *testing.T) {
 	}
 	totals := map[key]*agg{}
 	var failures []string
-	for _, irr := range []bool{false, true} {
-		for _, s := range []trace.Sensor{trace.Occupancy, trace.Colour, trace.PieceSensor} {
+	modes := []bool{false, true}
+	switch os.Getenv("BOARDD_MODE") {
+	case "clean":
+		modes = []bool{false}
+	case "irregular":
+		modes = []bool{true}
+	}
+	sensors := []trace.Sensor{trace.Occupancy, trace.Colour, trace.PieceSensor}
+	if v := os.Getenv("BOARDD_SENSOR"); v != "" {
+		s, err := trace.ParseSensor(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sensors = []trace.Sensor{s}
+	}
+	for _, irr := range modes {
+		for _, s := range sensors {
 			a := &agg{}
 			totals[key{s, irr}] = a
 			for i, g := range games {
@@ -260,16 +275,20 @@ func TestAccuracySmall(t *testing.T) {
 			}
 		}
 	}
-	for _, irr := range []bool{false, true} {
-		for _, s := range []trace.Sensor{trace.Occupancy, trace.Colour, trace.PieceSensor} {
+	for _, irr := range modes {
+		for _, s := range sensors {
 			a := totals[key{s, irr}]
 			t.Logf("%-9s irregular=%-5v games %5d exact %5d (%.2f%%) false alerts %d injected %d missed %d wrong-kind %d corrections/1000 moves %.2f events %d",
 				s, irr, a.games, a.exact, 100*float64(a.exact)/float64(a.games), a.alerts, a.injected, a.missed, a.wrong,
 				1000*float64(a.corrections)/float64(max(a.moves, 1)), a.events)
 		}
 	}
+	maxShown := 40
+	if full {
+		maxShown = 2000
+	}
 	for i, f := range failures {
-		if i >= 40 {
+		if i >= maxShown {
 			t.Logf("... %d more", len(failures)-i)
 			break
 		}

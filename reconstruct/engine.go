@@ -26,9 +26,9 @@ const (
 	costPromoRB        = 25
 	costPromoOther     = 40 // a promotion other than the one the input chose
 	costBack           = 30 // per ply taken back
-	costResyncPly      = 30 // per ply beyond the first found by re-synchronising
+	costResyncPly      = 15 // per ply beyond the first found by re-synchronising
 	costFramePly       = 5  // ... when a full frame jumped over the moves (a restart)
-	costOverlap        = 40 // a reply begun before the move it answers was on the board
+	costOverlap        = 60 // a reply begun before the move it answers was on the board
 	costMisplaced      = 40 // per square that differs from the explanation
 	costMisplacedN     = 30 // ... when the piece fell onto a neighbouring square
 	costMisplacedOrder = 15 // ... a piece seen landing before it was lifted

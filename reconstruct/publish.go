@@ -62,7 +62,11 @@ func (r *Reconstructor) adopt(bi int, t int64, out []Output) []Output {
 	out = r.publish(t, out)
 	if rel != chess.NoMove && best.back == 0 && best.n >= 1 && n0 < len(r.plies) {
 		// A released move is changed only by picking its piece up again.
-		if m := best.moves[0]; m != rel && r.relPicked && !(m.IsCastling() && rel.From() == m.To()) {
+		// Swapping the pawn on the last rank for the new piece is how a
+		// promotion is made (4.6), not a changed move.
+		m := best.moves[0]
+		samePromo := m.IsPromotion() && rel.From() == m.From() && rel.To() == m.To()
+		if m != rel && r.relPicked && !samePromo && !(m.IsCastling() && rel.From() == m.To()) {
 			out = r.alertChanged(n0, rel, t, out)
 		}
 	}
