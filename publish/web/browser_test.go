@@ -7,8 +7,8 @@ package web_test
 // console and be cleared from alerts/active by the arbiter's
 // acknowledgement, and not by a user without the arbiter role.
 //
-// Screenshots go to $BOARDD_WEB_SCREENSHOTS/<broker>/ (default: a new
-// temporary directory, named in the log).
+// Screenshots go to $BOARDD_WEB_SCREENSHOTS/<broker>/ (default:
+// $TMPDIR/boardd-web-screenshots/<broker>/, named in the log).
 
 import (
 	"context"
@@ -43,6 +43,7 @@ var users = map[string]string{
 }
 
 func TestBrowserEmbeddedBroker(t *testing.T) {
+	t.Parallel()
 	startBrowserCheck(t)
 	pw := broker.Passwords{}
 	i := 0
@@ -68,6 +69,7 @@ func TestBrowserEmbeddedBroker(t *testing.T) {
 }
 
 func TestBrowserMosquitto(t *testing.T) {
+	t.Parallel()
 	startBrowserCheck(t)
 	m := mosqtest.Start(t, mosqtest.Options{Users: users, ACL: broker.DefaultACL, AllowAnonymous: true, WebSocket: true})
 	// The pages connect to mosquitto's websockets listener directly; the
@@ -90,10 +92,8 @@ func startBrowserCheck(t *testing.T) {
 func screenshotDir(t *testing.T, name string) string {
 	base := os.Getenv("BOARDD_WEB_SCREENSHOTS")
 	if base == "" {
-		var err error
-		if base, err = os.MkdirTemp("", "boardd-web-screenshots-"); err != nil {
-			t.Fatal(err)
-		}
+		// One fixed place, overwritten by each run, so runs do not pile up.
+		base = filepath.Join(os.TempDir(), "boardd-web-screenshots")
 	}
 	dir := filepath.Join(base, name)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -318,7 +318,7 @@ func runScenario(t *testing.T, name, brokerURL string, h http.Handler) {
 	// after each one. The arbiter console is logged in meanwhile.
 	movesA := replayMoves(gA)
 	const alertPly = 21
-	n := min(len(movesA), 60)
+	n := min(len(movesA), 40)
 	var alertID string
 	for i, m := range movesA[:n] {
 		if _, err := b1.Move(m.Move); err != nil {

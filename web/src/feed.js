@@ -173,8 +173,10 @@ export class Feed {
         const leaf = tp.leaf
         // Event topics carry one event each; snapshots replace each other.
         const snapshot = leaf === "state" || leaf === "clock" || leaf === "pgn" || leaf === "status" || leaf === "alerts/active"
-        if (snapshot && !notOlder(m, b.hdr[leaf])) return
-        if (snapshot) b.hdr[leaf] = {session: m.session, seq: m.seq}
+        // The dedupe rule of docs/mqtt.md: per topic, drop an older
+        // snapshot and an event that is not newer.
+        if (snapshot ? !notOlder(m, b.hdr[leaf]) : b.hdr[leaf] && notOlder(b.hdr[leaf], m)) return
+        b.hdr[leaf] = {session: m.session, seq: m.seq}
         switch (leaf) {
         case "state": {
             const prev = b.state
@@ -212,7 +214,8 @@ export class Feed {
             this.onChange(b, "alerts")
             break
         case "correction":
-            if (b.state && !notOlder(m, b.hdr.state) && b.correction) return
+            // One the state already had when it arrived is old news.
+            if (b.state && !notOlder(m, b.hdr.state)) return
             b.correction = {
                 ply: m.ply, at: now, why: m.why || "",
                 old: m.old ? m.old.san || m.old.uci : "",
