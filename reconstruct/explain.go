@@ -134,7 +134,7 @@ func (r *Reconstructor) seqCost(p *chess.Position, moves []chess.Move, rv *recVi
 			land = m.CastlingKingTo()
 		}
 		prevDone = -1
-		if t, ok := r.firstOn(land); ok && !laterTouch(&q, moves[i+1:], land) {
+		if t, ok := r.firstOn(land); ok && !laterTouch(moves[i+1:], land, rv) {
 			prevDone = t
 		}
 		lastTo = to
@@ -150,11 +150,13 @@ func (r *Reconstructor) seqCost(p *chess.Position, moves []chess.Move, rv *recVi
 	return cost, lastNeed&^rv.lifted != 0
 }
 
-// laterTouch reports whether any of moves (made after p) involves s, so
-// that the record of s cannot be told apart between them.
-func laterTouch(p *chess.Position, moves []chess.Move, s chess.Square) bool {
+// laterTouch reports whether any of moves involves s in a way that leaves
+// events on it, so that the record of s cannot be told apart between
+// them. A later capture on s that was never seen lifted leaves none.
+func laterTouch(moves []chess.Move, s chess.Square, rv *recView) bool {
 	for _, m := range moves {
-		if m.From() == s || m.To() == s || m.IsCastling() && (m.CastlingKingTo() == s || m.CastlingRookTo() == s) ||
+		if m.From() == s || m.To() == s && rv.lifted.Has(s) ||
+			m.IsCastling() && (m.To() == s || m.CastlingKingTo() == s || m.CastlingRookTo() == s) ||
 			m.IsEnPassant() && m.To()^8 == s {
 			return true
 		}
