@@ -228,3 +228,47 @@ func runACL(t *testing.T, tg target) {
 
 func TestACLMosquitto(t *testing.T) { runACL(t, mosquittoTarget(t)) }
 func TestACLEmbedded(t *testing.T)  { runACL(t, embeddedTarget(t)) }
+
+// A browser's view: an anonymous client over WebSocket reads a board's
+// retained state and cannot write.
+func TestWebSocketViewer(t *testing.T) {
+	acl, err := os.ReadFile("../../deploy/mosquitto/acl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := mosqtest.Start(t, mosqtest.Options{Users: users, ACL: string(acl), AllowAnonymous: true, WebSocket: true})
+	pw := broker.Passwords{"b1": broker.HashPassword(users["b1"], []byte("salt-000001"))}
+	e, err := broker.Start(broker.Config{Listeners: []broker.Listener{{Kind: "tcp", Addr: "127.0.0.1:0"}, {Kind: "ws", Addr: "127.0.0.1:0"}}, Passwords: pw, AllowAnonymous: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	for _, c := range []struct{ name, tcp, ws string }{
+		{"mosquitto", m.URL(), fmt.Sprintf("ws://127.0.0.1:%d/mqtt", m.WSPort)},
+		{"embedded", e.URL(), "ws://" + e.Addr(1) + "/mqtt"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			board := login(t, target{url: c.tcp}, "b1")
+			<-board.conn.Publish(publish.Message{Topic: "chess/v1/board/b1/state", Payload: []byte("state-1"), QoS: 1, Retain: true}).Done()
+			viewer, err := connect(t, publish.PahoDialer{URL: c.ws}, "viewer")
+			if err != nil {
+				t.Fatalf("anonymous WebSocket client: %v", err)
+			}
+			if err := viewer.conn.Subscribe(context.Background(), "chess/v1/board/+/state", 0); err != nil {
+				t.Fatal(err)
+			}
+			deadline := time.Now().Add(5 * time.Second)
+			for viewer.received()["state-1"] == "" && time.Now().Before(deadline) {
+				time.Sleep(10 * time.Millisecond)
+			}
+			if viewer.received()["state-1"] == "" {
+				t.Fatal("the viewer did not get the retained state over WebSocket")
+			}
+			<-viewer.conn.Publish(publish.Message{Topic: "chess/v1/board/b1/state", Payload: []byte("forged"), QoS: 0, Retain: true}).Done()
+			time.Sleep(300 * time.Millisecond)
+			if viewer.received()["forged"] != "" {
+				t.Fatal("an anonymous WebSocket client could publish")
+			}
+		})
+	}
+}

@@ -295,6 +295,11 @@ func runScenario(t *testing.T, name, brokerURL string, h http.Handler) {
 	must(demo.waitFor(ctx, "board-2 after 30 plies", tileExpr("board-2", "t.dataset.fen"), gB.Position(30).FEN(), 20*time.Second))
 	must(demo.waitFor(ctx, "board-2 drawn after 30 plies", tileExpr("board-2", drawnExpr("t")), placementOf(gB.Position(30).FEN()), 10*time.Second))
 
+	// Board 2 is turned: Black at the bottom.
+	must(demo.eval(ctx, tileExpr("board-2", "t.querySelector('.flip').click()"), nil))
+	must(demo.waitFor(ctx, "board-2 turned", tileExpr("board-2", "[t.dataset.orientation, t.querySelector('.player.bottom .name').textContent, t.querySelector('.board .coordinates')?.textContent.slice(0, 8)]"),
+		[]any{"b", gB.Tag("Black"), "hgfedcba"}, 10*time.Second))
+
 	// Board 3 finishes (a resignation), board 4's white flag falls.
 	for _, m := range replayMoves(gC)[:12] {
 		_, err := b3.Move(m.Move)
@@ -321,6 +326,18 @@ func runScenario(t *testing.T, name, brokerURL string, h http.Handler) {
 	n := min(len(movesA), 40)
 	var alertID string
 	for i, m := range movesA[:n] {
+		if i == 9 {
+			// A move made on the board before the clock is pressed shows
+			// as provisional: on the board and in the move list, but the
+			// confirmed position stays.
+			prov := m.Move
+			prov.Final = false
+			if _, err := b1.Move(prov); err != nil {
+				t.Fatal(err)
+			}
+			must(demo.waitFor(ctx, "provisional move", tileExpr("board-1", "[t.dataset.fen, t.dataset.shownFen, t.querySelectorAll('.marker-prov').length, t.querySelector('.san.prov')?.textContent]"),
+				[]any{gA.Position(i).FEN(), gA.Position(i + 1).FEN(), 2, gA.SANs()[i]}, 10*time.Second))
+		}
 		if _, err := b1.Move(m.Move); err != nil {
 			t.Fatal(err)
 		}
