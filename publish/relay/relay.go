@@ -77,7 +77,12 @@ type version struct {
 	text string
 }
 
+// boardGames is one board's game in one round. A board's next game (the
+// next round) is another entry, so the last moves of the previous game
+// still come out when their delay has passed; a new game in the same
+// round (a restart of a wrongly started game) replaces the old one.
 type boardGames struct {
+	board    string
 	gameID   string
 	versions []version // oldest first; pruned to what the delay still needs
 }
@@ -89,8 +94,8 @@ type Relay struct {
 	dd  publish.Deduper
 
 	mu     sync.Mutex
-	boards map[string]*boardGames
-	pushed map[string]string // round -> hash of the last PGN pushed
+	boards map[string]*boardGames // by board id and round
+	pushed map[string]string      // round -> hash of the last PGN pushed
 	wake   chan struct{}
 }
 
@@ -217,10 +222,11 @@ func (r *Relay) Ingest(topic string, payload []byte) error {
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	bg := r.boards[board]
+	key := board + "\x00" + games[0].Tag("Round")
+	bg := r.boards[key]
 	if bg == nil {
-		bg = &boardGames{}
-		r.boards[board] = bg
+		bg = &boardGames{board: board}
+		r.boards[key] = bg
 	}
 	if bg.gameID != p.Game {
 		bg.gameID = p.Game
@@ -284,7 +290,7 @@ type entry struct {
 
 func (r *Relay) entriesLocked(now time.Time) []entry {
 	var out []entry
-	for id, bg := range r.boards {
+	for _, bg := range r.boards {
 		r.pruneLocked(bg, now)
 		g := r.visibleLocked(bg, now)
 		if g == nil {
@@ -294,7 +300,7 @@ func (r *Relay) entriesLocked(now time.Time) []entry {
 		if err != nil {
 			no = 1 << 30
 		}
-		out = append(out, entry{board: id, no: no, game: g})
+		out = append(out, entry{board: bg.board, no: no, game: g})
 	}
 	sort.Slice(out, func(i, j int) bool {
 		if out[i].no != out[j].no {
@@ -343,7 +349,13 @@ func (r *Relay) RoundPGN(round string) (string, int) {
 func (r *Relay) BoardPGN(board string) (string, bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	bg := r.boards[board]
+	// The board's newest game.
+	var bg *boardGames
+	for _, b := range r.boards {
+		if b.board == board && len(b.versions) > 0 && (bg == nil || b.versions[len(b.versions)-1].at.After(bg.versions[len(bg.versions)-1].at)) {
+			bg = b
+		}
+	}
 	if bg == nil {
 		return "", false
 	}
@@ -371,9 +383,13 @@ func (r *Relay) Handler() http.Handler {
 			fmt.Fprintf(w, "  /round/%s.pgn\n", rd)
 		}
 		r.mu.Lock()
-		ids := make([]string, 0, len(r.boards))
-		for id := range r.boards {
-			ids = append(ids, id)
+		seen := map[string]bool{}
+		var ids []string
+		for _, bg := range r.boards {
+			if !seen[bg.board] {
+				seen[bg.board] = true
+				ids = append(ids, bg.board)
+			}
 		}
 		r.mu.Unlock()
 		sort.Strings(ids)

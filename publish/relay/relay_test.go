@@ -348,3 +348,30 @@ func TestRelayThroughMosquitto(t *testing.T) {
 		return true
 	})
 }
+
+// A board's next game (next round) does not cut the previous one short:
+// its last moves still come out when their delay has passed.
+func TestNextRoundKeepsPreviousGame(t *testing.T) {
+	gs := loadGames(t, 2)
+	clk := &fakeClock{t: time.Date(2025, 6, 1, 14, 0, 0, 0, time.UTC)}
+	r, _ := relay.New(relay.Config{Delay: 10 * time.Minute, Now: clk.Now})
+	g1, g2 := gs[0], gs[1]
+	g1.SetTag("Round", "1")
+	g2.SetTag("Round", "2")
+	topic, p := pgnMessage(t, "b1", 1, clk.Now(), g1, 10)
+	r.Ingest(topic, p)
+	clk.Add(5 * time.Minute)
+	topic, p = pgnMessage(t, "b1", 2, clk.Now(), g1, 20) // round 1 ends
+	r.Ingest(topic, p)
+	clk.Add(time.Minute)
+	b, _ := json.Marshal(publish.PGNPayload{Header: publish.Header{V: 1, Board: "b1", Session: 1, Seq: 3, TS: clk.Now().Format(time.RFC3339Nano)}, Game: "b1-next", PGN: g2.PGN()})
+	r.Ingest(topic, b) // round 2 starts on the same board
+	clk.Add(10 * time.Minute)
+	pgn, n := r.RoundPGN("1")
+	if n != 1 || len(readRound(t, pgn)[0].Moves) != 20 {
+		t.Fatalf("round 1 after the board moved on: %d games %q", n, pgn)
+	}
+	if _, n := r.RoundPGN("2"); n != 1 {
+		t.Fatalf("round 2: %d games", n)
+	}
+}
