@@ -40,6 +40,10 @@ const (
 	CasualDelay     = 0
 )
 
+// Forget is how long after its last move (and the delay) a game leaves
+// the relay.
+const Forget = 12 * time.Hour
+
 // MaxPushGames is how many games a Lichess round takes in one push.
 const MaxPushGames = 64
 
@@ -290,8 +294,12 @@ type entry struct {
 
 func (r *Relay) entriesLocked(now time.Time) []entry {
 	var out []entry
-	for _, bg := range r.boards {
+	for key, bg := range r.boards {
 		r.pruneLocked(bg, now)
+		if n := len(bg.versions); n > 0 && bg.versions[n-1].at.Before(now.Add(-r.cfg.Delay-Forget)) {
+			delete(r.boards, key) // a game long over: its round's broadcast is done
+			continue
+		}
 		g := r.visibleLocked(bg, now)
 		if g == nil {
 			continue
