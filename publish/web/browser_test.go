@@ -29,6 +29,7 @@ import (
 	"github.com/boardd/boardd/publish/broker"
 	"github.com/boardd/boardd/publish/internal/mosqtest"
 	"github.com/boardd/boardd/publish/web"
+	"github.com/boardd/boardd/rules"
 )
 
 const gamesPGN = "../../testdata/games/lichess_broadcast_fide_womens_world_rapid_2024_r1-6.pgn"
@@ -380,9 +381,13 @@ func runScenario(t *testing.T, name, brokerURL string, h http.Handler) {
 			must(cons.eval(ctx, `(() => { user.value = "relay"; pass.value = "pw-relay"; document.getElementById("login").requestSubmit(); return true })()`, nil))
 			// White plays an illegal move at alertPly: the board alerts.
 			nextFrom, nextTo := movesA[i+1].UCI[:2], movesA[i+1].UCI[2:4]
+			// The penalty as the Laws give it for this game: 2023, rapid,
+			// supervised.
+			prof, err := rules.Lookup(rules.Setting{Edition: rules.Edition2023, Type: rules.Rapid, Supervised: true})
+			must(err)
 			a, err := b1.Alert(publish.Alert{Kind: "illegal-move", Ply: alertPly, Side: "white",
 				Squares: []string{nextFrom, nextTo}, Article: "7.5.1", Edition: "2023",
-				Penalty: "first illegal move: two minutes added to the opponent's time (Art. 7.5.5)",
+				Penalty: prof.IllegalMoveText,
 				Text:    fmt.Sprintf("White moved %s-%s, which is not a legal move; the position before it is to be reinstated", nextFrom, nextTo)})
 			must(err)
 			alertID = a.ID
@@ -510,7 +515,7 @@ func checkAlertOnConsole(t *testing.T, ctx context.Context, cons *page, g *chess
 	must(cons.eval(ctx, `(() => { document.getElementById("logout").click(); user.value = "arbiter"; pass.value = "pw-arbiter"; document.getElementById("login").requestSubmit(); return true })()`, nil))
 	must(cons.waitFor(ctx, "logged in as arbiter", `[conn.dataset.conn, document.body.dataset.user]`, []string{"connected", "arbiter"}, 10*time.Second))
 	must(cons.waitFor(ctx, "card after login", card+`?.querySelector('button[data-decision=upheld]').disabled`, false, 10*time.Second))
-	must(cons.eval(ctx, card+`.querySelector('.note').value = "two minutes added to Black's clock"`, nil))
+	must(cons.eval(ctx, card+`.querySelector('.note').value = "one minute added to Black's clock"`, nil))
 	time.Sleep(300 * time.Millisecond)
 	must(cons.screenshot(ctx, filepath.Join(shots, "console-alert.png")))
 	must(cons.eval(ctx, card+`.querySelector('button[data-decision=upheld]').click()`, nil))
