@@ -69,6 +69,9 @@ type Verdict struct {
 	// CountsAsIllegal: the alert adds one to the player's count of
 	// completed illegal moves.
 	CountsAsIllegal bool
+	// Undetermined: Resolve could not establish within its budget whether
+	// the opponent can mate; Result is empty and the arbiter decides.
+	Undetermined bool
 }
 
 // Verdict decorates an alert of the given kind.

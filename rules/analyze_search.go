@@ -1,0 +1,354 @@
+package rules
+
+import (
+	"github.com/boardd/boardd/chess"
+)
+
+// The helpmate search: iterative deepening over both sides' moves, looking
+// for a position where the loser is checkmated. The depth counts only
+// "ordinary" moves: moves that make progress towards a mate (a winner's
+// pawn advance or capture, kings and knights heading for the mating
+// corner) are free, and moves that rarely help (the loser capturing or
+// pushing a pawn) cost extra. That lets the search follow the long,
+// purposeful lines a helpmate needs without searching everything to that
+// length.
+//
+// The same search proves unwinnability: if an iteration finishes without
+// cutting any line short (every line ended in checkmate of the winner,
+// stalemate, insufficient material, a static proof, or a position already
+// searched in this iteration), no mate exists.
+
+const (
+	maxLine        = 160 // plies; longer lines are cut (and the proof lost)
+	maxClosureLine = 3000
+	maxDepth       = 128
+	punishCost     = 4
+	rewardCost     = 0
+	defaultCost    = 1
+)
+
+type ttEntry struct {
+	check     uint64
+	iter      uint32
+	remaining int32
+}
+
+type search struct {
+	pos         chess.Position
+	winner      chess.Color
+	tt          map[uint64]ttEntry
+	iter        uint32
+	nodes       int
+	limit       int
+	interrupted bool
+	line        []chess.Move
+
+	// Heuristic targets, fixed at the root.
+	loserKingTarget   chess.Square
+	loserKnightTarget chess.Square
+	winKingTarget     chess.Square
+	winKnightTarget   chess.Square
+
+	static *staticCache
+
+	// closure: search with every move free and no depth limit (only
+	// maxClosureLine), so that the search ends exactly when every
+	// reachable position has been visited.
+	closure      bool
+	irreversible bool // the last move made was a capture or pawn move
+}
+
+func (s *search) reset(p *chess.Position, winner chess.Color, limit int) {
+	s.pos = *p
+	s.winner = winner
+	if s.tt == nil || len(s.tt) > 1<<16 {
+		s.tt = make(map[uint64]ttEntry, 1<<12)
+	} else {
+		clear(s.tt)
+	}
+	s.iter = 0
+	s.nodes = 0
+	s.limit = limit
+	s.interrupted = false
+	s.line = s.line[:0]
+	s.setTargets()
+	if s.static == nil {
+		s.static = newStaticCache()
+	}
+	s.static.reset()
+}
+
+// setTargets picks the mating corner on the loser's back rank: the corner
+// of the colour of the winner's bishops (a bishop must be able to give the
+// final check there), else the h-file corner.
+func (s *search) setTargets() {
+	p := &s.pos
+	loser := s.winner.Other()
+	rank := 7
+	if loser == chess.White {
+		rank = 0
+	}
+	hCorner, aCorner := chess.NewSquare(7, rank), chess.NewSquare(0, rank)
+	corner := hCorner
+	wb := p.Pieces(s.winner, chess.Bishop)
+	if wb != 0 {
+		wantDark := wb&darkSquares != 0
+		if isDark(hCorner) != wantDark {
+			corner = aCorner
+		}
+	} else if lb := p.Pieces(loser, chess.Bishop); lb != 0 {
+		// The loser's bishops cannot stop checks on the other colour.
+		wantDark := lb&darkSquares == 0
+		if isDark(hCorner) != wantDark {
+			corner = aCorner
+		}
+	}
+	dir := -1 // towards the centre, in ranks
+	if rank == 0 {
+		dir = 1
+	}
+	fileIn := 1 // towards the centre, in files
+	if corner.File() == 7 {
+		fileIn = -1
+	}
+	s.loserKingTarget = corner
+	s.loserKnightTarget = chess.NewSquare(corner.File()+fileIn, corner.Rank())
+	s.winKingTarget = chess.NewSquare(corner.File()+fileIn, corner.Rank()+dir)
+	s.winKnightTarget = chess.NewSquare(corner.File()+3*fileIn, corner.Rank()+3*dir)
+}
+
+func isDark(sq chess.Square) bool { return darkSquares.Has(sq) }
+
+// run is the iterative deepening driver.
+func (s *search) run() MateAnswer {
+	for depth := 1; depth <= maxDepth; depth++ {
+		s.iter++
+		s.interrupted = false
+		s.line = s.line[:0]
+		if s.helpmate(0, depth, false) {
+			return MateAnswer{Winnability: Winnable, Method: "search", Helpmate: append([]chess.Move(nil), s.line...)}
+		}
+		if !s.interrupted {
+			return MateAnswer{Winnability: Unwinnable, Method: "exhausted"}
+		}
+		if s.nodes >= s.limit {
+			break
+		}
+	}
+	return MateAnswer{Winnability: Undetermined, Method: "budget"}
+}
+
+// runClosure visits every position reachable from the root (up to the
+// node limit): a mate found is a helpmate, and a search that ends without
+// being cut short proves there is none.
+func (s *search) runClosure(limit int) MateAnswer {
+	s.closure = true
+	defer func() { s.closure = false }()
+	s.iter++
+	s.interrupted = false
+	s.line = s.line[:0]
+	s.nodes = 0
+	s.limit = limit
+	if s.helpmate(0, 1, false) {
+		return MateAnswer{Winnability: Winnable, Method: "closure", Helpmate: append([]chess.Move(nil), s.line...)}
+	}
+	if !s.interrupted {
+		return MateAnswer{Winnability: Unwinnable, Method: "closure"}
+	}
+	return MateAnswer{Winnability: Undetermined, Method: "budget"}
+}
+
+// moveClass is how much a move costs against the depth.
+type moveClass int8
+
+const (
+	normalMove moveClass = iota
+	rewardMove
+	punishMove
+)
+
+// helpmate searches from s.pos with depth plies already charged against
+// limit; progress says the previous move was a rewarded one, which makes
+// the next ordinary move free too (so a reward for one side gives the
+// other side a tempo).
+func (s *search) helpmate(depth, limit int, progress bool) bool {
+	p := &s.pos
+	var list chess.MoveList
+	p.GenerateLegal(&list)
+	if list.Len() == 0 {
+		return p.SideToMove() != s.winner && p.InCheck()
+	}
+	if insufficientMaterial(p, s.winner) {
+		return false
+	}
+	if depth == 0 && len(s.line) == 0 && s.static.unwinnable(p, s.winner) {
+		return false
+	}
+	remaining := int32(limit - depth)
+	if s.closure {
+		if len(s.line) >= maxClosureLine {
+			s.interrupted = true
+			return false
+		}
+		if len(s.line) > 0 && s.irreversible && s.static.unwinnable(p, s.winner) {
+			return false
+		}
+	} else if remaining <= 0 || len(s.line) >= maxLine {
+		s.interrupted = true
+		return false
+	}
+	key, check := p.Key(), secondaryHash(p)
+	if e, ok := s.tt[key]; ok && e.check == check && e.iter == s.iter && e.remaining >= remaining {
+		return false
+	}
+	s.tt[key] = ttEntry{check: check, iter: s.iter, remaining: remaining}
+
+	var classes [256]moveClass
+	moves := list.Moves()
+	// Rewarded moves first, punished last: mates are found sooner.
+	nr := 0
+	for i, m := range moves {
+		classes[i] = s.classify(m)
+	}
+	order := make([]int, 0, len(moves))
+	for i := range moves {
+		if classes[i] == rewardMove {
+			order = append(order, i)
+			nr++
+		}
+	}
+	for i := range moves {
+		if classes[i] == normalMove {
+			order = append(order, i)
+		}
+	}
+	for i := range moves {
+		if classes[i] == punishMove {
+			order = append(order, i)
+		}
+	}
+
+	for _, i := range order {
+		m := moves[i]
+		s.nodes++
+		if s.nodes > s.limit {
+			s.interrupted = true
+			return false
+		}
+		next := depth + defaultCost
+		if s.closure {
+			next = depth
+		}
+		switch {
+		case s.closure:
+		case classes[i] == rewardMove:
+			next = depth + rewardCost
+		case classes[i] == punishMove:
+			next = depth + punishCost
+		case progress:
+			next = depth
+		}
+		s.irreversible = p.PieceAt(m.To()) != chess.NoPiece && !m.IsCastling() || p.PieceAt(m.From()).Type() == chess.Pawn
+		u := p.MakeMove(m)
+		s.line = append(s.line, m)
+		found := s.helpmate(next, limit, classes[i] == rewardMove)
+		p.UnmakeMove(m, u)
+		if found {
+			return true
+		}
+		s.line = s.line[:len(s.line)-1]
+	}
+	return false
+}
+
+// classify sorts a move into rewarded, ordinary and punished.
+func (s *search) classify(m chess.Move) moveClass {
+	p := &s.pos
+	from, to := m.From(), m.To()
+	pc := p.PieceAt(from)
+	capture := p.PieceAt(to) != chess.NoPiece && !m.IsCastling() || m.IsEnPassant()
+	if p.SideToMove() == s.winner {
+		switch {
+		case pc.Type() == chess.Pawn && !capture:
+			return rewardMove
+		case capture:
+			return rewardMove
+		case pc.Type() == chess.King && !m.IsCastling() && closer(kingDist, from, to, s.winKingTarget):
+			return rewardMove
+		case pc.Type() == chess.Knight && closer(knightDist, from, to, s.winKnightTarget):
+			return rewardMove
+		}
+		return normalMove
+	}
+	switch {
+	case pc.Type() == chess.King && !m.IsCastling() && closer(kingDist, from, to, s.loserKingTarget):
+		return rewardMove
+	case pc.Type() == chess.Knight && closer(knightDist, from, to, s.loserKnightTarget):
+		return rewardMove
+	case capture || pc.Type() == chess.Pawn:
+		return punishMove
+	}
+	return normalMove
+}
+
+func closer(dist func(a, b chess.Square) int, from, to, target chess.Square) bool {
+	return dist(to, target) < dist(from, target)
+}
+
+func kingDist(a, b chess.Square) int {
+	df, dr := a.File()-b.File(), a.Rank()-b.Rank()
+	if df < 0 {
+		df = -df
+	}
+	if dr < 0 {
+		dr = -dr
+	}
+	return max(df, dr)
+}
+
+// knightDistTable holds knight-move distances, computed by breadth-first
+// search on first use of the package (read-only afterwards).
+var knightDistTable = func() (t [64][64]int8) {
+	for a := chess.Square(0); a < 64; a++ {
+		for b := range t[a] {
+			t[a][b] = -1
+		}
+		t[a][a] = 0
+		queue := []chess.Square{a}
+		for len(queue) > 0 {
+			x := queue[0]
+			queue = queue[1:]
+			for bb := chess.KnightAttacks(x); bb != 0; bb &= bb - 1 {
+				y := bb.First()
+				if t[a][y] < 0 {
+					t[a][y] = t[a][x] + 1
+					queue = append(queue, y)
+				}
+			}
+		}
+	}
+	return t
+}()
+
+func knightDist(a, b chess.Square) int { return int(knightDistTable[a][b]) }
+
+// secondaryHash is a second, independent hash of the position, stored in
+// the transposition table next to the Zobrist key so that a key collision
+// cannot make the search skip a position it has not searched.
+func secondaryHash(p *chess.Position) uint64 {
+	h := uint64(0x9E3779B97F4A7C15)
+	mix := func(x uint64) {
+		h ^= x
+		h *= 0xBF58476D1CE4E5B9
+		h ^= h >> 31
+	}
+	mix(uint64(p.ByColor(chess.White)))
+	mix(uint64(p.ByColor(chess.Black)))
+	mix(uint64(p.ByType(chess.Pawn)))
+	mix(uint64(p.ByType(chess.Knight)))
+	mix(uint64(p.ByType(chess.Bishop)))
+	mix(uint64(p.ByType(chess.Rook)))
+	mix(uint64(p.ByType(chess.Queen)))
+	mix(uint64(p.SideToMove()) | uint64(p.Castling())<<8 | uint64(uint8(p.EnPassant()))<<16)
+	return h
+}

@@ -1,0 +1,477 @@
+package rules
+
+import (
+	"math/bits"
+
+	"github.com/boardd/boardd/chess"
+)
+
+func bits64LeadingZeros(b chess.Bitboard) int { return bits.LeadingZeros64(uint64(b)) }
+
+// Static reachability: a proof that the winner can never mate, without
+// searching moves.
+//
+// For every piece on the board (named by its current square) we compute
+// reach[i], a set of squares that contains every square the piece can ever
+// stand on, whatever the moves. From the reach sets follow the pieces
+// that may be captured, and the "steady" pieces: those whose reach is
+// their own square and that cannot be captured, so they stand where they
+// are for the rest of the game (typically pawns locked head to head). A
+// steady piece blocks lines and pawn pushes for good.
+//
+// The sets are the least fixpoint of a monotone step that starts from
+// "every piece stays where it is" and adds each move a piece could make
+// from a square it may reach, given only the steady pieces as obstacles.
+// Why this is sound (no real move is ever missed): take any legal game
+// from the position and assume every position so far keeps each piece
+// within its reach and each steady piece on its square. The next move goes
+// from a square in the mover's reach along a path that is empty in the
+// real position, so no steady piece stands on it; the fixpoint is closed
+// under such moves, so the destination is in the reach. A captured piece
+// stood on a square the capturer reaches, so it is not steady. The only
+// other pruning is king safety: a king never moves to a square that is
+// attacked in every future position, and that set is computed from pieces
+// that cannot be captured, attacking from every square they may reach
+// with every square that may ever be occupied as an obstacle, so it only
+// errs towards "not attacked".
+//
+// Mate test: the loser's king must stand on a square of its reach that
+// some winner's piece may attack (the checker), and each of its flight
+// squares must be blocked by a loser's piece (one piece per square) or
+// attacked by the winner's other pieces or by the winner's king standing
+// on one square of its reach. If no square passes, the winner can never
+// mate. Attacks here are over-approximated (only steady pieces block,
+// and the loser's king does not), so a "no" is a proof.
+
+type staticPiece struct {
+	sq    chess.Square
+	color chess.Color
+	kind  chess.PieceType
+	reach chess.Bitboard
+	capt  chess.Bitboard // pawns: squares it may capture on
+	promo bool           // pawn that may promote
+}
+
+type staticAnalysis struct {
+	pieces     [32]staticPiece
+	n          int
+	king       [2]int // index of each king in pieces
+	steady     chess.Bitboard
+	capturable chess.Bitboard // squares (initial) of pieces that may be captured
+	attacked   [2]chess.Bitboard
+	promo      [2]bool
+	obst       [32]int
+	nobst      int
+}
+
+// staticCache remembers static results by position key within one search.
+type staticCache struct {
+	results map[uint64]bool
+	a       staticAnalysis
+}
+
+func newStaticCache() *staticCache {
+	return &staticCache{results: make(map[uint64]bool)}
+}
+
+func (c *staticCache) reset() {
+	if len(c.results) > 1<<14 {
+		c.results = make(map[uint64]bool)
+	} else {
+		clear(c.results)
+	}
+}
+
+// unwinnable reports whether the static analysis proves that winner can
+// never mate from p.
+func (c *staticCache) unwinnable(p *chess.Position, winner chess.Color) bool {
+	key := p.Key() ^ uint64(winner+1)*0x9E3779B97F4A7C15
+	if r, ok := c.results[key]; ok {
+		return r
+	}
+	r := staticUnwinnable(&c.a, p, winner)
+	c.results[key] = r
+	return r
+}
+
+// staticUnwinnable runs the static analysis on p for winner.
+func staticUnwinnable(a *staticAnalysis, p *chess.Position, winner chess.Color) bool {
+	if p.EnPassant() != chess.NoSquare {
+		return false // the capture lands behind the pawn; not modelled
+	}
+	a.init(p)
+	a.saturate()
+	return !a.canMate(winner)
+}
+
+func (a *staticAnalysis) init(p *chess.Position) {
+	a.n = 0
+	a.promo = [2]bool{}
+	for b := p.Occupied(); b != 0; b &= b - 1 {
+		sq := b.First()
+		pc := p.PieceAt(sq)
+		a.pieces[a.n] = staticPiece{sq: sq, color: pc.Color(), kind: pc.Type(), reach: sq.Bitboard()}
+		if pc.Type() == chess.King {
+			a.king[pc.Color()] = a.n
+		}
+		a.n++
+	}
+	// Castling: the king and rook may reach their castling squares.
+	for _, r := range []chess.CastlingRights{chess.WhiteHSide, chess.WhiteASide, chess.BlackHSide, chess.BlackASide} {
+		rook := p.CastlingRook(r)
+		if rook == chess.NoSquare {
+			continue
+		}
+		c := chess.White
+		if r == chess.BlackHSide || r == chess.BlackASide {
+			c = chess.Black
+		}
+		rank := rook.Rank()
+		kf, rf := 6, 5
+		if r == chess.WhiteASide || r == chess.BlackASide {
+			kf, rf = 2, 3
+		}
+		a.pieces[a.king[c]].reach |= chess.NewSquare(kf, rank).Bitboard()
+		for i := 0; i < a.n; i++ {
+			if a.pieces[i].sq == rook {
+				a.pieces[i].reach |= chess.NewSquare(rf, rank).Bitboard()
+			}
+		}
+	}
+	a.steady = 0
+	a.capturable = 0
+	a.attacked = [2]chess.Bitboard{}
+}
+
+// derived recomputes what follows from the reach sets.
+func (a *staticAnalysis) derived() {
+	// Capturable: some enemy piece may stand (pawns: capture) where the
+	// piece may stand.
+	var hit [2]chess.Bitboard
+	for i := 0; i < a.n; i++ {
+		pi := &a.pieces[i]
+		if pi.kind == chess.Pawn && !pi.promo {
+			hit[pi.color] |= pi.capt
+		} else {
+			hit[pi.color] |= pi.reach
+		}
+	}
+	var capt chess.Bitboard
+	for j := 0; j < a.n; j++ {
+		pj := &a.pieces[j]
+		if pj.kind != chess.King && pj.reach&hit[pj.color.Other()] != 0 {
+			capt |= pj.sq.Bitboard()
+		}
+	}
+	a.capturable = capt
+	var steady chess.Bitboard
+	for i := 0; i < a.n; i++ {
+		pi := &a.pieces[i]
+		if pi.reach == pi.sq.Bitboard() && !capt.Has(pi.sq) {
+			steady |= pi.sq.Bitboard()
+		}
+	}
+	a.steady = steady
+
+	// Squares attacked in every future position, by pieces that stay on
+	// the board, with every square that may be occupied as an obstacle.
+	var mayOcc chess.Bitboard
+	for i := 0; i < a.n; i++ {
+		mayOcc |= a.pieces[i].reach
+	}
+	a.attacked = [2]chess.Bitboard{}
+	for i := 0; i < a.n; i++ {
+		pi := &a.pieces[i]
+		if capt.Has(pi.sq) || pi.promo {
+			continue
+		}
+		att := ^chess.Bitboard(0)
+		for r := pi.reach; r != 0 && att != 0; r &= r - 1 {
+			att &= attacksFrom(pi.kind, pi.color, r.First(), mayOcc)
+		}
+		a.attacked[pi.color] |= att
+	}
+}
+
+// collectObstacles lists the pieces that cannot be captured and may stand
+// on only a few squares: they are in the way of any move whose path holds
+// all of those squares.
+func (a *staticAnalysis) collectObstacles() {
+	a.nobst = 0
+	for i := 0; i < a.n; i++ {
+		pi := &a.pieces[i]
+		if a.capturable.Has(pi.sq) || pi.promo || pi.reach.Count() > 6 {
+			continue
+		}
+		a.obst[a.nobst] = i
+		a.nobst++
+	}
+}
+
+// obstructed reports whether the move of piece i from s to t is impossible
+// because a piece that is never captured is always somewhere on its path.
+// An enemy piece is an obstacle only if it always stands strictly between
+// (on t it would be captured); a friendly piece, or any piece in front of
+// a pawn push, also when it may stand on t.
+func (a *staticAnalysis) obstructed(i int, s, t chess.Square, push bool) bool {
+	between := chess.Between(s, t)
+	for k := 0; k < a.nobst; k++ {
+		j := a.obst[k]
+		if j == i {
+			continue
+		}
+		pj := &a.pieces[j]
+		path := between
+		if push || pj.color == a.pieces[i].color {
+			path |= t.Bitboard()
+		}
+		if pj.reach&^path == 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// fileLimit returns the squares on its file that pawn i can never reach
+// because another pawn ahead of it on the file never leaves the file and
+// is never captured, while pawn i itself never leaves the file: pawns on a
+// file cannot pass each other. Behind an enemy pawn the limit is that
+// pawn's square (it only comes closer); behind a friendly pawn, the
+// farthest square it may advance to.
+func (a *staticAnalysis) fileLimit(i int) chess.Bitboard {
+	pi := &a.pieces[i]
+	file := chess.FileA << uint(pi.sq.File())
+	if pi.reach&^file != 0 {
+		return 0
+	}
+	up := pi.color == chess.White
+	var limit chess.Bitboard
+	for j := 0; j < a.n; j++ {
+		pj := &a.pieces[j]
+		if j == i || pj.kind != chess.Pawn || pj.promo || pj.sq.File() != pi.sq.File() ||
+			pj.reach&^file != 0 || a.capturable.Has(pj.sq) {
+			continue
+		}
+		if up != (pj.sq > pi.sq) {
+			continue // behind pawn i
+		}
+		// far: the square of pj that is farthest in pawn i's direction.
+		var far chess.Square
+		if pj.color == pi.color {
+			if up {
+				far = chess.Square(63 - bits64LeadingZeros(pj.reach))
+			} else {
+				far = pj.reach.First()
+			}
+		} else {
+			far = pj.sq
+		}
+		// Everything from far on, in pawn i's direction, on the file.
+		var beyond chess.Bitboard
+		if up {
+			beyond = file & ^(far.Bitboard() - 1)
+		} else {
+			beyond = file & (far.Bitboard()<<1 - 1)
+		}
+		limit |= beyond
+	}
+	return limit
+}
+
+func attacksFrom(kind chess.PieceType, c chess.Color, s chess.Square, occ chess.Bitboard) chess.Bitboard {
+	switch kind {
+	case chess.Pawn:
+		return chess.PawnAttacks(c, s)
+	case chess.Knight:
+		return chess.KnightAttacks(s)
+	case chess.Bishop:
+		return chess.BishopAttacks(s, occ)
+	case chess.Rook:
+		return chess.RookAttacks(s, occ)
+	case chess.Queen:
+		return chess.QueenAttacks(s, occ)
+	case chess.King:
+		return chess.KingAttacks(s)
+	}
+	return 0
+}
+
+// saturate grows the reach sets to the fixpoint.
+func (a *staticAnalysis) saturate() {
+	for iter := 0; iter < 256; iter++ {
+		a.derived()
+		var steadyOwn [2]chess.Bitboard
+		var mayOccNonKing [2]chess.Bitboard
+		var steadyKings chess.Bitboard
+		for i := 0; i < a.n; i++ {
+			pi := &a.pieces[i]
+			if a.steady.Has(pi.sq) {
+				steadyOwn[pi.color] |= pi.sq.Bitboard()
+				if pi.kind == chess.King {
+					steadyKings |= pi.sq.Bitboard()
+				}
+			}
+			if pi.kind != chess.King {
+				mayOccNonKing[pi.color] |= pi.reach
+			}
+		}
+		a.collectObstacles()
+		changed := false
+		for i := 0; i < a.n; i++ {
+			pi := &a.pieces[i]
+			us := pi.color
+			if pi.promo {
+				// A promoted pawn may become any piece and go anywhere
+				// except onto its own steady pieces or a steady king.
+				if r := pi.reach | ^(steadyOwn[us] | steadyKings); r != pi.reach {
+					pi.reach = r
+					changed = true
+				}
+				continue
+			}
+			reach, capt := pi.reach, pi.capt
+			for r := pi.reach; r != 0; r &= r - 1 {
+				s := r.First()
+				var to chess.Bitboard
+				switch pi.kind {
+				case chess.Pawn:
+					fwd, start := 8, 1
+					if us == chess.Black {
+						fwd, start = -8, 6
+					}
+					limit := a.fileLimit(i)
+					one := chess.Square(int(s) + fwd)
+					if !a.steady.Has(one) && !limit.Has(one) && !a.obstructed(i, s, one, true) {
+						to |= one.Bitboard()
+						if s.Rank() == start {
+							two := chess.Square(int(s) + 2*fwd)
+							if !a.steady.Has(two) && !limit.Has(two) && !a.obstructed(i, s, two, true) {
+								to |= two.Bitboard()
+							}
+						}
+					}
+					c := chess.PawnAttacks(us, s) & mayOccNonKing[us.Other()] &^ steadyOwn[us]
+					capt |= c
+					to |= c
+				case chess.King:
+					to = chess.KingAttacks(s) &^ a.attacked[us.Other()]
+				case chess.Knight:
+					to = chess.KnightAttacks(s)
+				default:
+					to = attacksFrom(pi.kind, us, s, a.steady)
+					for t := to &^ reach; t != 0; t &= t - 1 {
+						if a.obstructed(i, s, t.First(), false) {
+							to &^= t.First().Bitboard()
+						}
+					}
+				}
+				reach |= to &^ (steadyOwn[us] | steadyKings)
+			}
+			if pi.kind == chess.Pawn && reach&(chess.Rank1|chess.Rank8) != 0 {
+				pi.promo = true
+				a.promo[us] = true
+				reach = ^(steadyOwn[us] | steadyKings)
+			}
+			if reach != pi.reach || capt != pi.capt {
+				pi.reach, pi.capt = reach, capt
+				changed = true
+			}
+		}
+		if !changed {
+			a.derived()
+			return
+		}
+	}
+	// Not reached: every step adds squares, and there are finitely many.
+	a.derived()
+}
+
+// canMate reports whether the saturated analysis leaves a possible mate of
+// winner's opponent (true means "not disproved").
+func (a *staticAnalysis) canMate(winner chess.Color) bool {
+	if a.promo[winner] {
+		return true
+	}
+	loser := winner.Other()
+	lk := &a.pieces[a.king[loser]]
+	wk := &a.pieces[a.king[winner]]
+	// Obstacles for the winner's attacks: steady pieces, but not the
+	// loser's king (a king does not shield the squares behind it).
+	block := a.steady &^ lk.sq.Bitboard()
+	var checkers chess.Bitboard // squares some winner's piece may attack
+	var blockers []chess.Bitboard
+	for i := 0; i < a.n; i++ {
+		pi := &a.pieces[i]
+		if pi.kind == chess.King {
+			continue
+		}
+		if pi.color == winner {
+			for r := pi.reach; r != 0; r &= r - 1 {
+				checkers |= attacksFrom(pi.kind, pi.color, r.First(), block)
+			}
+		} else {
+			blockers = append(blockers, pi.reach)
+		}
+	}
+	for ks := lk.reach & checkers; ks != 0; ks &= ks - 1 {
+		k := ks.First()
+		flights := chess.KingAttacks(k)
+		need := flights &^ checkers
+		if need == 0 {
+			return true
+		}
+		// The winner's king may cover some of the rest from one square.
+		if a.blockable(need, blockers) {
+			return true
+		}
+		for ws := wk.reach &^ (chess.KingAttacks(k) | k.Bitboard()); ws != 0; ws &= ws - 1 {
+			rest := need &^ chess.KingAttacks(ws.First())
+			if rest != need && a.blockable(rest, blockers) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// blockable reports whether every square of need can hold a distinct
+// loser's piece (a bipartite matching of squares to pieces that may reach
+// them).
+func (a *staticAnalysis) blockable(need chess.Bitboard, blockers []chess.Bitboard) bool {
+	if need == 0 {
+		return true
+	}
+	if need.Count() > len(blockers) {
+		return false
+	}
+	var squares [8]chess.Square
+	n := 0
+	for b := need; b != 0; b &= b - 1 {
+		squares[n] = b.First()
+		n++
+	}
+	owner := make([]int, len(blockers))
+	for i := range owner {
+		owner[i] = -1
+	}
+	var try func(si int, seen []bool) bool
+	try = func(si int, seen []bool) bool {
+		for j, r := range blockers {
+			if !r.Has(squares[si]) || seen[j] {
+				continue
+			}
+			seen[j] = true
+			if owner[j] < 0 || try(owner[j], seen) {
+				owner[j] = si
+				return true
+			}
+		}
+		return false
+	}
+	for si := 0; si < n; si++ {
+		if !try(si, make([]bool, len(blockers))) {
+			return false
+		}
+	}
+	return true
+}
