@@ -81,7 +81,7 @@ done
 gen=$(mktemp -d)
 trap 'rm -rf "$gen"' EXIT
 go build -o "$gen/boardd" ./cmd/boardd
-if "$gen/boardd" run --print-config >"$gen/defaults.toml" 2>/dev/null && [ -s "$gen/defaults.toml" ]; then
+if timeout 60 "$gen/boardd" run --print-config >"$gen/defaults.toml" 2>/dev/null && [ -s "$gen/defaults.toml" ]; then
 	echo "configuration: from 'boardd run --print-config'"
 else
 	# Until the run command has --print-config: the same function through a
@@ -123,6 +123,14 @@ fi
 HEAD
 	cat "$gen/defaults.toml"
 } >"$out/boardd.toml"
+# The shipped file must load as it is.
+if timeout 60 "$gen/boardd" run --help >/dev/null 2>&1; then
+	if ! timeout 60 "$gen/boardd" run --check-config --config "$out/boardd.toml"; then
+		echo "build.sh: the default configuration does not pass 'boardd run --check-config'" >&2
+		exit 1
+	fi
+	echo "configuration: passes 'boardd run --check-config'"
+fi
 produced+=(boardd.toml)
 
 if [ "$debs" = 1 ]; then
