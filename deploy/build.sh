@@ -137,6 +137,7 @@ if [ "$debs" = 1 ]; then
 	for t in "${targets[@]}"; do
 		arch=${t#linux/}
 		case "$arch" in arm) deb_arch=armhf ;; *) deb_arch=$arch ;; esac
+		rm -f "$out"/boardd_*_"$deb_arch".deb # one package per architecture in DIR
 		DEB_ARCH=$deb_arch BIN="$out/linux-$arch/boardd" CONFIG="$out/boardd.toml" \
 			$NFPM package --config deploy/nfpm.yaml --packager deb \
 			--target "$out/boardd_${VERSION}_${deb_arch}.deb" >/dev/null
