@@ -50,17 +50,17 @@ func initHost(cfg *sensors.Config) (*hostHardware, error) {
 	}
 	h := &hostHardware{state: st}
 	var missing []string
-	if len(gpioreg.All()) == 0 {
-		missing = append(missing, "no GPIO (no /dev/gpiochip*)")
-	}
-	needI2C, needSPI := false, false
+	needGPIO, needI2C, needSPI := true, false, false
 	switch cfg.Design {
 	case "mcp23017":
-		needI2C = true
+		needGPIO, needI2C = cfg.MCP23017.IntPin != "", true
 	case "hc165":
 		needSPI = true
 	case "analog":
 		needI2C, needSPI = cfg.Analog.ADC == "ads1115", cfg.Analog.ADC == "mcp3008"
+	}
+	if needGPIO && len(gpioreg.All()) == 0 {
+		missing = append(missing, "no GPIO (no /dev/gpiochip*)")
 	}
 	if needI2C && len(i2creg.All()) == 0 {
 		missing = append(missing, "no I2C bus (no /dev/i2c-*)")
