@@ -7,8 +7,10 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/boardd/boardd/chess"
+	"github.com/boardd/boardd/sensors"
 	"github.com/boardd/boardd/sensors/sensorstest"
 	"github.com/boardd/boardd/trace"
 )
@@ -163,5 +165,13 @@ func TestDiagShowsFrames(t *testing.T) {
 	if strings.Count(stdout, "frame ") != 2 {
 		t.Errorf("--frames 2 printed:\n%s", stdout)
 	}
-	_ = chess.A1
+}
+
+func TestDiagStatsLine(t *testing.T) {
+	got := statsLine(sensors.Stats{Scans: 1234, ScanRate: 99.94, ScanTime: 812345 * time.Nanosecond, BusErrors: 3, Faults: 2,
+		Failing: []string{"mcp23017 0x21"}, Stuck: chess.Bitboard(1) << 35})
+	want := "scans 1234 (99.9/s), last scan 812µs, bus errors 3, faults 2, failing: mcp23017 0x21, stuck: d5"
+	if got != want {
+		t.Errorf("%q\nwant %q", got, want)
+	}
 }
