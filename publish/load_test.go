@@ -169,6 +169,8 @@ func TestLoad(t *testing.T) {
 		}
 	}
 
+	var callMu sync.Mutex
+	var calls []time.Duration // Publisher.Move: check, journal, fsync
 	runtimeBase := procStatus("self", "VmRSS")
 	ctx, cancel := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
@@ -218,8 +220,14 @@ func TestLoad(t *testing.T) {
 						}
 						p.Clock(publish.ClockState{Clocks: publish.Clocks{WhiteMS: white, BlackMS: black}, Running: [2]string{"white", "black"}[k%2], Event: "tick"})
 					case <-next:
+						callStart := time.Now()
 						if _, err := p.Move(moves[k]); err != nil {
 							moveErrs.Add(1)
+						}
+						if measuring.Load() {
+							callMu.Lock()
+							calls = append(calls, time.Since(callStart))
+							callMu.Unlock()
 						}
 						white, black = moves[k].Clocks.WhiteMS, moves[k].Clocks.BlackMS
 						p.Clock(publish.ClockState{Clocks: publish.Clocks{WhiteMS: white, BlackMS: black}, Running: [2]string{"black", "white"}[k%2], Event: "press"})
@@ -268,6 +276,10 @@ func TestLoad(t *testing.T) {
 	t.Logf("load: %d boards, %v measured, a ply every %v per board, fsync %v, %d subscriber(s), max_inflight_messages %d", n, el.Round(time.Second), *loadMove, !*loadNoSync, subs, *loadInflight)
 	t.Logf("published: %.0f msg/s (QoS 1 %.0f/s, QoS 0 ticks %.0f/s); move events delivered: %.0f/s", float64(q0+q1)/el.Seconds(), float64(q1)/el.Seconds(), float64(q0)/el.Seconds(), float64(received.Load())/el.Seconds())
 	t.Logf("move event lag (journaled -> subscriber): p50 %v, p99 %v, max %v over %d events", p50, p99, pmax, received.Load())
+	callMu.Lock()
+	sort.Slice(calls, func(i, j int) bool { return calls[i] < calls[j] })
+	t.Logf("of which journaling (Publisher.Move, fsync included): p50 %v, p99 %v, max %v", percentile(calls, 0.5), percentile(calls, 0.99), percentile(calls, 1))
+	callMu.Unlock()
 	cpuPct := 100 * (cpu1 - cpu0).Seconds() / el.Seconds()
 	t.Logf("boards' process: CPU %.1f%% of a core in total, %.3f%% per board; RSS %d MB in total, %.0f kB per board above the %d MB base", cpuPct, cpuPct/float64(n), rss/1024, float64(rss-runtimeBase)/float64(n), runtimeBase/1024)
 	if mosqPid != 0 {
