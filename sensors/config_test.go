@@ -224,9 +224,6 @@ func TestWiringMapsLikeALoop(t *testing.T) {
 	for i := range sqs {
 		sqs[i] = chess.NoSquare
 	}
-	for _, i := range rng.Perm(100)[:64] {
-		_ = i
-	}
 	perm := rng.Perm(100)
 	for k := 0; k < 64; k++ {
 		sqs[perm[k]] = chess.Square(k)

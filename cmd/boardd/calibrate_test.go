@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/boardd/boardd/chess"
 	"github.com/boardd/boardd/sensors"
@@ -108,5 +107,4 @@ func TestCalibrateCommandSkipAndAbort(t *testing.T) {
 	if _, stderr, code := runSensorCmd(t, "", "calibrate", "--design", "sonar"); code != 1 || !strings.Contains(stderr, `design "sonar"`) {
 		t.Errorf("--design sonar: exit %d %q", code, stderr)
 	}
-	_ = time.Second
 }
