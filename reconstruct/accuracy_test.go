@@ -21,6 +21,7 @@ import (
 type gameResult struct {
 	exact       bool
 	firstDiff   int // ply of the first wrong move, -1 if none
+	diffText    string
 	moves       int
 	falseAlerts []reconstruct.Output
 	missed      []sim.Injection
@@ -121,6 +122,24 @@ func runGame(t testing.TB, g *chess.Game, s trace.Sensor, seed uint64, irregular
 		}
 	}
 	res.exact = res.firstDiff < 0
+	if !res.exact {
+		p := *g.Start
+		for i := 0; i < res.firstDiff-1; i++ {
+			p.MakeMove(g.Moves[i])
+		}
+		want, have := "-", "-"
+		if i := res.firstDiff - 1; i < len(g.Moves) {
+			want = p.SAN(g.Moves[i])
+		}
+		if i := res.firstDiff - 1; i < len(got) && p.LegalMoves() != nil {
+			var l chess.MoveList
+			p.GenerateLegal(&l)
+			if l.Contains(got[i]) {
+				have = p.SAN(got[i])
+			}
+		}
+		res.diffText = "want " + want + " got " + have
+	}
 	injs := src.Injections()
 	res.injected = len(injs)
 	matched := make([]bool, len(all))
@@ -269,8 +288,8 @@ func TestAccuracySmall(t *testing.T) {
 					for _, in := range res.wrongKind {
 						kinds = append(kinds, fmt.Sprintf("wrong-kind %s@%d", in.Kind, in.Ply))
 					}
-					failures = append(failures, fmt.Sprintf("game %d (%s vs %s) %s irregular=%v: first wrong ply %d; %s",
-						i, g.Tag("White"), g.Tag("Black"), s, irr, res.firstDiff, strings.Join(kinds, ", ")))
+					failures = append(failures, fmt.Sprintf("game %d (%s vs %s) %s irregular=%v: first wrong ply %d of %d (%s); %s",
+						i, g.Tag("White"), g.Tag("Black"), s, irr, res.firstDiff, res.moves, res.diffText, strings.Join(kinds, ", ")))
 				}
 			}
 		}

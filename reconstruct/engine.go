@@ -17,24 +17,26 @@ const (
 	maxResync    = 6   // plies searched to re-synchronise: 4 always, 5 and 6 within the budget
 	resyncBudget = 400000
 
-	costMissedLift     = 20 // a capture whose victim was never seen lifted
-	costRecapture      = 3  // ... made less unlikely when it recaptures
-	costHanging        = 4  // ... and more unlikely when it gives the piece away
-	costStrayNear      = 1  // a touched square on the moving piece's path
-	costStrayFar       = 5  // a touched square nothing explains
-	costPromoN         = 15 // an under-promotion without a promote input
-	costPromoRB        = 25
-	costPromoOther     = 40 // a promotion other than the one the input chose
-	costBack           = 30 // per ply taken back
-	costResyncPly      = 15 // per ply beyond the first found by re-synchronising
-	costFramePly       = 5  // ... when a full frame jumped over the moves (a restart)
-	costOverlap        = 60 // a reply begun before the move it answers was on the board
-	costMisplaced      = 40 // per square that differs from the explanation
-	costMisplacedN     = 30 // ... when the piece fell onto a neighbouring square
-	costMisplacedOrder = 15 // ... a piece seen landing before it was lifted
-	costIllegal        = 50 // an illegal move by the player to move
-	uncertainGap       = 10 // alternatives this close make a published move uncertain
-	pruneGap           = 50 // alternatives this much worse are dropped
+	costMissedLift      = 20 // a capture whose victim was never seen lifted
+	costRecapture       = 3  // ... made less unlikely when it recaptures
+	costExchange        = 2  // ... per pawn the exchange on its square loses (less per pawn it wins)
+	costCheckingCapture = 5  // ... and less when it gives check
+	costMatingCapture   = 10 // ... or mate
+	costStrayNear       = 1  // a touched square on the moving piece's path
+	costStrayFar        = 5  // a touched square nothing explains
+	costPromoN          = 15 // an under-promotion without a promote input
+	costPromoRB         = 25
+	costPromoOther      = 40 // a promotion other than the one the input chose
+	costBack            = 30 // per ply taken back
+	costResyncPly       = 15 // per ply beyond the first found by re-synchronising
+	costFramePly        = 5  // ... when a full frame jumped over the moves (a restart)
+	costOverlap         = 60 // a reply begun before the move it answers was on the board
+	costMisplaced       = 40 // per square that differs from the explanation
+	costMisplacedN      = 30 // ... when the piece fell onto a neighbouring square
+	costMisplacedOrder  = 15 // ... a piece seen landing before it was lifted
+	costIllegal         = 50 // an illegal move by the player to move
+	uncertainGap        = 10 // alternatives this close make a published move uncertain
+	pruneGap            = 50 // alternatives this much worse are dropped
 )
 
 type gameState uint8

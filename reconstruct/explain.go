@@ -95,12 +95,18 @@ func (r *Reconstructor) seqCost(p *chess.Position, moves []chess.Move, rv *recVi
 			if to == lastTo {
 				cost -= costRecapture
 			}
-			mover, victim := pieceValue[q.PieceAt(from).Type()], pieceValue[q.PieceAt(to).Type()]
-			cost -= victim / 3
+			// What the exchange on that square wins (in pawns) is what a
+			// player would have gone for.
+			cost -= max(-9, min(9, see(&q, m))) * costExchange
 			after := q
 			after.MakeMove(m)
-			if victim < mover && after.Attacked(to, after.SideToMove()) {
-				cost += costHanging
+			// Captures that check, and above all mate, are what attacks
+			// end with.
+			if after.InCheck() {
+				cost -= costCheckingCapture
+				if r.legal(&after).Len() == 0 {
+					cost -= costMatingCapture
+				}
 			}
 		}
 		if !m.IsCastling() {
@@ -162,6 +168,60 @@ func laterTouch(moves []chess.Move, s chess.Square, rv *recView) bool {
 		}
 	}
 	return false
+}
+
+// see is the static exchange evaluation of capture m in p, in pawns: the
+// material the mover gains when both sides keep capturing on the target
+// square with their least valuable piece, as long as it pays.
+func see(p *chess.Position, m chess.Move) int {
+	from, to := m.From(), m.To()
+	occ := p.Occupied() &^ from.Bitboard()
+	var gain [34]int
+	gain[0] = pieceValue[p.PieceAt(to).Type()]
+	last := pieceValue[p.PieceAt(from).Type()]
+	side := p.SideToMove().Other()
+	d := 0
+	for d < len(gain)-1 {
+		sq, v, ok := leastAttacker(p, to, side, occ)
+		if !ok {
+			break
+		}
+		d++
+		gain[d] = last - gain[d-1]
+		occ &^= sq.Bitboard()
+		last = v
+		side = side.Other()
+	}
+	for ; d > 0; d-- {
+		gain[d-1] = -max(-gain[d-1], gain[d])
+	}
+	return gain[0]
+}
+
+// leastAttacker finds side's least valuable piece attacking s through occ.
+func leastAttacker(p *chess.Position, s chess.Square, side chess.Color, occ chess.Bitboard) (chess.Square, int, bool) {
+	own := p.ByColor(side) & occ
+	sets := [...]struct {
+		t   chess.PieceType
+		att chess.Bitboard
+	}{
+		{chess.Pawn, chess.PawnAttacks(side.Other(), s)},
+		{chess.Knight, chess.KnightAttacks(s)},
+		{chess.Bishop, chess.BishopAttacks(s, occ)},
+		{chess.Rook, chess.RookAttacks(s, occ)},
+		{chess.Queen, chess.QueenAttacks(s, occ)},
+		{chess.King, chess.KingAttacks(s)},
+	}
+	for _, x := range sets {
+		if b := x.att & own & p.ByType(x.t); b != 0 {
+			v := pieceValue[x.t]
+			if x.t == chess.King {
+				v = 100
+			}
+			return b.First(), v, true
+		}
+	}
+	return chess.NoSquare, 0, false
 }
 
 var pieceValue = [8]int{chess.Pawn: 1, chess.Knight: 3, chess.Bishop: 3, chess.Rook: 5, chess.Queen: 9, chess.King: 0}
