@@ -14,6 +14,7 @@ import (
 const (
 	maxLines     = 16  // hypotheses kept about the recent moves
 	minReplyMs   = 250 // no reply starts sooner after the move it answers
+	minCarryMs   = 400 // nor a piece lands sooner after it is lifted (when its landing is unseen)
 	maxResync    = 6   // plies searched to re-synchronise: 4 always, 5 and 6 within the budget
 	resyncBudget = 400000
 

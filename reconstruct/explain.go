@@ -142,6 +142,10 @@ func (r *Reconstructor) seqCost(p *chess.Position, moves []chess.Move, rv *recVi
 		prevDone = -1
 		if t, ok := r.firstOn(land); ok && !laterTouch(moves[i+1:], land, rv) {
 			prevDone = t
+		} else if t, ok := r.firstOff(from); ok {
+			// Not seen landing (a capture faster than a scan): the hand
+			// still had to carry the piece there.
+			prevDone = t + minCarryMs
 		}
 		lastTo = to
 		q.MakeMove(m)
