@@ -54,8 +54,10 @@ func (r *Reconstructor) inexactLine(li int) inexact {
 	P := &r.lines[li].pos
 	toMove := P.SideToMove()
 	d0 := r.v.diff(P) &^ r.overlay
-	best := inexact{line: li, cost: r.misplacedCost(d0, P), diff: d0}
 	rv := r.recView()
+	// No move at all leaves the touched squares outside the misplaced ones
+	// unexplained.
+	best := inexact{line: li, cost: r.misplacedCost(d0, P) + costStrayFar*(rv.touched()&^d0).Count(), diff: d0}
 	var one [1]chess.Move
 	for _, m := range r.legal(P).Moves() {
 		if m.IsPromotion() && m.Promotion() != chess.Queen {
