@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/boardd/boardd/chess"
+	"github.com/boardd/boardd/publish/journal"
 	"github.com/boardd/boardd/rules"
 )
 
@@ -398,21 +399,19 @@ func (p *Publisher) handleCommand(ctx context.Context, in inbound) {
 }
 
 func (p *Publisher) journalCommand(rec commandRecord) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	snaps := []int(nil)
-	if rec.OK && rec.Verb == VerbAckAlert && rec.Alert != "" && !rec.Duplicate {
-		snaps = []int{snapAlerts, snapState}
-	}
-	r, err := p.appendLocked(kindCommand, rec, snaps...)
-	if err != nil {
-		p.log.Error("journaling a command reply", "id", rec.ID, "err", err)
-		return
-	}
-	if len(snaps) > 0 {
-		p.removeAlert(rec.Alert)
-	}
-	if rec.ID != "" && !rec.Duplicate {
+	ack := rec.OK && rec.Verb == VerbAckAlert && rec.Alert != "" && !rec.Duplicate
+	_, err := p.event(kindCommand, func() (any, []int, error) {
+		if ack {
+			return rec, []int{snapAlerts, snapState}, nil
+		}
+		return rec, nil, nil
+	}, func(r journal.Record) {
+		if ack {
+			p.removeAlert(rec.Alert)
+		}
+		if rec.ID == "" || rec.Duplicate {
+			return
+		}
 		p.cmds[rec.ID] = rec
 		p.cmdAt[rec.ID] = r.Time
 		// Forget ids whose commands can no longer arrive unexpired.
@@ -423,6 +422,9 @@ func (p *Publisher) journalCommand(rec commandRecord) {
 				delete(p.cmds, id)
 			}
 		}
+	})
+	if err != nil {
+		p.log.Error("journaling a command reply", "id", rec.ID, "err", err)
 	}
 }
 

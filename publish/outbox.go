@@ -244,7 +244,7 @@ func (p *Publisher) ackedSeq() uint64 {
 	if len(p.queue) > 0 {
 		return p.queue[0].seq - 1
 	}
-	return p.j.LastSeq()
+	return p.queued
 }
 
 // saveAcked records the acknowledged mark so a restart does not re-send

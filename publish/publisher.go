@@ -81,20 +81,28 @@ type Publisher struct {
 	inbox  chan inbound
 	status Status
 
-	mu     sync.Mutex
-	g      *game
-	clock  *ClockState
-	alerts []Alert
-	queue  []outMsg // unacknowledged event messages, in seq order
-	cursor int      // queue[cursor:] not yet sent on this connection
-	snaps  [numSnaps]snapshot
-	cmds   map[string]commandRecord
-	cmdAt  map[string]time.Time
+	// appendMu orders the writers of the journal and the model; mu guards
+	// the model, the queue and the snapshots (held briefly, never across
+	// an fsync).
+	appendMu sync.Mutex
+	mu       sync.Mutex
+	g        *game
+	clock    *ClockState
+	alerts   []Alert
+	queue    []outMsg // unacknowledged event messages, in seq order
+	cursor   int      // queue[cursor:] not yet sent on this connection
+	snaps    [numSnaps]snapshot
+	cmds     map[string]commandRecord
+	cmdAt    map[string]time.Time
 
 	// per connection
 	connected bool
 	statusHdr Header
 
+	// queued is the newest record whose events are in queue. A record
+	// can be in the journal before its events are queued (the fsync runs
+	// without mu): the acknowledged mark must not run ahead of it.
+	queued     uint64
 	ackedSaved uint64
 }
 
@@ -272,6 +280,7 @@ func (p *Publisher) rebuild() error {
 		q = q[len(q)-p.cfg.MaxReplay:]
 	}
 	p.queue = q
+	p.queued = p.j.LastSeq()
 	// Every retained topic is (re)published on the first connection.
 	hdr := p.header(p.j.LastSeq(), p.cfg.Now())
 	for i := range p.snaps {
@@ -444,8 +453,26 @@ func snapsOf(k journal.Kind) []int {
 	return nil
 }
 
-// appendLocked journals v, projects it and marks the snapshots it changes.
-func (p *Publisher) appendLocked(kind journal.Kind, v any, snaps ...int) (journal.Record, error) {
+// event journals one input. prepare checks it against the model (under
+// mu) and says what to journal and which retained topics it changes; the
+// record is then written and fsynced without holding mu, so the outbox
+// goes on acknowledging and sending meanwhile (appendMu keeps appenders,
+// the only writers of the model, in order); apply updates the model.
+func (p *Publisher) event(kind journal.Kind, prepare func() (v any, snaps []int, err error), apply func(r journal.Record)) (journal.Record, error) {
+	p.appendMu.Lock()
+	defer p.appendMu.Unlock()
+	p.mu.Lock()
+	v, snaps, err := prepare()
+	p.mu.Unlock()
+	if err != nil {
+		return journal.Record{}, err
+	}
+	return p.write(kind, v, snaps, apply)
+}
+
+// write journals v and, under mu, queues its events, marks snaps and
+// applies it. The caller holds appendMu.
+func (p *Publisher) write(kind journal.Kind, v any, snaps []int, apply func(r journal.Record)) (journal.Record, error) {
 	data, err := json.Marshal(v)
 	if err != nil {
 		return journal.Record{}, fmt.Errorf("publish: encoding %T: %w", v, err)
@@ -454,13 +481,19 @@ func (p *Publisher) appendLocked(kind journal.Kind, v any, snaps ...int) (journa
 	if err != nil {
 		return journal.Record{}, fmt.Errorf("publish: %w", err)
 	}
+	p.mu.Lock()
 	p.queue = append(p.queue, p.eventsOf(r)...)
+	p.queued = r.Seq
 	h := p.recordHeader(r)
 	for _, s := range snaps {
 		p.snaps[s].hdr = h
 		p.snaps[s].version++
 		p.snaps[s].qos = 1
 	}
+	if apply != nil {
+		apply(r)
+	}
+	p.mu.Unlock()
 	p.kick()
 	return r, nil
 }
@@ -475,8 +508,8 @@ func (p *Publisher) kick() {
 // StartGame journals a new game (in a new journal segment) and makes it
 // current. The active alerts and the clock are cleared.
 func (p *Publisher) StartGame(gi GameInfo) (GameInfo, error) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
+	p.appendMu.Lock()
+	defer p.appendMu.Unlock()
 	gi, start, err := normalizeGameInfo(gi, p.board, p.cfg.Now())
 	if err != nil {
 		return gi, err
@@ -487,14 +520,12 @@ func (p *Publisher) StartGame(gi GameInfo) (GameInfo, error) {
 	if err := p.j.Prune(p.cfg.KeepGames); err != nil {
 		p.log.Warn("pruning old journal segments", "err", err)
 	}
-	r, err := p.appendLocked(kindGame, gi, snapState, snapPGN, snapAlerts, snapClock)
-	if err != nil {
-		return gi, err
-	}
-	p.g = newGame(gi, start, r.Time)
-	p.alerts = nil
-	p.clock = nil
-	return gi, nil
+	_, err = p.write(kindGame, gi, []int{snapState, snapPGN, snapAlerts, snapClock}, func(r journal.Record) {
+		p.g = newGame(gi, start, r.Time)
+		p.alerts = nil
+		p.clock = nil
+	})
+	return gi, err
 }
 
 // Move journals a move: the next ply, provisional or final. It is checked
@@ -502,85 +533,73 @@ func (p *Publisher) StartGame(gi GameInfo) (GameInfo, error) {
 // move that fails is refused and nothing is journaled. The completed move
 // is returned.
 func (p *Publisher) Move(m Move) (Move, error) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	mv, err := p.g.checkMove(&m)
-	if err != nil {
-		return m, err
-	}
-	snaps := []int{snapState}
-	if m.Final {
-		snaps = append(snaps, snapPGN)
-	}
-	if _, err := p.appendLocked(kindMove, m, snaps...); err != nil {
-		return m, err
-	}
-	p.g.applyMove(m, mv)
-	return m, nil
+	var mv chess.Move
+	_, err := p.event(kindMove, func() (any, []int, error) {
+		var err error
+		if mv, err = p.g.checkMove(&m); err != nil {
+			return nil, nil, err
+		}
+		if m.Final {
+			return m, []int{snapState, snapPGN}, nil
+		}
+		return m, []int{snapState}, nil
+	}, func(journal.Record) { p.g.applyMove(m, mv) })
+	return m, err
 }
 
 // Correct journals a correction (see Correction) and returns it completed.
 func (p *Publisher) Correct(c Correction) (Correction, error) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	mv, err := p.g.checkCorrection(&c)
-	if err != nil {
-		return c, err
-	}
-	if _, err := p.appendLocked(kindCorrection, c, snapState, snapPGN); err != nil {
-		return c, err
-	}
-	p.g.applyCorrection(c, mv)
-	return c, nil
+	var mv chess.Move
+	_, err := p.event(kindCorrection, func() (any, []int, error) {
+		var err error
+		if mv, err = p.g.checkCorrection(&c); err != nil {
+			return nil, nil, err
+		}
+		return c, []int{snapState, snapPGN}, nil
+	}, func(journal.Record) { p.g.applyCorrection(c, mv) })
+	return c, err
 }
 
 // Alert journals an alert, adds it to the active list and returns it with
 // its id.
 func (p *Publisher) Alert(a Alert) (Alert, error) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if strings.TrimSpace(a.Kind) == "" || strings.TrimSpace(a.Text) == "" {
-		return a, fmt.Errorf("alert: kind and text are required (got kind %q, text %q)", a.Kind, a.Text)
-	}
-	if a.Ply < 0 {
-		return a, fmt.Errorf("alert %s: negative ply %d", a.Kind, a.Ply)
-	}
-	for _, s := range a.Squares {
-		if _, ok := chess.ParseSquare(s); !ok {
-			return a, fmt.Errorf("alert %s: %q is not a square", a.Kind, s)
+	_, err := p.event(kindAlert, func() (any, []int, error) {
+		if strings.TrimSpace(a.Kind) == "" || strings.TrimSpace(a.Text) == "" {
+			return nil, nil, fmt.Errorf("alert: kind and text are required (got kind %q, text %q)", a.Kind, a.Text)
 		}
-	}
-	if a.ID == "" {
-		a.ID = fmt.Sprintf("a%d-%d", p.j.Session(), p.j.LastSeq()+1)
-	}
-	for _, o := range p.alerts {
-		if o.ID == a.ID {
-			return a, fmt.Errorf("alert %s: id already active", a.ID)
+		if a.Ply < 0 {
+			return nil, nil, fmt.Errorf("alert %s: negative ply %d", a.Kind, a.Ply)
 		}
-	}
-	if p.g != nil {
-		a.Game = p.g.info.ID
-	}
-	if _, err := p.appendLocked(kindAlert, a, snapAlerts, snapState); err != nil {
-		return a, err
-	}
-	p.alerts = append(p.alerts, a)
-	return a, nil
+		for _, s := range a.Squares {
+			if _, ok := chess.ParseSquare(s); !ok {
+				return nil, nil, fmt.Errorf("alert %s: %q is not a square", a.Kind, s)
+			}
+		}
+		if a.ID == "" {
+			// appendMu is held: the next record is this one.
+			a.ID = fmt.Sprintf("a%d-%d", p.j.Session(), p.j.LastSeq()+1)
+		}
+		if p.hasAlert(a.ID) {
+			return nil, nil, fmt.Errorf("alert %s: id already active", a.ID)
+		}
+		if p.g != nil {
+			a.Game = p.g.info.ID
+		}
+		return a, []int{snapAlerts, snapState}, nil
+	}, func(journal.Record) { p.alerts = append(p.alerts, a) })
+	return a, err
 }
 
 // ClearAlert takes an alert off the active list (the board saw it
 // resolved); acknowledgements come as commands.
 func (p *Publisher) ClearAlert(c AlertClear) error {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if !p.hasAlert(c.ID) {
-		return fmt.Errorf("clear alert %q: no such active alert", c.ID)
-	}
-	if _, err := p.appendLocked(kindAlertClear, c, snapAlerts, snapState); err != nil {
-		return err
-	}
-	p.removeAlert(c.ID)
-	return nil
+	_, err := p.event(kindAlertClear, func() (any, []int, error) {
+		if !p.hasAlert(c.ID) {
+			return nil, nil, fmt.Errorf("clear alert %q: no such active alert", c.ID)
+		}
+		return c, []int{snapAlerts, snapState}, nil
+	}, func(journal.Record) { p.removeAlert(c.ID) })
+	return err
 }
 
 func (p *Publisher) hasAlert(id string) bool {
@@ -606,52 +625,45 @@ func (p *Publisher) Clock(c ClockState) error {
 	if c.WhiteMS < 0 || c.BlackMS < 0 {
 		return fmt.Errorf("clock: negative time (white %d ms, black %d ms)", c.WhiteMS, c.BlackMS)
 	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
 	if c.Event == "tick" {
+		p.mu.Lock()
 		s := &p.snaps[snapClock]
 		s.hdr = p.header(p.j.LastSeq(), p.cfg.Now())
 		s.version++
 		s.qos = 0
 		p.clock = &c
+		p.mu.Unlock()
 		p.kick()
 		return nil
 	}
-	if _, err := p.appendLocked(kindClock, c, snapClock, snapState); err != nil {
-		return err
-	}
-	p.clock = &c
-	return nil
+	_, err := p.event(kindClock, func() (any, []int, error) {
+		return c, []int{snapClock, snapState}, nil
+	}, func(journal.Record) { p.clock = &c })
+	return err
 }
 
 // End journals the game's result (it may be called again to change it).
 func (p *Publisher) End(r Result) error {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if err := checkResult(p.g, &r); err != nil {
-		return err
-	}
-	rec, err := p.appendLocked(kindResult, r, snapState, snapPGN)
-	if err != nil {
-		return err
-	}
-	p.g.applyResult(r, rec.Time)
-	return nil
+	_, err := p.event(kindResult, func() (any, []int, error) {
+		if err := checkResult(p.g, &r); err != nil {
+			return nil, nil, err
+		}
+		return r, []int{snapState, snapPGN}, nil
+	}, func(rec journal.Record) { p.g.applyResult(r, rec.Time) })
+	return err
 }
 
 // SetPosition journals a new position for the current game (see Position).
 func (p *Publisher) SetPosition(pos Position) error {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	cp, err := checkPosition(p.g, &pos)
-	if err != nil {
-		return err
-	}
-	if _, err := p.appendLocked(kindPosition, pos, snapState, snapPGN); err != nil {
-		return err
-	}
-	p.g.applyPosition(cp)
-	return nil
+	var cp *chess.Position
+	_, err := p.event(kindPosition, func() (any, []int, error) {
+		var err error
+		if cp, err = checkPosition(p.g, &pos); err != nil {
+			return nil, nil, err
+		}
+		return pos, []int{snapState, snapPGN}, nil
+	}, func(journal.Record) { p.g.applyPosition(cp) })
+	return err
 }
 
 // SetStatus changes what <b>/status says (online and the will are the
