@@ -231,7 +231,9 @@ async function main() {
     const tiles = new Map()
     const order = new Map(cfg.boards.map((id, i) => [id, i]))
     const place = () => {
-        const list = [...tiles.values()].filter(t => !round || !t.b.state || String(t.b.state.round) === round)
+        // A configured board shows at once (waiting for its first state);
+        // a discovered one once its state says what it is.
+        const list = [...tiles.values()].filter(t => t.b.state ? !round || String(t.b.state.round) === round : order.has(t.b.id) && !round)
         const key = (t) => order.has(t.b.id) ? [0, order.get(t.b.id), ""] : [1, parseInt(t.b.state && t.b.state.board_no, 10) || 1e9, t.b.id]
         list.sort((a, c) => {
             const x = key(a), y = key(c)
@@ -255,7 +257,12 @@ async function main() {
             if (!t) return
             if (what === "clock") t.tick(performance.now())
             else t.update()
-            if (what === "state" && round) place()
+            // Re-place only when what orders the tiles changed.
+            const key = b.state ? `${b.state.round}|${b.state.board_no}` : ""
+            if (what === "state" && key !== t.placeKey) {
+                t.placeKey = key
+                place()
+            }
         },
     })
     for (const id of cfg.boards) feed.board(id)

@@ -8,6 +8,12 @@ import {Feed, connectionBadge, loadConfig} from "./feed.js"
 
 const MARK_DIFF = {class: "marker-diff", slice: "markerFrame"}
 
+// setText changes an element's text only when it differs: the room is
+// refreshed four times a second.
+function setText(e, text) {
+    if (e.textContent !== text) e.textContent = text
+}
+
 function el(tag, cls, text) {
     const e = document.createElement(tag)
     if (cls) e.className = cls
@@ -46,18 +52,18 @@ class BoardRow {
         const s = boardState(b, now)
         this.root.dataset.state = s
         const n = b.alerts ? b.alerts.length : 0
-        this.state.textContent = s === "alert" ? `${n} alert${n > 1 ? "s" : ""}` : STATE_TEXT[s]
+        setText(this.state, s === "alert" ? `${n} alert${n > 1 ? "s" : ""}` : STATE_TEXT[s])
         if (st) {
-            this.name.textContent = st.board_no ? `${st.board_no} · ${b.id}` : b.id
-            this.players.textContent = `${st.white || "White"} – ${st.black || "Black"}`
+            setText(this.name, st.board_no ? `${st.board_no} · ${b.id}` : b.id)
+            setText(this.players, `${st.white || "White"} – ${st.black || "Black"}`)
             const next = moveLabel((st.ply || 0) + 1, st.start_fen)
             const side = st.side_to_move === "black" ? "Black" : "White"
-            this.move.textContent = st.result && st.result !== "*" ? st.result : `move ${parseInt(next, 10)}, ${side}`
+            setText(this.move, st.result && st.result !== "*" ? st.result : `move ${parseInt(next, 10)}, ${side}`)
         }
         const c = b.clock
-        this.clocks.textContent = c ? `${formatClock(remainingMS(c, "white", b.clockAt, now))} | ${formatClock(remainingMS(c, "black", b.clockAt, now))}` : ""
+        setText(this.clocks, c ? `${formatClock(remainingMS(c, "white", b.clockAt, now))} | ${formatClock(remainingMS(c, "black", b.clockAt, now))}` : "")
         const off = b.status && b.status.online === false
-        this.online.textContent = off ? (b.status.state === "lost" ? "connection lost" : "offline") : ""
+        setText(this.online, off ? (b.status.state === "lost" ? "connection lost" : "offline") : "")
         this.root.classList.toggle("offline", off)
     }
 }
@@ -208,7 +214,11 @@ class App {
                 const r = this.rows.get(b.id)
                 if (r) r.update(performance.now())
                 if (what === "alerts" || what === "state") this.syncAlerts(b)
-                if (what === "state") this.placeRows()
+                const key = b.state ? String(b.state.board_no) : ""
+                if (what === "state" && r && key !== r.placeKey) {
+                    r.placeKey = key
+                    this.placeRows()
+                }
             },
         })
         for (const id of this.cfg.boards) this.feed.board(id)
@@ -254,8 +264,8 @@ class App {
     }
 
     placeRows() {
-        const rows = [...this.rows.values()]
         const order = new Map(this.cfg.boards.map((id, i) => [id, i]))
+        const rows = [...this.rows.values()].filter(r => r.b.state || order.has(r.b.id))
         const key = (r) => order.has(r.b.id) ? order.get(r.b.id) : 1e6 + (parseInt(r.b.state && r.b.state.board_no, 10) || 1e5)
         rows.sort((a, b) => key(a) - key(b) || (a.b.id < b.b.id ? -1 : 1))
         this.room.replaceChildren(...rows.map(r => r.root))

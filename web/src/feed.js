@@ -167,7 +167,6 @@ export class Feed {
             return
         }
         if (!m || typeof m !== "object") return
-        if (this.cfg.boards.length === 0 && !this.boards.has(tp.board) && tp.leaf !== "state") return
         const b = this.board(tp.board)
         const now = performance.now()
         const leaf = tp.leaf
