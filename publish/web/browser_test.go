@@ -62,7 +62,11 @@ func TestBrowserEmbeddedBroker(t *testing.T) {
 	}
 	t.Cleanup(func() { e.Close() })
 	// The pages reach the embedded broker through the web server's /mqtt.
-	h, err := web.Handler(web.Config{ProxyTo: "ws://" + e.Addr(1) + "/", Boards: []string{"board-1", "board-2", "board-3", "board-4"}, Title: "Club championship, round 3"})
+	ws, err := web.LocalWS(e.Addr(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := web.Handler(web.Config{ProxyTo: ws, Boards: []string{"board-1", "board-2", "board-3", "board-4"}, Title: "Club championship, round 3"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -23,6 +23,7 @@ import (
 	"io/fs"
 	"log/slog"
 	"mime"
+	"net"
 	"net/http"
 	"net/http/httputil"
 	"net/url"
@@ -159,6 +160,26 @@ func browserBrokerURL(s string) (string, error) {
 	}
 	// url.URL would escape the braces.
 	return strings.Replace(u.String(), "%7Bhost%7D", "{host}", 1), nil
+}
+
+// LocalWS turns a WebSocket listener address as configured ("127.0.0.1:8083",
+// ":8083", "0.0.0.0:8083", "[::]:8083") into the URL this host reaches it
+// at, for Config.ProxyTo.
+func LocalWS(addr string) (string, error) {
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return "", fmt.Errorf("web: WebSocket listener %q: %v", addr, err)
+	}
+	if port == "" || port == "0" {
+		return "", fmt.Errorf("web: WebSocket listener %q: no port", addr)
+	}
+	if ip := net.ParseIP(host); host == "" || ip != nil && ip.IsUnspecified() {
+		host = "127.0.0.1"
+		if ip != nil && ip.To4() == nil {
+			host = "::1"
+		}
+	}
+	return "ws://" + net.JoinHostPort(host, port) + "/", nil
 }
 
 func newProxy(target string, log *slog.Logger) (*httputil.ReverseProxy, error) {

@@ -211,3 +211,24 @@ func TestProxy(t *testing.T) {
 		t.Fatalf("broker down: %d, want 502", resp.StatusCode)
 	}
 }
+
+func TestLocalWS(t *testing.T) {
+	for in, want := range map[string]string{
+		"127.0.0.1:8083":    "ws://127.0.0.1:8083/",
+		":8083":             "ws://127.0.0.1:8083/",
+		"0.0.0.0:8083":      "ws://127.0.0.1:8083/",
+		"[::]:8083":         "ws://[::1]:8083/",
+		"board-7.lan:8083":  "ws://board-7.lan:8083/",
+		"192.168.1.20:9001": "ws://192.168.1.20:9001/",
+	} {
+		got, err := web.LocalWS(in)
+		if err != nil || got != want {
+			t.Errorf("LocalWS(%q) = %q, %v; want %q", in, got, err, want)
+		}
+	}
+	for _, in := range []string{"", "8083", "127.0.0.1:", "127.0.0.1:0"} {
+		if got, err := web.LocalWS(in); err == nil {
+			t.Errorf("LocalWS(%q) = %q, want an error", in, got)
+		}
+	}
+}
