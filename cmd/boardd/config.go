@@ -51,28 +51,32 @@ type GameConfig struct {
 
 // SensorsConfig selects the frame source.
 type SensorsConfig struct {
-	Kind     string `toml:"kind" doc:"simulated, or a hardware design: matrix, mcp23017, hc165, hall-ads1115, hall-mcp3008."`
-	Wiring   string `toml:"wiring" doc:"Wiring map file (JSON) written by 'boardd calibrate'; empty: the design's default wiring."`
-	Debounce int    `toml:"debounce_scans" doc:"A square changes only after this many identical scans."`
+	Kind string `toml:"kind" doc:"simulated (a simulated board replaying real games) or hardware (the board described by sensors.file)."`
+	File string `toml:"file" doc:"Sensor board description (JSON: design, buses, wiring map, debouncing) as written by 'boardd calibrate'; see docs/hardware.md."`
+	// Sensor kind of a simulated board.
+	Simulated string `toml:"simulated_sensor" doc:"What the simulated board reports per square: occupancy, colour or piece."`
 }
 
 // ClockConfig selects the clock.
 type ClockConfig struct {
-	Kind string `toml:"kind" doc:"software (boardd keeps time from presses it is told of), lever (GPIO), dgt3000 (I2C) or none."`
+	Kind     string `toml:"kind" doc:"software (boardd keeps the time; presses come from the simulated board or the web), lever (a lever switch on GPIO), dgt3000 (a DGT3000 on the Pi's I2C pins) or none (moves complete when the board stands still)."`
+	LeverPin string `toml:"lever_pin" doc:"Lever: the GPIO the lever switch pulls low when White's side is down."`
+	I2CBus   string `toml:"i2c_bus" doc:"DGT3000: the I2C bus; empty: the first one."`
 }
 
 // MQTTConfig configures publishing.
 type MQTTConfig struct {
-	Broker       string `toml:"broker" doc:"embedded (an in-process broker) or the URL of an external one: tcp://host:1883, ssl://host:8883, ws://host/mqtt."`
-	Listen       string `toml:"listen" doc:"Embedded broker: MQTT TCP listener address."`
-	WSListen     string `toml:"ws_listen" doc:"Embedded broker: MQTT-over-WebSocket listener address (for the web pages); empty: none."`
-	Username     string `toml:"username" doc:"Username at the broker; empty: the board id."`
-	Password     string `toml:"password" doc:"Password at the broker (prefer the environment: BOARDD_MQTT_PASSWORD)."`
-	CAFile       string `toml:"ca_file" doc:"CA certificate (PEM) to verify the broker's TLS certificate."`
-	CertFile     string `toml:"cert_file" doc:"Client certificate (PEM) for TLS client authentication."`
-	KeyFile      string `toml:"key_file" doc:"Client key (PEM) for the certificate."`
-	TopicPrefix  string `toml:"topic_prefix" doc:"Topic prefix; the board's topics are <prefix>/<board id>/..."`
-	ReconnectMax string `toml:"reconnect_max" doc:"Longest wait between reconnection attempts (jittered exponential backoff)."`
+	Broker          string `toml:"broker" doc:"embedded (an in-process broker) or the URL of an external one: tcp://host:1883, ssl://host:8883, ws://host/mqtt."`
+	Listen          string `toml:"listen" doc:"Embedded broker: MQTT TCP listener address."`
+	WSListen        string `toml:"ws_listen" doc:"Embedded broker: MQTT-over-WebSocket listener address (for the web pages); empty: none."`
+	Username        string `toml:"username" doc:"Username at the broker; empty: the board id."`
+	Password        string `toml:"password" doc:"Password at the broker (prefer the environment: BOARDD_MQTT_PASSWORD)."`
+	CAFile          string `toml:"ca_file" doc:"CA certificate (PEM) to verify the broker's TLS certificate."`
+	CertFile        string `toml:"cert_file" doc:"Client certificate (PEM) for TLS client authentication."`
+	KeyFile         string `toml:"key_file" doc:"Client key (PEM) for the certificate."`
+	ArbiterPassword string `toml:"arbiter_password" doc:"Embedded broker: password of the 'arbiter' account that may acknowledge alerts from the console; empty: a new one at each start, shown in the log."`
+	WSURL           string `toml:"ws_url" doc:"External broker: its MQTT-over-WebSocket URL for the web pages (e.g. ws://broker.venue:8080/); empty: the pages show nothing live."`
+	ReconnectMax    string `toml:"reconnect_max" doc:"Longest wait between reconnection attempts (jittered exponential backoff)."`
 }
 
 // HTTPConfig configures the web server.
@@ -82,7 +86,7 @@ type HTTPConfig struct {
 
 // JournalConfig configures the journal.
 type JournalConfig struct {
-	Dir string `toml:"dir" doc:"Directory of the journal and the session counter."`
+	Dir string `toml:"dir" doc:"Directory of the journal and the session counter. Empty: $STATE_DIRECTORY (systemd), else /var/lib/boardd for root, else ~/.local/state/boardd."`
 }
 
 // LogConfig configures logging.
@@ -105,11 +109,11 @@ func DefaultConfig() Config {
 	return Config{
 		Board:      BoardConfig{ID: "board-1"},
 		Game:       GameConfig{Edition: "2023", Start: "standard", TimeControl: "90m+30s"},
-		Sensors:    SensorsConfig{Kind: "simulated", Debounce: 3},
-		Clock:      ClockConfig{Kind: "software"},
-		MQTT:       MQTTConfig{Broker: "embedded", Listen: "127.0.0.1:1883", WSListen: "127.0.0.1:8083", TopicPrefix: "chess/v1/board", ReconnectMax: "2m"},
+		Sensors:    SensorsConfig{Kind: "simulated", File: "/etc/boardd/sensors.json", Simulated: "occupancy"},
+		Clock:      ClockConfig{Kind: "software", LeverPin: "GPIO17", I2CBus: ""},
+		MQTT:       MQTTConfig{Broker: "embedded", Listen: "127.0.0.1:1883", WSListen: "127.0.0.1:8083", ReconnectMax: "2m"},
 		HTTP:       HTTPConfig{Listen: "127.0.0.1:8080"},
-		Journal:    JournalConfig{Dir: "/var/lib/boardd"},
+		Journal:    JournalConfig{},
 		Log:        LogConfig{Level: "info", Format: "text"},
 		Simulation: SimulationConfig{Speed: 1},
 	}
@@ -260,11 +264,14 @@ func (c *Config) Validate() error {
 	if _, err := parseStart(c.Game.Start); err != nil {
 		return bad("game.start", "%v", err)
 	}
-	if err := oneOf("sensors.kind", c.Sensors.Kind, "simulated", "matrix", "mcp23017", "hc165", "hall-ads1115", "hall-mcp3008"); err != nil {
+	if err := oneOf("sensors.kind", c.Sensors.Kind, "simulated", "hardware"); err != nil {
 		return err
 	}
-	if c.Sensors.Debounce < 1 || c.Sensors.Debounce > 100 {
-		return bad("sensors.debounce_scans", "%d: want 1 to 100", c.Sensors.Debounce)
+	if c.Sensors.Kind == "hardware" && c.Sensors.File == "" {
+		return bad("sensors.file", "a hardware board needs its description file")
+	}
+	if err := oneOf("sensors.simulated_sensor", c.Sensors.Simulated, "occupancy", "colour", "piece"); err != nil {
+		return err
 	}
 	if err := oneOf("clock.kind", c.Clock.Kind, "software", "lever", "dgt3000", "none"); err != nil {
 		return err
@@ -285,9 +292,6 @@ func (c *Config) Validate() error {
 	}
 	if err := oneOf("log.format", c.Log.Format, "text", "json"); err != nil {
 		return err
-	}
-	if c.Journal.Dir == "" {
-		return bad("journal.dir", "must not be empty")
 	}
 	if c.Simulation.Speed <= 0 || c.Simulation.Speed > 1000 {
 		return bad("simulation.speed", "%g: want more than 0 and at most 1000", c.Simulation.Speed)

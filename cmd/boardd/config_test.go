@@ -64,8 +64,8 @@ func TestConfigOverrides(t *testing.T) {
 	if cfg.Board.ID != "from-flag" || cfg.MQTT.Password != "from-env" || cfg.Simulation.Speed != 10 {
 		t.Errorf("overrides not applied: %+v", cfg)
 	}
-	if _, err := LoadConfig("", func(k string) string { return map[string]string{"BOARDD_SENSORS_DEBOUNCE_SCANS": "x"}[k] }, nil); err == nil ||
-		!strings.Contains(err.Error(), "BOARDD_SENSORS_DEBOUNCE_SCANS") {
+	if _, err := LoadConfig("", func(k string) string { return map[string]string{"BOARDD_SIMULATION_SEED": "x"}[k] }, nil); err == nil ||
+		!strings.Contains(err.Error(), "BOARDD_SIMULATION_SEED") {
 		t.Errorf("bad environment value: %v", err)
 	}
 	if _, err := LoadConfig("", noEnv, []string{"board.nope=1"}); err == nil || !strings.Contains(err.Error(), "board.nope: unknown key") {

@@ -36,6 +36,7 @@ func (e exitError) Error() string { return fmt.Sprintf("exit status %d", e.code)
 
 func commands() map[string]command {
 	return map[string]command{
+		"run":      {"run the board (the embedded defaults without a configuration file)", cmdRun},
 		"accuracy": {"measure the move reconstruction on simulated games (exact games, false and missed alerts)", cmdAccuracy},
 		"simulate": {"play real games on a simulated sensor board and write their boardtraces", cmdSimulate},
 		"replay":   {"reconstruct the games of a boardtrace file: PGN, or --events as JSON lines", cmdReplay},
