@@ -556,3 +556,35 @@ func waitIDs(t *testing.T, w *watcher, want []string) {
 		time.Sleep(20 * time.Millisecond)
 	}
 }
+
+// TestBrowserURL screenshots the pages of a running boardd (or relay):
+//
+//	BOARDD_WEB_URL=http://127.0.0.1:8080 go test ./publish/web -run TestBrowserURL -v
+//
+// It waits until each page is live and shows a board, and leaves the
+// screenshots in the screenshot directory under "url".
+func TestBrowserURL(t *testing.T) {
+	base := os.Getenv("BOARDD_WEB_URL")
+	if base == "" {
+		t.Skip("set BOARDD_WEB_URL to the address of a running boardd")
+	}
+	chromiumBinary(t)
+	shots := screenshotDir(t, "url")
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	br := startBrowser(t)
+	for _, p := range []struct{ path, file, ready string }{
+		{"/", "board.png", `conn.dataset.conn === "connected" && !!document.querySelector('.tile[data-fen]')`},
+		{"/console", "console.png", `conn.dataset.conn === "connected" && !!document.querySelector('.room-board[data-state]')`},
+	} {
+		pg := br.newPage(ctx, 1280, 860)
+		pg.navigate(ctx, strings.TrimSuffix(base, "/")+p.path)
+		if err := pg.waitFor(ctx, p.path+" live", p.ready, true, 20*time.Second); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(time.Second)
+		if err := pg.screenshot(ctx, filepath.Join(shots, p.file)); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
