@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/boardd/boardd/chess"
+	"github.com/boardd/boardd/trace"
 )
 
 // Irregular boards (a board no legal move explains, judged on a clock
@@ -207,13 +208,26 @@ func (r *Reconstructor) misplacedCost(d chess.Bitboard, p *chess.Position) int {
 			}
 			off, ok1 := r.firstOff(x)
 			on, ok2 := r.firstOn(y)
-			if ok1 && ok2 && on < off {
+			// (A scan reads squares one after another: within a scan
+			// period the order of two events is not known.)
+			if ok1 && ok2 && on+r.scanSlack() < off {
 				c += costMisplacedOrder
 			}
 			return c
 		}
 	}
 	return n * costMisplaced
+}
+
+// scanSlack is how far apart two events may be reported in the wrong
+// order by a board that scans its squares one after another: resonance
+// (piece) boards sweep in about 250 ms, switch and Hall matrices in up
+// to 100 ms.
+func (r *Reconstructor) scanSlack() int64 {
+	if r.sensor == trace.PieceSensor {
+		return 300
+	}
+	return 120
 }
 
 // misplaced alerts squares that differ from position p, displaced by side
