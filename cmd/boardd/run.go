@@ -733,16 +733,23 @@ func (d *daemon) openHTTP(ctx context.Context) error {
 	}
 	mux := http.NewServeMux()
 	wc := web.Config{Boards: []string{d.cfg.Board.ID}, Title: d.cfg.Game.Event, Logger: d.log.With("part", "web")}
-	if d.brk != nil && d.cfg.MQTT.WSListen != "" {
-		wc.ProxyTo = "ws://" + d.brk.Addr(1) + "/"
-	} else if d.cfg.MQTT.WSURL != "" {
+	switch {
+	case d.brk != nil && d.cfg.MQTT.WSListen != "":
+		to, err := web.LocalWS(d.brk.Addr(1))
+		if err != nil {
+			return fmt.Errorf("web pages: %w", err)
+		}
+		wc.ProxyTo = to
+	case d.cfg.MQTT.WSURL != "":
 		wc.Broker = d.cfg.MQTT.WSURL
 	}
-	pages, err := web.Handler(wc)
-	if err != nil {
-		return fmt.Errorf("web pages: %w", err)
+	// Without a WebSocket route to the broker the pages could show nothing
+	// live; health and metrics are served all the same.
+	if pages, err := web.Handler(wc); err != nil {
+		d.log.Warn("web pages off: set mqtt.ws_url (external broker) or mqtt.ws_listen (embedded)", "err", err)
+	} else {
+		mux.Handle("/", pages)
 	}
-	mux.Handle("/", pages)
 	mux.Handle("/metrics", d.m)
 	mux.HandleFunc("/healthz", d.health)
 	ln, err := net.Listen("tcp", d.cfg.HTTP.Listen)
