@@ -250,7 +250,11 @@ func (d *daemon) run(ctx context.Context) error {
 	d.startClock(ctx)
 	srcEvents := make(chan sensors.Event, 256)
 	srcDone := make(chan error, 1)
-	go d.readSource(ctx, srcEvents, srcDone)
+	readerDone := make(chan struct{})
+	go func() {
+		defer close(readerDone)
+		d.readSource(ctx, srcEvents, srcDone)
+	}()
 
 	hup := make(chan os.Signal, 1)
 	signal.Notify(hup, syscall.SIGHUP)
@@ -262,6 +266,7 @@ func (d *daemon) run(ctx context.Context) error {
 	loopErr := d.loop(ctx, srcEvents, srcDone, d.clockEvents, hup)
 	cancel()
 	d.log.Info("shutting down")
+	<-readerDone // a source must not be closed while Next runs
 	if d.stopClock != nil {
 		d.stopClock()
 	}
@@ -435,14 +440,16 @@ func (d *daemon) readSource(ctx context.Context, out chan<- sensors.Event, done 
 	var ev sensors.Event
 	for {
 		if err := d.src.Next(ctx, &ev); err != nil {
-			done <- err
+			select {
+			case done <- err:
+			default:
+			}
 			return
 		}
 		d.lastFrame.Store(time.Now().UnixNano())
 		select {
 		case out <- ev:
 		case <-ctx.Done():
-			done <- ctx.Err()
 			return
 		}
 	}
