@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/boardd/boardd/chess"
-	"github.com/boardd/boardd/trace"
 )
 
 // Irregular boards (a board no legal move explains, judged on a clock
@@ -93,8 +92,16 @@ func (r *Reconstructor) inexactLine(li int) inexact {
 			best = inexact{line: li, cost: c, move: m, diff: d}
 		}
 	}
-	if ill, ok := r.describeIllegal(P, d0, &rv); ok && costIllegal <= best.cost {
-		best = inexact{line: li, cost: costIllegal, diff: d0, illegal: true, ill: ill}
+	if ill, ok := r.describeIllegal(P, d0, &rv); ok {
+		c := costIllegal
+		if rv.lifted&rv.placed&P.Occupied()&ill.to.Bitboard() != 0 && P.PieceAt(ill.to) != chess.NoPiece {
+			// A capture whose victim was seen taken off and the piece put
+			// in its place: the touches fit the move.
+			c -= costStrayFar * 2
+		}
+		if c <= best.cost {
+			best = inexact{line: li, cost: c, diff: d0, illegal: true, ill: ill}
+		}
 	}
 	return best
 }
@@ -208,26 +215,13 @@ func (r *Reconstructor) misplacedCost(d chess.Bitboard, p *chess.Position) int {
 			}
 			off, ok1 := r.firstOff(x)
 			on, ok2 := r.firstOn(y)
-			// (A scan reads squares one after another: within a scan
-			// period the order of two events is not known.)
-			if ok1 && ok2 && on+r.scanSlack() < off {
+			if ok1 && ok2 && on < off {
 				c += costMisplacedOrder
 			}
 			return c
 		}
 	}
 	return n * costMisplaced
-}
-
-// scanSlack is how far apart two events may be reported in the wrong
-// order by a board that scans its squares one after another: resonance
-// (piece) boards sweep in about 250 ms, switch and Hall matrices in up
-// to 100 ms.
-func (r *Reconstructor) scanSlack() int64 {
-	if r.sensor == trace.PieceSensor {
-		return 300
-	}
-	return 120
 }
 
 // misplaced alerts squares that differ from position p, displaced by side
