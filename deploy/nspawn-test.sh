@@ -15,6 +15,8 @@
 # Device allow-lists are not checked: the container's devices are not a Pi's.
 #
 #   deploy/nspawn-test.sh DEB     (root; needs debootstrap, systemd-container)
+#
+# BOARDD_NSPAWN_JOURNAL=FILE keeps the service's journal of the first run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -135,6 +137,7 @@ else
 	expect "no restarts" test "$(inside systemctl show -p NRestarts --value boardd)" = 0
 fi
 inside journalctl -u boardd --no-pager >"$work/journal.log" 2>&1 || true
+[ -z "${BOARDD_NSPAWN_JOURNAL:-}" ] || cp "$work/journal.log" "$BOARDD_NSPAWN_JOURNAL"
 
 echo "upgrade while running"
 inside dpkg -i /root/boardd.deb >"$work/dpkg.log" 2>&1 || { cat "$work/dpkg.log"; exit 1; }
