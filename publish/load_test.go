@@ -46,10 +46,11 @@ var (
 // countingDialer counts what boards publish.
 type countingDialer struct {
 	publish.Dialer
-	qos0, qos1 *atomic.Int64
+	qos0, qos1, dials *atomic.Int64
 }
 
 func (d countingDialer) Dial(ctx context.Context, o publish.DialOptions) (publish.Conn, error) {
+	d.dials.Add(1)
 	c, err := d.Dialer.Dial(ctx, o)
 	if err != nil {
 		return nil, err
@@ -125,8 +126,8 @@ func TestLoad(t *testing.T) {
 		url, mosqPid = m.URL(), m.Pid()
 	}
 	games := loadGames(t, 300)
-	var qos0, qos1 atomic.Int64
-	dialer := countingDialer{publish.PahoDialer{URL: url, KeepAlive: 30 * time.Second}, &qos0, &qos1}
+	var qos0, qos1, dials atomic.Int64
+	dialer := countingDialer{publish.PahoDialer{URL: url, KeepAlive: 30 * time.Second}, &qos0, &qos1, &dials}
 
 	// The subscribers: each follows the move events of a share of the
 	// boards (one subscriber: a wildcard over all of them).
@@ -285,7 +286,7 @@ func TestLoad(t *testing.T) {
 	if mosqPid != 0 {
 		t.Logf("mosquitto: CPU %.1f%% of a core", 100*(mcpu1-mcpu0).Seconds()/el.Seconds())
 	}
-	t.Logf("unacknowledged at the end: %d; move errors: %d", pending, moveErrs.Load())
+	t.Logf("unacknowledged at the end: %d; move errors: %d; connection attempts: %d for %d boards", pending, moveErrs.Load(), dials.Load(), n)
 	if moveErrs.Load() > 0 {
 		t.Errorf("%d moves were refused", moveErrs.Load())
 	}

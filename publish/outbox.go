@@ -173,9 +173,10 @@ func (p *Publisher) serve(ctx context.Context, conn Conn) (healthy bool, err err
 			inflight = inflight[1:]
 			p.acked(f)
 			// The mark only saves re-sending after a crash; writing it
-			// often would cost more than the duplicates it avoids.
-			if time.Since(lastSave) > 10*time.Second {
-				p.saveAcked()
+			// often would cost more than the duplicates it avoids, and
+			// the file system must not hold up the sending.
+			if time.Since(lastSave) > time.Minute {
+				go p.saveAcked()
 				lastSave = time.Now()
 			}
 		}
@@ -251,6 +252,8 @@ func (p *Publisher) ackedSeq() uint64 {
 // everything. It is not fsynced: losing it only causes duplicates, which
 // subscribers drop.
 func (p *Publisher) saveAcked() {
+	p.saveMu.Lock()
+	defer p.saveMu.Unlock()
 	v := p.ackedSeq()
 	if v == p.ackedSaved {
 		return

@@ -103,6 +103,7 @@ type Publisher struct {
 	// can be in the journal before its events are queued (the fsync runs
 	// without mu): the acknowledged mark must not run ahead of it.
 	queued     uint64
+	saveMu     sync.Mutex // guards ackedSaved and the mark file
 	ackedSaved uint64
 }
 
