@@ -102,7 +102,10 @@ lists every key.
 	}
 	cfg, err := LoadConfig(path, env.getenv, sets)
 	if err != nil {
-		return err
+		// 78 (EX_CONFIG): the unit's RestartPreventExitStatus, so systemd
+		// does not restart a board whose configuration is wrong.
+		fmt.Fprintf(env.stderr, "boardd run: %v\n", err)
+		return exitError{78}
 	}
 	if *check {
 		where := path
