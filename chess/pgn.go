@@ -335,6 +335,8 @@ func (g *Game) parseMovetext(b []byte, line int) error {
 			if depth == 0 && len(g.Moves) > 0 {
 				g.addComment(text)
 			}
+		case c == '}':
+			return &PGNError{Line: line, Msg: "} without a comment to close"}
 		case c == '(':
 			depth++
 			i++
