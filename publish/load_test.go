@@ -135,19 +135,24 @@ func TestLoad(t *testing.T) {
 	var lags []time.Duration
 	measuring := atomic.Bool{}
 	var received atomic.Int64
+	var journaled sync.Map // "board ply" -> when Publisher.Move returned
+	var sendLags []time.Duration
 	onMove := func(topic string, payload []byte) {
 		now := time.Now()
-		var h publish.Header
-		if json.Unmarshal(payload, &h) != nil {
+		var m publish.MovePayload
+		if json.Unmarshal(payload, &m) != nil {
 			return
 		}
-		ts, err := time.Parse(time.RFC3339Nano, h.TS)
+		ts, err := time.Parse(time.RFC3339Nano, m.TS)
 		if err != nil || !measuring.Load() {
 			return
 		}
 		received.Add(1)
 		lagMu.Lock()
 		lags = append(lags, now.Sub(ts))
+		if at, ok := journaled.Load(fmt.Sprint(m.Board, " ", m.Game, " ", m.Ply)); ok {
+			sendLags = append(sendLags, now.Sub(at.(time.Time)))
+		}
 		lagMu.Unlock()
 	}
 	subs := max(*loadSubs, 1)
@@ -222,8 +227,10 @@ func TestLoad(t *testing.T) {
 						p.Clock(publish.ClockState{Clocks: publish.Clocks{WhiteMS: white, BlackMS: black}, Running: [2]string{"white", "black"}[k%2], Event: "tick"})
 					case <-next:
 						callStart := time.Now()
-						if _, err := p.Move(moves[k]); err != nil {
+						if m, err := p.Move(moves[k]); err != nil {
 							moveErrs.Add(1)
+						} else {
+							journaled.Store(fmt.Sprint(p.Board(), " ", m.Game, " ", m.Ply), time.Now())
 						}
 						if measuring.Load() {
 							callMu.Lock()
@@ -280,6 +287,10 @@ func TestLoad(t *testing.T) {
 	callMu.Lock()
 	sort.Slice(calls, func(i, j int) bool { return calls[i] < calls[j] })
 	t.Logf("of which journaling (Publisher.Move, fsync included): p50 %v, p99 %v, max %v", percentile(calls, 0.5), percentile(calls, 0.99), percentile(calls, 1))
+	lagMu.Lock()
+	sort.Slice(sendLags, func(i, j int) bool { return sendLags[i] < sendLags[j] })
+	t.Logf("from journaled to subscriber (outbox, broker, subscriber): p50 %v, p99 %v, max %v over %d events", percentile(sendLags, 0.5), percentile(sendLags, 0.99), percentile(sendLags, 1), len(sendLags))
+	lagMu.Unlock()
 	callMu.Unlock()
 	cpuPct := 100 * (cpu1 - cpu0).Seconds() / el.Seconds()
 	t.Logf("boards' process: CPU %.1f%% of a core in total, %.3f%% per board; RSS %d MB in total, %.0f kB per board above the %d MB base", cpuPct, cpuPct/float64(n), rss/1024, float64(rss-runtimeBase)/float64(n), runtimeBase/1024)
