@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/boardd/boardd/chess"
+	"github.com/boardd/boardd/trace"
 )
 
 // adopt makes candidate bi (and the alternatives as good as it that
@@ -107,7 +108,15 @@ func (r *Reconstructor) rookFirst(m, retracted chess.Move, first bool) bool {
 	kOff, ok1 := r.firstOff(kf)
 	rOff, ok2 := r.firstOff(rf)
 	rOn, ok3 := r.firstOn(rt)
-	return ok1 && ok2 && ok3 && rOff < kOff && rOn < kOff
+	// The rook must have stood on its square a moment before the king
+	// was lifted: a board that scans its squares one after another (a
+	// resonance board sweeps in about 250 ms) can report the lifts and
+	// placements of king and rook moved together in either order.
+	slack := int64(50)
+	if r.sensor == trace.PieceSensor {
+		slack = 150
+	}
+	return ok1 && ok2 && ok3 && rOff < kOff && rOn+slack < kOff
 }
 
 // alertChanged reports that the move of ply index i replaced the move rel,
