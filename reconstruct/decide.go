@@ -31,9 +31,10 @@ func (r *Reconstructor) onSettle(t int64, out []Output) []Output {
 			return r.checkNewGame(t, out)
 		}
 	}
-	// The same question a press or a commit asks, so that its answer is
-	// reused when the board does not change before them.
-	best := r.explainFirst(true)
+	// The question a press or a commit asks, so that its answer is reused
+	// when the board does not change before them; without the deeper
+	// search, which only a press or a commit needs.
+	best := r.explainFirst(false)
 	if best < 0 || r.cands[best].back > 0 || r.cands[best].n > 1 {
 		// The start set-up after some moves, with no move leading to it,
 		// is a new game rather than everything taken back.

@@ -151,10 +151,11 @@ type Reconstructor struct {
 
 	// The last explanation and what it depended on; ver changes whenever
 	// the hypotheses, the published moves, the record or the overlay do.
-	ver       uint32
-	explKey   explainKey
-	explBest  int
-	explained bool
+	ver        uint32
+	explKey    explainKey
+	explBest   int
+	explained  bool
+	explResync bool // the last explanation was allowed to re-synchronise
 }
 
 // New makes a Reconstructor for one board and game.

@@ -240,22 +240,24 @@ func nullCost(rv *recView) int { return costStrayFar * rv.touched().Count() }
 func (r *Reconstructor) explain(allowBack, allowResync bool) int {
 	// The same still board with the same hypotheses explains the same way
 	// (a settle, then the press): reuse the answer.
-	key := explainKey{t: r.lastChange, ver: r.ver, orient: r.orient, back: allowBack, resync: allowResync, promo: r.promo}
-	if r.explained && key == r.explKey {
+	// An answer found without re-synchronising serves a question that
+	// allows it too: the search runs only when nothing closer fits.
+	key := explainKey{t: r.lastChange, ver: r.ver, orient: r.orient, back: allowBack, promo: r.promo}
+	if r.explained && key == r.explKey && (r.explResync || !allowResync || r.explBest >= 0) {
 		return r.explBest
 	}
 	r.explBest = r.explainNow(allowBack, allowResync)
-	r.explKey, r.explained = key, true
+	r.explKey, r.explained, r.explResync = key, true, allowResync
 	return r.explBest
 }
 
 // explainKey identifies what an explanation depends on.
 type explainKey struct {
-	t            int64
-	ver          uint32
-	orient       uint8
-	back, resync bool
-	promo        chess.PieceType
+	t      int64
+	ver    uint32
+	orient uint8
+	back   bool
+	promo  chess.PieceType
 }
 
 func (r *Reconstructor) explainNow(allowBack, allowResync bool) int {
