@@ -257,7 +257,13 @@ func (p *Position) SetChess960(on bool) { p.chess960 = on }
 // from Shredder-FEN. The en passant square is written only when an en
 // passant capture is legal.
 func (p *Position) FEN() string {
-	var sb strings.Builder
+	var buf [96]byte
+	return string(p.AppendFEN(buf[:0]))
+}
+
+// AppendFEN appends the FEN to b (see FEN); it does not allocate when b
+// has room, which matters where a FEN is made for every move.
+func (p *Position) AppendFEN(b []byte) []byte {
 	for r := 7; r >= 0; r-- {
 		empty := 0
 		for f := 0; f < 8; f++ {
@@ -267,35 +273,40 @@ func (p *Position) FEN() string {
 				continue
 			}
 			if empty > 0 {
-				sb.WriteByte(byte('0' + empty))
+				b = append(b, byte('0'+empty))
 				empty = 0
 			}
-			sb.WriteByte(pc.FENLetter())
+			b = append(b, pc.FENLetter())
 		}
 		if empty > 0 {
-			sb.WriteByte(byte('0' + empty))
+			b = append(b, byte('0'+empty))
 		}
 		if r > 0 {
-			sb.WriteByte('/')
+			b = append(b, '/')
 		}
 	}
 	if p.side == White {
-		sb.WriteString(" w ")
+		b = append(b, " w "...)
 	} else {
-		sb.WriteString(" b ")
+		b = append(b, " b "...)
 	}
-	sb.WriteString(p.castlingString())
-	sb.WriteByte(' ')
-	sb.WriteString(p.ep.String())
-	fmt.Fprintf(&sb, " %d %d", p.halfmove, p.fullmove)
-	return sb.String()
+	b = p.appendCastling(b)
+	b = append(b, ' ')
+	if p.ep == NoSquare {
+		b = append(b, '-')
+	} else {
+		b = append(b, byte('a'+p.ep.File()), byte('1'+p.ep.Rank()))
+	}
+	b = append(b, ' ')
+	b = strconv.AppendInt(b, int64(p.halfmove), 10)
+	b = append(b, ' ')
+	return strconv.AppendInt(b, int64(p.fullmove), 10)
 }
 
-func (p *Position) castlingString() string {
+func (p *Position) appendCastling(b []byte) []byte {
 	if p.castle == 0 {
-		return "-"
+		return append(b, '-')
 	}
-	var b []byte
 	for i := 0; i < 4; i++ {
 		if p.castle&(1<<i) == 0 {
 			continue
@@ -324,7 +335,7 @@ func (p *Position) castlingString() string {
 		}
 		b = append(b, letter)
 	}
-	return string(b)
+	return b
 }
 
 // String is the FEN.

@@ -199,6 +199,9 @@ func (pr *PGNReader) Next() (*Game, error) {
 		}
 		inMoves = true
 		fmt.Fprintf(&move, "\x00%d\x00", pr.line) // line marker for errors
+		if bytes.IndexByte(l, 0) >= 0 {
+			l = bytes.ReplaceAll(l, []byte{0}, []byte{' '}) // NUL is the marker's
+		}
 		move.Write(l)
 		move.WriteByte('\n')
 		inComment = commentOpenAfter(inComment, l)

@@ -228,6 +228,11 @@ const (
 
 func newMove(from, to Square) Move { return Move(uint16(from)<<6 | uint16(to)) }
 
+// NewMove makes an ordinary move (no promotion, en passant or castling)
+// from one square to another. It says nothing about legality: callers use
+// it to name a move a hand made, legal or not.
+func NewMove(from, to Square) Move { return newMove(from, to) }
+
 func newPromotion(from, to Square, t PieceType) Move {
 	return Move(movePromotion | uint16(t-Knight)<<12 | uint16(from)<<6 | uint16(to))
 }
