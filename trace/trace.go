@@ -11,9 +11,9 @@ type Sensor uint8
 
 // The three sensor kinds of the trace format.
 const (
-	Occupancy Sensor = iota // present or not
-	Colour                  // empty, white or black
-	PieceSensor             // empty or a piece (colour and type)
+	Occupancy   Sensor = iota // present or not
+	Colour                    // empty, white or black
+	PieceSensor               // empty or a piece (colour and type)
 )
 
 var sensorNames = [...]string{"occupancy", "colour", "piece"}
