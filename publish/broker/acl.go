@@ -3,6 +3,7 @@ package broker
 import (
 	"bufio"
 	"crypto/pbkdf2"
+	"crypto/rand"
 	"crypto/sha512"
 	"crypto/subtle"
 	"encoding/base64"
@@ -335,6 +336,17 @@ func (pw Passwords) Check(user, password string) bool {
 		return subtle.ConstantTimeCompare(s.Sum(nil), want) == 1
 	}
 	return false
+}
+
+// Set adds or replaces a user with a fresh random salt. boardd uses it
+// for its own login to the embedded broker (a random password per start).
+func (pw Passwords) Set(user, password string) error {
+	salt := make([]byte, 12)
+	if _, err := rand.Read(salt); err != nil {
+		return fmt.Errorf("password salt: %w", err)
+	}
+	pw[user] = HashPassword(password, salt)
+	return nil
 }
 
 // HashPassword makes a "$7$" hash as mosquitto_passwd does (101

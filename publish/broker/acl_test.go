@@ -138,6 +138,9 @@ func TestPasswordsMosquittoCompatible(t *testing.T) {
 	if !pw.Check("bob", "hunter2") {
 		t.Error("own $7$ hash not accepted")
 	}
+	if err := pw.Set("carol", "s3cret"); err != nil || !pw.Check("carol", "s3cret") || pw.Check("carol", "x") {
+		t.Error("Set then Check failed")
+	}
 	if _, err := ParsePasswords(strings.NewReader("eve:plaintext\n")); err == nil {
 		t.Error("a plaintext password line was accepted")
 	}
