@@ -118,6 +118,7 @@ type Journal struct {
 	closed   bool
 	frameBuf []byte
 	lock     *os.File
+	broken   error // set when a failed append could not be undone
 }
 
 type segment struct {
@@ -346,22 +347,25 @@ func (j *Journal) appendLocked(kind Kind, data []byte) (Record, error) {
 		return Record{}, fmt.Errorf("journal: record of %d bytes exceeds the %d-byte limit", len(data), MaxRecord-bodyHeader)
 	}
 	r := Record{Seq: j.lastSeq + 1, Session: j.session, Time: j.opts.Now(), Kind: kind, Data: data}
+	if j.broken != nil {
+		return Record{}, j.broken
+	}
 	j.frameBuf = AppendFrame(j.frameBuf[:0], r)
 	n, err := j.f.Write(j.frameBuf)
+	if err == nil && !j.opts.NoSync {
+		err = j.f.Sync()
+	}
 	if err != nil {
-		// A partial write leaves a torn frame that the next Open cuts off;
-		// cut it now so later appends do not follow garbage.
+		// The record is not durable, so it must not be there either: the
+		// next record takes its seq, and a second record with one seq
+		// would be read as damage. Cut it off; if even that fails, stop
+		// appending rather than risk it.
 		if n > 0 {
-			j.f.Truncate(j.size)
+			if terr := j.f.Truncate(j.size); terr != nil || (!j.opts.NoSync && j.f.Sync() != nil) {
+				j.broken = fmt.Errorf("journal: unusable after an I/O error at seq %d (restart to repair): %w", r.Seq, err)
+			}
 		}
 		return Record{}, fmt.Errorf("journal: append seq %d: %w", r.Seq, err)
-	}
-	if !j.opts.NoSync {
-		if err := j.f.Sync(); err != nil {
-			// After a failed fsync the page cache state is unknown; do not
-			// report the record as durable.
-			return Record{}, fmt.Errorf("journal: fsync seq %d: %w", r.Seq, err)
-		}
 	}
 	j.size += int64(n)
 	j.lastSeq = r.Seq
