@@ -17,6 +17,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"sync/atomic"
 	"syscall"
@@ -122,6 +123,12 @@ lists every key.
 	}
 	level := new(slog.LevelVar)
 	log := newLogger(env.stderr, cfg.Log, level)
+	if env.getenv("GOMEMLIMIT") == "" {
+		// A soft limit: the collector works harder rather than let the heap
+		// grow, which keeps a Pi Zero's board well inside its memory. The
+		// heap of a running board is a few megabytes.
+		debug.SetMemoryLimit(12 << 20)
+	}
 	d := &daemon{cfg: cfg, configPath: path, env: env, log: log, level: level, m: newMetrics()}
 	err = d.run(ctx)
 	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
@@ -167,7 +174,7 @@ type daemon struct {
 	src         sensors.FrameSource
 	closers     []func()
 	simLoop     *sim.Loop
-	simGames    []*chess.Game
+	simGames    []simGameInfo
 	httpAddr    string
 
 	// Board time: milliseconds since epoch, times speed (a simulated board
@@ -194,6 +201,10 @@ type daemon struct {
 	movesFinal, movesProv, corrections, alerts, notes, faults, frames *atomic.Int64
 	scanRate                                                          rate
 }
+
+// simGameInfo is what the simulated board's games tell the journal; the
+// rest of each PGN game (comments, engine evaluations) is not kept.
+type simGameInfo struct{ white, black, event, round, site, date string }
 
 // gameSetup is what a game starts from.
 type gameSetup struct {
@@ -400,8 +411,10 @@ func (d *daemon) openSimulated() error {
 		d.log.Warn("simulation: some games do not read and are skipped", "err", err)
 	}
 	games := make([]sim.Game, len(pgs))
+	infos := make([]simGameInfo, len(pgs))
 	for i, g := range pgs {
 		games[i] = sim.FromPGN(g)
+		infos[i] = simGameInfo{g.Tag("White"), g.Tag("Black"), g.Tag("Event"), g.Tag("Round"), g.Tag("Site"), g.Tag("Date")}
 	}
 	sensor, err := trace.ParseSensor(d.cfg.Sensors.Simulated)
 	if err != nil {
@@ -424,7 +437,7 @@ func (d *daemon) openSimulated() error {
 	if err != nil {
 		return fmt.Errorf("simulation: %w", err)
 	}
-	d.src, d.simLoop, d.simGames = src, lp, pgs
+	d.src, d.simLoop, d.simGames = src, lp, infos
 	d.pressesFromSource = true
 	d.closers = append(d.closers, func() { src.Close() })
 	return nil
@@ -874,8 +887,7 @@ func (d *daemon) setupFor(start *chess.Position) gameSetup {
 	info := publish.GameInfo{White: d.cfg.Game.White, Black: d.cfg.Game.Black, Event: d.cfg.Game.Event, Round: d.cfg.Game.Round, TimeControl: d.cfg.Game.TimeControl}
 	if d.simLoop != nil && len(d.simGames) > 0 {
 		g := d.simGames[d.simLoop.Game()%len(d.simGames)]
-		info.White, info.Black, info.Event, info.Round = g.Tag("White"), g.Tag("Black"), g.Tag("Event"), g.Tag("Round")
-		info.Site, info.Date = g.Tag("Site"), g.Tag("Date")
+		info.White, info.Black, info.Event, info.Round, info.Site, info.Date = g.white, g.black, g.event, g.round, g.site, g.date
 	}
 	if start.FEN() != chess.StartFEN || start.Chess960() {
 		info.FEN, info.Chess960 = start.FEN(), start.Chess960()
