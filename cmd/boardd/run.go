@@ -199,7 +199,7 @@ type daemon struct {
 	srcAlive  atomic.Bool
 
 	movesFinal, movesProv, corrections, alerts, notes, faults, frames *atomic.Int64
-	scanRate                                                          rate
+	frameRate                                                         rate
 }
 
 // simGameInfo is what the simulated board's games tell the journal; the
@@ -233,7 +233,8 @@ func (d *daemon) run(ctx context.Context) error {
 	d.notes = d.m.counter("boardd_notes_total", "Notes for the arbiter's log (what the board saw but cannot judge).")
 	d.faults = d.m.counter("boardd_sensor_faults_total", "Sensor faults reported by the scanner.")
 	d.frames = d.m.counter("boardd_frames_total", "Frames (debounced board states) received.")
-	d.scanRate.window = 10 * time.Second
+	d.frameRate.window = 10 * time.Second
+	d.m.gauge("boardd_frame_rate", "Frames (board changes) per second over the last 10 s.", func() float64 { return d.frameRate.perSecond(time.Now()) })
 	defer func() {
 		for i := len(d.closers) - 1; i >= 0; i-- {
 			d.closers[i]()
@@ -475,7 +476,7 @@ func (d *daemon) handleSource(ctx context.Context, ev *sensors.Event) {
 	switch ev.Kind {
 	case sensors.FrameEvent:
 		d.frames.Add(1)
-		d.scanRate.add(ev.Frame.T)
+		d.frameRate.add(time.Now())
 		te := trace.Event{T: d.boardTime(ev.Frame.T), Kind: trace.Frame, Occ: ev.Frame.Occ}
 		switch ev.Frame.Sensor {
 		case trace.Colour:
