@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/boardd/boardd/chess"
+	"github.com/boardd/boardd/rules"
 )
 
 // Clock is a chess clock as the rest of boardd sees it: it reports presses,
@@ -33,67 +34,25 @@ type Clock interface {
 // e.g. Show on a lever without a display. Callers may ignore it.
 var ErrUnsupported = errors.New("not supported by this clock")
 
-// Running says whose clock runs.
-type Running uint8
+// Running says whose clock runs (rules.ClockRunning).
+type Running = rules.ClockRunning
 
 // The three states of a two-faced clock.
 const (
-	Stopped   Running = iota // neither clock runs
-	WhiteRuns                // White's time runs down
-	BlackRuns                // Black's time runs down
+	Stopped   = rules.ClockStopped // neither clock runs
+	WhiteRuns = rules.WhiteRuns    // White's time runs down
+	BlackRuns = rules.BlackRuns    // Black's time runs down
 )
 
 // RunsFor returns the Running value for side c.
-func RunsFor(c chess.Color) Running {
-	if c == chess.White {
-		return WhiteRuns
-	}
-	return BlackRuns
-}
+func RunsFor(c chess.Color) Running { return rules.ClockRunsFor(c) }
 
-// Side returns the side whose clock runs, and false when stopped.
-func (r Running) Side() (chess.Color, bool) {
-	switch r {
-	case WhiteRuns:
-		return chess.White, true
-	case BlackRuns:
-		return chess.Black, true
-	}
-	return chess.White, false
-}
-
-func (r Running) String() string {
-	switch r {
-	case Stopped:
-		return "stopped"
-	case WhiteRuns:
-		return "white"
-	case BlackRuns:
-		return "black"
-	}
-	return fmt.Sprintf("running(%d)", r)
-}
-
-// Snapshot is the state of a clock at one instant. Arrays are indexed by
-// chess.Color (White = 0, Black = 1).
+// Snapshot is the state of a clock at one instant (rules.ClockSnapshot:
+// remaining times, never negative, running side, pause, move counters,
+// periods, flags), and the text on the display.
 type Snapshot struct {
-	At        time.Time
-	Remaining [2]time.Duration // thinking time left, never negative
-	// Delay is the unused fixed extra time of the running side's current
-	// move in delay mode (2018 Art. 6.3.2); zero otherwise.
-	Delay   time.Duration
-	Running Running
-	// Paused is set while the arbiter has stopped the clocks; Running
-	// tells whose clock restarts on Resume.
-	Paused  bool
-	Moves   [2]int // moves completed by each side (clock presses counted)
-	Period  [2]int // each side's current period, 0-based
-	Flagged [2]bool
-	FlagAt  [2]time.Time // when each flag fell (zero if it has not)
-	// FlagLastPeriod: the flag fell in the period in which all remaining
-	// moves must be completed (2018 Guidelines III.3.1).
-	FlagLastPeriod [2]bool
-	Text           string // the text on the display, "" when it shows times
+	rules.ClockSnapshot
+	Text string // the text on the display, "" when it shows times
 }
 
 // EventKind says what an Event reports.

@@ -17,8 +17,8 @@ func TestFlagsVerdict(t *testing.T) {
 		return p
 	}
 	at := func(s time.Duration) time.Time { return t0.Add(s) }
-	one := Snapshot{Flagged: [2]bool{false, true}, FlagAt: [2]time.Time{{}, at(mn)}}
-	both := Snapshot{Flagged: [2]bool{true, true}, FlagAt: [2]time.Time{at(2 * mn), at(mn)}, FlagLastPeriod: [2]bool{true, true}}
+	one := Snapshot{ClockSnapshot: rules.ClockSnapshot{Flagged: [2]bool{false, true}, FlagAt: [2]time.Time{{}, at(mn)}}}
+	both := Snapshot{ClockSnapshot: rules.ClockSnapshot{Flagged: [2]bool{true, true}, FlagAt: [2]time.Time{at(2 * mn), at(mn)}, FlagLastPeriod: [2]bool{true, true}}}
 	unknown := both
 	unknown.FlagAt = [2]time.Time{}
 	notLast := unknown

@@ -69,305 +69,39 @@ func play(t *testing.T, m *Model, steps []step) time.Time {
 	return at
 }
 
-func TestTimeControls(t *testing.T) {
-	W, B := chess.White, chess.Black
-	tests := []struct {
-		name  string
-		tc    string
-		opt   Options
-		start time.Duration // both clocks before move 1
-		steps []step
-	}{
-		{"90m+30s: increment for move 1 on the clock at the start", "90m+30s", Options{}, 90*mn + 30*sec, []step{
-			{W, 10 * sec, 90*mn + 50*sec}, // 90:30 - 10 s + 30 s for move 2
-			{B, 20 * sec, 90*mn + 40*sec},
-			{W, 5 * mn, 86*mn + 20*sec},
-		}},
-		{"90m+30s credited after the move", "90m+30s", Options{Credit: CreditAfterMove}, 90 * mn, []step{
-			{W, 10 * sec, 90*mn + 20*sec},
-			{B, 20 * sec, 90*mn + 10*sec},
-		}},
-		{"5m+3s", "5m+3s", Options{}, 5*mn + 3*sec, []step{
-			{W, 2 * sec, 5*mn + 4*sec},
-			{B, 1500 * ms, 5*mn + 4500*ms},
-			{W, 7 * sec, 5 * mn},
-		}},
-		{"15m d10s: delay used up to 10 s leaves the time alone", "15m d10s", Options{}, 15 * mn, []step{
-			{W, 8 * sec, 15 * mn},
-			{B, 10 * sec, 15 * mn},
-			{W, 25 * sec, 14*mn + 45*sec},
-			{B, 10*sec + ms, 15*mn - ms},
-		}},
-		{"15m b10s: Bronstein gives back the time used, at most 10 s", "15m b10s", Options{}, 15 * mn, []step{
-			{W, 4 * sec, 15 * mn},
-			{B, 15 * sec, 14*mn + 55*sec},
-		}},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			m := newModel(t, tc.tc, tc.opt)
-			if s := m.Snapshot(t0); s.Remaining != [2]time.Duration{tc.start, tc.start} {
-				t.Errorf("start %v, want %v each", s.Remaining, tc.start)
-			}
-			play(t, m, tc.steps)
-		})
-	}
-}
-
-// TestClassicalThreePeriods plays 61 moves each of "40/120m,60m,15m+30s"
-// at one minute a move: 60 minutes arrive exactly with move 40, 15
-// minutes with move 60, and the 30 s increments from move 61.
-func TestClassicalThreePeriods(t *testing.T) {
-	for _, credit := range []IncrementCredit{CreditBeforeMove, CreditAfterMove} {
-		m := newModel(t, "40/120m,60m,15m+30s", Options{Credit: credit})
+// TestModelIsTheRulesClock checks the clockbridge names of the clock
+// model (its own tests are rules' TestClock*): the same presses give the
+// same times as rules.ClockModel, and a snapshot carries them with room
+// for the display text.
+func TestModelIsTheRulesClock(t *testing.T) {
+	for _, opt := range []Options{{}, {Credit: CreditAfterMove}} {
+		m := newModel(t, "5m+3s", opt)
+		ref, err := rules.NewClockModel(mustTC(t, "5m+3s"), opt)
+		if err != nil {
+			t.Fatal(err)
+		}
 		var steps []step
-		want := func(n int) time.Duration {
-			switch {
-			case n < 40:
-				return 120*mn - time.Duration(n)*mn
-			case n < 60:
-				return 180*mn - time.Duration(n)*mn
-			}
-			d := 195*mn - time.Duration(n)*mn + time.Duration(n-60)*30*sec
-			if credit == CreditBeforeMove {
-				d += 30 * sec // move n+1's increment is already on the clock
-			}
-			return d
+		for i := range 6 {
+			steps = append(steps, step{chess.Color(i % 2), time.Duration(i+1) * sec, -1})
 		}
-		for n := 1; n <= 62; n++ {
-			steps = append(steps, step{chess.White, mn, want(n)}, step{chess.Black, mn, want(n)})
+		end := play(t, m, steps)
+		_ = ref.Start(t0)
+		at := t0
+		for _, s := range steps {
+			at = at.Add(s.think)
+			_, _, _ = ref.Press(s.side, at)
 		}
-		play(t, m, steps)
-		if s := m.Snapshot(t0.Add(124 * mn)); s.Period != [2]int{2, 2} || s.Moves != [2]int{62, 62} {
-			t.Errorf("credit %d: periods %v moves %v", credit, s.Period, s.Moves)
-		}
-		// The numbers the issue names: after move 39 80 minutes, after
-		// move 40 (time added as it is completed) 140 minutes.
-		if want(39) != 81*mn || want(40) != 140*mn || (credit == CreditBeforeMove && want(60) != 135*mn+30*sec) {
-			t.Errorf("table: %v %v %v", want(39), want(40), want(60))
+		got, want := m.Snapshot(end.Add(sec)), ref.Snapshot(end.Add(sec))
+		if got.ClockSnapshot.Remaining != want.Remaining || got.Running != want.Running || got.Moves != [2]int{3, 3} || got.Text != "" {
+			t.Errorf("credit %v: snapshot %+v, rules model %+v", opt.Credit, got, want)
 		}
 	}
-}
-
-// TestTimeAddedAtMove40 presses move 40 one millisecond before the flag
-// and exactly at it.
-func TestTimeAddedAtMove40(t *testing.T) {
-	for _, tc := range []struct {
-		name    string
-		early   time.Duration
-		flagged bool
-		clk     time.Duration
-	}{
-		{"1 ms before the flag", ms, false, 60*mn + ms},
-		{"at the flag", 0, true, 0},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			m := newModel(t, "40/120m,60m,15m+30s", Options{})
-			var steps []step
-			for range 39 {
-				steps = append(steps, step{chess.White, 2 * mn, -1}, step{chess.Black, 10 * sec, -1})
-			}
-			at := play(t, m, steps) // White has 120 - 78 = 42 minutes for move 40
-			if s := m.Snapshot(at); s.Remaining[chess.White] != 42*mn {
-				t.Fatalf("white has %v", s.Remaining[chess.White])
-			}
-			press := at.Add(42*mn - tc.early)
-			res, flags, err := m.Press(chess.White, press)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got := len(flags) == 1; got != tc.flagged {
-				t.Fatalf("flags %+v", flags)
-			}
-			if tc.flagged && (!flags[0].At.Equal(press) || flags[0].Move != 40 || flags[0].Period != 0 || flags[0].LastPeriod) {
-				t.Errorf("flag %+v", flags[0])
-			}
-			if res.Outcome != PressMove || res.Move != 40 || res.Clk != tc.clk {
-				t.Errorf("press: %+v, want move 40 clk %v", res, tc.clk)
-			}
-		})
-	}
-}
-
-func TestFlagToTheMillisecond(t *testing.T) {
-	m := newModel(t, "5m+3s", Options{})
-	if err := m.Start(t0); err != nil {
-		t.Fatal(err)
-	}
-	want := t0.Add(5*mn + 3*sec)
-	if side, at, ok := m.NextFlag(); !ok || side != chess.White || !at.Equal(want) {
-		t.Fatalf("NextFlag %v %v %t, want white at %v", side, at, ok, want)
-	}
-	if _, ok, _ := m.Advance(want.Add(-ms)); ok {
-		t.Fatal("flag 1 ms early")
-	}
-	if s := m.Snapshot(want.Add(-ms)); s.Remaining[chess.White] != ms || s.Flagged[chess.White] {
-		t.Errorf("1 ms before: %+v", s)
-	}
-	f, ok, err := m.Advance(want.Add(250 * ms)) // noticed late: still dated exactly
-	if err != nil || !ok || !f.At.Equal(want) || f.Side != chess.White || f.Move != 1 || !f.LastPeriod {
-		t.Fatalf("flag %+v %t %v", f, ok, err)
-	}
-	if _, ok, _ := m.Advance(want.Add(sec)); ok {
-		t.Error("second flag for the same side")
-	}
-	s := m.Snapshot(want.Add(sec))
-	if s.Remaining[chess.White] != 0 || !s.Flagged[chess.White] || !s.FlagAt[chess.White].Equal(want) {
-		t.Errorf("after flag: %+v", s)
-	}
-}
-
-func TestNoIncrementAfterFlag(t *testing.T) {
-	m := newModel(t, "5m+3s", Options{})
-	if err := m.Start(t0); err != nil {
-		t.Fatal(err)
-	}
-	// White overruns by 7 s and then presses: the move is completed but
-	// nothing is credited, and Black's clock starts.
-	res, flags, err := m.Press(chess.White, t0.Add(5*mn+10*sec))
-	if err != nil || len(flags) != 1 || flags[0].Side != chess.White {
-		t.Fatalf("flags %+v err %v", flags, err)
-	}
-	if res.Outcome != PressMove || res.Clk != 0 || res.Credited != 0 {
-		t.Errorf("press after flag: %+v", res)
-	}
-	// Black too lets the time run out: both flags, order known.
-	f, ok, _ := m.Advance(t0.Add(10*mn + 20*sec))
-	if !ok || f.Side != chess.Black || !f.At.Equal(t0.Add(5*mn+10*sec+5*mn+3*sec)) {
-		t.Fatalf("black flag %+v", f)
-	}
-	s := m.Snapshot(t0.Add(11 * mn))
-	if s.Flagged != [2]bool{true, true} || !s.FlagAt[chess.White].Before(s.FlagAt[chess.Black]) {
-		t.Errorf("both flags: %+v", s)
-	}
-	// Black's late press credits nothing either.
-	res, _, _ = m.Press(chess.Black, t0.Add(11*mn))
-	if res.Clk != 0 || res.Credited != 0 || res.Move != 1 {
-		t.Errorf("black press %+v", res)
-	}
-	// An arbiter who lets the game go on gives time; the flag lifts.
-	if _, err := m.AddTime(chess.White, mn, t0.Add(11*mn+sec)); err != nil {
-		t.Fatal(err)
-	}
-	if s := m.Snapshot(t0.Add(11*mn + 2*sec)); s.Flagged[chess.White] || s.Remaining[chess.White] != 59*sec {
-		t.Errorf("after AddTime: %+v", s)
-	}
-}
-
-func TestStopOnFlag(t *testing.T) {
-	m := newModel(t, "1m", Options{StopOnFlag: true})
-	_ = m.Start(t0)
-	if _, ok, _ := m.Advance(t0.Add(2 * mn)); !ok {
-		t.Fatal("no flag")
-	}
-	s := m.Snapshot(t0.Add(3 * mn))
-	if s.Running != Stopped || s.Remaining != [2]time.Duration{0, mn} {
-		t.Errorf("%+v", s)
-	}
-	if res, _, _ := m.Press(chess.White, t0.Add(3*mn)); res.Outcome != PressIgnored {
-		t.Errorf("press after stop: %+v", res)
-	}
-}
-
-func TestDelayAcrossPauseAndFlag(t *testing.T) {
-	m := newModel(t, "1m d10s", Options{})
-	_ = m.Start(t0)
-	if s := m.Snapshot(t0.Add(4 * sec)); s.Delay != 6*sec || s.Remaining[chess.White] != mn {
-		t.Errorf("during delay: %+v", s)
-	}
-	// The arbiter stops the clocks 4 s into the move; 6 s of delay remain.
-	if _, err := m.Pause(t0.Add(4 * sec)); err != nil {
-		t.Fatal(err)
-	}
-	if _, _, ok := m.NextFlag(); ok {
-		t.Error("flag pending while paused")
-	}
-	if err := m.Resume(t0.Add(2 * mn)); err != nil {
-		t.Fatal(err)
-	}
-	// Flag: 6 s delay + 60 s after the resume.
-	_, at, ok := m.NextFlag()
-	if want := t0.Add(2*mn + 66*sec); !ok || !at.Equal(want) {
-		t.Errorf("flag at %v, want %v", at, want)
-	}
-	if end, ok := m.DelayEnd(); !ok || !end.Equal(t0.Add(2*mn+6*sec)) {
-		t.Errorf("delay end %v", end)
-	}
-}
-
-func TestPauseResumeAndAdjust(t *testing.T) {
-	m := newModel(t, "90m+30s", Options{})
-	_ = m.Start(t0)
-	if _, err := m.Pause(t0.Add(10 * sec)); err != nil {
-		t.Fatal(err)
-	}
-	// A press while the arbiter has stopped the clocks does nothing.
-	if res, _, _ := m.Press(chess.White, t0.Add(20*sec)); res.Outcome != PressIgnored {
-		t.Errorf("press while paused: %+v", res)
-	}
-	if s := m.Snapshot(t0.Add(30 * sec)); !s.Paused || s.Remaining[chess.White] != 90*mn+20*sec {
-		t.Errorf("paused: %+v", s)
-	}
-	_ = m.Resume(t0.Add(60 * sec))
-	res, _, _ := m.Press(chess.White, t0.Add(70*sec))
-	if res.Clk != 90*mn+40*sec { // 90:30 - 20 s + 30 s
-		t.Errorf("clk %v", res.Clk)
-	}
-	// Illegal move by Black: 2 minutes to White (2018 7.5.5).
-	if _, err := m.AddTime(chess.White, 2*mn, t0.Add(80*sec)); err != nil {
-		t.Fatal(err)
-	}
-	if s := m.Snapshot(t0.Add(80 * sec)); s.Remaining[chess.White] != 92*mn+40*sec || s.Remaining[chess.Black] != 90*mn+20*sec {
-		t.Errorf("after +2 min: %+v", s.Remaining)
-	}
-	// The position is reinstated (7.1): the arbiter sets times and counters.
-	err := m.Set(Setting{White: 80 * mn, Black: 85 * mn, WhiteMoves: 0, BlackMoves: 0, Run: WhiteRuns}, t0.Add(2*mn))
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := m.Snapshot(t0.Add(2*mn + 5*sec))
-	if s.Remaining != [2]time.Duration{80*mn - 5*sec, 85 * mn} || s.Moves != [2]int{0, 0} || s.Running != WhiteRuns {
-		t.Errorf("after set: %+v", s)
-	}
-	if err := m.Set(Setting{White: -1}, t0.Add(3*mn)); err == nil {
-		t.Error("negative time accepted")
-	}
-}
-
-func TestPressRules(t *testing.T) {
 	m := newModel(t, "5m", Options{})
-	if res, _, _ := m.Press(chess.White, t0); res.Outcome != PressIgnored {
-		t.Errorf("white press before start: %+v", res)
-	}
-	if res, _, _ := m.Press(chess.Black, t0.Add(sec)); res.Outcome != PressStart {
-		t.Errorf("black's starting press: %+v", res)
-	}
-	if res, _, _ := m.Press(chess.Black, t0.Add(2*sec)); res.Outcome != PressIgnored || res.Reason == "" {
-		t.Errorf("press out of turn: %+v", res)
-	}
+	_ = m.Start(t0.Add(sec))
 	if _, _, err := m.Press(chess.White, t0); !errors.Is(err, ErrTimeBackwards) {
 		t.Errorf("time backwards: %v", err)
 	}
-	if err := m.Start(t0.Add(3 * sec)); err == nil {
-		t.Error("started twice")
+	if RunsFor(chess.Black) != BlackRuns || Stopped.String() != "stopped" {
+		t.Error("Running names")
 	}
-	if _, err := NewModel(rules.TimeControl{}, Options{}); err == nil {
-		t.Error("untimed control accepted")
-	}
-}
-
-func TestRepeatingLastPeriod(t *testing.T) {
-	m := newModel(t, "40/120m", Options{})
-	var steps []step
-	for n := 1; n <= 80; n++ {
-		want := 120*mn - time.Duration(n)*mn
-		if n >= 40 {
-			want += 120 * mn
-		}
-		if n >= 80 {
-			want += 120 * mn
-		}
-		steps = append(steps, step{chess.White, mn, want}, step{chess.Black, 0, -1})
-	}
-	play(t, m, steps)
 }

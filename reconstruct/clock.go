@@ -2,67 +2,66 @@ package reconstruct
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/boardd/boardd/chess"
 	"github.com/boardd/boardd/rules"
 )
 
-// clockModel follows the two clocks from the presses, with the time
-// control's periods, increments and delay (rules.TimeControl). White's
-// clock starts at the first event of the game. It only gives each move
-// its remaining time and sees a flag that fell before a press; on a live
-// board the clock itself is authoritative.
-type clockModel struct {
-	tc        rules.TimeControl
-	on        bool
-	started   bool
-	running   chess.Color
-	since     int64 // when the running clock started
-	remaining [2]int64
-	moves     [2]int // moves completed by each side
+// gameClock follows the chess clock from the trace's presses with
+// rules.ClockModel, the FIDE clock that clockbridge runs live: Fischer
+// increments on the clock while the move is played (both clocks start at
+// base + increment), no credit after a flag, times never negative, a flag
+// at the exact instant. The mover's clock starts at the first event of
+// the game. Every press goes to the model, as it goes to a real clock,
+// whether or not it completes a move; a press by the player whose clock
+// is not running changes nothing. On a live board the clock itself is
+// authoritative; this gives a replay its [%clk] and the flags that fell
+// before a press.
+type gameClock struct {
+	tc    rules.TimeControl
+	first chess.Color
+	m     *rules.ClockModel // nil without a time control
 }
 
-func (c *clockModel) reset(tc rules.TimeControl, first chess.Color) {
-	*c = clockModel{tc: tc, on: tc.Timed(), running: first}
-	if c.on {
-		ms := tc.Initial().Milliseconds()
-		c.remaining = [2]int64{ms, ms}
+// clockAt is the instant of board time t (ms); only differences count.
+func clockAt(t int64) time.Time { return time.UnixMilli(t) }
+
+// reset sets the clock up for a new game whose first move is first's.
+func (c *gameClock) reset(tc rules.TimeControl, first chess.Color) {
+	c.tc, c.first, c.m = tc, first, nil
+	if tc.Timed() {
+		// NewClockModel fails only for an untimed control.
+		c.m, _ = rules.NewClockModel(tc, rules.ClockOptions{})
 	}
 }
 
-func (c *clockModel) start(t int64) {
-	if c.on && !c.started {
-		c.started, c.since = true, t
+// start starts the clock of the player to move at t, once.
+func (c *gameClock) start(t int64) {
+	if c.m != nil && !c.m.Started() {
+		_ = c.m.StartFor(c.first, clockAt(t))
 	}
 }
 
-// used is how much of side's time a move that took elapsed ms costs.
-func (c *clockModel) used(side chess.Color, elapsed int64) int64 {
-	d, mode := c.tc.DelayFor(c.moves[side] + 1)
-	if mode != rules.NoDelay {
-		// Simple delay: the clock waits; Bronstein: the same time comes
-		// back at the press. Either way the move costs what exceeds it.
-		elapsed -= d.Milliseconds()
-	}
-	return max(elapsed, 0)
-}
-
-// press ends side's turn at time t. It returns the side's remaining time
-// after the press (increment and any new period included) and whether the
-// flag had fallen before it; ok is false when side's clock was not running.
-func (c *clockModel) press(side chess.Color, t int64) (left int64, fell, ok bool) {
-	if !c.on || side != c.running {
-		return -1, false, false
+// press applies side's press at t. clk is side's remaining time after it
+// (ms; the increment of its next move and any period time included), -1
+// without a time control; flags are the flags that fell before it.
+func (c *gameClock) press(side chess.Color, t int64) (clk int64, flags []rules.ClockFlag) {
+	if c.m == nil {
+		return -1, nil
 	}
 	c.start(t)
-	c.remaining[side] -= c.used(side, t-c.since)
-	fell = c.remaining[side] < 0
-	c.moves[side]++
-	n := c.moves[side]
-	c.remaining[side] += c.tc.IncrementFor(n).Milliseconds() + c.tc.TimeAddedAfter(n).Milliseconds()
-	c.running = side.Other()
-	c.since = t
-	return c.remaining[side], fell, true
+	at := clockAt(t)
+	res, flags, err := c.m.Press(side, at)
+	if err != nil {
+		// Only an event before the previous one: the caller feeds events
+		// in time order.
+		return -1, nil
+	}
+	if res.Outcome == rules.PressMove {
+		return res.Clk.Milliseconds(), flags
+	}
+	return c.m.Snapshot(at).Remaining[side].Milliseconds(), flags
 }
 
 // ParseTimeControl reads a time control as the trace header writes it

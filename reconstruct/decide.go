@@ -306,10 +306,15 @@ func (r *Reconstructor) provisional(c *cand, out []Output) []Output {
 // press handles a clock press by side.
 func (r *Reconstructor) press(side chess.Color, t int64, out []Output) []Output {
 	r.clock = true
+	// The clock sees every press, whatever the board shows.
+	clk, fell := r.clk.press(side, t)
 	if r.state == stateEnded {
 		return out
 	}
-	r.pending, r.pressSide, r.pressT = true, side, t
+	// A press still waiting for the board is replaced by this one; its
+	// flags are kept.
+	r.pending, r.pressSide, r.pressT, r.pressClk = true, side, t, clk
+	r.pressFell = append(r.pressFell, fell...)
 	r.makeView()
 	if b := r.explainFirst(true); b >= 0 && r.fitsPress(&r.cands[b], side) {
 		return r.decidePress(out)
@@ -333,8 +338,18 @@ func (r *Reconstructor) fitsPress(c *cand, side chess.Color) bool {
 	return (p.SideToMove() == side) == (c.n%2 == 1)
 }
 
-// decidePress judges the board for the pending press.
+// decidePress judges the board for the pending press, then reports the
+// flags that fell before it.
 func (r *Reconstructor) decidePress(out []Output) []Output {
+	out = r.judgePress(out)
+	for _, f := range r.pressFell {
+		out = r.flagFall(f.Side, r.pressT, out)
+	}
+	r.pressFell = nil
+	return out
+}
+
+func (r *Reconstructor) judgePress(out []Output) []Output {
 	r.decisions++
 	r.pending = false
 	side, t := r.pressSide, r.pressT
@@ -354,7 +369,7 @@ func (r *Reconstructor) decidePress(out []Output) []Output {
 			if c.n >= 2 {
 				out = r.note(out, NoteNoPress, t, 0, fmt.Sprintf("%d moves completed by one press: a press was missed or events were lost", c.n))
 			}
-			return r.adoptPressed(best, side, t, out)
+			return r.adoptPressed(best, out)
 		case c.n == 0 && c.back == 0 && side == toMove && r.state != stateIrregular:
 			if r.viewKey() == r.alertKey {
 				return r.note(out, NoteExtraPress, t, 0, "the clock was pressed again without a move")
@@ -375,20 +390,17 @@ func (r *Reconstructor) decidePress(out []Output) []Output {
 	return r.actInexact(ix, side, t, true, out)
 }
 
-// adoptPressed completes the moves of c on side's press.
-func (r *Reconstructor) adoptPressed(best int, side chess.Color, t int64, out []Output) []Output {
+// adoptPressed completes the moves of candidate best on the pending
+// press; the last of them carries the presser's clock.
+func (r *Reconstructor) adoptPressed(best int, out []Output) []Output {
 	n0 := len(r.plies)
 	out = r.adopt(best, r.lastChange, out)
-	left, fell, ok := r.clk.press(side, t)
-	if ok && len(r.plies) > n0 {
+	if r.pressClk >= 0 && len(r.plies) > n0 {
 		for i := len(out) - 1; i >= 0; i-- {
 			if out[i].Kind == Move && !out[i].Provisional && out[i].Ply == r.befores[len(r.plies)-1].Ply()+1 {
-				out[i].ClockMs = left
+				out[i].ClockMs = r.pressClk
 				break
 			}
-		}
-		if fell {
-			out = r.flagFall(side, t, out)
 		}
 	}
 	return out

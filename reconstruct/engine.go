@@ -126,7 +126,9 @@ type Reconstructor struct {
 	pending   bool // a press waits for the board to settle
 	pressSide chess.Color
 	pressT    int64
-	promo     chess.PieceType // promotion piece chosen by input, not yet used
+	pressClk  int64             // the presser's clock after the press (ms), -1 if unknown
+	pressFell []rules.ClockFlag // flags that fell before the press
+	promo     chess.PieceType   // promotion piece chosen by input, not yet used
 	promoT    int64
 
 	overlay   chess.Bitboard // squares accepted either way after a misplaced-pieces alert
@@ -134,7 +136,7 @@ type Reconstructor struct {
 	alertKey  uint64         // board the last irregularity alert was about
 	resyncKey uint64         // board a re-synchronisation last failed on
 
-	clk            clockModel
+	clk            gameClock
 	judge          Judge
 	illegal        [2]int // completed illegal moves per side, for the penalty ladder
 	flagged        [2]bool
@@ -201,6 +203,7 @@ func (r *Reconstructor) newGame() {
 	r.state = stateSetup
 	r.orientOK = 1
 	r.prov, r.pending, r.promo, r.released = chess.NoMove, false, chess.NoPieceType, chess.NoMove
+	r.pressFell = nil
 	r.illegal, r.flagged = [2]int{}, [2]bool{}
 	r.overlay, r.alertKey, r.resyncKey = 0, 0, 0
 	r.sawStart = false
@@ -208,7 +211,6 @@ func (r *Reconstructor) newGame() {
 	if !r.begun {
 		r.raw.setFromPosition(&r.start, r.sensor)
 	}
-	r.clk.reset(r.clk.tc, r.start.SideToMove())
 }
 
 // Position is the game position after the published moves.

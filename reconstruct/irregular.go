@@ -148,7 +148,7 @@ func (r *Reconstructor) actInexact(ix inexact, side chess.Color, t int64, presse
 		after := P
 		after.MakeMove(ix.move)
 		if pressed {
-			out = r.adoptPressed(0, side, t, out)
+			out = r.adoptPressed(0, out)
 		} else {
 			out = r.adopt(0, r.lastChange, out)
 		}

@@ -374,6 +374,9 @@ func (r *Reconstructor) checkNewGame(t int64, out []Output) []Output {
 			ClockMs: -1, From: chess.NoSquare, To: chess.NoSquare})
 	}
 	r.newGame()
+	// The arbiter sets the clock up again; it is taken to start with the game.
+	r.clk.reset(r.clk.tc, r.start.SideToMove())
+	r.clk.start(t)
 	r.rec.resetExcept(0)
 	out = append(out, Output{Kind: NewGame, T: t, Ply: r.start.Ply(), Side: r.start.SideToMove(), FEN: r.start.FEN(),
 		ClockMs: -1, From: chess.NoSquare, To: chess.NoSquare, Text: "the start position is set up: a new game"})

@@ -130,8 +130,12 @@ func (tc TimeControl) PeriodAt(move int) (index, first int) {
 	return last, first // not reached
 }
 
-// IncrementFor is the Fischer increment credited when a player completes
-// move number move.
+// IncrementFor is the Fischer increment that belongs to a player's move
+// number move (the increment of the period the move is in). When it
+// reaches the clock is the clock's rule: a FIDE clock (ClockModel,
+// CreditBeforeMove) has it on the clock while the move is played, from
+// the start for move 1 and from the completion of the previous move
+// otherwise; ClockOptions can credit it at the move's completion instead.
 func (tc TimeControl) IncrementFor(move int) time.Duration {
 	i, _ := tc.PeriodAt(move)
 	if i < 0 {

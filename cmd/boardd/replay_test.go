@@ -52,7 +52,9 @@ func TestReplayPGNWithClocks(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	if !strings.Contains(out, "1. O-O { [%clk 0:15:05.9] } 1... O-O-O { [%clk 0:15:06.3] } *") {
+	// 15m+10s on a FIDE clock: 15:10 at the start, White presses at 4.1 s
+	// and gets move 2's 10 s: 15:15.9; Black 15:10 - 3.7 s + 10 s.
+	if !strings.Contains(out, "1. O-O { [%clk 0:15:15.9] } 1... O-O-O { [%clk 0:15:16.3] } *") {
 		t.Errorf("PGN:\n%s", out)
 	}
 }
