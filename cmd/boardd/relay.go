@@ -14,6 +14,7 @@ import (
 
 	"github.com/boardd/boardd/publish"
 	"github.com/boardd/boardd/publish/relay"
+	"github.com/boardd/boardd/publish/web"
 )
 
 // pushFlags collects repeated --push ROUND=URL flags.
@@ -46,6 +47,9 @@ func cmdRelay(ctx context.Context, env *cmdEnv, args []string) error {
 	fs.Var(&push, "push", "push a round to a Lichess-style endpoint: ROUND=URL (repeatable); token from $BOARDD_PUSH_TOKEN or --token-file")
 	tokenFile := fs.String("token-file", "", "file holding the push endpoint's OAuth token")
 	verbose := fs.Bool("v", false, "log every push and connection event")
+	webBroker := fs.String("web-broker", "", "serve the demonstration boards and the arbiter console under /live/, connecting browsers to this MQTT-over-WebSocket URL (e.g. ws://broker.venue:9001/; ws://:9001/ means the host the page came from)")
+	webProxy := fs.String("web-proxy", "", "serve the pages under /live/ and forward /live/mqtt to this broker WebSocket listener (e.g. ws://127.0.0.1:9001/), so browsers need only the relay's address")
+	title := fs.String("title", "", "heading of the pages (e.g. the event's name)")
 	fs.Usage = func() {
 		fmt.Fprint(env.stderr, `usage: boardd relay [flags]
 
@@ -54,6 +58,9 @@ one multi-game PGN per round (the PGN Round tag) for broadcast pollers:
 
   GET /round/<round>.pgn   the round's games, ordered by the Board tag
   GET /board/<id>.pgn      one board's game
+  GET /live/               demonstration boards (with --web-broker or --web-proxy;
+                           ?round=3 shows one round, ?large=1 a wall display)
+  GET /live/console        the arbiter console
 
 and, with --push, posts each round's PGN to a Lichess-style push endpoint
 (POST /api/broadcast/round/<id>/push) whenever it changes. Games are held
@@ -128,7 +135,18 @@ casual mode. See docs/broadcast.md.
 		if err != nil {
 			return fmt.Errorf("listen: %w", err)
 		}
-		srv := &http.Server{Handler: r.Handler(), ReadHeaderTimeout: 10 * time.Second}
+		handler := r.Handler()
+		if *webBroker != "" || *webProxy != "" {
+			pages, err := web.Handler(web.Config{Broker: *webBroker, ProxyTo: *webProxy, Boards: ids, Title: *title, Logger: log})
+			if err != nil {
+				return fmt.Errorf("web pages: %w", err)
+			}
+			mux := http.NewServeMux()
+			mux.Handle("/", handler)
+			mux.Handle("/live/", http.StripPrefix("/live", pages))
+			handler = mux
+		}
+		srv := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second}
 		go func() {
 			if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
 				errc <- err

@@ -72,7 +72,7 @@ func TestRelayCommandServesRound(t *testing.T) {
 	env := &cmdEnv{stdout: io.Discard, stderr: stderr, getenv: func(string) string { return "" }}
 	done := make(chan int, 1)
 	go func() {
-		done <- runMain(ctx, env, []string{"relay", "--broker", b.URL(), "--username", "", "--listen", "127.0.0.1:0", "--mode", "casual", "--client-id", "relay-cmd-test"})
+		done <- runMain(ctx, env, []string{"relay", "--broker", b.URL(), "--username", "", "--listen", "127.0.0.1:0", "--mode", "casual", "--client-id", "relay-cmd-test", "--web-proxy", "ws://127.0.0.1:9/", "--title", "Venue"})
 	}()
 	var base string
 	deadline := time.Now().Add(10 * time.Second)
@@ -103,6 +103,18 @@ func TestRelayCommandServesRound(t *testing.T) {
 	}
 	if len(games) != 1 || len(games[0].Moves) != 3 || games[0].Tag("White") != "Alice" {
 		t.Fatalf("round 2 feed: %d games", len(games))
+	}
+	// The venue's pages are served beside the feed.
+	for path, want := range map[string]string{"/live/": "<html", "/live/console": "<html", "/live/config.json": `"title":"Venue"`} {
+		resp, err := http.Get(base + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != 200 || !strings.Contains(strings.ToLower(string(body)), strings.ToLower(want)) {
+			t.Errorf("GET %s: %d, body lacks %q", path, resp.StatusCode, want)
+		}
 	}
 	cancel()
 	select {
