@@ -695,6 +695,9 @@ func (d *daemon) openPublisher(ctx context.Context) error {
 		}
 		b, err := broker.Start(broker.Config{Listeners: lst, Passwords: pw, ACL: acl, AllowAnonymous: true, Logger: d.log.With("part", "broker")})
 		if err != nil {
+			if errors.Is(err, syscall.EADDRINUSE) {
+				return fmt.Errorf("embedded broker: %w (another MQTT broker on this port? choose others with --set mqtt.listen=127.0.0.1:1884 --set mqtt.ws_listen=127.0.0.1:8084, or use it with --set mqtt.broker=tcp://127.0.0.1:1883)", err)
+			}
 			return fmt.Errorf("embedded broker: %w", err)
 		}
 		d.brk = b
@@ -778,6 +781,9 @@ func (d *daemon) openHTTP(ctx context.Context) error {
 	mux.HandleFunc("/healthz", d.health)
 	ln, err := net.Listen("tcp", d.cfg.HTTP.Listen)
 	if err != nil {
+		if errors.Is(err, syscall.EADDRINUSE) {
+			return fmt.Errorf("http.listen: %w (choose another port with --set http.listen=127.0.0.1:8081)", err)
+		}
 		return fmt.Errorf("http.listen: %w", err)
 	}
 	d.httpAddr = ln.Addr().String()
