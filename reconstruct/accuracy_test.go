@@ -73,6 +73,7 @@ func runGame(t testing.TB, g *chess.Game, s trace.Sensor, seed uint64, irregular
 	if err != nil {
 		t.Fatalf("config: %v", err)
 	}
+	cfg.MovesOnly = log == nil // the notation only for a printed game
 	r, err := reconstruct.New(cfg)
 	if err != nil {
 		t.Fatalf("reconstruct.New: %v", err)

@@ -34,6 +34,12 @@ type Config struct {
 	// Timing tunes when a still board counts as settled; zero fields take
 	// the defaults (see Timing).
 	Timing Timing
+	// MovesOnly leaves the notation out of the outputs (SAN, UCI, FEN,
+	// OldSAN and OldUCI stay empty; Move and Old are set as always), for
+	// consumers that keep moves, not text: a PGN writer, the accuracy
+	// benchmark. Writing notation is a quarter of the replay's work.
+	// Texts still name moves in SAN.
+	MovesOnly bool
 }
 
 // Timing holds the delays, in board milliseconds, after which a board that

@@ -23,7 +23,7 @@ type simTrace struct {
 
 // benchTraces simulates the first n games of each corpus file on each
 // sensor kind, clean and irregular.
-func benchTraces(b *testing.B, n int) []simTrace {
+func benchTraces(b testing.TB, n int) []simTrace {
 	b.Helper()
 	var out []simTrace
 	for i, g := range corpus(b, n) {
@@ -60,8 +60,17 @@ func countEvents(ts []simTrace) int {
 }
 
 // BenchmarkFeed replays simulated traces (events already in memory)
-// through the reconstruction: the events/s figure is the replay speed.
-func BenchmarkFeed(b *testing.B) {
+// through the reconstruction, one Reconstructor per trace, with every
+// output's notation (SAN, UCI, FEN) written: the events/s figure is the
+// replay speed.
+func BenchmarkFeed(b *testing.B) { benchFeed(b, false) }
+
+// BenchmarkFeedMovesOnly is BenchmarkFeed without notation
+// (Config.MovesOnly), as `boardd replay` writing PGN and the accuracy
+// benchmark run it.
+func BenchmarkFeedMovesOnly(b *testing.B) { benchFeed(b, true) }
+
+func benchFeed(b *testing.B, movesOnly bool) {
 	ts := benchTraces(b, 4)
 	total := countEvents(ts)
 	out := make([]reconstruct.Output, 0, 64)
@@ -71,6 +80,7 @@ func BenchmarkFeed(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		for _, t := range ts {
 			cfg, _ := reconstruct.ConfigFromHeader(t.hdr)
+			cfg.MovesOnly = movesOnly
 			r, err := reconstruct.New(cfg)
 			if err != nil {
 				b.Fatal(err)

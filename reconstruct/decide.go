@@ -258,7 +258,7 @@ func (r *Reconstructor) atPosition(t int64, out []Output) []Output {
 	r.ver++
 	if r.prov != chess.NoMove {
 		out = append(out, Output{Kind: Retract, T: t, Ply: r.provPly, Side: r.lines[0].pos.SideToMove(),
-			Old: r.prov, OldSAN: r.lines[0].pos.SAN(r.prov), OldUCI: r.lines[0].pos.UCI(r.prov), Provisional: true,
+			Old: r.prov, OldSAN: r.provN.san, OldUCI: r.provN.uci, Provisional: true,
 			Text: "the board went back to the position before the move"})
 		r.prov = chess.NoMove
 	}
@@ -292,15 +292,13 @@ func (r *Reconstructor) provisional(c *cand, out []Output) []Output {
 	if r.prov != chess.NoMove && r.provPly == ply {
 		out = r.note(out, NoteMoveChanged, r.lastChange, m.From().Bitboard()|r.prov.From().Bitboard(),
 			fmt.Sprintf("the move on the board changed from %s to %s before the clock press",
-				L.pos.SAN(r.prov), L.pos.SAN(m)))
+				r.san(&L.pos, r.prov), r.san(&L.pos, m)))
 	}
 	r.prov, r.provPly, r.provT = m, ply, r.lastChange
-	q := L.pos
-	q.MakeMove(m)
 	// Kept so that the final move, usually the same, need not be written again.
-	r.provKey, r.provSAN, r.provUCI, r.provFEN = L.pos.Key(), L.pos.SAN(m), L.pos.UCI(m), q.FEN()
+	r.provKey, r.provN = L.pos.Key(), r.write(&L.pos, m)
 	return append(out, Output{Kind: Move, T: r.lastChange, Ply: ply, Side: L.pos.SideToMove(), Move: m,
-		SAN: r.provSAN, UCI: r.provUCI, FEN: r.provFEN, Provisional: true, ClockMs: -1})
+		SAN: r.provN.san, UCI: r.provN.uci, FEN: r.provN.fen, Provisional: true, ClockMs: -1})
 }
 
 // press handles a clock press by side.

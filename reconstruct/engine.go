@@ -104,8 +104,13 @@ type Reconstructor struct {
 	orient   uint8 // quarter turns of the board (raw -> game coordinates)
 	orientOK uint8 // before the first move: orientations the set-up fits (bit q)
 	rec      record
-	v        view
-	begun    bool
+	v        view // raw in game coordinates (makeView)
+	// rawVer counts changes of raw; v shows raw as it was at viewRaw,
+	// turned viewOrient.
+	rawVer, viewRaw uint32
+	viewOrient      uint8
+	viewOK          bool
+	begun           bool
 
 	state      gameState
 	lastChange int64
@@ -113,14 +118,13 @@ type Reconstructor struct {
 
 	lines   []line
 	plies   []plyRec
+	pub     []chess.Move     // the moves of plies, for a quick comparison
 	befores []chess.Position // befores[i] is the position before plies[i]
 	reps    map[uint64]int
 
 	prov      chess.Move // provisional move shown (clock mode), NoMove if none
 	provKey   uint64     // the position the provisional move was made in
-	provSAN   string
-	provUCI   string
-	provFEN   string
+	provN     notation
 	provPly   int
 	provT     int64
 	pending   bool // a press waits for the board to settle
@@ -144,6 +148,7 @@ type Reconstructor struct {
 	relPicked      bool // the released move's piece was picked up again
 	result, reason string
 
+	nbuf      []byte // notation being written
 	mcache    [4]movesCache
 	mnext     int
 	cands     []cand
@@ -189,6 +194,8 @@ func New(cfg Config) (*Reconstructor, error) {
 	}
 	r.cands = make([]cand, 0, 64)
 	r.befores = make([]chess.Position, 0, 128)
+	r.plies = make([]plyRec, 0, 128)
+	r.pub = make([]chess.Move, 0, 128)
 	r.newGame()
 	return r, nil
 }
@@ -197,9 +204,13 @@ func New(cfg Config) (*Reconstructor, error) {
 func (r *Reconstructor) newGame() {
 	r.ver++
 	r.lines = append(r.lines[:0], line{pos: r.start})
-	r.plies = r.plies[:0]
+	r.plies, r.pub = r.plies[:0], r.pub[:0]
 	r.befores = r.befores[:0]
-	r.reps = map[uint64]int{r.start.Key(): 1}
+	if r.reps == nil {
+		r.reps = make(map[uint64]int, 128)
+	}
+	clear(r.reps)
+	r.reps[r.start.Key()] = 1
 	r.state = stateSetup
 	r.orientOK = 1
 	r.prov, r.pending, r.promo, r.released = chess.NoMove, false, chess.NoPieceType, chess.NoMove
@@ -210,6 +221,7 @@ func (r *Reconstructor) newGame() {
 	r.result, r.reason = "", ""
 	if !r.begun {
 		r.raw.setFromPosition(&r.start, r.sensor)
+		r.rawVer++
 	}
 }
 
@@ -313,6 +325,7 @@ func (r *Reconstructor) SetPosition(t int64, p *chess.Position, out []Output) []
 
 func (r *Reconstructor) changed(t int64) {
 	r.ver++
+	r.rawVer++
 	if r.prov != chess.NoMove && r.lastChange == r.provT && t-r.provT >= r.timing.ReleaseMs {
 		// The provisional move stood still long enough to have been let go.
 		r.released, r.relPicked = r.prov, false
@@ -421,13 +434,22 @@ func (r *Reconstructor) frame(ev *trace.Event) {
 		}
 	}
 	r.raw = nb
+	r.rawVer++
 	if chg != 0 {
 		r.rec.framed = true
 		r.changed(ev.T)
 	}
 }
 
-func (r *Reconstructor) makeView() { r.raw.makeView(r.orient, &r.v) }
+// makeView renders the raw board in game coordinates into r.v, unless
+// it already shows the same raw board the same way round.
+func (r *Reconstructor) makeView() {
+	if r.viewOK && r.viewRaw == r.rawVer && r.viewOrient == r.orient {
+		return
+	}
+	r.raw.makeView(r.orient, &r.v)
+	r.viewOK, r.viewRaw, r.viewOrient = true, r.rawVer, r.orient
+}
 
 // viewKey hashes the board as seen, to recognise a board already judged.
 func (r *Reconstructor) viewKey() uint64 {

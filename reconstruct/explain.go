@@ -309,7 +309,17 @@ func (r *Reconstructor) oneMove(li, back int, p *chess.Position, base int, rv *r
 	if back > 0 {
 		skip = r.plies[len(r.plies)-back].move
 	}
+	// Without an overlay the board must be the move's occupancy exactly,
+	// so a move other than castling empties a square the board shows
+	// empty and fills one it shows full.
+	vac, full := p.Occupied()&^occ, occ
+	if r.overlay != 0 {
+		vac, full = ^chess.Bitboard(0), ^chess.Bitboard(0)
+	}
 	for _, m := range ml.Moves() {
+		if !(vac.Has(m.From()) && full.Has(m.To())) && !m.IsCastling() {
+			continue
+		}
 		if (p.OccupancyAfter(m)^occ)&^r.overlay != 0 || m == skip {
 			continue
 		}
@@ -398,7 +408,7 @@ func (r *Reconstructor) resync(rv *recView) {
 	L := &r.lines[0]
 	var rs resyncState
 	rs.r, rs.rv = r, rv
-	for d := 2; d <= maxResync && (d <= 4 || rs.nodes < resyncBudget); d++ {
+	for d := 2; d <= maxResync && (d <= 4 || r.rec.framed && rs.nodes < resyncBudget); d++ {
 		if d > 4 {
 			// Deeper only while the budget lasts: a restart after a long
 			// gap may need it, a garbled board should not cost more.
@@ -444,6 +454,9 @@ func (rs *resyncState) search(p *chess.Position, ply int) {
 	from := rs.rv.lifted | rs.reached
 	if r.rec.framed {
 		from = ^chess.Bitboard(0)
+	}
+	if from&p.ByColor(p.SideToMove()) == 0 {
+		return // the side to move touched none of its pieces
 	}
 	var ml chess.MoveList
 	if left == 1 {

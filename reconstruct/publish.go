@@ -125,13 +125,14 @@ func (r *Reconstructor) alertChanged(i int, rel chess.Move, t int64, out []Outpu
 	p := &r.plies[i]
 	before := &r.befores[i]
 	side := before.SideToMove()
-	relSAN := before.SAN(rel)
+	relSAN := r.san(before, rel)
+	san := r.plySAN(i)
 	return r.alert(out, Output{Alert: MoveChanged, T: t, Ply: before.Ply() + 1, Side: side,
 		Squares: rel.From().Bitboard() | rel.To().Bitboard() | p.move.From().Bitboard() | p.move.To().Bitboard(),
 		From:    rel.From(), To: rel.To(),
-		Expected: fmt.Sprintf("%s, released first", relSAN), Seen: p.san,
+		Expected: fmt.Sprintf("%s, released first", relSAN), Seen: san,
 		Text: fmt.Sprintf("%s released %s on the board and then played %s instead before pressing the clock.",
-			colourName(side), relSAN, p.san)})
+			colourName(side), relSAN, san)})
 }
 
 func (r *Reconstructor) alertRookFirst(i int, t int64, out []Output) []Output {
@@ -145,7 +146,7 @@ func (r *Reconstructor) alertRookFirst(i int, t int64, out []Output) []Output {
 		Expected: "the king moved first (or king and rook together)",
 		Seen:     fmt.Sprintf("the rook moved %s-%s before the king", rf, rt),
 		Text: fmt.Sprintf("%s castled (%s) by moving the rook %s-%s before touching the king.",
-			colourName(side), p.san, rf, rt)})
+			colourName(side), r.plySAN(i), rf, rt)})
 }
 
 // sortLines orders the hypotheses by cost (stable), drops duplicates of a
@@ -195,8 +196,8 @@ func (r *Reconstructor) uncertain(i int, m chess.Move) bool {
 // retractions, amendments, then new moves.
 func (r *Reconstructor) publish(t int64, out []Output) []Output {
 	L := &r.lines[0]
-	k := 0
-	for k < len(r.plies) && k < len(L.moves) && r.plies[k].move == L.moves[k] {
+	k, pub := 0, r.pub[:min(len(r.pub), len(L.moves))]
+	for k < len(pub) && pub[k] == L.moves[k] {
 		k++
 	}
 	changedHistory := k < len(r.plies)
@@ -205,9 +206,10 @@ func (r *Reconstructor) publish(t int64, out []Output) []Output {
 		before := &r.befores[len(r.plies)-1]
 		out = append(out, Output{Kind: Retract, T: t, Ply: before.Ply() + 1, Side: before.SideToMove(),
 			Old: p.move, OldSAN: p.san, OldUCI: p.uci, ClockMs: -1,
-			Text: fmt.Sprintf("%s is taken back", p.san)})
+			Text: fmt.Sprintf("%s is taken back", r.plySAN(len(r.plies)-1))})
 		r.plies = r.plies[:len(r.plies)-1]
 		r.befores = r.befores[:len(r.plies)]
+		r.pub = r.pub[:len(r.plies)]
 	}
 	var pos chess.Position
 	switch {
@@ -222,37 +224,37 @@ func (r *Reconstructor) publish(t int64, out []Output) []Output {
 	for i := k; i < len(L.moves); i++ {
 		m := L.moves[i]
 		before := pos
-		var san, uci, fen string
+		var n notation
 		if m == r.prov && pos.Key() == r.provKey && r.prov != chess.NoMove {
-			san, uci, fen = r.provSAN, r.provUCI, r.provFEN
-			pos.MakeMove(m)
+			n = r.provN
 		} else {
-			san, uci = pos.SAN(m), pos.UCI(m)
-			pos.MakeMove(m)
-			fen = pos.FEN()
+			n = r.write(&pos, m)
 		}
+		pos.MakeMove(m)
 		unc := r.uncertain(i, m)
-		o := Output{T: t, Ply: before.Ply() + 1, Side: before.SideToMove(), Move: m, SAN: san, UCI: uci,
-			FEN: fen, Uncertain: unc, ClockMs: -1, From: chess.NoSquare, To: chess.NoSquare}
+		o := Output{T: t, Ply: before.Ply() + 1, Side: before.SideToMove(), Move: m, SAN: n.san, UCI: n.uci,
+			FEN: n.fen, Uncertain: unc, ClockMs: -1, From: chess.NoSquare, To: chess.NoSquare}
 		if i < len(r.plies) {
 			old := &r.plies[i]
-			if old.move != m || old.san != san {
+			if old.move != m || old.san != n.san {
 				o.Kind = Amend
 				o.Old, o.OldSAN, o.OldUCI = old.move, old.san, old.uci
-				o.Text = fmt.Sprintf("%s is corrected to %s", old.san, san)
+				o.Text = fmt.Sprintf("%s is corrected to %s", r.plySAN(i), r.san(&before, m))
 				out = append(out, o)
 			}
-			*old = plyRec{move: m, t: old.t, san: san, uci: uci, uncertain: unc}
+			*old = plyRec{move: m, t: old.t, san: n.san, uci: n.uci, uncertain: unc}
+			r.pub[i] = m
 			r.befores[i] = before
 			continue
 		}
 		o.Kind = Move
 		out = append(out, o)
-		r.plies = append(r.plies, plyRec{move: m, t: t, san: san, uci: uci, uncertain: unc})
+		r.plies = append(r.plies, plyRec{move: m, t: t, san: n.san, uci: n.uci, uncertain: unc})
+		r.pub = append(r.pub, m)
 		r.befores = append(r.befores, before)
 	}
 	if changedHistory {
-		r.reps = map[uint64]int{}
+		clear(r.reps)
 		for i := range r.plies {
 			r.reps[r.befores[i].Key()]++
 		}

@@ -79,6 +79,8 @@ func replay(ctx context.Context, in io.Reader, out io.Writer, events, provisiona
 	if err != nil {
 		return err
 	}
+	// PGN is written from the moves alone: no notation per output.
+	cfg.MovesOnly = !events
 	r, err := reconstruct.New(cfg)
 	if err != nil {
 		return err

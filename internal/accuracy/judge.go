@@ -51,6 +51,7 @@ func play(c Case, pg *chess.Game, opts *Options, buf *[]reconstruct.Output) Game
 		g.Why = "config: " + err.Error()
 		return g
 	}
+	cfg.MovesOnly = true // judged by the moves; the notation is not needed
 	r, err := reconstruct.New(cfg)
 	if err != nil {
 		g.Why = "engine: " + err.Error()
