@@ -19,12 +19,11 @@ import (
 // searched in this iteration), no mate exists.
 
 const (
-	maxLine        = 160 // plies; longer lines are cut (and the proof lost)
-	maxClosureLine = 3000
-	maxDepth       = 128
-	punishCost     = 4
-	rewardCost     = 0
-	defaultCost    = 1
+	maxLine     = 160 // plies; longer lines are cut (and the proof lost)
+	maxDepth    = 128
+	punishCost  = 4
+	rewardCost  = 0
+	defaultCost = 1
 )
 
 type ttEntry struct {
@@ -51,11 +50,10 @@ type search struct {
 
 	static *staticCache
 
-	// closure: search with every move free and no depth limit (only
-	// maxClosureLine), so that the search ends exactly when every
-	// reachable position has been visited.
-	closure      bool
-	irreversible bool // the last move made was a capture or pawn move
+	// Scratch for runClosure.
+	visited map[uint64]uint64
+	arena   []chess.Move
+	stack   []closureFrame
 }
 
 func (s *search) reset(p *chess.Position, winner chess.Color, limit int) {
@@ -138,24 +136,99 @@ func (s *search) run() MateAnswer {
 	return MateAnswer{Winnability: Undetermined, Method: "budget"}
 }
 
-// runClosure visits every position reachable from the root (up to the
-// node limit): a mate found is a helpmate, and a search that ends without
-// being cut short proves there is none.
+// runClosure visits every position reachable from the root, depth first
+// with an explicit stack (lines can be thousands of plies long), until
+// limit moves have been made. A mate found is a helpmate; a search that
+// ends without reaching the limit proves that there is none. Positions
+// reached by a capture or a pawn move (a new pawn structure) are first
+// given to the static analysis, which may prove them unwinnable.
 func (s *search) runClosure(limit int) MateAnswer {
-	s.closure = true
-	defer func() { s.closure = false }()
-	s.iter++
-	s.interrupted = false
-	s.line = s.line[:0]
+	p := &s.pos
 	s.nodes = 0
-	s.limit = limit
-	if s.helpmate(0, 1, false) {
-		return MateAnswer{Winnability: Winnable, Method: "closure", Helpmate: append([]chess.Move(nil), s.line...)}
+	visited := s.visited
+	if visited == nil || len(visited) > 1<<16 {
+		visited = make(map[uint64]uint64, 1<<12)
+	} else {
+		clear(visited)
 	}
-	if !s.interrupted {
-		return MateAnswer{Winnability: Unwinnable, Method: "closure"}
+	defer func() { s.visited = visited }()
+
+	arena := s.arena[:0]
+	stack := s.stack[:0]
+	defer func() { s.arena, s.stack = arena[:0], stack[:0] }()
+
+	// expand pushes the moves of the current position, best first.
+	expand := func(m chess.Move, u chess.Undo) {
+		var list chess.MoveList
+		p.GenerateLegal(&list)
+		start := len(arena)
+		for _, cls := range [...]moveClass{rewardMove, normalMove, punishMove} {
+			for _, mv := range list.Moves() {
+				if s.classify(mv) == cls {
+					arena = append(arena, mv)
+				}
+			}
+		}
+		stack = append(stack, closureFrame{start: start, end: len(arena), next: start, move: m, undo: u})
 	}
-	return MateAnswer{Winnability: Undetermined, Method: "budget"}
+	visited[p.Key()] = secondaryHash(p)
+	expand(chess.NoMove, chess.Undo{})
+	for len(stack) > 0 {
+		f := &stack[len(stack)-1]
+		if f.next == f.end {
+			arena = arena[:f.start]
+			if len(stack) > 1 {
+				p.UnmakeMove(f.move, f.undo)
+			}
+			stack = stack[:len(stack)-1]
+			continue
+		}
+		m := arena[f.next]
+		f.next++
+		s.nodes++
+		if s.nodes > limit {
+			return MateAnswer{Winnability: Undetermined, Method: "budget"}
+		}
+		irreversible := p.PieceAt(m.To()) != chess.NoPiece && !m.IsCastling() || p.PieceAt(m.From()).Type() == chess.Pawn
+		u := p.MakeMove(m)
+		key, check := p.Key(), secondaryHash(p)
+		if c, ok := visited[key]; ok && c == check {
+			p.UnmakeMove(m, u)
+			continue
+		}
+		visited[key] = check
+		if !p.HasLegalMove() {
+			if p.SideToMove() != s.winner && p.InCheck() {
+				line := make([]chess.Move, 0, len(stack))
+				for _, fr := range stack[1:] {
+					line = append(line, fr.move)
+				}
+				line = append(line, m)
+				// Leave the position as it was found.
+				p.UnmakeMove(m, u)
+				for i := len(stack) - 1; i >= 1; i-- {
+					p.UnmakeMove(stack[i].move, stack[i].undo)
+				}
+				return MateAnswer{Winnability: Winnable, Method: "closure", Helpmate: line}
+			}
+			p.UnmakeMove(m, u)
+			continue
+		}
+		if insufficientMaterial(p, s.winner) || irreversible && s.static.unwinnable(p, s.winner) {
+			p.UnmakeMove(m, u)
+			continue
+		}
+		expand(m, u)
+	}
+	return MateAnswer{Winnability: Unwinnable, Method: "closure"}
+}
+
+// closureFrame is one level of runClosure's stack: the moves of a position
+// (a slice of the shared arena) and the move that led to it.
+type closureFrame struct {
+	start, end, next int
+	move             chess.Move
+	undo             chess.Undo
 }
 
 // moveClass is how much a move costs against the depth.
@@ -185,15 +258,7 @@ func (s *search) helpmate(depth, limit int, progress bool) bool {
 		return false
 	}
 	remaining := int32(limit - depth)
-	if s.closure {
-		if len(s.line) >= maxClosureLine {
-			s.interrupted = true
-			return false
-		}
-		if len(s.line) > 0 && s.irreversible && s.static.unwinnable(p, s.winner) {
-			return false
-		}
-	} else if remaining <= 0 || len(s.line) >= maxLine {
+	if remaining <= 0 || len(s.line) >= maxLine {
 		s.interrupted = true
 		return false
 	}
@@ -236,11 +301,7 @@ func (s *search) helpmate(depth, limit int, progress bool) bool {
 			return false
 		}
 		next := depth + defaultCost
-		if s.closure {
-			next = depth
-		}
 		switch {
-		case s.closure:
 		case classes[i] == rewardMove:
 			next = depth + rewardCost
 		case classes[i] == punishMove:
@@ -248,7 +309,6 @@ func (s *search) helpmate(depth, limit int, progress bool) bool {
 		case progress:
 			next = depth
 		}
-		s.irreversible = p.PieceAt(m.To()) != chess.NoPiece && !m.IsCastling() || p.PieceAt(m.From()).Type() == chess.Pawn
 		u := p.MakeMove(m)
 		s.line = append(s.line, m)
 		found := s.helpmate(next, limit, classes[i] == rewardMove)
@@ -277,6 +337,24 @@ func (s *search) classify(m chess.Move) moveClass {
 			return rewardMove
 		case pc.Type() == chess.Knight && closer(knightDist, from, to, s.winKnightTarget):
 			return rewardMove
+		case pc.Type() != chess.Knight && pc.Type() != chess.King && closer(kingDist, from, to, s.loserKingTarget):
+			return rewardMove
+		}
+		return normalMove
+	}
+	if needsHelp(p, s.winner) {
+		// The winner cannot mate a bare king: the loser's own men must
+		// block its king's flight squares, so its pawns should promote
+		// and its pieces gather around the mating corner.
+		switch {
+		case pc.Type() == chess.King && !m.IsCastling() && closer(kingDist, from, to, s.loserKingTarget):
+			return rewardMove
+		case capture:
+			return punishMove
+		case pc.Type() == chess.Pawn:
+			return rewardMove
+		case pc.Type() != chess.King && closer(kingDist, from, to, s.loserKingTarget):
+			return rewardMove
 		}
 		return normalMove
 	}
@@ -289,6 +367,22 @@ func (s *search) classify(m chess.Move) moveClass {
 		return punishMove
 	}
 	return normalMove
+}
+
+// needsHelp reports whether winner's material cannot mate a bare king: no
+// pawn, and a single knight or bishops all on one colour.
+func needsHelp(p *chess.Position, winner chess.Color) bool {
+	ours := p.ByColor(winner) &^ p.ByType(chess.King)
+	if ours&p.ByType(chess.Pawn) != 0 {
+		return false
+	}
+	if ours == p.ByType(chess.Knight)&ours {
+		return ours.Count() <= 1
+	}
+	if ours == p.ByType(chess.Bishop)&ours {
+		return ours&darkSquares == 0 || ours&^darkSquares == 0
+	}
+	return false
 }
 
 func closer(dist func(a, b chess.Square) int, from, to, target chess.Square) bool {

@@ -62,6 +62,12 @@ type staticAnalysis struct {
 	promo      [2]bool
 	obst       [32]int
 	nobst      int
+	mayOcc     chess.Bitboard
+	// Case assumptions and the case split candidates (staticUnwinnable).
+	uncapturableWhileSteady chess.Bitboard
+	immovable               chess.Bitboard
+	firstSteadyCapturable   chess.Bitboard
+	trace                   func(iter int, p *staticPiece, newReach, newCapt chess.Bitboard) // debugging aid
 }
 
 // staticCache remembers static results by position key within one search.
@@ -99,13 +105,47 @@ func staticUnwinnable(a *staticAnalysis, p *chess.Position, winner chess.Color) 
 	if p.EnPassant() != chess.NoSquare {
 		return false // the capture lands behind the pawn; not modelled
 	}
-	a.init(p)
+	a.init(p, 0, 0)
 	a.saturate()
-	return !a.canMate(winner)
+	if !a.canMate(winner) {
+		return true
+	}
+	// Case split on the first pieces found both steady and capturable
+	// (typically a piece walled in that an enemy may still take where it
+	// stands). Every game either takes such a piece on its square before
+	// it ever moves, or never does: if each case rules out a mate, there
+	// is none. With two such pieces, all four combinations are needed.
+	split := a.firstSteadyCapturable
+	if split == 0 || split.Count() > 2 {
+		return false
+	}
+	sq := split.Squares()
+	for mask := 0; mask < 1<<len(sq); mask++ {
+		var uncapturable, immovable chess.Bitboard
+		for i, x := range sq {
+			if mask&(1<<i) == 0 {
+				uncapturable |= x.Bitboard() // never taken before it moves
+			} else {
+				immovable |= x.Bitboard() // taken where it stands: never moves
+			}
+		}
+		a.init(p, uncapturable, immovable)
+		a.saturate()
+		if a.canMate(winner) {
+			return false
+		}
+	}
+	return true
 }
 
-func (a *staticAnalysis) init(p *chess.Position) {
+// init loads p. uncapturable and immovable are case assumptions (see
+// staticUnwinnable): no enemy move may land on a square of uncapturable
+// while its piece is steady, and the pieces on immovable squares never
+// move (they may be captured).
+func (a *staticAnalysis) init(p *chess.Position, uncapturable, immovable chess.Bitboard) {
 	a.n = 0
+	a.uncapturableWhileSteady, a.immovable = uncapturable, immovable
+	a.firstSteadyCapturable = 0
 	a.promo = [2]bool{}
 	for b := p.Occupied(); b != 0; b &= b - 1 {
 		sq := b.First()
@@ -163,6 +203,9 @@ func (a *staticAnalysis) derived() {
 			capt |= pj.sq.Bitboard()
 		}
 	}
+	if fsc := capt & a.steady; fsc != 0 && a.firstSteadyCapturable == 0 && !a.promo[0] && !a.promo[1] {
+		a.firstSteadyCapturable = fsc
+	}
 	a.capturable = capt
 	var steady chess.Bitboard
 	for i := 0; i < a.n; i++ {
@@ -179,6 +222,7 @@ func (a *staticAnalysis) derived() {
 	for i := 0; i < a.n; i++ {
 		mayOcc |= a.pieces[i].reach
 	}
+	a.mayOcc = mayOcc
 	a.attacked = [2]chess.Bitboard{}
 	for i := 0; i < a.n; i++ {
 		pi := &a.pieces[i]
@@ -191,6 +235,125 @@ func (a *staticAnalysis) derived() {
 		}
 		a.attacked[pi.color] |= att
 	}
+}
+
+// stalemates reports whether king i moving from s to t (capturing what may
+// stand there) always stalemates the opponent, so the game ends there and
+// t need not be added to the king's reach. It is checked directly on the
+// position after the move, using only facts that hold before it (the
+// opponent king's reach, the steady pieces, where our other pieces may
+// stand), so it does not rely on the fixpoint being right about t:
+//   - no square the opponent king may stand on, other than next to t, has
+//     a flight square that is not next to t, not a steady piece of its
+//     own and not attacked by our other pieces that are never captured;
+//   - no other opponent piece has a pseudo-legal move: pawns blocked by
+//     steady pieces or our king and with nothing of ours to capture,
+//     pieces surrounded by their own steady pieces;
+//   - vacating s cannot uncover a check (no slider of ours may stand on a
+//     line through s).
+func (a *staticAnalysis) stalemates(i int, s, t chess.Square, oursNonKing chess.Bitboard) bool {
+	us := a.pieces[i].color
+	them := us.Other()
+	ok := &a.pieces[a.king[them]]
+	near := chess.KingAttacks(t) | t.Bitboard()
+	qs := ok.reach &^ near
+	if qs == 0 || qs.Count() > 12 {
+		return false
+	}
+	// Flight squares not covered by our king at t.
+	var flights chess.Bitboard
+	for q := qs; q != 0; q &= q - 1 {
+		flights |= chess.KingAttacks(q.First())
+	}
+	flights &^= near | qs&^ok.reach
+	var steadyThem chess.Bitboard
+	for j := 0; j < a.n; j++ {
+		pj := &a.pieces[j]
+		if pj.color == them && a.steady.Has(pj.sq) && pj.sq != t {
+			steadyThem |= pj.sq.Bitboard()
+		}
+	}
+	flights &^= steadyThem
+	if flights != 0 {
+		// Our other pieces that are never captured, attacking from every
+		// square they may stand on, with t occupied too.
+		occ := a.mayOcc | t.Bitboard()
+		for j := 0; j < a.n && flights != 0; j++ {
+			pj := &a.pieces[j]
+			if pj.color != us || pj.kind == chess.King || pj.promo || a.capturable.Has(pj.sq) {
+				continue
+			}
+			att := ^chess.Bitboard(0)
+			for r := pj.reach; r != 0 && att != 0; r &= r - 1 {
+				att &= attacksFrom(pj.kind, us, r.First(), occ)
+			}
+			flights &^= att
+		}
+		if flights != 0 {
+			return false
+		}
+	}
+	// The opponent's other pieces must have no move at all.
+	block := a.steady&^t.Bitboard() | t.Bitboard()
+	for j := 0; j < a.n; j++ {
+		pj := &a.pieces[j]
+		if pj.color != them || pj.kind == chess.King || pj.sq == t {
+			continue
+		}
+		if pj.reach != pj.sq.Bitboard() || pj.promo {
+			return false
+		}
+		switch pj.kind {
+		case chess.Pawn:
+			fwd := 8
+			if them == chess.Black {
+				fwd = -8
+			}
+			if !block.Has(chess.Square(int(pj.sq)+fwd)) || chess.PawnAttacks(them, pj.sq)&oursNonKing != 0 {
+				return false
+			}
+		default:
+			moves := attacksFrom(pj.kind, them, pj.sq, block)
+			if moves&^steadyThem&^t.Bitboard() != 0 {
+				return false
+			}
+		}
+	}
+	// Vacating s must not open a line from one of our sliders, through s,
+	// to a square where the opponent king may stand.
+	block = a.steady | t.Bitboard()
+	var diag, line chess.Bitboard
+	for q := qs; q != 0; q &= q - 1 {
+		k := q.First()
+		if chess.Between(k, s)&block != 0 {
+			continue
+		}
+		for x := chess.BishopAttacks(s, block); x != 0; x &= x - 1 {
+			if chess.Between(k, x.First()).Has(s) {
+				diag |= x.First().Bitboard()
+			}
+		}
+		for x := chess.RookAttacks(s, block); x != 0; x &= x - 1 {
+			if chess.Between(k, x.First()).Has(s) {
+				line |= x.First().Bitboard()
+			}
+		}
+	}
+	for j := 0; j < a.n && diag|line != 0; j++ {
+		pj := &a.pieces[j]
+		if pj.color != us {
+			continue
+		}
+		switch {
+		case pj.promo:
+			return false
+		case (pj.kind == chess.Bishop || pj.kind == chess.Queen) && pj.reach&diag != 0:
+			return false
+		case (pj.kind == chess.Rook || pj.kind == chess.Queen) && pj.reach&line != 0:
+			return false
+		}
+	}
+	return true
 }
 
 // collectObstacles lists the pieces that cannot be captured and may stand
@@ -329,6 +492,9 @@ func (a *staticAnalysis) saturate() {
 				}
 				continue
 			}
+			if a.immovable.Has(pi.sq) {
+				continue
+			}
 			reach, capt := pi.reach, pi.capt
 			for r := pi.reach; r != 0; r &= r - 1 {
 				s := r.First()
@@ -350,11 +516,16 @@ func (a *staticAnalysis) saturate() {
 							}
 						}
 					}
-					c := chess.PawnAttacks(us, s) & mayOccNonKing[us.Other()] &^ steadyOwn[us]
+					c := chess.PawnAttacks(us, s) & mayOccNonKing[us.Other()] &^ (steadyOwn[us] | a.uncapturableWhileSteady&a.steady)
 					capt |= c
 					to |= c
 				case chess.King:
 					to = chess.KingAttacks(s) &^ a.attacked[us.Other()]
+					for t := to &^ reach; t != 0; t &= t - 1 {
+						if a.stalemates(i, s, t.First(), mayOccNonKing[us]) {
+							to &^= t.First().Bitboard()
+						}
+					}
 				case chess.Knight:
 					to = chess.KnightAttacks(s)
 				default:
@@ -365,7 +536,7 @@ func (a *staticAnalysis) saturate() {
 						}
 					}
 				}
-				reach |= to &^ (steadyOwn[us] | steadyKings)
+				reach |= to &^ (steadyOwn[us] | steadyKings | a.uncapturableWhileSteady&a.steady)
 			}
 			if pi.kind == chess.Pawn && reach&(chess.Rank1|chess.Rank8) != 0 {
 				pi.promo = true
@@ -373,6 +544,9 @@ func (a *staticAnalysis) saturate() {
 				reach = ^(steadyOwn[us] | steadyKings)
 			}
 			if reach != pi.reach || capt != pi.capt {
+				if a.trace != nil {
+					a.trace(iter, pi, reach&^pi.reach, capt&^pi.capt)
+				}
 				pi.reach, pi.capt = reach, capt
 				changed = true
 			}
@@ -402,7 +576,10 @@ func (a *staticAnalysis) canMate(winner chess.Color) bool {
 	var blockers []chess.Bitboard
 	for i := 0; i < a.n; i++ {
 		pi := &a.pieces[i]
-		if pi.kind == chess.King {
+		// Under the case assumption "taken where it stands", mates while
+		// the piece is still there are covered by the other case (it has
+		// not been taken yet); after it is taken it is gone.
+		if pi.kind == chess.King || a.immovable.Has(pi.sq) {
 			continue
 		}
 		if pi.color == winner {

@@ -73,6 +73,11 @@ func TestUnwinnableSuite(t *testing.T) {
 	a := NewAnalyzer(budget)
 	wrong, undecided, decidedPos := 0, 0, 0
 	var times []time.Duration
+	type slow struct {
+		d    time.Duration
+		line int
+	}
+	var slowest []slow
 	methods := map[string]int{}
 	for _, c := range cases {
 		p, err := chess.ParseFEN(c.fen)
@@ -82,6 +87,7 @@ func TestUnwinnableSuite(t *testing.T) {
 		start := time.Now()
 		ans := a.Analyze(p)
 		times = append(times, time.Since(start))
+		slowest = append(slowest, slow{time.Since(start), c.line})
 		ok := true
 		for _, side := range []struct {
 			got  MateAnswer
@@ -106,6 +112,11 @@ func TestUnwinnableSuite(t *testing.T) {
 		}
 	}
 	sort.Slice(times, func(i, j int) bool { return times[i] < times[j] })
+	sort.Slice(slowest, func(i, j int) bool { return slowest[i].d > slowest[j].d })
+	if len(slowest) > 15 {
+		slowest = slowest[:15]
+	}
+	t.Logf("slowest %v", slowest)
 	t.Logf("positions %d, decided %d (%.2f%%), undetermined sides %d, wrong %d", len(cases), decidedPos, 100*float64(decidedPos)/float64(len(cases)), undecided, wrong)
 	t.Logf("median %v p99 %v max %v", times[len(times)/2], times[len(times)*99/100], times[len(times)-1])
 	t.Logf("methods %v", methods)
