@@ -38,6 +38,10 @@ const (
 	costIllegal         = 50 // an illegal move by the player to move
 	uncertainGap        = 10 // alternatives this close make a published move uncertain
 	pruneGap            = 50 // alternatives this much worse are dropped
+	// deadBudget is the dead-position analyser's node budget per side: a
+	// locked pawn chain is proved dead in a few hundred nodes, and the
+	// worst case stays a few milliseconds.
+	deadBudget = 2000
 )
 
 type gameState uint8
@@ -148,7 +152,8 @@ type Reconstructor struct {
 	relPicked      bool // the released move's piece was picked up again
 	result, reason string
 
-	nbuf      []byte // notation being written
+	nbuf      []byte          // notation being written
+	analyzer  *rules.Analyzer // dead positions; made when first needed
 	mcache    [4]movesCache
 	mnext     int
 	cands     []cand

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/boardd/boardd/chess"
+	"github.com/boardd/boardd/rules"
 	"github.com/boardd/boardd/trace"
 )
 
@@ -305,7 +306,7 @@ func (r *Reconstructor) gameState(t int64, out []Output) []Output {
 		return end(Checkmate, res, "checkmate", fmt.Sprintf("%s is checkmated.", colourName(mover.Other())))
 	case !moves:
 		return end(Stalemate, "1/2-1/2", "stalemate", fmt.Sprintf("%s is stalemated.", colourName(mover.Other())))
-	case insufficient(p):
+	case r.dead(p):
 		return end(DeadPosition, "1/2-1/2", "dead position", "Neither side can checkmate by any series of legal moves.")
 	case r.reps[p.Key()] >= 5:
 		return end(DrawFivefold, "1/2-1/2", "fivefold repetition", "The same position has appeared five times.")
@@ -323,22 +324,41 @@ func (r *Reconstructor) gameState(t int64, out []Output) []Output {
 	return out
 }
 
-// insufficient reports positions where no sequence of legal moves can
-// mate: bare kings, a single minor piece, or bishops all on one colour.
-func insufficient(p *chess.Position) bool {
-	if p.ByType(chess.Pawn)|p.ByType(chess.Rook)|p.ByType(chess.Queen) != 0 {
+// dead reports a dead position (2018 and 2023 5.2.2, 1997 9.6): neither
+// side can checkmate by any series of legal moves, as rules.Analyzer
+// proves it (an undetermined answer is not a dead position). The
+// analyser is asked only after a capture or a pawn move, since a move that
+// can be undone does not make a live position dead, and only where a
+// position can be dead without a long search: kings and minor pieces
+// (the material cases), or kings, bishops and pawns none of which can
+// advance (a locked pawn chain). It spends at most deadBudget nodes per
+// side, so that a replay stays fast.
+func (r *Reconstructor) dead(p *chess.Position) bool {
+	if p.HalfmoveClock() != 0 || !deadCandidate(p) {
 		return false
 	}
-	minors := p.ByType(chess.Knight) | p.ByType(chess.Bishop)
-	if minors.Count() <= 1 {
+	if r.analyzer == nil {
+		r.analyzer = rules.NewAnalyzer(deadBudget)
+	}
+	return r.analyzer.Analyze(p).Dead()
+}
+
+// deadCandidate is the screen of dead: no queen or rook, and either no
+// pawn, or no knight and every pawn blocked by the piece in front of it.
+func deadCandidate(p *chess.Position) bool {
+	if p.ByType(chess.Queen)|p.ByType(chess.Rook) != 0 {
+		return false
+	}
+	pawns := p.ByType(chess.Pawn)
+	if pawns == 0 {
 		return true
 	}
 	if p.ByType(chess.Knight) != 0 {
 		return false
 	}
-	const dark = chess.Bitboard(0xaa55aa55aa55aa55)
-	b := p.ByType(chess.Bishop)
-	return b&dark == 0 || b&^dark == 0
+	occ := p.Occupied()
+	wp, bp := p.Pieces(chess.White, chess.Pawn), p.Pieces(chess.Black, chess.Pawn)
+	return (wp<<8)&^occ == 0 && (bp>>8)&^occ == 0
 }
 
 // flagFall reports that side's time ran out before its press. The game

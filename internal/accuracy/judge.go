@@ -11,19 +11,6 @@ import (
 	"github.com/boardd/boardd/sensors/sim"
 )
 
-// irregularity reports whether an alert kind is an irregularity (DESIGN
-// §3) rather than a game state: game states (checkmate, draws, claims)
-// follow from the moves and are judged through the result.
-func irregularity(k reconstruct.AlertKind) bool {
-	switch k {
-	case reconstruct.Checkmate, reconstruct.Stalemate, reconstruct.DeadPosition,
-		reconstruct.DrawFivefold, reconstruct.Draw75Moves,
-		reconstruct.ThreefoldClaimable, reconstruct.FiftyMovesClaimable:
-		return false
-	}
-	return true
-}
-
 // alertSeen is an irregularity alert the engine raised.
 type alertSeen struct {
 	kind reconstruct.AlertKind
@@ -64,7 +51,7 @@ func play(c Case, pg *chess.Game, opts *Options, buf *[]reconstruct.Output) Game
 			o := &out[i]
 			switch o.Kind {
 			case reconstruct.Alert:
-				if irregularity(o.Alert) {
+				if o.Alert.Irregular() {
 					alerts = append(alerts, alertSeen{kind: o.Alert, ply: o.Ply})
 				}
 			case reconstruct.Retract:

@@ -1,0 +1,48 @@
+package reconstruct
+
+import (
+	"testing"
+
+	"github.com/boardd/boardd/chess"
+)
+
+// TestDeadPosition: the game ends when neither side can mate by any
+// series of legal moves (2018 5.2.2), by material or behind a locked pawn
+// chain, and not while a piece can still break the chain open.
+func TestDeadPosition(t *testing.T) {
+	// After ...g5 every pawn is blocked and each king's way over its
+	// rank is covered by the other side's pawns.
+	check(t, "locked", mustFEN(t, "3k4/8/6p1/p2p4/P2P2P1/8/3K4/8 b - - 0 1"), allSensors, both, func(h *hands, _ bool) {
+		h.move("g6", "g5").press(chess.Black)
+	}, "g5", "dead-position@2")
+	// The same with a white bishop that can take d5 and open the chain.
+	check(t, "bishop", mustFEN(t, "3k4/8/6p1/p2p4/P2P2P1/8/3K4/5B2 b - - 0 1"), allSensors, both, func(h *hands, _ bool) {
+		h.move("g6", "g5").press(chess.Black)
+	}, "g5", "")
+	// The last pawn taken: king and bishop against king.
+	check(t, "material", mustFEN(t, "8/8/8/3k4/8/4p3/3B4/4K3 w - - 0 1"), allSensors, both, func(h *hands, _ bool) {
+		h.lift("e3").lift("d2").place("e3").press(chess.White)
+	}, "Bxe3", "dead-position@1")
+	// King and knight against king and knight can still mate (helpmate).
+	check(t, "knights", mustFEN(t, "8/8/8/3k4/4n3/4p3/2N5/4K3 w - - 0 1"), allSensors, both, func(h *hands, _ bool) {
+		h.lift("e3").lift("c2").place("e3").press(chess.White)
+	}, "Nxe3+", "")
+}
+
+func TestDeadCandidate(t *testing.T) {
+	for _, c := range []struct {
+		fen  string
+		want bool
+	}{
+		{"8/8/8/3k4/8/8/3B4/4K3 w - - 0 1", true},            // minor pieces only
+		{"3k4/8/8/p2p2p1/P2P2P1/8/3K4/5B2 w - - 0 1", true},  // bishops, pawns all blocked
+		{"3k4/8/8/p2p4/P2P2P1/8/3K4/8 w - - 0 1", false},     // g4 can advance
+		{"3k4/8/8/p2p2p1/P2P2P1/8/3K4/5N2 w - - 0 1", false}, // a knight with pawns
+		{"3k4/8/8/p2p2p1/P2P2P1/8/3K4/5R2 w - - 0 1", false}, // a rook
+		{"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1", false},
+	} {
+		if got := deadCandidate(mustFEN(t, c.fen)); got != c.want {
+			t.Errorf("%s: %t, want %t", c.fen, got, c.want)
+		}
+	}
+}
