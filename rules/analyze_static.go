@@ -64,6 +64,8 @@ type staticAnalysis struct {
 	nobst      int
 	mayOcc     chess.Bitboard
 	// Case assumptions and the case split candidates (staticUnwinnable).
+	winner                  chess.Color
+	lastPiece               chess.Bitboard // the winner's only piece besides the king
 	uncapturableWhileSteady chess.Bitboard
 	immovable               chess.Bitboard
 	firstSteadyCapturable   chess.Bitboard
@@ -105,7 +107,7 @@ func staticUnwinnable(a *staticAnalysis, p *chess.Position, winner chess.Color) 
 	if p.EnPassant() != chess.NoSquare {
 		return false // the capture lands behind the pawn; not modelled
 	}
-	a.init(p, 0, 0)
+	a.init(p, winner, 0, 0)
 	a.saturate()
 	if !a.canMate(winner) {
 		return true
@@ -129,7 +131,7 @@ func staticUnwinnable(a *staticAnalysis, p *chess.Position, winner chess.Color) 
 				immovable |= x.Bitboard() // taken where it stands: never moves
 			}
 		}
-		a.init(p, uncapturable, immovable)
+		a.init(p, winner, uncapturable, immovable)
 		a.saturate()
 		if a.canMate(winner) {
 			return false
@@ -142,8 +144,17 @@ func staticUnwinnable(a *staticAnalysis, p *chess.Position, winner chess.Color) 
 // staticUnwinnable): no enemy move may land on a square of uncapturable
 // while its piece is steady, and the pieces on immovable squares never
 // move (they may be captured).
-func (a *staticAnalysis) init(p *chess.Position, uncapturable, immovable chess.Bitboard) {
+//
+// When the winner has a single piece besides the king, that piece is
+// treated as never captured: once it is taken the winner has a bare king
+// and no mate can follow, so only the games before that matter.
+func (a *staticAnalysis) init(p *chess.Position, winner chess.Color, uncapturable, immovable chess.Bitboard) {
 	a.n = 0
+	a.winner = winner
+	a.lastPiece = 0
+	if ours := p.ByColor(winner) &^ p.ByType(chess.King); ours.Count() == 1 {
+		a.lastPiece = ours
+	}
 	a.uncapturableWhileSteady, a.immovable = uncapturable, immovable
 	a.firstSteadyCapturable = 0
 	a.promo = [2]bool{}
@@ -199,7 +210,7 @@ func (a *staticAnalysis) derived() {
 	var capt chess.Bitboard
 	for j := 0; j < a.n; j++ {
 		pj := &a.pieces[j]
-		if pj.kind != chess.King && pj.reach&hit[pj.color.Other()] != 0 {
+		if pj.kind != chess.King && pj.reach&hit[pj.color.Other()] != 0 && !a.lastPiece.Has(pj.sq) {
 			capt |= pj.sq.Bitboard()
 		}
 	}
@@ -356,6 +367,136 @@ func (a *staticAnalysis) stalemates(i int, s, t chess.Square, oursNonKing chess.
 	return true
 }
 
+// gameEnders returns the targets (among cand) of piece i moving from s
+// after which, whatever happens, the winner can no longer mate, so the
+// positions that follow need not be reached:
+//   - the loser checkmates the winner's king (which never moves): the line
+//     of the check can never be blocked, no piece of the winner may ever
+//     attack the checking square, and every flight square of the king is
+//     held by the winner's own steady pieces or attacked by the loser's
+//     pieces that are never captured;
+//   - the winner's last piece gives a contact check to the loser's king
+//     (which never moves), the king has no flight square, and the piece
+//     can be taken (by the king where the winner's king can never guard
+//     it, or by a steady piece that always attacks the square): it must be
+//     taken and the winner is left with a bare king.
+//
+// Like stalemates, both are checked on the position after the move with
+// facts that hold before it.
+func (a *staticAnalysis) gameEnders(i int, s chess.Square, cand chess.Bitboard) chess.Bitboard {
+	pi := &a.pieces[i]
+	var out chess.Bitboard
+	if pi.color != a.winner {
+		for t := cand; t != 0; t &= t - 1 {
+			if pi.kind == chess.Pawn && (int(s)-int(t.First()) == 16 || int(t.First())-int(s) == 16) {
+				continue // a double step may be taken en passant
+			}
+			if a.matesWinner(i, t.First()) {
+				out |= t.First().Bitboard()
+			}
+		}
+		return out
+	}
+	if a.lastPiece.Has(pi.sq) {
+		for t := cand; t != 0; t &= t - 1 {
+			if a.lastPieceLost(i, t.First()) {
+				out |= t.First().Bitboard()
+			}
+		}
+	}
+	return out
+}
+
+// alwaysAttackedWithout is what the pieces of colour c that are never
+// captured attack in every position, piece skip excepted, with every
+// square that may be occupied, and extra, as an obstacle.
+func (a *staticAnalysis) alwaysAttackedWithout(c chess.Color, skip int, extra chess.Bitboard) chess.Bitboard {
+	occ := a.mayOcc | extra
+	var cover chess.Bitboard
+	for j := 0; j < a.n; j++ {
+		pj := &a.pieces[j]
+		if j == skip || pj.color != c || pj.promo || a.capturable.Has(pj.sq) {
+			continue
+		}
+		att := ^chess.Bitboard(0)
+		for r := pj.reach; r != 0 && att != 0; r &= r - 1 {
+			att &= attacksFrom(pj.kind, c, r.First(), occ)
+		}
+		cover |= att
+	}
+	return cover
+}
+
+func (a *staticAnalysis) matesWinner(i int, t chess.Square) bool {
+	pi := &a.pieces[i]
+	wk := &a.pieces[a.king[a.winner]]
+	kw := wk.sq
+	if !a.steady.Has(kw) || a.promo[a.winner] {
+		return false
+	}
+	occ := a.mayOcc | t.Bitboard()
+	check := attacksFrom(pi.kind, pi.color, t, occ&^kw.Bitboard())
+	if !check.Has(kw) {
+		return false
+	}
+	var steadyW chess.Bitboard
+	for j := 0; j < a.n; j++ {
+		pj := &a.pieces[j]
+		if pj.color != a.winner {
+			continue
+		}
+		if a.steady.Has(pj.sq) && pj.sq != t {
+			steadyW |= pj.sq.Bitboard()
+		}
+		if pj.kind == chess.King {
+			continue
+		}
+		for r := pj.reach; r != 0; r &= r - 1 {
+			if attacksFrom(pj.kind, pj.color, r.First(), a.steady).Has(t) {
+				return false // the checking piece may be taken
+			}
+		}
+	}
+	cover := check | a.alwaysAttackedWithout(pi.color, i, t.Bitboard())
+	flights := chess.KingAttacks(kw) &^ (steadyW &^ t.Bitboard())
+	return flights&^cover == 0
+}
+
+func (a *staticAnalysis) lastPieceLost(i int, t chess.Square) bool {
+	pi := &a.pieces[i]
+	lk := &a.pieces[a.king[a.winner.Other()]]
+	wk := &a.pieces[a.king[a.winner]]
+	kl := lk.sq
+	if !a.steady.Has(kl) || !chess.KingAttacks(kl).Has(t) || pi.promo {
+		return false
+	}
+	occ := a.mayOcc | t.Bitboard()
+	att := attacksFrom(pi.kind, pi.color, t, occ)
+	if !att.Has(kl) {
+		return false
+	}
+	// Someone must be able to take the piece: the king if the winner's
+	// king can never guard t, or a steady piece that always attacks t (no
+	// pin is possible: the winner has nothing else to pin with).
+	taken := wk.reach&chess.KingAttacks(t) == 0
+	var steadyL chess.Bitboard
+	for j := 0; j < a.n; j++ {
+		pj := &a.pieces[j]
+		if pj.color != a.winner && a.steady.Has(pj.sq) && pj.sq != t {
+			steadyL |= pj.sq.Bitboard()
+			if pj.kind != chess.King && attacksFrom(pj.kind, pj.color, pj.sq, occ).Has(t) {
+				taken = true
+			}
+		}
+	}
+	if !taken {
+		return false
+	}
+	cover := att | a.alwaysAttackedWithout(a.winner, i, t.Bitboard())
+	flights := chess.KingAttacks(kl) &^ t.Bitboard() &^ steadyL
+	return flights&^cover == 0
+}
+
 // collectObstacles lists the pieces that cannot be captured and may stand
 // on only a few squares: they are in the way of any move whose path holds
 // all of those squares.
@@ -474,7 +615,7 @@ func (a *staticAnalysis) saturate() {
 					steadyKings |= pi.sq.Bitboard()
 				}
 			}
-			if pi.kind != chess.King {
+			if pi.kind != chess.King && !a.lastPiece.Has(pi.sq) {
 				mayOccNonKing[pi.color] |= pi.reach
 			}
 		}
@@ -517,8 +658,9 @@ func (a *staticAnalysis) saturate() {
 						}
 					}
 					c := chess.PawnAttacks(us, s) & mayOccNonKing[us.Other()] &^ (steadyOwn[us] | a.uncapturableWhileSteady&a.steady)
-					capt |= c
 					to |= c
+					to &^= a.gameEnders(i, s, to&^reach)
+					capt |= c & to
 				case chess.King:
 					to = chess.KingAttacks(s) &^ a.attacked[us.Other()]
 					for t := to &^ reach; t != 0; t &= t - 1 {
@@ -528,6 +670,7 @@ func (a *staticAnalysis) saturate() {
 					}
 				case chess.Knight:
 					to = chess.KnightAttacks(s)
+					to &^= a.gameEnders(i, s, to&^reach)
 				default:
 					to = attacksFrom(pi.kind, us, s, a.steady)
 					for t := to &^ reach; t != 0; t &= t - 1 {
@@ -535,6 +678,7 @@ func (a *staticAnalysis) saturate() {
 							to &^= t.First().Bitboard()
 						}
 					}
+					to &^= a.gameEnders(i, s, to&^reach)
 				}
 				reach |= to &^ (steadyOwn[us] | steadyKings | a.uncapturableWhileSteady&a.steady)
 			}
@@ -590,6 +734,9 @@ func (a *staticAnalysis) canMate(winner chess.Color) bool {
 			blockers = append(blockers, pi.reach)
 		}
 	}
+	if a.lastPiece != 0 && !a.immovable.Has(a.lastPiece.First()) {
+		return a.canMateWithOnePiece(winner, block, blockers)
+	}
 	for ks := lk.reach & checkers; ks != 0; ks &= ks - 1 {
 		k := ks.First()
 		flights := chess.KingAttacks(k)
@@ -605,6 +752,45 @@ func (a *staticAnalysis) canMate(winner chess.Color) bool {
 			rest := need &^ chess.KingAttacks(ws.First())
 			if rest != need && a.blockable(rest, blockers) {
 				return true
+			}
+		}
+	}
+	return false
+}
+
+// canMateWithOnePiece is canMate when the winner has a single piece besides
+// the king: that piece stands on one square in the mating position, so its
+// attacks are taken from that square alone, and a check from next to the
+// king needs the winner's king to guard the checking piece.
+func (a *staticAnalysis) canMateWithOnePiece(winner chess.Color, block chess.Bitboard, blockers []chess.Bitboard) bool {
+	loser := winner.Other()
+	lk := &a.pieces[a.king[loser]]
+	wk := &a.pieces[a.king[winner]]
+	var pc *staticPiece
+	for i := 0; i < a.n; i++ {
+		if a.lastPiece.Has(a.pieces[i].sq) {
+			pc = &a.pieces[i]
+		}
+	}
+	for cs := pc.reach; cs != 0; cs &= cs - 1 {
+		c := cs.First()
+		att := attacksFrom(pc.kind, winner, c, block&^c.Bitboard())
+		for ks := lk.reach & att &^ c.Bitboard(); ks != 0; ks &= ks - 1 {
+			k := ks.First()
+			need := chess.KingAttacks(k) &^ att
+			contact := chess.KingAttacks(k).Has(c)
+			if !contact && a.blockable(need&^c.Bitboard(), blockers) {
+				return true
+			}
+			for ws := wk.reach &^ (chess.KingAttacks(k) | k.Bitboard() | c.Bitboard()); ws != 0; ws &= ws - 1 {
+				w := ws.First()
+				guard := chess.KingAttacks(w)
+				if contact && !guard.Has(c) {
+					continue
+				}
+				if a.blockable(need&^guard&^c.Bitboard(), blockers) {
+					return true
+				}
 			}
 		}
 	}
