@@ -130,6 +130,7 @@ type record struct {
 	placed   chess.Bitboard // squares seen being filled
 	firstOff [64]int64
 	firstOn  [64]int64
+	lastOff  [64]int64 // the lift that began a move (earlier ones were touches)
 	lastOn   [64]int64
 	events   int
 	framed   bool // a full frame changed squares: what happened between is unseen
@@ -151,6 +152,7 @@ func (rc *record) off(s chess.Square, t int64) {
 		rc.lifted |= b
 		rc.firstOff[s] = t
 	}
+	rc.lastOff[s] = t
 	rc.events++
 }
 

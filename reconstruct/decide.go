@@ -117,7 +117,7 @@ func (r *Reconstructor) onAlertTimer(t int64, out []Output) []Output {
 	if r.state == stateSetup && len(r.plies) == 0 && !r.sawStart {
 		return r.wrongSetup(t, out)
 	}
-	if r.inProgress() || r.state == stateIrregular {
+	if r.inProgress(false) || r.state == stateIrregular {
 		// A move being made, or an irregularity already reported: wait for
 		// the board to come back.
 		return out

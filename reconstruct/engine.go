@@ -12,11 +12,12 @@ import (
 // explanation of the board is preferred when it needs fewer unlikely
 // things to have happened.
 const (
-	maxLines     = 16  // hypotheses kept about the recent moves
-	minReplyMs   = 250 // no reply starts sooner after the move it answers
-	minCarryMs   = 400 // nor a piece lands sooner after it is lifted (when its landing is unseen)
-	maxResync    = 6   // plies searched to re-synchronise: 4 always, 5 and 6 within the budget
-	resyncBudget = 400000
+	maxLines       = 16  // hypotheses kept about the recent moves
+	minReplyMs     = 250 // no reply starts sooner after the move it answers
+	minCarryMs     = 400 // nor a piece lands sooner after it is lifted (when its landing is unseen)
+	maxResync      = 6   // plies searched to re-synchronise: 4 always, 5 and 6 within the budget
+	maxResyncLines = 4   // hypotheses re-synchronised from, best first
+	resyncBudget   = 400000
 
 	costMissedLift      = 20 // a capture whose victim was never seen lifted
 	costRecapture       = 3  // ... made less unlikely when it recaptures
@@ -37,6 +38,7 @@ const (
 	costMisplacedOrder  = 15 // ... a piece seen landing before it was lifted
 	costIllegal         = 50 // an illegal move by the player to move
 	uncertainGap        = 10 // alternatives this close make a published move uncertain
+	misplacedAltGap     = 20 // another move with other misplaced squares this close is kept too
 	pruneGap            = 50 // alternatives this much worse are dropped
 	// deadBudget is the dead-position analyser's node budget per side: a
 	// locked pawn chain is proved dead in a few hundred nodes, and the
@@ -157,7 +159,8 @@ type Reconstructor struct {
 	mcache    [4]movesCache
 	mnext     int
 	cands     []cand
-	ixs       []inexact
+	ixs       []inexact // the best inexact explanation of each hypothesis
+	ixAlts    []inexact // moves with misplaced squares, from every hypothesis
 	spare     []line
 	decisions int // boards judged (settles, presses, timers)
 

@@ -19,18 +19,27 @@ func (r *Reconstructor) firstOff(s chess.Square) (int64, bool) {
 	return r.rec.firstOff[raw], r.rec.lifted.Has(raw)
 }
 
+// lastOff is when game square s was last seen emptied (ok false if never).
+func (r *Reconstructor) lastOff(s chess.Square) (int64, bool) {
+	raw := unrotSquare(s, r.orient)
+	return r.rec.lastOff[raw], r.rec.lifted.Has(raw)
+}
+
 // firstOn is when game square s was first seen filled (ok false if never).
 func (r *Reconstructor) firstOn(s chess.Square) (int64, bool) {
 	raw := unrotSquare(s, r.orient)
 	return r.rec.firstOn[raw], r.rec.placed.Has(raw)
 }
 
-// lastTo is the destination of the last published move, NoSquare if none.
-func (r *Reconstructor) lastTo() chess.Square {
-	if len(r.plies) == 0 {
+// lastTo is the destination of the last move of hypothesis li after
+// taking back back plies of it, NoSquare if none: a capture there is a
+// recapture.
+func (r *Reconstructor) lastTo(li, back int) chess.Square {
+	ms := r.lines[li].moves
+	if len(ms) <= back {
 		return chess.NoSquare
 	}
-	m := r.plies[len(r.plies)-1].move
+	m := ms[len(ms)-1-back]
 	if m.IsCastling() {
 		return m.CastlingKingTo()
 	}
@@ -73,13 +82,13 @@ func moveSquares(p *chess.Position, m chess.Move) (all, needLift chess.Bitboard)
 	return all, needLift
 }
 
-// seqCost scores moves made from p against what the hands were seen doing.
+// seqCost scores moves made from p (lastTo: where the move before them
+// landed) against what the hands were seen doing.
 // missed reports that the last move is a capture whose victim was never
 // seen lifted.
-func (r *Reconstructor) seqCost(p *chess.Position, moves []chess.Move, rv *recView) (cost int, missed bool) {
+func (r *Reconstructor) seqCost(p *chess.Position, lastTo chess.Square, moves []chess.Move, rv *recView) (cost int, missed bool) {
 	var expl, need, zone chess.Bitboard
 	q := *p
-	lastTo := r.lastTo()
 	prevOff := int64(-1)
 	var lastNeed chess.Bitboard
 	prevDone := int64(-1)
@@ -123,7 +132,9 @@ func (r *Reconstructor) seqCost(p *chess.Position, moves []chess.Move, rv *recVi
 		if len(moves) > 1 && nl == 0 && !rv.placed.Has(to) && !m.IsCastling() {
 			cost += costMissedLift
 		}
-		if t, ok := r.firstOff(from); ok {
+		// A piece's move begins with its last lift: earlier ones were
+		// touches (an adjustment, a hesitation).
+		if t, ok := r.lastOff(from); ok {
 			if i > 0 && prevOff >= 0 && t < prevOff {
 				cost += 2
 			}
@@ -142,7 +153,7 @@ func (r *Reconstructor) seqCost(p *chess.Position, moves []chess.Move, rv *recVi
 		prevDone = -1
 		if t, ok := r.firstOn(land); ok && !laterTouch(moves[i+1:], land, rv) {
 			prevDone = t
-		} else if t, ok := r.firstOff(from); ok {
+		} else if t, ok := r.lastOff(from); ok {
 			// Not seen landing (a capture faster than a scan): the hand
 			// still had to carry the piece there.
 			prevDone = t + minCarryMs
@@ -285,7 +296,9 @@ func (r *Reconstructor) explainNow(allowBack, allowResync bool) int {
 		r.oneMove(0, 1, &r.befores[n-1], r.lines[0].cost+back, &rv)
 	}
 	best := r.best()
-	if best < 0 && allowResync && !r.inProgress() {
+	// A move in progress is no reason to search, unless hands touched
+	// squares it does not explain (a missed capture and a reply).
+	if best < 0 && allowResync && !r.inProgress(true) {
 		if k := r.viewKey(); k != r.resyncKey {
 			r.resync(&rv)
 			best = r.best()
@@ -332,7 +345,7 @@ func (r *Reconstructor) oneMove(li, back int, p *chess.Position, base int, rv *r
 		}
 		c := cand{line: li, back: back, n: 1, cost: base}
 		c.moves[0] = m
-		sc, missed := r.seqCost(p, c.moves[:1], rv)
+		sc, missed := r.seqCost(p, r.lastTo(li, back), c.moves[:1], rv)
 		c.cost += sc
 		c.missed = missed
 		r.cands = append(r.cands, c)
@@ -402,10 +415,9 @@ func (r *Reconstructor) best() int {
 	return bi
 }
 
-// resync searches 2 to maxResync plies from the best line for move
+// resync searches 2 to maxResync plies from the best hypotheses for move
 // sequences that reach the board, and adds those of the smallest depth.
 func (r *Reconstructor) resync(rv *recView) {
-	L := &r.lines[0]
 	var rs resyncState
 	rs.r, rs.rv = r, rv
 	for d := 2; d <= maxResync && (d <= 4 || r.rec.framed && rs.nodes < resyncBudget); d++ {
@@ -415,8 +427,13 @@ func (r *Reconstructor) resync(rv *recView) {
 			rs.budget = resyncBudget
 		}
 		rs.depth = d
-		pos := L.pos
-		rs.search(&pos, 0)
+		// From every hypothesis kept, so that an alternative (another
+		// capture that nobody saw taken) survives the missed events.
+		for li := range r.lines[:min(len(r.lines), maxResyncLines)] {
+			rs.line = li
+			pos := r.lines[li].pos
+			rs.search(&pos, 0)
+		}
 		if len(r.cands) > 0 {
 			return
 		}
@@ -424,6 +441,7 @@ func (r *Reconstructor) resync(rv *recView) {
 }
 
 type resyncState struct {
+	line    int // the hypothesis searched from
 	budget  int // node limit, 0 for none
 	r       *Reconstructor
 	rv      *recView
@@ -477,9 +495,9 @@ func (rs *resyncState) search(p *chess.Position, ply int) {
 			if r.rec.framed {
 				per = costFramePly
 			}
-			c := cand{line: 0, n: rs.depth, cost: r.lines[0].cost + per*(rs.depth-1)}
+			c := cand{line: rs.line, n: rs.depth, cost: r.lines[rs.line].cost + per*(rs.depth-1)}
 			copy(c.moves[:], rs.seq[:rs.depth])
-			sc, missed := r.seqCost(&rs.start, c.moves[:c.n], rs.rv)
+			sc, missed := r.seqCost(&rs.start, r.lastTo(rs.line, 0), c.moves[:c.n], rs.rv)
 			c.cost += sc
 			c.missed = missed
 			if len(r.cands) < cap(r.cands) {

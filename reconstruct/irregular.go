@@ -36,7 +36,7 @@ type inexact struct {
 // no move or one legal move with a few squares misplaced, a pawn left on
 // the last rank, or a recognisable illegal move.
 func (r *Reconstructor) inexactBest() inexact {
-	r.ixs = r.ixs[:0]
+	r.ixs, r.ixAlts = r.ixs[:0], r.ixAlts[:0]
 	best := 0
 	for li := range r.lines {
 		ix := r.inexactLine(li)
@@ -78,7 +78,7 @@ func (r *Reconstructor) inexactLine(li int) inexact {
 		one[0] = m
 		// The misplaced squares' touches are priced as misplaced, not as strays.
 		rvm := recView{lifted: rv.lifted &^ d, placed: rv.placed &^ d}
-		sc, _ := r.seqCost(P, one[:], &rvm)
+		sc, _ := r.seqCost(P, r.lastTo(li, 0), one[:], &rvm)
 		c := r.misplacedCost(d, &q) + sc
 		// The hand moves its piece first and knocks another over after.
 		if vac := d & q.Occupied() &^ r.v.occ; vac != 0 {
@@ -90,6 +90,9 @@ func (r *Reconstructor) inexactLine(li int) inexact {
 		}
 		if c < best.cost {
 			best = inexact{line: li, cost: c, move: m, diff: d}
+		}
+		if d != 0 && c <= costMisplaced*3 {
+			r.ixAlts = append(r.ixAlts, inexact{line: li, cost: c + r.lines[li].cost, move: m, diff: d})
 		}
 	}
 	if ill, ok := r.describeIllegal(P, d0, &rv); ok {
@@ -145,6 +148,21 @@ func (r *Reconstructor) actInexact(ix inexact, side chess.Color, t int64, presse
 				r.cands = append(r.cands, c)
 			}
 		}
+		// So does a move that leaves other squares out of place when it
+		// is nearly as likely (a capture whose piece knocked another onto
+		// the square a quiet move would have gone to): the squares of
+		// both are accepted either way until the board settles it.
+		var alt chess.Bitboard
+		if ix.diff != 0 {
+			for _, o := range r.ixAlts {
+				if o.diff != ix.diff && o.cost <= ix.cost+misplacedAltGap && len(r.cands) < maxLines {
+					c := cand{line: o.line, n: 1, cost: o.cost}
+					c.moves[0] = o.move
+					r.cands = append(r.cands, c)
+					alt |= o.diff
+				}
+			}
+		}
 		after := P
 		after.MakeMove(ix.move)
 		if pressed {
@@ -153,7 +171,7 @@ func (r *Reconstructor) actInexact(ix inexact, side chess.Color, t int64, presse
 			out = r.adopt(0, r.lastChange, out)
 		}
 		r.alertKey = key
-		r.overlay |= ix.diff
+		r.overlay |= ix.diff | alt
 		if ix.unreplaced {
 			to := ix.move.To()
 			return r.alert(out, Output{Alert: PromotionUnreplaced, T: t, Ply: ply, Side: toMove,

@@ -25,7 +25,10 @@ func (r *Reconstructor) adopt(bi int, t int64, out []Output) []Output {
 		for _, m := range best.moves[:best.n] {
 			pos.MakeMove(m)
 		}
-		r.lines = append(r.lines[:0], line{moves: moves, pos: pos})
+		r.spare = append(r.spare[:0], line{moves: moves, pos: pos, cost: best.cost})
+		r.keepTakenBack(best, keep)
+		r.lines, r.spare = r.spare, r.lines
+		r.sortLines()
 	} else {
 		r.spare = r.spare[:0]
 		var used [maxLines]bool
@@ -97,6 +100,36 @@ func (r *Reconstructor) adopt(bi int, t int64, out []Output) []Output {
 		out = r.gameState(t, out)
 	}
 	return out
+}
+
+// keepTakenBack adds to r.spare the other hypotheses taken back as far as
+// the best (to keep moves), with best's moves made, where that explains
+// the board too: a takeback must not lose the alternative to an earlier
+// uncertain move (another capture that nobody saw taken).
+func (r *Reconstructor) keepTakenBack(best cand, keep int) {
+	for j := 1; j < len(r.lines); j++ {
+		Lj := &r.lines[j]
+		if len(Lj.moves) <= keep || Lj.cost > r.lines[0].cost+pruneGap {
+			continue
+		}
+		pos := r.start
+		for _, m := range Lj.moves[:keep] {
+			pos.MakeMove(m)
+		}
+		ok := true
+		for _, m := range best.moves[:best.n] {
+			if !r.legal(&pos).Contains(m) {
+				ok = false
+				break
+			}
+			pos.MakeMove(m)
+		}
+		if !ok || r.v.diff(&pos)&^r.overlay != 0 {
+			continue
+		}
+		moves := append(append(make([]chess.Move, 0, keep+best.n+16), Lj.moves[:keep]...), best.moves[:best.n]...)
+		r.spare = append(r.spare, line{moves: moves, pos: pos, cost: best.cost + Lj.cost - r.lines[0].cost})
+	}
 }
 
 // rookFirst reports whether castling m was made by moving the rook onto
@@ -406,13 +439,19 @@ func (r *Reconstructor) checkNewGame(t int64, out []Output) []Output {
 }
 
 // inProgress reports whether the board differs from the game position only
-// on squares one legal move changes: a move being made.
-func (r *Reconstructor) inProgress() bool {
+// on squares one legal move changes: a move being made. With hands set, the
+// squares touched since the last move must be that move's too (or on its
+// path): touches elsewhere say that more happened than one move.
+func (r *Reconstructor) inProgress(hands bool) bool {
 	p := &r.lines[0].pos
 	d := r.v.diff(p) &^ r.overlay
+	var touched chess.Bitboard
+	if hands {
+		touched = rotBB(r.rec.lifted|r.rec.placed, r.orient) &^ r.overlay
+	}
 	for _, m := range r.legal(p).Moves() {
 		all, _ := moveSquares(p, m)
-		if d&^all == 0 {
+		if d&^all == 0 && touched&^(all|chess.Between(m.From(), m.To())) == 0 {
 			return true
 		}
 	}
