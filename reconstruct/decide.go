@@ -66,7 +66,66 @@ func (r *Reconstructor) weigh(allowResync bool) (best int, ix inexact, useIx boo
 		return best, ix, false
 	}
 	ix = r.inexactBest()
-	return best, ix, best < 0 || ix.cost < r.cands[best].cost
+	useIx = best < 0 || ix.cost < r.cands[best].cost
+	if useIx && allowResync && r.revive() {
+		// An earlier capture that nobody saw taken may have taken
+		// another piece: the board is judged again with those histories.
+		best = r.explainFirst(allowResync)
+		ix = r.inexactBest()
+		useIx = best < 0 || ix.cost < r.cands[best].cost
+	}
+	return best, ix, useIx
+}
+
+// revive adds as hypotheses the other histories of the recent published
+// captures whose victims nobody saw taken: the same piece taking another
+// piece, and the published moves after it where they are still legal. On
+// occupancy sensors such a history looks the same on the board until a
+// piece moves that only one of them has; a hypothesis dropped before that
+// comes back here. It reports whether any was added (once per board).
+func (r *Reconstructor) revive() bool {
+	key := r.viewKey()
+	if key == r.reviveKey || len(r.lines) >= maxLines {
+		return false
+	}
+	r.reviveKey = key
+	n0 := len(r.lines)
+	for i := len(r.plies) - 1; i >= 0 && i >= len(r.plies)-maxRevive; i-- {
+		if !r.plies[i].blind {
+			continue
+		}
+		m := r.plies[i].move
+		before := &r.befores[i]
+		for _, a := range r.legal(before).Moves() {
+			if a.From() != m.From() || a.To() == m.To() || before.PieceAt(a.To()) == chess.NoPiece ||
+				a.IsCastling() || a.IsPromotion() && a.Promotion() != chess.Queen {
+				continue
+			}
+			pos := *before
+			pos.MakeMove(a)
+			ok := true
+			for _, p := range r.pub[i+1:] {
+				if !r.legal(&pos).Contains(p) {
+					ok = false
+					break
+				}
+				pos.MakeMove(p)
+			}
+			if !ok || len(r.lines) >= maxLines {
+				continue
+			}
+			moves := make([]chess.Move, len(r.pub), len(r.pub)+16)
+			copy(moves, r.pub)
+			moves[i] = a
+			r.lines = append(r.lines, line{moves: moves, pos: pos, cost: r.lines[0].cost + costBack})
+		}
+	}
+	if len(r.lines) == n0 {
+		return false
+	}
+	r.ver++
+	r.sortLines()
+	return true
 }
 
 // onCommit runs when the board has been still for CommitMs: without a

@@ -38,8 +38,13 @@ const (
 	costMisplacedOrder  = 15 // ... a piece seen landing before it was lifted
 	costIllegal         = 50 // an illegal move by the player to move
 	uncertainGap        = 10 // alternatives this close make a published move uncertain
-	misplacedAltGap     = 20 // another move with other misplaced squares this close is kept too
 	pruneGap            = 50 // alternatives this much worse are dropped
+	// maxRevive: the published plies looked back over for a capture whose
+	// victim nobody saw, when the board makes no sense otherwise.
+	maxRevive = 12
+	// misplacedAltGap: a move with other misplaced squares at most one
+	// fallen piece dearer than the best is kept as a hypothesis too.
+	misplacedAltGap = costMisplacedN
 	// deadBudget is the dead-position analyser's node budget per side: a
 	// locked pawn chain is proved dead in a few hundred nodes, and the
 	// worst case stays a few milliseconds.
@@ -77,6 +82,7 @@ type plyRec struct {
 	t         int64
 	san, uci  string
 	uncertain bool
+	blind     bool // a capture whose victim was never seen lifted
 }
 
 // cand is one explanation of the board: from hypothesis line (after taking
@@ -145,6 +151,7 @@ type Reconstructor struct {
 	sawStart  bool           // the start set-up has stood on the board
 	alertKey  uint64         // board the last irregularity alert was about
 	resyncKey uint64         // board a re-synchronisation last failed on
+	reviveKey uint64         // board the alternatives of blind captures were last revived for
 
 	clk            gameClock
 	judge          Judge

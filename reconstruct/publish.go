@@ -65,6 +65,7 @@ func (r *Reconstructor) adopt(bi int, t int64, out []Output) []Output {
 	rel := r.released
 	r.released = chess.NoMove
 	out = r.publish(t, out)
+	r.markBlind(best.n)
 	if rel != chess.NoMove && best.back == 0 && best.n >= 1 && n0 < len(r.plies) {
 		// A released move is changed only by picking its piece up again.
 		// Swapping the pawn on the last rank for the new piece is how a
@@ -100,6 +101,16 @@ func (r *Reconstructor) adopt(bi int, t int64, out []Output) []Output {
 		out = r.gameState(t, out)
 	}
 	return out
+}
+
+// markBlind marks which of the last n published moves are captures whose
+// victims were never seen lifted (revive looks back at them).
+func (r *Reconstructor) markBlind(n int) {
+	rv := r.recView()
+	for i := max(len(r.plies)-n, 0); i < len(r.plies); i++ {
+		m, before := r.plies[i].move, &r.befores[i]
+		r.plies[i].blind = !r.rec.framed && !m.IsCastling() && before.PieceAt(m.To()) != chess.NoPiece && !rv.lifted.Has(m.To())
+	}
 }
 
 // keepTakenBack adds to r.spare the other hypotheses taken back as far as
@@ -276,7 +287,10 @@ func (r *Reconstructor) publish(t int64, out []Output) []Output {
 				o.Text = fmt.Sprintf("%s is corrected to %s", r.plySAN(i), r.san(&before, m))
 				out = append(out, o)
 			}
-			*old = plyRec{move: m, t: old.t, san: n.san, uci: n.uci, uncertain: unc}
+			// (An amended capture by the same piece is still one whose
+			// victim nobody saw.)
+			blind := old.blind && old.move.From() == m.From()
+			*old = plyRec{move: m, t: old.t, san: n.san, uci: n.uci, uncertain: unc, blind: blind}
 			r.pub[i] = m
 			r.befores[i] = before
 			continue
