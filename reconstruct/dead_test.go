@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/boardd/boardd/chess"
+	"github.com/boardd/boardd/trace"
 )
 
 // TestDeadPosition: the game ends when neither side can mate by any
@@ -45,4 +46,27 @@ func TestDeadCandidate(t *testing.T) {
 			t.Errorf("%s: %t, want %t", c.fen, got, c.want)
 		}
 	}
+}
+
+// TestDisputedEnd: a capture nobody saw taken that stalemates, with
+// another capture possible, ends the game only until the board shows a
+// move of the other: the king took the pawn, not the rook, and the rook
+// gives check.
+func TestDisputedEnd(t *testing.T) {
+	start := mustFEN(t, "4k3/6P1/1Kr1PQ2/p7/P7/8/8/8 w - - 2 74")
+	play := func(h *hands, _ bool) {
+		h.lift("b6").wait(500).press(chess.White)
+		h.wait(2000).lift("c6").place("c5").wait(500).press(chess.Black)
+	}
+	// With a clock the press completes the capture: stalemate, then
+	// withdrawn by the rook's move.
+	check(t, "reopened", start, []trace.Sensor{trace.Occupancy}, []bool{true}, play, "Kxa5 Rc5+", "stalemate@147")
+	h := newHands(t, trace.Occupancy, start)
+	play(h, true)
+	r, outs := h.run(Config{Start: start, Clock: true})
+	if res, _ := r.Result(); res != "" || countKind(outs, End, false) != 2 || outs[len(outs)-1].Kind == End {
+		t.Errorf("result %q after the withdrawn end, outputs %d ends", res, countKind(outs, End, false))
+	}
+	// Without one the capture waits, and the reply comes first.
+	check(t, "reply-first", start, []trace.Sensor{trace.Occupancy}, []bool{false}, play, "Kxa5 Rc5+", "")
 }

@@ -14,9 +14,13 @@ func (r *Reconstructor) onSettle(t int64, out []Output) []Output {
 	if r.pending {
 		return r.decidePress(out)
 	}
+	if r.state == stateEnded {
+		var ok bool
+		if out, ok = r.reopen(t, out); !ok {
+			return out
+		}
+	}
 	switch r.state {
-	case stateEnded:
-		return r.checkNewGame(t, out)
 	case stateSetup:
 		out = r.checkOrientation(t, out)
 	}
@@ -56,6 +60,25 @@ func (r *Reconstructor) onSettle(t int64, out []Output) []Output {
 		return r.provisional(c, out)
 	}
 	return out
+}
+
+// reopen: a game that a disputed move ended (checkmate or stalemate by a
+// capture nobody saw taken, with another capture close) goes on when the
+// board shows a move of the other hypothesis: the end is withdrawn (an End
+// with result "*") and the board is judged as in play. ok is false when
+// the game stays ended (then a new game set up is looked for).
+func (r *Reconstructor) reopen(t int64, out []Output) (_ []Output, ok bool) {
+	if r.endDisputed && len(r.lines) > 1 {
+		if best := r.explain(false, false); best >= 0 {
+			if c := &r.cands[best]; c.line != 0 && c.n > 0 && c.back == 0 {
+				r.state, r.result, r.reason, r.endDisputed = statePlay, "", "", false
+				return append(out, Output{Kind: End, T: t, Ply: r.lines[0].pos.Ply(), Result: "*",
+					Reason: "the move that ended the game was another", ClockMs: -1, From: chess.NoSquare, To: chess.NoSquare,
+					Text: "The board shows a move after the end: the capture before it took another piece."}), true
+			}
+		}
+	}
+	return r.checkNewGame(t, out), false
 }
 
 // weigh finds the best explanation of the board: exact (an index into

@@ -160,6 +160,7 @@ type Reconstructor struct {
 	released       chess.Move
 	relPicked      bool // the released move's piece was picked up again
 	result, reason string
+	endDisputed    bool // the move that ended the game has a close alternative
 
 	nbuf      []byte          // notation being written
 	analyzer  *rules.Analyzer // dead positions; made when first needed
@@ -233,7 +234,7 @@ func (r *Reconstructor) newGame() {
 	r.illegal, r.flagged = [2]int{}, [2]bool{}
 	r.overlay, r.alertKey, r.resyncKey = 0, 0, 0
 	r.sawStart = false
-	r.result, r.reason = "", ""
+	r.result, r.reason, r.endDisputed = "", "", false
 	if !r.begun {
 		r.raw.setFromPosition(&r.start, r.sensor)
 		r.rawVer++

@@ -339,6 +339,13 @@ func (r *Reconstructor) gameState(t int64, out []Output) []Output {
 		r.result, r.reason = result, reason
 		if k == Checkmate || k == Stalemate {
 			r.state = stateEnded
+			// A capture nobody saw taken may have taken another piece:
+			// another hypothesis disagrees on the last move.
+			n := len(r.plies)
+			r.endDisputed = false
+			for _, L := range r.lines[1:] {
+				r.endDisputed = r.endDisputed || len(L.moves) >= n && L.moves[n-1] != r.pub[n-1]
+			}
 		}
 		return append(out, Output{Kind: End, T: t, Ply: ply, Result: result, Reason: reason, ClockMs: -1,
 			From: chess.NoSquare, To: chess.NoSquare, Text: text})
