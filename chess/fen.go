@@ -52,38 +52,18 @@ func ParseFEN(fen string) (*Position, error) {
 	p := &Position{ep: NoSquare, fullmove: 1}
 
 	// Piece placement, rank 8 first.
-	ranks := strings.Split(fields[0], "/")
-	if len(ranks) != 8 {
-		return nil, bad("piece placement", "%d ranks, want 8", len(ranks))
+	var pl [64]Piece
+	if err := ParsePlacement(fields[0], &pl); err != nil {
+		return nil, bad("piece placement", "%v", err)
 	}
-	for i, row := range ranks {
-		r := 7 - i
-		f := 0
-		for j := 0; j < len(row); j++ {
-			c := row[j]
-			if c >= '1' && c <= '9' {
-				f += int(c - '0')
-				if f > 8 {
-					return nil, bad("piece placement", "rank %d has %d squares, want 8", r+1, f)
-				}
-				continue
-			}
-			pc, ok := PieceFromFEN(c)
-			if !ok {
-				return nil, bad("piece placement", "rank %d: %q is not a piece letter", r+1, c)
-			}
-			if f >= 8 {
-				return nil, bad("piece placement", "rank %d has more than 8 squares", r+1)
-			}
-			if pc.Type() == Pawn && (r == 0 || r == 7) {
-				return nil, bad("piece placement", "pawn on %s: no pawn can stand on the first or last rank", NewSquare(f, r))
-			}
-			p.put(pc, NewSquare(f, r))
-			f++
+	for sq, pc := range pl {
+		if pc == NoPiece {
+			continue
 		}
-		if f != 8 {
-			return nil, bad("piece placement", "rank %d has %d squares, want 8", r+1, f)
+		if s := Square(sq); pc.Type() == Pawn && (s.Rank() == 0 || s.Rank() == 7) {
+			return nil, bad("piece placement", "pawn on %s: no pawn can stand on the first or last rank", s)
 		}
+		p.put(pc, Square(sq))
 	}
 	for _, c := range []Color{White, Black} {
 		k := p.Pieces(c, King)
@@ -247,27 +227,50 @@ func (p *Position) setCastling(idx int, rf Square) {
 	p.castleEmpty[idx] = (path | betweenBB[rf][rto] | rto.Bitboard()) &^ (kf.Bitboard() | rf.Bitboard())
 }
 
-// SetChess960 marks the position as a Chess960 game (or not), which
-// changes how castling is written in UCI and FEN.
-func (p *Position) SetChess960(on bool) { p.chess960 = on }
-
-// FEN writes the position in Forsyth-Edwards Notation. Castling is written
-// as KQkq where that names the castling rook unambiguously (X-FEN), with file
-// letters otherwise, or always with file letters if the position was read
-// from Shredder-FEN. The en passant square is written only when an en
-// passant capture is legal.
-func (p *Position) FEN() string {
-	var buf [96]byte
-	return string(p.AppendFEN(buf[:0]))
+// ParsePlacement reads the piece-placement field of a FEN (rank 8 first,
+// "/" between ranks) into pl. It checks the shape only: 8 ranks of 8
+// squares and piece letters; the kings and pawns are ParseFEN's business.
+func ParsePlacement(s string, pl *[64]Piece) error {
+	*pl = [64]Piece{}
+	ranks := strings.Split(s, "/")
+	if len(ranks) != 8 {
+		return fmt.Errorf("%d ranks, want 8", len(ranks))
+	}
+	for i, row := range ranks {
+		r := 7 - i
+		f := 0
+		for j := 0; j < len(row); j++ {
+			c := row[j]
+			if c >= '1' && c <= '9' {
+				f += int(c - '0')
+				if f > 8 {
+					return fmt.Errorf("rank %d has %d squares, want 8", r+1, f)
+				}
+				continue
+			}
+			pc, ok := PieceFromFEN(c)
+			if !ok {
+				return fmt.Errorf("rank %d: %q is not a piece letter", r+1, c)
+			}
+			if f >= 8 {
+				return fmt.Errorf("rank %d has more than 8 squares", r+1)
+			}
+			pl[NewSquare(f, r)] = pc
+			f++
+		}
+		if f != 8 {
+			return fmt.Errorf("rank %d has %d squares, want 8", r+1, f)
+		}
+	}
+	return nil
 }
 
-// AppendFEN appends the FEN to b (see FEN); it does not allocate when b
-// has room, which matters where a FEN is made for every move.
-func (p *Position) AppendFEN(b []byte) []byte {
+// AppendPlacement appends the piece-placement field of a FEN for pl to b.
+func AppendPlacement(b []byte, pl *[64]Piece) []byte {
 	for r := 7; r >= 0; r-- {
 		empty := 0
 		for f := 0; f < 8; f++ {
-			pc := p.board[NewSquare(f, r)]
+			pc := pl[NewSquare(f, r)]
 			if pc == NoPiece {
 				empty++
 				continue
@@ -285,6 +288,27 @@ func (p *Position) AppendFEN(b []byte) []byte {
 			b = append(b, '/')
 		}
 	}
+	return b
+}
+
+// SetChess960 marks the position as a Chess960 game (or not), which
+// changes how castling is written in UCI and FEN.
+func (p *Position) SetChess960(on bool) { p.chess960 = on }
+
+// FEN writes the position in Forsyth-Edwards Notation. Castling is written
+// as KQkq where that names the castling rook unambiguously (X-FEN), with file
+// letters otherwise, or always with file letters if the position was read
+// from Shredder-FEN. The en passant square is written only when an en
+// passant capture is legal.
+func (p *Position) FEN() string {
+	var buf [96]byte
+	return string(p.AppendFEN(buf[:0]))
+}
+
+// AppendFEN appends the FEN to b (see FEN); it does not allocate when b
+// has room, which matters where a FEN is made for every move.
+func (p *Position) AppendFEN(b []byte) []byte {
+	b = AppendPlacement(b, &p.board)
 	if p.side == White {
 		b = append(b, " w "...)
 	} else {

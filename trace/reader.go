@@ -295,7 +295,7 @@ func (r *Reader) parseOnAttr(attr []byte, ev *Event) error {
 func (r *Reader) parseFrame(rest []byte, ev *Event) error {
 	ev.Kind = Frame
 	if r.header.Sensor == PieceSensor {
-		if err := parsePlacement(rest, &ev.Placement); err != nil {
+		if err := chess.ParsePlacement(string(rest), &ev.Placement); err != nil {
 			return r.errf("frame: %v", err)
 		}
 		for sq, pc := range ev.Placement {
@@ -332,44 +332,6 @@ func (r *Reader) parseFrame(rest []byte, ev *Event) error {
 	}
 	if len(rest) > 0 {
 		return r.errf("frame: unexpected %q", rest)
-	}
-	return nil
-}
-
-// parsePlacement reads the piece-placement field of a FEN into pl.
-func parsePlacement(b []byte, pl *[64]chess.Piece) error {
-	*pl = [64]chess.Piece{}
-	rank, file := 7, 0
-	for _, c := range b {
-		switch {
-		case c == '/':
-			if file != 8 {
-				return fmt.Errorf("rank %d has %d squares, want 8", rank+1, file)
-			}
-			rank--
-			file = 0
-			if rank < 0 {
-				return fmt.Errorf("more than 8 ranks")
-			}
-		case c >= '1' && c <= '9':
-			file += int(c - '0')
-			if file > 8 {
-				return fmt.Errorf("rank %d has more than 8 squares", rank+1)
-			}
-		default:
-			pc, ok := chess.PieceFromFEN(c)
-			if !ok {
-				return fmt.Errorf("%q is not a piece letter", c)
-			}
-			if file >= 8 {
-				return fmt.Errorf("rank %d has more than 8 squares", rank+1)
-			}
-			pl[chess.NewSquare(file, rank)] = pc
-			file++
-		}
-	}
-	if rank != 0 || file != 8 {
-		return fmt.Errorf("placement %q does not describe 8 ranks of 8 squares", b)
 	}
 	return nil
 }

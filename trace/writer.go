@@ -63,7 +63,7 @@ func (w *Writer) WriteEvent(ev *Event) error {
 	case Frame:
 		b = append(b, "frame "...)
 		if w.sensor == PieceSensor {
-			b = appendPlacement(b, &ev.Placement)
+			b = chess.AppendPlacement(b, &ev.Placement)
 		} else {
 			b = appendHex(b, uint64(ev.Occ))
 			if w.sensor == Colour {
@@ -114,31 +114,6 @@ func appendHex(b []byte, v uint64) []byte {
 	b = append(b, '0', 'x')
 	for i := 60; i >= 0; i -= 4 {
 		b = append(b, digits[v>>uint(i)&15])
-	}
-	return b
-}
-
-func appendPlacement(b []byte, pl *[64]chess.Piece) []byte {
-	for r := 7; r >= 0; r-- {
-		empty := 0
-		for f := 0; f < 8; f++ {
-			pc := pl[chess.NewSquare(f, r)]
-			if pc == chess.NoPiece {
-				empty++
-				continue
-			}
-			if empty > 0 {
-				b = append(b, byte('0'+empty))
-				empty = 0
-			}
-			b = append(b, pc.FENLetter())
-		}
-		if empty > 0 {
-			b = append(b, byte('0'+empty))
-		}
-		if r > 0 {
-			b = append(b, '/')
-		}
 	}
 	return b
 }
