@@ -224,6 +224,7 @@ func eventLine(ev *trace.Event, s trace.Sensor) string {
 // file with every sensor kind, clean and irregular, and holds the results
 // to the targets. BOARDD_ACCURACY=N (games per file, 0 = all) runs the
 // full benchmark and prints the table (see docs/reconstruction.md);
+// BOARDD_SEED=N simulates with another seed (default 1);
 // BOARDD_NOPROMOTE=1 drops the promote events, so that under-promotions
 // must be inferred from later moves.
 func TestAccuracySmall(t *testing.T) {
@@ -235,6 +236,14 @@ func TestAccuracySmall(t *testing.T) {
 			t.Fatalf("BOARDD_ACCURACY=%q: want a number of games per file (0 = all)", v)
 		}
 		perFile, full = n, true
+	}
+	seed := uint64(1)
+	if v := os.Getenv("BOARDD_SEED"); v != "" {
+		n, err := strconv.ParseUint(v, 10, 64)
+		if err != nil {
+			t.Fatalf("BOARDD_SEED=%q: want a number", v)
+		}
+		seed = n
 	}
 	games := corpus(t, perFile)
 	type key struct {
@@ -266,7 +275,7 @@ func TestAccuracySmall(t *testing.T) {
 			a := &agg{}
 			totals[key{s, irr}] = a
 			for i, g := range games {
-				res := runGame(t, g, s, sim.GameSeed(1, i), irr, nil)
+				res := runGame(t, g, s, sim.GameSeed(seed, i), irr, nil)
 				a.games++
 				a.moves += res.moves
 				a.events += res.events

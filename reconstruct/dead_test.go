@@ -70,3 +70,18 @@ func TestDisputedEnd(t *testing.T) {
 	// Without one the capture waits, and the reply comes first.
 	check(t, "reply-first", start, []trace.Sensor{trace.Occupancy}, []bool{false}, play, "Kxa5 Rc5+", "")
 }
+
+// TestIllegalMoveUnderAnotherHistory: a move that is illegal in the game
+// but legal had an earlier uncertain choice been another (the king steps
+// onto a square the new queen covers; legal had the pawn become a knight)
+// first amends that choice; when the arbiter sets the position back, the
+// game returns to the history set aside and the move is an illegal one.
+func TestIllegalMoveUnderAnotherHistory(t *testing.T) {
+	start := mustFEN(t, "8/6PK/8/8/1k6/8/p7/8 w - - 0 1")
+	check(t, "set-back", start, []trace.Sensor{trace.Colour}, []bool{true}, func(h *hands, _ bool) {
+		h.move("g7", "g8").press(chess.White)
+		h.wait(3000).move("b4", "c4").press(chess.Black)
+		h.wait(8000).move("c4", "b4").wait(2000)
+		h.move("a2", "a1").press(chess.Black)
+	}, "g8=Q a1=Q", "illegal-move@2")
+}

@@ -20,6 +20,7 @@ const (
 	resyncBudget   = 400000
 
 	costMissedLift      = 20 // a capture whose victim was never seen lifted
+	costUnseen          = 40 // in a re-synchronised sequence, a piece's lift or landing on an empty square never seen
 	costRecapture       = 3  // ... made less unlikely when it recaptures
 	costExchange        = 2  // ... per pawn the exchange on its square loses (less per pawn it wins)
 	costCheckingCapture = 5  // ... and less when it gives check
@@ -73,6 +74,12 @@ type line struct {
 	moves []chess.Move
 	pos   chess.Position
 	cost  int
+	// stale: the line returned to a history set aside (keepStale), in
+	// which the move taken back, illegal there, was illegal (ply index
+	// illegalAt).
+	stale     bool
+	illegalAt int
+	illegal   chess.Move
 }
 
 // plyRec is a published move (the position before it is in befores, a
@@ -129,6 +136,7 @@ type Reconstructor struct {
 	fired      uint8
 
 	lines   []line
+	stale   []line // a history set aside (keepStale)
 	plies   []plyRec
 	pub     []chess.Move     // the moves of plies, for a quick comparison
 	befores []chess.Position // befores[i] is the position before plies[i]
@@ -220,6 +228,7 @@ func New(cfg Config) (*Reconstructor, error) {
 func (r *Reconstructor) newGame() {
 	r.ver++
 	r.lines = append(r.lines[:0], line{pos: r.start})
+	r.stale = r.stale[:0]
 	r.plies, r.pub = r.plies[:0], r.pub[:0]
 	r.befores = r.befores[:0]
 	if r.reps == nil {

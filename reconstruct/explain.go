@@ -125,12 +125,14 @@ func (r *Reconstructor) seqCost(p *chess.Position, lastTo chess.Square, moves []
 			cost += r.promoCost(m.Promotion())
 		}
 		// Moves found together (re-synchronisation) should come in the order
-		// their pieces were lifted, and be seen at all.
+		// their pieces were lifted, and be seen at all: a piece put on an
+		// empty square, or taken off one, unseen needs a sensor to fail,
+		// much rarer than a capture faster than a scan.
 		if len(moves) > 1 && !rv.lifted.Has(from) {
-			cost += costMissedLift
+			cost += costUnseen
 		}
 		if len(moves) > 1 && nl == 0 && !rv.placed.Has(to) && !m.IsCastling() {
-			cost += costMissedLift
+			cost += costUnseen
 		}
 		// A piece's move begins with its last lift: earlier ones were
 		// touches (an adjustment, a hesitation).
@@ -283,10 +285,7 @@ func (r *Reconstructor) explainNow(allowBack, allowResync bool) int {
 	}
 	if allowBack && len(r.plies) > 0 {
 		n := len(r.plies)
-		back := costBack
-		if r.clock {
-			back *= 2 // a completed move is rarely taken back
-		}
+		back := backCost(r.clock)
 		for k := 1; k <= 2 && k <= n; k++ {
 			p := &r.befores[n-k]
 			if r.v.diff(p)&^r.overlay == 0 {
@@ -308,6 +307,14 @@ func (r *Reconstructor) explainNow(allowBack, allowResync bool) int {
 		}
 	}
 	return best
+}
+
+// backCost is the cost of taking back one published ply.
+func backCost(clock bool) int {
+	if clock {
+		return 2 * costBack // a move completed by the press is rarely taken back
+	}
+	return costBack
 }
 
 // oneMove adds the legal moves from p (line li after taking back back

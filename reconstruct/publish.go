@@ -26,10 +26,11 @@ func (r *Reconstructor) adopt(bi int, t int64, out []Output) []Output {
 			pos.MakeMove(m)
 		}
 		r.spare = append(r.spare[:0], line{moves: moves, pos: pos, cost: best.cost})
-		r.keepTakenBack(best, keep)
+		r.keepTakenBack(best, keep, retracted)
 		r.lines, r.spare = r.spare, r.lines
 		r.sortLines()
 	} else {
+		r.keepStale(&best)
 		r.spare = r.spare[:0]
 		var used [maxLines]bool
 		for i := range r.cands {
@@ -48,10 +49,20 @@ func (r *Reconstructor) adopt(bi int, t int64, out []Output) []Output {
 			for _, m := range c.moves[:c.n] {
 				pos.MakeMove(m)
 			}
-			r.spare = append(r.spare, line{moves: mv, pos: pos, cost: c.cost})
+			r.spare = append(r.spare, line{moves: mv, pos: pos, cost: c.cost,
+				stale: src.stale, illegalAt: src.illegalAt, illegal: src.illegal})
 		}
 		r.lines, r.spare = r.spare, r.lines
 		r.sortLines()
+	}
+	if L := &r.lines[0]; L.stale {
+		// Back in a history set aside: the move that was taken back
+		// then was legal only in the other one.
+		out = r.alertIllegalTakenBack(L.illegalAt, L.illegal, t, out)
+		for i := range r.lines {
+			r.lines[i].stale = false
+		}
+		r.stale = r.stale[:0]
 	}
 	if r.orientOK&(r.orientOK-1) != 0 && r.orient != 0 {
 		// The first move decided which way the board is turned.
@@ -113,15 +124,56 @@ func (r *Reconstructor) markBlind(n int) {
 	}
 }
 
+// keepStale sets aside the published history when best changes it to
+// explain the board (another capture nobody saw taken, another promotion
+// piece): the move that needed the change may be an illegal one that the
+// arbiter then takes back, and the takeback must be able to return to the
+// history it interrupted. The stale line costs what an illegal move would
+// have; it is kept for two more plies.
+func (r *Reconstructor) keepStale(best *cand) {
+	same := true
+	if L := &r.lines[best.line]; best.line != 0 {
+		for i := range min(len(L.moves), len(r.pub)) {
+			if L.moves[i] != r.pub[i] {
+				same = false
+				break
+			}
+		}
+	}
+	if !same {
+		old := &r.lines[0]
+		r.stale = append(r.stale[:0], line{moves: append([]chess.Move(nil), old.moves...), pos: old.pos,
+			cost: old.cost + costIllegal})
+		return
+	}
+	k := 0
+	for _, s := range r.stale {
+		if len(s.moves)+2 >= len(r.pub)+best.n {
+			r.stale[k] = s
+			k++
+		}
+	}
+	r.stale = r.stale[:k]
+}
+
 // keepTakenBack adds to r.spare the other hypotheses taken back as far as
 // the best (to keep moves), with best's moves made, where that explains
 // the board too: a takeback must not lose the alternative to an earlier
-// uncertain move (another capture that nobody saw taken).
-func (r *Reconstructor) keepTakenBack(best cand, keep int) {
-	for j := 1; j < len(r.lines); j++ {
-		Lj := &r.lines[j]
-		if len(Lj.moves) <= keep || Lj.cost > r.lines[0].cost+pruneGap {
-			continue
+// uncertain move (another capture that nobody saw taken), nor the history
+// set aside for a move that is now taken back (keepStale).
+func (r *Reconstructor) keepTakenBack(best cand, keep int, retracted chess.Move) {
+	for j := 1; j < len(r.lines)+len(r.stale); j++ {
+		var Lj *line
+		if j < len(r.lines) {
+			Lj = &r.lines[j]
+			if len(Lj.moves) <= keep {
+				continue
+			}
+			if Lj.cost > r.lines[0].cost+pruneGap {
+				continue
+			}
+		} else if Lj = &r.stale[j-len(r.lines)]; len(Lj.moves) != keep {
+			continue // (only back to where it was set aside)
 		}
 		pos := r.start
 		for _, m := range Lj.moves[:keep] {
@@ -139,8 +191,35 @@ func (r *Reconstructor) keepTakenBack(best cand, keep int) {
 			continue
 		}
 		moves := append(append(make([]chess.Move, 0, keep+best.n+16), Lj.moves[:keep]...), best.moves[:best.n]...)
-		r.spare = append(r.spare, line{moves: moves, pos: pos, cost: best.cost + Lj.cost - r.lines[0].cost})
+		L := line{moves: moves, pos: pos, cost: best.cost + Lj.cost - r.lines[0].cost}
+		if j >= len(r.lines) {
+			// The arbiter setting the position back after an illegal
+			// move is no takeback in that history.
+			L.cost -= backCost(r.clock) * best.back
+			L.stale, L.illegalAt, L.illegal = true, keep, retracted
+		}
+		r.spare = append(r.spare, L)
 	}
+}
+
+// alertIllegalTakenBack reports move m, made at ply index i and now taken
+// back, as the illegal move it was in the history the game returned to.
+func (r *Reconstructor) alertIllegalTakenBack(i int, m chess.Move, t int64, out []Output) []Output {
+	p := r.start
+	for _, mv := range r.lines[0].moves[:i] {
+		p.MakeMove(mv)
+	}
+	from, to := m.From(), m.To()
+	pc := p.PieceAt(from)
+	what := fmt.Sprintf("%s %s-%s", pc.Type(), from, to)
+	if p.PieceAt(to) != chess.NoPiece {
+		what = fmt.Sprintf("%s %sx%s", pc.Type(), from, to)
+	}
+	return r.alert(out, Output{Alert: IllegalMove, T: t, Ply: p.Ply() + 1, Side: pc.Color(),
+		Squares: from.Bitboard() | to.Bitboard(), From: from, To: to,
+		Expected: fmt.Sprintf("a legal move by %s", colourName(p.SideToMove())), Seen: what,
+		Text: fmt.Sprintf("Illegal move by %s: %s (%s); the position before it was set back.",
+			colourName(pc.Color()), what, illegalReason(&p, pc, from, to))})
 }
 
 // rookFirst reports whether castling m was made by moving the rook onto
@@ -222,6 +301,9 @@ func (r *Reconstructor) sortLines() {
 	base := ls[0].cost
 	for i := 0; i < n; i++ {
 		ls[i].cost -= base
+	}
+	for i := range r.stale {
+		r.stale[i].cost -= base
 	}
 	r.lines = ls[:n]
 }
