@@ -127,12 +127,17 @@ func (r *Reconstructor) seqCost(p *chess.Position, lastTo chess.Square, moves []
 		// Moves found together (re-synchronisation) should come in the order
 		// their pieces were lifted, and be seen at all: a piece put on an
 		// empty square, or taken off one, unseen needs a sensor to fail,
-		// much rarer than a capture faster than a scan.
+		// much rarer than a capture faster than a scan (after a frame,
+		// which shows only where pieces ended, as rare as that).
+		unseen := costUnseen
+		if r.rec.framed {
+			unseen = costMissedLift
+		}
 		if len(moves) > 1 && !rv.lifted.Has(from) {
-			cost += costUnseen
+			cost += unseen
 		}
 		if len(moves) > 1 && nl == 0 && !rv.placed.Has(to) && !m.IsCastling() {
-			cost += costUnseen
+			cost += unseen
 		}
 		// A piece's move begins with its last lift: earlier ones were
 		// touches (an adjustment, a hesitation).
