@@ -348,7 +348,11 @@ func TestDebugGame(t *testing.T) {
 	}
 	games := corpus(t, perFile)
 	g := games[idx]
-	res := runGame(t, g, s, sim.GameSeed(1, idx), irr, os.Stdout)
+	seed := uint64(1)
+	if v := os.Getenv("BOARDD_SEED"); v != "" {
+		seed, _ = strconv.ParseUint(v, 10, 64)
+	}
+	res := runGame(t, g, s, sim.GameSeed(seed, idx), irr, os.Stdout)
 	fmt.Println(g.SANs())
 	fmt.Printf("%+v\n", res)
 }

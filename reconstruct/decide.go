@@ -101,8 +101,9 @@ func (r *Reconstructor) weigh(allowResync bool) (best int, ix inexact, useIx boo
 }
 
 // revive adds as hypotheses the other histories of the recent published
-// captures whose victims nobody saw taken: the same piece taking another
-// piece, and the published moves after it where they are still legal. On
+// captures whose victims nobody saw taken (the same piece taking another
+// piece) and promotions whose piece nobody told (another piece), with the
+// published moves after them where they are still legal. On
 // occupancy sensors such a history looks the same on the board until a
 // piece moves that only one of them has; a hypothesis dropped before that
 // comes back here. It reports whether any was added (once per board).
@@ -114,14 +115,19 @@ func (r *Reconstructor) revive() bool {
 	r.reviveKey = key
 	n0 := len(r.lines)
 	for i := len(r.plies) - 1; i >= 0 && i >= len(r.plies)-maxRevive; i-- {
-		if !r.plies[i].blind {
+		pr := &r.plies[i]
+		if !pr.blind && !pr.blindPromo {
 			continue
 		}
-		m := r.plies[i].move
+		m := pr.move
 		before := &r.befores[i]
 		for _, a := range r.legal(before).Moves() {
-			if a.From() != m.From() || a.To() == m.To() || before.PieceAt(a.To()) == chess.NoPiece ||
-				a.IsCastling() || a.IsPromotion() && a.Promotion() != chess.Queen {
+			// Another capture by the same piece, or another piece
+			// promoted to on the same square.
+			otherCapture := pr.blind && a.To() != m.To() && before.PieceAt(a.To()) != chess.NoPiece &&
+				(!a.IsPromotion() || a.Promotion() == chess.Queen)
+			otherPromo := pr.blindPromo && a.To() == m.To() && a != m
+			if a.From() != m.From() || a.IsCastling() || !otherCapture && !otherPromo {
 				continue
 			}
 			pos := *before
@@ -527,7 +533,9 @@ func (r *Reconstructor) promote(pt chess.PieceType, t int64, out []Output) []Out
 	}
 	r.sortLines()
 	r.promo = chess.NoPieceType
-	return r.publish(t, out)
+	out = r.publish(t, out)
+	r.plies[n-1].blindPromo = false // the input told the piece
+	return out
 }
 
 func colourName(c chess.Color) string {

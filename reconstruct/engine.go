@@ -90,6 +90,9 @@ type plyRec struct {
 	san, uci  string
 	uncertain bool
 	blind     bool // a capture whose victim was never seen lifted
+	// blindPromo: a promotion whose piece neither the sensors nor an
+	// input told (the queen assumed).
+	blindPromo bool
 }
 
 // cand is one explanation of the board: from hypothesis line (after taking

@@ -115,12 +115,14 @@ func (r *Reconstructor) adopt(bi int, t int64, out []Output) []Output {
 }
 
 // markBlind marks which of the last n published moves are captures whose
-// victims were never seen lifted (revive looks back at them).
+// victims were never seen lifted, and promotions whose piece no sensor or
+// input told (revive looks back at them).
 func (r *Reconstructor) markBlind(n int) {
 	rv := r.recView()
 	for i := max(len(r.plies)-n, 0); i < len(r.plies); i++ {
 		m, before := r.plies[i].move, &r.befores[i]
 		r.plies[i].blind = !r.rec.framed && !m.IsCastling() && before.PieceAt(m.To()) != chess.NoPiece && !rv.lifted.Has(m.To())
+		r.plies[i].blindPromo = m.IsPromotion() && r.sensor != trace.PieceSensor && r.promo == chess.NoPieceType
 	}
 }
 
@@ -372,7 +374,8 @@ func (r *Reconstructor) publish(t int64, out []Output) []Output {
 			// (An amended capture by the same piece is still one whose
 			// victim nobody saw.)
 			blind := old.blind && old.move.From() == m.From()
-			*old = plyRec{move: m, t: old.t, san: n.san, uci: n.uci, uncertain: unc, blind: blind}
+			blindPromo := old.blindPromo && old.move.From() == m.From()
+			*old = plyRec{move: m, t: old.t, san: n.san, uci: n.uci, uncertain: unc, blind: blind, blindPromo: blindPromo}
 			r.pub[i] = m
 			r.befores[i] = before
 			continue
