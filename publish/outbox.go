@@ -119,6 +119,7 @@ func (p *Publisher) serve(ctx context.Context, conn Conn) (healthy bool, err err
 	}
 	p.mu.Lock()
 	p.connected = true
+	p.connects++
 	p.cursor = 0
 	for i := range p.snaps {
 		p.snaps[i].sent, p.snaps[i].flying = 0, 0
@@ -308,6 +309,14 @@ func (p *Publisher) Pending() int {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return len(p.queue)
+}
+
+// Connects is how many broker connections have been made since Open (one
+// more than the reconnections).
+func (p *Publisher) Connects() uint64 {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.connects
 }
 
 // Connected reports whether a broker connection is up.

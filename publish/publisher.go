@@ -97,6 +97,7 @@ type Publisher struct {
 
 	// per connection
 	connected bool
+	connects  uint64 // connections made since Open
 	statusHdr Header
 
 	// queued is the newest record whose events are in queue. A record

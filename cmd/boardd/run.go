@@ -735,6 +735,9 @@ func (d *daemon) openPublisher(ctx context.Context) error {
 	}
 	d.pub = pub
 	d.m.gauge("boardd_publish_queue", "Journaled messages not yet acknowledged by the broker.", func() float64 { return float64(pub.Pending()) })
+	d.m.gauge("boardd_broker_reconnects", "Broker connections made since start, after the first.", func() float64 {
+		return float64(max(pub.Connects(), 1) - 1)
+	})
 	d.m.gauge("boardd_broker_connected", "1 while the broker connection is up.", func() float64 {
 		if pub.Connected() {
 			return 1
