@@ -3,7 +3,9 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"net"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -157,6 +159,19 @@ func TestRunEndToEnd(t *testing.T) {
 		}
 	}
 	mu.Unlock()
+
+	// Health and metrics while it runs.
+	for path, want := range map[string]string{"/healthz": `"ok":true`, "/metrics": "boardd_moves_total", "/": "<html"} {
+		resp, err := http.Get("http://127.0.0.1:" + httpPort + path)
+		if err != nil {
+			t.Fatalf("GET %s: %v", path, err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != 200 || !strings.Contains(string(body), want) {
+			t.Errorf("GET %s: %d, body lacks %q:\n%.300s", path, resp.StatusCode, want, body)
+		}
+	}
 
 	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
