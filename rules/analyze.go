@@ -33,9 +33,9 @@ func (w Winnability) String() string {
 }
 
 // DefaultNodeBudget is the number of search nodes (moves made) the
-// analyser spends per side before answering Undetermined. See
+// analyser spends at most per side before answering Undetermined. See
 // docs/rules.md for what it decides within this budget and how fast.
-const DefaultNodeBudget = 200_000
+const DefaultNodeBudget = 6_400_000
 
 // MateAnswer is the analyser's answer for one intended winner.
 type MateAnswer struct {
@@ -157,12 +157,20 @@ func (a *Analyzer) canMate(pos *chess.Position, winner chess.Color) MateAnswer {
 		}
 	}
 
+	// The budget is spent in three rounds: a short guided search (most
+	// positions end here), a visit of every reachable position (small
+	// worlds: locked pawns, trapped pieces), and a long guided search.
 	s := &a.s
-	s.reset(&p, winner, a.budget)
+	s.reset(&p, winner, a.budget/32)
 	res := s.run()
 	nodes := s.nodes
 	if res.Winnability == Undetermined {
-		res = s.runClosure(a.budget * 5)
+		res = s.runClosure(a.budget * 25 / 32)
+		nodes += s.nodes
+	}
+	if res.Winnability == Undetermined {
+		s.reset(&p, winner, a.budget*6/32)
+		res = s.run()
 		nodes += s.nodes
 	}
 	res.Nodes = nodes

@@ -51,7 +51,7 @@ type search struct {
 	static *staticCache
 
 	// Scratch for runClosure.
-	visited map[uint64]uint64
+	visited map[uint64]uint32
 	arena   []chess.Move
 	stack   []closureFrame
 }
@@ -78,7 +78,8 @@ func (s *search) reset(p *chess.Position, winner chess.Color, limit int) {
 
 // setTargets picks the mating corner on the loser's back rank: the corner
 // of the colour of the winner's bishops (a bishop must be able to give the
-// final check there), else the h-file corner.
+// final check there), else the corner whose flight squares the loser's
+// bishops can block, else the one nearer the loser's king.
 func (s *search) setTargets() {
 	p := &s.pos
 	loser := s.winner.Other()
@@ -95,11 +96,14 @@ func (s *search) setTargets() {
 			corner = aCorner
 		}
 	} else if lb := p.Pieces(loser, chess.Bishop); lb != 0 {
-		// The loser's bishops cannot stop checks on the other colour.
+		// The loser's bishops can block the corner king's two flight
+		// squares beside it, which have the other colour.
 		wantDark := lb&darkSquares == 0
 		if isDark(hCorner) != wantDark {
 			corner = aCorner
 		}
+	} else if kingDist(p.KingSquare(loser), aCorner) < kingDist(p.KingSquare(loser), hCorner) {
+		corner = aCorner // no colour to respect: the nearer corner
 	}
 	dir := -1 // towards the centre, in ranks
 	if rank == 0 {
@@ -147,7 +151,7 @@ func (s *search) runClosure(limit int) MateAnswer {
 	s.nodes = 0
 	visited := s.visited
 	if visited == nil || len(visited) > 1<<16 {
-		visited = make(map[uint64]uint64, 1<<12)
+		visited = make(map[uint64]uint32, 1<<12)
 	} else {
 		clear(visited)
 	}
@@ -171,7 +175,7 @@ func (s *search) runClosure(limit int) MateAnswer {
 		}
 		stack = append(stack, closureFrame{start: start, end: len(arena), next: start, move: m, undo: u})
 	}
-	visited[p.Key()] = secondaryHash(p)
+	visited[p.Key()] = uint32(secondaryHash(p))
 	expand(chess.NoMove, chess.Undo{})
 	for len(stack) > 0 {
 		f := &stack[len(stack)-1]
@@ -191,7 +195,7 @@ func (s *search) runClosure(limit int) MateAnswer {
 		}
 		irreversible := p.PieceAt(m.To()) != chess.NoPiece && !m.IsCastling() || p.PieceAt(m.From()).Type() == chess.Pawn
 		u := p.MakeMove(m)
-		key, check := p.Key(), secondaryHash(p)
+		key, check := p.Key(), uint32(secondaryHash(p))
 		if c, ok := visited[key]; ok && c == check {
 			p.UnmakeMove(m, u)
 			continue
@@ -269,27 +273,18 @@ func (s *search) helpmate(depth, limit int, progress bool) bool {
 	s.tt[key] = ttEntry{check: check, iter: s.iter, remaining: remaining}
 
 	var classes [256]moveClass
+	var orderBuf [256]uint8
 	moves := list.Moves()
-	// Rewarded moves first, punished last: mates are found sooner.
-	nr := 0
 	for i, m := range moves {
 		classes[i] = s.classify(m)
 	}
-	order := make([]int, 0, len(moves))
-	for i := range moves {
-		if classes[i] == rewardMove {
-			order = append(order, i)
-			nr++
-		}
-	}
-	for i := range moves {
-		if classes[i] == normalMove {
-			order = append(order, i)
-		}
-	}
-	for i := range moves {
-		if classes[i] == punishMove {
-			order = append(order, i)
+	// Rewarded moves first, punished last: mates are found sooner.
+	order := orderBuf[:0]
+	for _, want := range [...]moveClass{rewardMove, normalMove, punishMove} {
+		for i := range moves {
+			if classes[i] == want {
+				order = append(order, uint8(i))
+			}
 		}
 	}
 
