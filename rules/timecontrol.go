@@ -49,8 +49,10 @@ type Period struct {
 	// player completes the last move of the previous period. Time saved in
 	// one period carries over to the next (2018 6.3.1).
 	Time time.Duration
-	// Increment is the Fischer increment credited for each move of this
-	// period when the player completes it (presses the clock).
+	// Increment is the Fischer increment of each move of this period.
+	// ClockModel credits it as ClockOptions.Credit says: by default before
+	// the move is played, as FIDE clocks do (both clocks start at base plus
+	// increment, and each press credits the next move's increment).
 	Increment time.Duration
 	// Delay per move of this period, applied as DelayMode says.
 	Delay     time.Duration

@@ -467,7 +467,8 @@ func TestClockFollowsRecordedClocks(t *testing.T) {
 				presses = append(presses, it.Event.T)
 			}
 		}
-		rem := [2]int64{15 * 60000, 15 * 60000}
+		// A FIDE clock starts at base + increment (the first move's).
+		rem := [2]int64{15*60000 + 10000, 15*60000 + 10000}
 		var last int64
 		for i, press := range presses {
 			side := i % 2

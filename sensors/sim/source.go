@@ -204,7 +204,9 @@ func (s *Source) chooseClock() {
 		s.tc = TimeControl{Base: 90 * 60e9, Increment: 30e9}
 	}
 	s.header.Clock = s.tc.String()
-	b := s.tc.Base.Milliseconds()
+	// FIDE clocks credit a Fischer increment before the move it belongs to:
+	// both clocks start at base + increment (rules.ClockModel).
+	b := s.tc.Base.Milliseconds() + s.tc.Increment.Milliseconds()
 	s.rem = [2]int64{b, b}
 	s.running = s.pos.SideToMove()
 }
