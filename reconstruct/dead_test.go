@@ -85,3 +85,18 @@ func TestIllegalMoveUnderAnotherHistory(t *testing.T) {
 		h.move("a2", "a1").press(chess.Black)
 	}, "g8=Q a1=Q", "illegal-move@2")
 }
+
+// TestIllegalMoveUnderAnotherHistoryThenAnotherMove: as above, but after
+// the set-back the player moves another piece onto the square the illegal
+// move went to, so that against the published history the board looks
+// like one piece moved illegally (knight e5 to b4). The history set aside
+// explains it as the set-back and a legal move, which is likelier.
+func TestIllegalMoveUnderAnotherHistoryThenAnotherMove(t *testing.T) {
+	start := mustFEN(t, "8/6PK/8/4n3/1k6/8/p7/8 w - - 0 1")
+	check(t, "set-back-move", start, []trace.Sensor{trace.Occupancy, trace.Colour}, []bool{true}, func(h *hands, _ bool) {
+		h.move("g7", "g8").press(chess.White)
+		h.wait(3000).move("b4", "c4").press(chess.Black)
+		h.wait(8000).move("c4", "b4").wait(2000)
+		h.move("e5", "c4").press(chess.Black)
+	}, "g8=Q Nc4", "illegal-move@2")
+}

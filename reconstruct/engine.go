@@ -104,6 +104,9 @@ type cand struct {
 	moves  [maxResync + 1]chess.Move
 	cost   int
 	missed bool // a capture whose victim was never seen lifted
+	// stale: line indexes r.stale, a history set aside, and back is how
+	// many published plies lie beyond it.
+	stale bool
 }
 
 // movesCache holds the legal moves of one position.

@@ -39,7 +39,11 @@ func (r *Reconstructor) lastTo(li, back int) chess.Square {
 	if len(ms) <= back {
 		return chess.NoSquare
 	}
-	m := ms[len(ms)-1-back]
+	return moveLanding(ms[len(ms)-1-back])
+}
+
+// moveLanding is where m puts its piece (the king's square for castling).
+func moveLanding(m chess.Move) chess.Square {
 	if m.IsCastling() {
 		return m.CastlingKingTo()
 	}
@@ -286,7 +290,7 @@ func (r *Reconstructor) explainNow(allowBack, allowResync bool) int {
 		if r.v.diff(&L.pos)&^r.overlay == 0 {
 			r.cands = append(r.cands, cand{line: li, cost: L.cost + nullCost(&rv)})
 		}
-		r.oneMove(li, 0, &L.pos, L.cost, &rv)
+		r.oneMove(cand{line: li, cost: L.cost}, &L.pos, r.lastTo(li, 0), chess.NoMove, &rv)
 	}
 	if allowBack && len(r.plies) > 0 {
 		n := len(r.plies)
@@ -297,7 +301,25 @@ func (r *Reconstructor) explainNow(allowBack, allowResync bool) int {
 				r.cands = append(r.cands, cand{line: 0, back: k, cost: r.lines[0].cost + back*k + nullCost(&rv)})
 			}
 		}
-		r.oneMove(0, 1, &r.befores[n-1], r.lines[0].cost+back, &rv)
+		r.oneMove(cand{back: 1, cost: r.lines[0].cost + back}, &r.befores[n-1], r.lastTo(0, 1), r.plies[n-1].move, &rv)
+		// A history set aside for a move that was legal only in the one
+		// published (keepStale): the arbiter set that move back, and the
+		// board shows the history as it was, or one move on.
+		for si := range r.stale {
+			S := &r.stale[si]
+			k := n - len(S.moves)
+			if k < 1 || k > 2 {
+				continue
+			}
+			if r.v.diff(&S.pos)&^r.overlay == 0 {
+				r.cands = append(r.cands, cand{line: si, stale: true, back: k, cost: S.cost + nullCost(&rv)})
+			}
+			last := chess.NoSquare
+			if len(S.moves) > 0 {
+				last = moveLanding(S.moves[len(S.moves)-1])
+			}
+			r.oneMove(cand{line: si, stale: true, back: k, cost: S.cost}, &S.pos, last, chess.NoMove, &rv)
+		}
 	}
 	best := r.best()
 	// A move in progress is no reason to search, unless hands touched
@@ -322,18 +344,16 @@ func backCost(clock bool) int {
 	return costBack
 }
 
-// oneMove adds the legal moves from p (line li after taking back back
-// plies) that explain the board.
-func (r *Reconstructor) oneMove(li, back int, p *chess.Position, base int, rv *recView) {
+// oneMove adds the legal moves from p that explain the board, as
+// candidates like c0 (its line, back and stale, its cost the base): lastTo
+// is where the move before p landed, skip a move not to count (the one
+// taken back).
+func (r *Reconstructor) oneMove(c0 cand, p *chess.Position, lastTo chess.Square, skip chess.Move, rv *recView) {
 	if !r.oneMovePossible(p, rv) {
 		return
 	}
 	ml := r.legal(p)
 	occ := r.v.occ
-	var skip chess.Move
-	if back > 0 {
-		skip = r.plies[len(r.plies)-back].move
-	}
 	// Without an overlay the board must be the move's occupancy exactly,
 	// so a move other than castling empties a square the board shows
 	// empty and fills one it shows full.
@@ -355,9 +375,10 @@ func (r *Reconstructor) oneMove(li, back int, p *chess.Position, base int, rv *r
 				continue
 			}
 		}
-		c := cand{line: li, back: back, n: 1, cost: base}
+		c := c0
+		c.n = 1
 		c.moves[0] = m
-		sc, missed := r.seqCost(p, r.lastTo(li, back), c.moves[:1], rv)
+		sc, missed := r.seqCost(p, lastTo, c.moves[:1], rv)
 		c.cost += sc
 		c.missed = missed
 		r.cands = append(r.cands, c)

@@ -16,7 +16,23 @@ func (r *Reconstructor) adopt(bi int, t int64, out []Output) []Output {
 	defer func() { r.ver++ }()
 	best := r.cands[bi]
 	var retracted chess.Move
-	if best.back > 0 {
+	if best.stale {
+		// Back to a history set aside: the published move beyond it was
+		// legal only in the history published, and the arbiter set it
+		// back.
+		S := r.stale[best.line]
+		keep := len(S.moves)
+		retracted = r.pub[keep]
+		moves := append(append(make([]chess.Move, 0, keep+best.n+16), S.moves...), best.moves[:best.n]...)
+		pos := S.pos
+		for _, m := range best.moves[:best.n] {
+			pos.MakeMove(m)
+		}
+		r.spare = append(r.spare[:0], line{moves: moves, pos: pos, cost: best.cost, stale: true, illegalAt: keep, illegal: retracted})
+		r.keepTakenBack(best, keep, retracted)
+		r.lines, r.spare = r.spare, r.lines
+		r.sortLines()
+	} else if best.back > 0 {
 		L0 := r.lines[0]
 		keep := len(L0.moves) - best.back
 		retracted = L0.moves[keep]
@@ -163,9 +179,17 @@ func (r *Reconstructor) keepStale(best *cand) {
 // the board too: a takeback must not lose the alternative to an earlier
 // uncertain move (another capture that nobody saw taken), nor the history
 // set aside for a move that is now taken back (keepStale).
+//
+// When best returns to a history set aside, the published hypotheses
+// taken back as far are the alternatives, at the cost of a takeback.
 func (r *Reconstructor) keepTakenBack(best cand, keep int, retracted chess.Move) {
-	for j := 1; j < len(r.lines)+len(r.stale); j++ {
+	j0, src := 1, r.lines[0].cost
+	if best.stale {
+		j0, src = 0, r.stale[best.line].cost
+	}
+	for j := j0; j < len(r.lines)+len(r.stale); j++ {
 		var Lj *line
+		extra := 0
 		if j < len(r.lines) {
 			Lj = &r.lines[j]
 			if len(Lj.moves) <= keep {
@@ -174,6 +198,11 @@ func (r *Reconstructor) keepTakenBack(best cand, keep int, retracted chess.Move)
 			if Lj.cost > r.lines[0].cost+pruneGap {
 				continue
 			}
+			if best.stale {
+				extra = backCost(r.clock) * (len(Lj.moves) - keep)
+			}
+		} else if best.stale && j-len(r.lines) == best.line {
+			continue
 		} else if Lj = &r.stale[j-len(r.lines)]; len(Lj.moves) != keep {
 			continue // (only back to where it was set aside)
 		}
@@ -193,7 +222,7 @@ func (r *Reconstructor) keepTakenBack(best cand, keep int, retracted chess.Move)
 			continue
 		}
 		moves := append(append(make([]chess.Move, 0, keep+best.n+16), Lj.moves[:keep]...), best.moves[:best.n]...)
-		L := line{moves: moves, pos: pos, cost: best.cost + Lj.cost - r.lines[0].cost}
+		L := line{moves: moves, pos: pos, cost: best.cost + Lj.cost - src + extra}
 		if j >= len(r.lines) {
 			// The arbiter setting the position back after an illegal
 			// move is no takeback in that history.
