@@ -420,3 +420,16 @@ func TestResultGestureIsNotAMove(t *testing.T) {
 		}
 	}
 }
+
+func TestCaptureAndKnockedPieceIsNoRecapture(t *testing.T) {
+	// Black takes on a4 (the bishop is lifted first) and knocks the white
+	// rook on a3 off the board. One lift of a4 is seen: a recapture Rxa4
+	// would need a second, and a reply begun before the capture landed;
+	// the board is a capture with a piece misplaced.
+	start := mustFEN(t, "4k3/3b4/8/8/P7/R7/8/4K3 b - - 0 1")
+	check(t, "knocked-rook", start, []trace.Sensor{trace.Occupancy}, []bool{true}, func(h *hands, _ bool) {
+		h.lift("d7").wait(600).lift("a4").placeFirst("a4").lift("a3").press(chess.Black)
+		h.wait(8000).place("a3").wait(1000)
+		h.move("e1", "e2").press(chess.White)
+	}, "Bxa4 Ke2", "misplaced-pieces@2")
+}

@@ -15,6 +15,7 @@ const (
 	maxLines       = 16  // hypotheses kept about the recent moves
 	minReplyMs     = 250 // no reply starts sooner after the move it answers
 	minCarryMs     = 400 // nor a piece lands sooner after it is lifted (when its landing is unseen)
+	slideSlackMs   = 300 // a slid piece can show on its destination this long before its square empties
 	maxResync      = 6   // plies searched to re-synchronise: 4 always, 5 and 6 within the budget
 	maxResyncLines = 4   // hypotheses re-synchronised from, best first
 	resyncBudget   = 400000

@@ -1,6 +1,9 @@
 package reconstruct
 
-import "github.com/boardd/boardd/chess"
+import (
+	"github.com/boardd/boardd/chess"
+	"github.com/boardd/boardd/trace"
+)
 
 // recView is the record in game coordinates.
 type recView struct {
@@ -23,6 +26,12 @@ func (r *Reconstructor) firstOff(s chess.Square) (int64, bool) {
 func (r *Reconstructor) lastOff(s chess.Square) (int64, bool) {
 	raw := unrotSquare(s, r.orient)
 	return r.rec.lastOff[raw], r.rec.lifted.Has(raw)
+}
+
+// lastOn is when game square s was last seen filled (ok false if never).
+func (r *Reconstructor) lastOn(s chess.Square) (int64, bool) {
+	raw := unrotSquare(s, r.orient)
+	return r.rec.lastOn[raw], r.rec.placed.Has(raw)
 }
 
 // firstOn is when game square s was first seen filled (ok false if never).
@@ -91,7 +100,7 @@ func moveSquares(p *chess.Position, m chess.Move) (all, needLift chess.Bitboard)
 // missed reports that the last move is a capture whose victim was never
 // seen lifted.
 func (r *Reconstructor) seqCost(p *chess.Position, lastTo chess.Square, moves []chess.Move, rv *recView) (cost int, missed bool) {
-	var expl, need, zone chess.Bitboard
+	var expl, need, zone, captured chess.Bitboard
 	q := *p
 	prevOff := int64(-1)
 	var lastNeed chess.Bitboard
@@ -102,6 +111,27 @@ func (r *Reconstructor) seqCost(p *chess.Position, lastTo chess.Square, moves []
 		need |= nl
 		lastNeed = nl
 		from, to := m.From(), m.To()
+		if nl&captured != 0 && !m.IsCastling() {
+			// The second capture on a square in the sequence needs a
+			// second lift there (the first is priced below).
+			first, _ := r.firstOff(to)
+			if last, ok := r.lastOff(to); !ok || last == first {
+				cost += costMissedLift
+			}
+		}
+		if !m.IsCastling() {
+			captured |= nl
+		}
+		if nl != 0 && !m.IsCastling() && rv.lifted&nl != 0 {
+			// The square last filled well before the capturing piece
+			// was lifted: its events were something else (a touch, an
+			// earlier move), and the capture itself was not seen.
+			tf, ok1 := r.lastOff(from)
+			on, ok2 := r.lastOn(to)
+			if ok1 && ok2 && on+slideSlackMs < tf {
+				cost += costMissedLift
+			}
+		}
 		if nl != 0 && !m.IsCastling() && rv.lifted&nl == 0 {
 			// Nothing shows which piece was taken: prefer a recapture, a
 			// valuable victim, and a capture that does not hang the piece.
@@ -485,6 +515,23 @@ type resyncState struct {
 	nodes   int
 }
 
+// pending reports whether the first move of the sequence is one that is
+// not published on its own without a clock: a capture whose victim's
+// square was not seen lifted before the second move began, or a
+// promotion whose piece no input told.
+func (rs *resyncState) pending() bool {
+	r, m := rs.r, rs.seq[0]
+	if m.IsPromotion() && r.promo == chess.NoPieceType && r.sensor != trace.PieceSensor {
+		return true
+	}
+	if m.IsCastling() || rs.start.PieceAt(m.To()) == chess.NoPiece {
+		return false
+	}
+	off, ok := r.firstOff(m.To())
+	next, ok2 := r.lastOff(rs.seq[1].From())
+	return !ok || ok2 && off > next
+}
+
 func (rs *resyncState) search(p *chess.Position, ply int) {
 	r := rs.r
 	if ply == 0 {
@@ -528,7 +575,15 @@ func (rs *resyncState) search(p *chess.Position, ply int) {
 			if r.rec.framed {
 				per = costFramePly
 			}
-			c := cand{line: rs.line, n: rs.depth, cost: r.lines[rs.line].cost + per*(rs.depth-1)}
+			plies := rs.depth - 1
+			if !r.clock && !r.rec.framed && rs.pending() {
+				// Without a clock a capture nobody saw taken, or a
+				// promotion without its piece, waits for the reply:
+				// the two moves together are what the board is expected
+				// to show, not a sign of missed events.
+				plies--
+			}
+			c := cand{line: rs.line, n: rs.depth, cost: r.lines[rs.line].cost + per*plies}
 			copy(c.moves[:], rs.seq[:rs.depth])
 			sc, missed := r.seqCost(&rs.start, r.lastTo(rs.line, 0), c.moves[:c.n], rs.rv)
 			c.cost += sc
