@@ -433,3 +433,17 @@ func TestCaptureAndKnockedPieceIsNoRecapture(t *testing.T) {
 		h.move("e1", "e2").press(chess.White)
 	}, "Bxa4 Ke2", "misplaced-pieces@2")
 }
+
+func TestMisplacedMoveRevivedWhenThePieceIsPutBack(t *testing.T) {
+	// White takes the b3 knight faster than a scan and knocks the black
+	// rook from c2 onto d1. The board reads as Rd1 with c2 knocked off,
+	// one misplaced square instead of two. When the rook is put back on
+	// c2 and play goes on, only the capture explains the board.
+	start := mustFEN(t, "6k1/8/8/8/8/1n6/2r5/1R4K1 w - - 0 1")
+	check(t, "revived", start, []trace.Sensor{trace.Occupancy}, []bool{true}, func(h *hands, _ bool) {
+		h.lift("b1").swap("b3").lift("c2").place("d1").press(chess.White)
+		h.wait(8000).lift("d1").place("c2").wait(500)
+		h.move("g8", "f7").press(chess.Black)
+		h.wait(3000).move("b3", "b1").press(chess.White)
+	}, "Rxb3 Kf7 Rb1", "misplaced-pieces@1")
+}

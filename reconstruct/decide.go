@@ -2,6 +2,7 @@ package reconstruct
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/boardd/boardd/chess"
 	"github.com/boardd/boardd/trace"
@@ -116,18 +117,20 @@ func (r *Reconstructor) revive() bool {
 	n0 := len(r.lines)
 	for i := len(r.plies) - 1; i >= 0 && i >= len(r.plies)-maxRevive; i-- {
 		pr := &r.plies[i]
-		if !pr.blind && !pr.blindPromo {
+		if !pr.blind && !pr.blindPromo && len(pr.alts) == 0 {
 			continue
 		}
 		m := pr.move
 		before := &r.befores[i]
 		for _, a := range r.legal(before).Moves() {
 			// Another capture by the same piece, or another piece
-			// promoted to on the same square.
+			// promoted to on the same square, or another move that
+			// explained the board with other pieces misplaced.
 			otherCapture := pr.blind && a.To() != m.To() && before.PieceAt(a.To()) != chess.NoPiece &&
 				(!a.IsPromotion() || a.Promotion() == chess.Queen)
 			otherPromo := pr.blindPromo && a.To() == m.To() && a != m
-			if a.From() != m.From() || a.IsCastling() || !otherCapture && !otherPromo {
+			sameFrom := a.From() == m.From() && !a.IsCastling()
+			if !(sameFrom && (otherCapture || otherPromo)) && !slices.Contains(pr.alts, a) {
 				continue
 			}
 			pos := *before

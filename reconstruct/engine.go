@@ -94,6 +94,11 @@ type plyRec struct {
 	// blindPromo: a promotion whose piece neither the sensors nor an
 	// input told (the queen assumed).
 	blindPromo bool
+	// alts: for a move published with misplaced pieces, the other moves
+	// that explained the board nearly as well with other squares out of
+	// place (a capture nobody saw taken, and a piece knocked onto the
+	// square a quiet move would reach).
+	alts []chess.Move
 }
 
 // cand is one explanation of the board: from hypothesis line (after taking

@@ -163,12 +163,26 @@ func (r *Reconstructor) actInexact(ix inexact, side chess.Color, t int64, presse
 				}
 			}
 		}
+		// The moves that leave other squares out of place stay
+		// available to revive, should a later board prove one of them.
+		var alts []chess.Move
+		if ix.diff != 0 {
+			for _, o := range r.ixAlts {
+				if o.line == ix.line && o.move != ix.move && o.cost <= ix.cost+pruneGap {
+					alts = append(alts, o.move)
+				}
+			}
+		}
 		after := P
 		after.MakeMove(ix.move)
+		n0 := len(r.plies)
 		if pressed {
 			out = r.adoptPressed(0, out)
 		} else {
 			out = r.adopt(0, r.lastChange, out)
+		}
+		if len(r.plies) == n0+1 && r.plies[n0].move == ix.move {
+			r.plies[n0].alts = alts
 		}
 		r.alertKey = key
 		r.overlay |= ix.diff | alt

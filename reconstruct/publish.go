@@ -404,7 +404,11 @@ func (r *Reconstructor) publish(t int64, out []Output) []Output {
 			// victim nobody saw.)
 			blind := old.blind && old.move.From() == m.From()
 			blindPromo := old.blindPromo && old.move.From() == m.From()
-			*old = plyRec{move: m, t: old.t, san: n.san, uci: n.uci, uncertain: unc, blind: blind, blindPromo: blindPromo}
+			var alts []chess.Move
+			if old.move == m {
+				alts = old.alts
+			}
+			*old = plyRec{move: m, t: old.t, san: n.san, uci: n.uci, uncertain: unc, blind: blind, blindPromo: blindPromo, alts: alts}
 			r.pub[i] = m
 			r.befores[i] = before
 			continue
