@@ -440,10 +440,35 @@ func TestMisplacedMoveRevivedWhenThePieceIsPutBack(t *testing.T) {
 	// one misplaced square instead of two. When the rook is put back on
 	// c2 and play goes on, only the capture explains the board.
 	start := mustFEN(t, "6k1/8/8/8/8/1n6/2r5/1R4K1 w - - 0 1")
-	check(t, "revived", start, []trace.Sensor{trace.Occupancy}, []bool{true}, func(h *hands, _ bool) {
+	check(t, "revived", start, []trace.Sensor{trace.Occupancy}, both, func(h *hands, _ bool) {
 		h.lift("b1").swap("b3").lift("c2").place("d1").press(chess.White)
 		h.wait(8000).lift("d1").place("c2").wait(500)
 		h.move("g8", "f7").press(chess.Black)
 		h.wait(3000).move("b3", "b1").press(chess.White)
 	}, "Rxb3 Kf7 Rb1", "misplaced-pieces@1")
+}
+
+func TestMisplacedPiecePutBackJustBeforeAMove(t *testing.T) {
+	// The c4 pawn, knocked onto b4, is put back a moment before Black's
+	// move (the board is never still in between): c4 is no longer out of
+	// place, so its capture faster than a scan later is a move.
+	start := mustFEN(t, "4k3/8/8/3p4/2P5/8/8/4K3 w - - 0 1")
+	check(t, "put-back", start, []trace.Sensor{trace.Occupancy}, []bool{true}, func(h *hands, _ bool) {
+		h.move("e1", "e2").lift("c4").place("b4").press(chess.White)
+		h.wait(5000).lift("b4").place("c4").move("e8", "e7").press(chess.Black)
+		h.wait(3000).lift("c4").swap("d5").press(chess.White)
+	}, "Ke2 Ke7 cxd5", "misplaced-pieces@1")
+}
+
+func TestMisplacedAlternativeNotMasked(t *testing.T) {
+	// Black takes on e4 and knocks the e5 pawn onto d4, where the d5
+	// pawn could have gone: read as d4 with e5 knocked off. When White
+	// puts the pawn back, d4 shows empty: that must not be accepted as
+	// the d4 line's misplaced square, so that the capture is revived.
+	start := mustFEN(t, "4k3/5b2/8/3pP3/4P3/8/8/4K3 b - - 0 1")
+	check(t, "unmasked", start, []trace.Sensor{trace.Occupancy}, both, func(h *hands, _ bool) {
+		h.lift("e4").wait(300).lift("d5").placeFirst("e4").lift("e5").place("d4").press(chess.Black)
+		h.wait(6000).lift("d4").place("e5").wait(500).move("e1", "d1").press(chess.White)
+		h.wait(3000).move("f7", "h5").press(chess.Black)
+	}, "dxe4 Kd1 Bh5+", "misplaced-pieces@2")
 }

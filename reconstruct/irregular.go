@@ -150,16 +150,15 @@ func (r *Reconstructor) actInexact(ix inexact, side chess.Color, t int64, presse
 		}
 		// So does a move that leaves other squares out of place when it
 		// is nearly as likely (a capture whose piece knocked another onto
-		// the square a quiet move would have gone to): the squares of
-		// both are accepted either way until the board settles it.
-		var alt chess.Bitboard
+		// the square a quiet move would have gone to). Only the best
+		// one's squares are accepted either way until put right: the
+		// other explains the board once its piece is put back.
 		if ix.diff != 0 {
 			for _, o := range r.ixAlts {
 				if o.diff != ix.diff && o.cost <= ix.cost+misplacedAltGap && len(r.cands) < maxLines {
 					c := cand{line: o.line, n: 1, cost: o.cost}
 					c.moves[0] = o.move
 					r.cands = append(r.cands, c)
-					alt |= o.diff
 				}
 			}
 		}
@@ -185,7 +184,7 @@ func (r *Reconstructor) actInexact(ix inexact, side chess.Color, t int64, presse
 			r.plies[n0].alts = alts
 		}
 		r.alertKey = key
-		r.overlay |= ix.diff | alt
+		r.overlay |= ix.diff
 		if ix.unreplaced {
 			to := ix.move.To()
 			return r.alert(out, Output{Alert: PromotionUnreplaced, T: t, Ply: ply, Side: toMove,

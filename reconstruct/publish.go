@@ -120,6 +120,10 @@ func (r *Reconstructor) adopt(bi int, t int64, out []Output) []Output {
 	r.rec.resetExcept(0)
 	r.prov = chess.NoMove
 	r.alertKey = 0
+	// Misplaced squares the board shows as the game now expects them
+	// were put right (perhaps just before the move, too briefly for a
+	// still board to show it).
+	r.overlay &= r.v.diff(&r.lines[0].pos)
 	if r.state == stateSetup || r.state == stateIrregular {
 		r.state = statePlay
 	}
