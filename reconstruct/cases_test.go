@@ -472,3 +472,16 @@ func TestMisplacedAlternativeNotMasked(t *testing.T) {
 		h.wait(3000).move("f7", "h5").press(chess.Black)
 	}, "dxe4 Kd1 Bh5+", "misplaced-pieces@2")
 }
+
+func TestCastlingRookKnockedOffItsSquare(t *testing.T) {
+	// The rook reaches f1 and is knocked off it at once; it lies off the
+	// board until Black's think. Put on its square and taken off again,
+	// it is not a castling still in the hand: the castling counts and f1
+	// is alerted (without a clock, once the board has stood still
+	// AlertMs).
+	start := mustFEN(t, "r3k2r/pppq1ppp/2npbn2/2b1p3/2B1P3/2NPBN2/PPPQ1PPP/R3K2R w KQkq - 0 1")
+	check(t, "rook-knocked", start, allSensors, both, func(h *hands, _ bool) {
+		h.move("e1", "g1").move("h1", "f1").wait(100).lift("f1").press(chess.White)
+		h.wait(8000).place("f1").wait(1500).move("h7", "h6").press(chess.Black)
+	}, "O-O h6", "misplaced-pieces@1")
+}

@@ -208,12 +208,39 @@ func (r *Reconstructor) onAlertTimer(t int64, out []Output) []Output {
 	if r.state == stateSetup && len(r.plies) == 0 && !r.sawStart {
 		return r.wrongSetup(t, out)
 	}
-	if r.inProgress(false) || r.state == stateIrregular {
+	if r.state == stateIrregular || r.inProgress(false) && !r.putThenTaken(&ix) {
 		// A move being made, or an irregularity already reported: wait for
 		// the board to come back.
 		return out
 	}
 	return r.actInexact(ix, r.lines[0].pos.SideToMove(), t, false, out)
+}
+
+// putThenTaken reports whether the board is move ix.move made with its
+// misplaced squares all ones the move fills, each seen filled after the
+// move began and then emptied again: the piece was put on its square
+// (released, so the move is made) and taken off, not a move still in the
+// hand (a castling rook knocked off its new square).
+func (r *Reconstructor) putThenTaken(ix *inexact) bool {
+	m := ix.move
+	if m == chess.NoMove || ix.diff == 0 || ix.illegal || ix.unreplaced {
+		return false
+	}
+	start, ok := r.lastOff(m.From())
+	if !ok {
+		return false
+	}
+	after := r.lines[ix.line].pos
+	after.MakeMove(m)
+	for b := ix.diff; b != 0; b &= b - 1 {
+		s := b.First()
+		on, ok1 := r.lastOn(s)
+		off, ok2 := r.lastOff(s)
+		if !after.Occupied().Has(s) || r.v.occ.Has(s) || !ok1 || !ok2 || on < start || off < on {
+			return false
+		}
+	}
+	return true
 }
 
 // centre are the squares of the result gesture: both kings on the light
