@@ -485,3 +485,15 @@ func TestCastlingRookKnockedOffItsSquare(t *testing.T) {
 		h.wait(8000).place("f1").wait(1500).move("h7", "h6").press(chess.Black)
 	}, "O-O h6", "misplaced-pieces@1")
 }
+
+func TestIllegalKnightStepIsNotACaptureAndAStrayPiece(t *testing.T) {
+	// The knight steps f6-e6 (not a knight's move). Occupancy sensors
+	// could also read Nxe4 with the queen's lift unseen and a piece put
+	// on e6 from nowhere; pieces do not come from nowhere.
+	start := mustFEN(t, "6k1/p7/5n2/8/4Q3/8/P7/6K1 b - - 0 1")
+	check(t, "knight-step", start, []trace.Sensor{trace.Occupancy}, []bool{true}, func(h *hands, _ bool) {
+		h.move("f6", "e6").press(chess.Black)
+		h.wait(10000).move("e6", "f6").wait(1500)
+		h.lift("f6").lift("e4").placeFirst("e4").press(chess.Black)
+	}, "Nxe4", "illegal-move@2")
+}

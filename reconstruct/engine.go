@@ -38,6 +38,7 @@ const (
 	costMisplaced       = 40 // per square that differs from the explanation
 	costMisplacedN      = 30 // ... when the piece fell onto a neighbouring square
 	costMisplacedOrder  = 15 // ... a piece seen landing before it was lifted
+	costFromNowhere     = 15 // ... a square filled that no emptied square explains
 	costIllegal         = 50 // an illegal move by the player to move
 	uncertainGap        = 10 // alternatives this close make a published move uncertain
 	pruneGap            = 50 // alternatives this much worse are dropped

@@ -252,7 +252,12 @@ func (r *Reconstructor) misplacedCost(d chess.Bitboard, p *chess.Position) int {
 			return c
 		}
 	}
-	return n * costMisplaced
+	// A piece knocked falls off the board or onto a neighbouring square;
+	// more squares filled than emptied need pieces that came from
+	// nowhere.
+	vac := (d & p.Occupied() &^ r.v.occ).Count()
+	fil := (d & r.v.occ &^ p.Occupied()).Count()
+	return n*costMisplaced + max(0, fil-vac)*costFromNowhere
 }
 
 // misplaced alerts squares that differ from position p, displaced by side
