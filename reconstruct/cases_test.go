@@ -497,3 +497,16 @@ func TestIllegalKnightStepIsNotACaptureAndAStrayPiece(t *testing.T) {
 		h.lift("f6").lift("e4").placeFirst("e4").press(chess.Black)
 	}, "Nxe4", "illegal-move@2")
 }
+
+func TestCaptureThenKnockedPieceIsNoFastRecapture(t *testing.T) {
+	// cxd4, and the hand knocks the e3 bishop off the board just after
+	// the pawn lands. Bxd4 faster than a scan would explain the board as
+	// well, but either the reply began 150 ms after cxd4 landed, or (if
+	// the landing seen on d4 was the bishop's) before cxd4 could have
+	// been made.
+	start := mustFEN(t, "4k3/p7/8/2p5/3P4/4B3/P7/4K3 b - - 0 1")
+	check(t, "knocked-bishop", start, []trace.Sensor{trace.Occupancy}, both, func(h *hands, _ bool) {
+		h.lift("c5").wait(300).lift("d4").placeFirst("d4").lift("e3").press(chess.Black)
+		h.wait(8000).place("e3").wait(1500).move("e1", "d1").press(chess.White)
+	}, "cxd4 Kd1", "misplaced-pieces@2")
+}

@@ -104,7 +104,7 @@ func (r *Reconstructor) seqCost(p *chess.Position, lastTo chess.Square, moves []
 	q := *p
 	prevOff := int64(-1)
 	var lastNeed chess.Bitboard
-	prevDone := int64(-1)
+	prevDone, prevOn, prevLand := int64(-1), int64(-1), chess.NoSquare
 	for i, m := range moves {
 		all, nl := moveSquares(&q, m)
 		expl |= all
@@ -182,7 +182,20 @@ func (r *Reconstructor) seqCost(p *chess.Position, lastTo chess.Square, moves []
 			// A player does not start a move before the opponent's is
 			// on the board, nor faster than a human reacts: that is a
 			// knocked piece, not a reply.
-			if prevDone >= 0 && t < prevDone+minReplyMs && t != prevDone {
+			early := prevDone >= 0 && t < prevDone+minReplyMs && t != prevDone
+			if prevDone >= 0 && prevOn >= 0 && nl == prevLand.Bitboard() {
+				// A capture of the piece the move before put down, whose
+				// square shows one landing: either that landing was the
+				// move before's (prevOn) and this capture was not seen,
+				// or this one's, and the lift seen on the square was this
+				// move's first act (its victim taken off).
+				start := t
+				if off, ok := r.lastOff(to); ok {
+					start = min(start, off)
+				}
+				early = t < prevOn+minReplyMs && start < prevDone+minReplyMs
+			}
+			if early {
 				cost += costOverlap
 			}
 			prevOff = t
@@ -191,13 +204,16 @@ func (r *Reconstructor) seqCost(p *chess.Position, lastTo chess.Square, moves []
 		if m.IsCastling() {
 			land = m.CastlingKingTo()
 		}
-		prevDone = -1
+		prevDone, prevOn, prevLand = -1, -1, land
 		if t, ok := r.firstOn(land); ok && !laterTouch(moves[i+1:], land, rv) {
 			prevDone = t
 		} else if t, ok := r.lastOff(from); ok {
 			// Not seen landing (a capture faster than a scan): the hand
 			// still had to carry the piece there.
 			prevDone = t + minCarryMs
+			if on, ok := r.firstOn(land); ok && on > t {
+				prevOn = on
+			}
 		}
 		lastTo = to
 		q.MakeMove(m)
