@@ -510,3 +510,16 @@ func TestCaptureThenKnockedPieceIsNoFastRecapture(t *testing.T) {
 		h.wait(8000).place("e3").wait(1500).move("e1", "d1").press(chess.White)
 	}, "cxd4 Kd1", "misplaced-pieces@2")
 }
+
+func TestCaptureShapedTouchIsTheCapture(t *testing.T) {
+	// Bxf6, the knight's square seen lifted and filled, then the g7 pawn
+	// knocked off the board. Bxh6 gxh6 with both captures faster than a
+	// scan would also fit, had the f6 knight been lifted and put back:
+	// but a lift and a landing on a square the bishop could take on is
+	// what the capture there looks like.
+	start := mustFEN(t, "rnbqkb1r/pppp1pp1/4pn1p/6B1/3P4/5N2/PPP1PPPP/RN1QKB1R w KQkq - 0 4")
+	check(t, "capture-shaped", start, []trace.Sensor{trace.Occupancy}, both, func(h *hands, _ bool) {
+		h.lift("g5").wait(300).lift("f6").placeFirst("f6").lift("g7").press(chess.White)
+		h.wait(8000).place("g7").wait(1500).move("e6", "e5").press(chess.Black)
+	}, "Bxf6 e5", "misplaced-pieces@7")
+}

@@ -28,6 +28,7 @@ const (
 	costMatingCapture   = 10 // ... or mate
 	costStrayNear       = 1  // a touched square on the moving piece's path
 	costStrayFar        = 5  // a touched square nothing explains
+	costCaptureTouch    = 15 // ... more when it looks like the capture the move could have made there
 	costPromoN          = 15 // an under-promotion without a promote input
 	costPromoRB         = 25
 	costPromoOther      = 40 // a promotion other than the one the input chose

@@ -224,6 +224,22 @@ func (r *Reconstructor) seqCost(p *chess.Position, lastTo chess.Square, moves []
 	}
 	stray := rv.touched() &^ expl
 	cost += costStrayNear*(stray&zone).Count() + costStrayFar*(stray&^zone).Count()
+	if len(moves) > 0 {
+		// An opponent's piece the first move's piece could have taken,
+		// lifted and a piece put back on its square: what a capture there
+		// looks like, not a touch.
+		m := moves[0]
+		own := p.ByColor(p.SideToMove())
+		shaped := stray & rv.lifted & rv.placed & p.Occupied() &^ own & r.v.occ & attacksFrom(p, m.From())
+		for b := shaped; b != 0; b &= b - 1 {
+			sq := b.First()
+			if off, ok := r.firstOff(sq); ok {
+				if on, ok := r.lastOn(sq); ok && on > off {
+					cost += costCaptureTouch
+				}
+			}
+		}
+	}
 	// Only a last move can be a piece still in the air.
 	return cost, lastNeed&^rv.lifted != 0
 }
@@ -629,4 +645,25 @@ func (rs *resyncState) search(p *chess.Position, ply int) {
 			return
 		}
 	}
+}
+
+// attacksFrom is the squares the piece on s attacks in p.
+func attacksFrom(p *chess.Position, s chess.Square) chess.Bitboard {
+	pc := p.PieceAt(s)
+	occ := p.Occupied()
+	switch pc.Type() {
+	case chess.Pawn:
+		return chess.PawnAttacks(pc.Color(), s)
+	case chess.Knight:
+		return chess.KnightAttacks(s)
+	case chess.Bishop:
+		return chess.BishopAttacks(s, occ)
+	case chess.Rook:
+		return chess.RookAttacks(s, occ)
+	case chess.Queen:
+		return chess.QueenAttacks(s, occ)
+	case chess.King:
+		return chess.KingAttacks(s)
+	}
+	return 0
 }
