@@ -174,6 +174,7 @@ func (a *Analyzer) canMate(pos *chess.Position, winner chess.Color) MateAnswer {
 		nodes += s.nodes
 	}
 	res.Nodes = nodes
+	s.release()
 	if res.Winnability == Winnable {
 		res.Helpmate = append(forced, res.Helpmate...)
 	}

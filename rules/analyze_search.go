@@ -19,11 +19,13 @@ import (
 // searched in this iteration), no mate exists.
 
 const (
-	maxLine     = 160 // plies; longer lines are cut (and the proof lost)
-	maxDepth    = 128
-	punishCost  = 4
-	rewardCost  = 0
-	defaultCost = 1
+	maxLine = 160 // plies; longer lines are cut (and the proof lost)
+	// maxClosureDepth bounds the closure's stack (about 90 bytes a ply).
+	maxClosureDepth = 400_000
+	maxDepth        = 128
+	punishCost      = 4
+	rewardCost      = 0
+	defaultCost     = 1
 )
 
 type ttEntry struct {
@@ -119,6 +121,20 @@ func (s *search) setTargets() {
 	s.winKnightTarget = chess.NewSquare(corner.File()+3*fileIn, corner.Rank()+3*dir)
 }
 
+// release drops tables that grew large, so that an idle Analyzer holds
+// little memory.
+func (s *search) release() {
+	if len(s.tt) > 1<<16 {
+		s.tt = nil
+	}
+	if s.static != nil && len(s.static.results) > 1<<12 {
+		s.static.results = make(map[uint64]bool)
+	}
+	if cap(s.arena) > 1<<16 || cap(s.stack) > 1<<14 {
+		s.arena, s.stack = nil, nil
+	}
+}
+
 func isDark(sq chess.Square) bool { return darkSquares.Has(sq) }
 
 // run is the iterative deepening driver.
@@ -155,7 +171,12 @@ func (s *search) runClosure(limit int) MateAnswer {
 	} else {
 		clear(visited)
 	}
-	defer func() { s.visited = visited }()
+	defer func() {
+		if len(visited) > 1<<16 {
+			visited = nil // do not keep a large table between calls
+		}
+		s.visited = visited
+	}()
 
 	arena := s.arena[:0]
 	stack := s.stack[:0]
@@ -165,7 +186,7 @@ func (s *search) runClosure(limit int) MateAnswer {
 	expand := func(m chess.Move, u chess.Undo) {
 		var list chess.MoveList
 		p.GenerateLegal(&list)
-		start := len(arena)
+		start := int32(len(arena))
 		for _, cls := range [...]moveClass{rewardMove, normalMove, punishMove} {
 			for _, mv := range list.Moves() {
 				if s.classify(mv) == cls {
@@ -173,9 +194,10 @@ func (s *search) runClosure(limit int) MateAnswer {
 				}
 			}
 		}
-		stack = append(stack, closureFrame{start: start, end: len(arena), next: start, move: m, undo: u})
+		stack = append(stack, closureFrame{start: start, end: int32(len(arena)), next: start, move: m, undo: u})
 	}
 	visited[p.Key()] = uint32(secondaryHash(p))
+	cut := false
 	expand(chess.NoMove, chess.Undo{})
 	for len(stack) > 0 {
 		f := &stack[len(stack)-1]
@@ -222,7 +244,18 @@ func (s *search) runClosure(limit int) MateAnswer {
 			p.UnmakeMove(m, u)
 			continue
 		}
+		if len(stack) >= maxClosureDepth {
+			// Too deep to keep on the stack: this line is cut, so the
+			// visit can no longer prove anything, but it may still find
+			// a mate elsewhere.
+			cut = true
+			p.UnmakeMove(m, u)
+			continue
+		}
 		expand(m, u)
+	}
+	if cut {
+		return MateAnswer{Winnability: Undetermined, Method: "budget"}
 	}
 	return MateAnswer{Winnability: Unwinnable, Method: "closure"}
 }
@@ -230,7 +263,7 @@ func (s *search) runClosure(limit int) MateAnswer {
 // closureFrame is one level of runClosure's stack: the moves of a position
 // (a slice of the shared arena) and the move that led to it.
 type closureFrame struct {
-	start, end, next int
+	start, end, next int32
 	move             chess.Move
 	undo             chess.Undo
 }

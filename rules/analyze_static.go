@@ -69,8 +69,10 @@ type staticAnalysis struct {
 	uncapturableWhileSteady chess.Bitboard
 	immovable               chess.Bitboard
 	firstSteadyCapturable   chess.Bitboard
-	trace                   func(iter int, p *staticPiece, newReach, newCapt chess.Bitboard) // debugging aid
 }
+
+// maxStaticCache bounds the static results kept per search.
+const maxStaticCache = 1 << 16
 
 // staticCache remembers static results by position key within one search.
 type staticCache struct {
@@ -98,6 +100,9 @@ func (c *staticCache) unwinnable(p *chess.Position, winner chess.Color) bool {
 		return r
 	}
 	r := staticUnwinnable(&c.a, p, winner)
+	if len(c.results) >= maxStaticCache {
+		clear(c.results) // bounded memory; the entries are only a speed-up
+	}
 	c.results[key] = r
 	return r
 }
@@ -245,6 +250,55 @@ func (a *staticAnalysis) derived() {
 			att &= attacksFrom(pi.kind, pi.color, r.First(), mayOcc)
 		}
 		a.attacked[pi.color] |= att
+	}
+	a.groupAttacks(capt)
+}
+
+// groupAttacks adds what several pieces of one colour and kind attack
+// together: if n such pieces, never captured, share a region of m squares
+// they never leave, at most m-n of those squares are ever free of them, so
+// a square attacked from more than m-n squares of the region is always
+// attacked (bishops walled in a corner guard each other's pawns).
+func (a *staticAnalysis) groupAttacks(capt chess.Bitboard) {
+	for c := chess.White; c <= chess.Black; c++ {
+		for kind := chess.Knight; kind <= chess.Queen; kind++ {
+			var region chess.Bitboard
+			n := 0
+			for i := 0; i < a.n; i++ {
+				pi := &a.pieces[i]
+				if pi.color != c || pi.kind != kind || pi.promo || capt.Has(pi.sq) {
+					continue
+				}
+				region |= pi.reach
+				n++
+			}
+			if n < 2 {
+				continue
+			}
+			free := region.Count() - n
+			// Region squares no other piece may enter hold only pieces of
+			// the group, and a group piece in the way of another's ray
+			// attacks along the same ray: treat them as transparent.
+			var others chess.Bitboard
+			for i := 0; i < a.n; i++ {
+				pi := &a.pieces[i]
+				if pi.color != c || pi.kind != kind || pi.promo || capt.Has(pi.sq) {
+					others |= pi.reach
+				}
+			}
+			occ := a.mayOcc &^ (region &^ others)
+			var counts [64]int8
+			for r := region; r != 0; r &= r - 1 {
+				for x := attacksFrom(kind, c, r.First(), occ); x != 0; x &= x - 1 {
+					counts[x.First()]++
+				}
+			}
+			for sq := range counts {
+				if int(counts[sq]) > free {
+					a.attacked[c] |= chess.Square(sq).Bitboard()
+				}
+			}
+		}
 	}
 }
 
@@ -602,7 +656,8 @@ func attacksFrom(kind chess.PieceType, c chess.Color, s chess.Square, occ chess.
 
 // saturate grows the reach sets to the fixpoint.
 func (a *staticAnalysis) saturate() {
-	for iter := 0; iter < 256; iter++ {
+	// Every round adds squares to some set or stops, so this ends.
+	for {
 		a.derived()
 		var steadyOwn [2]chess.Bitboard
 		var mayOccNonKing [2]chess.Bitboard
@@ -688,9 +743,6 @@ func (a *staticAnalysis) saturate() {
 				reach = ^(steadyOwn[us] | steadyKings)
 			}
 			if reach != pi.reach || capt != pi.capt {
-				if a.trace != nil {
-					a.trace(iter, pi, reach&^pi.reach, capt&^pi.capt)
-				}
 				pi.reach, pi.capt = reach, capt
 				changed = true
 			}
@@ -700,8 +752,6 @@ func (a *staticAnalysis) saturate() {
 			return
 		}
 	}
-	// Not reached: every step adds squares, and there are finitely many.
-	a.derived()
 }
 
 // canMate reports whether the saturated analysis leaves a possible mate of
