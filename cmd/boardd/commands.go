@@ -25,11 +25,9 @@ func (h *commandHandler) NewGame(ctx context.Context, c publish.NewGameCmd) erro
 	d := h.d
 	return d.do(ctx, func() error {
 		if c.TimeControl.Timed() {
+			// The new game's clock (beginGame) takes it.
 			d.tc = c.TimeControl
 			d.cfg.Game.TimeControl = c.TimeControl.String()
-			if err := d.replaceClock(h.ctx); err != nil {
-				return err
-			}
 		}
 		start := c.Start
 		if start == nil {

@@ -194,6 +194,7 @@ type daemon struct {
 	// to the reconstruction a second time.
 	pressesFromSource bool
 
+	ctx       context.Context // the run's: ends at shutdown
 	requests  chan func()
 	lastFrame atomic.Int64 // unix nanoseconds of the newest frame or scan
 	srcAlive  atomic.Bool
@@ -254,15 +255,17 @@ func (d *daemon) run(ctx context.Context) error {
 	if err = d.openHTTP(ctx); err != nil {
 		return err
 	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	d.ctx = ctx
 	if err = d.startGame(d.initialGame(), true); err != nil {
 		return err
 	}
-
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
 	pubDone := make(chan error, 1)
 	go func() { pubDone <- d.pub.Run(ctx) }()
-	d.startClock(ctx)
+	if d.stopClock == nil {
+		d.startClock(ctx) // a resumed game keeps the clock openClock made
+	}
 	srcEvents := make(chan sensors.Event, 256)
 	srcDone := make(chan error, 1)
 	readerDone := make(chan struct{})
@@ -477,7 +480,7 @@ func (d *daemon) handleSource(ctx context.Context, ev *sensors.Event) {
 	case sensors.FrameEvent:
 		d.frames.Add(1)
 		d.frameRate.add(time.Now())
-		te := trace.Event{T: d.boardTime(ev.Frame.T), Kind: trace.Frame, Occ: ev.Frame.Occ}
+		te := trace.Event{T: d.boardTime(ev.T), Kind: trace.Frame, Occ: ev.Frame.Occ}
 		switch ev.Frame.Sensor {
 		case trace.Colour:
 			te.White, te.HasColour = ev.Frame.White, true
@@ -492,7 +495,7 @@ func (d *daemon) handleSource(ctx context.Context, ev *sensors.Event) {
 		d.log.Warn("sensor fault", "fault", fmt.Sprintf("%+v", ev.Fault))
 	case sensors.InputEvent:
 		te := ev.Input
-		te.T = d.boardTime(ev.Frame.T)
+		te.T = d.boardTime(ev.T)
 		if ev.Input.Kind == trace.Press && d.clock != nil {
 			if err := d.clock.Press(te.Side); err != nil {
 				d.log.Debug("clock press not applied", "side", te.Side, "err", err)
@@ -934,21 +937,29 @@ func (d *daemon) startGame(g gameSetup, resume bool) error {
 	if err != nil {
 		return err
 	}
-	d.rec, d.game = rc, g
+	d.rec = rc
+	return d.beginGame(g)
+}
+
+// beginGame starts a game in the journal, with a fresh clock, once the
+// reconstruction has it: at start-up, by command, or when the board showed
+// a start position (the reconstruction then begins the game itself).
+func (d *daemon) beginGame(g gameSetup) error {
+	d.game = g
 	d.published, d.base, d.provOut = d.published[:0], 0, false
 	if _, err := d.pub.StartGame(g.info); err != nil {
 		return fmt.Errorf("starting the game: %w", err)
 	}
 	if d.clock != nil {
-		tc := d.tc
-		run := clockbridge.Stopped
-		if d.pressesFromSource {
-			// The simulated players start at once; at a real board the
-			// arbiter or Black starts White's clock (2018 Art. 6.6).
-			run = clockbridge.WhiteRuns
+		if err := d.replaceClock(d.ctx); err != nil {
+			return err
 		}
-		if err := d.clock.Set(context.Background(), clockbridge.Setting{White: tc.Initial(), Black: tc.Initial(), Run: run}); err != nil {
-			d.log.Warn("setting the clock for the new game", "err", err)
+		if d.pressesFromSource {
+			// The simulated players start at once; at a real board Black
+			// (or the arbiter) starts White's clock (2018 Art. 6.6).
+			if err := d.clock.Start(d.ctx); err != nil {
+				d.log.Warn("starting the clock", "err", err)
+			}
 		}
 	}
 	d.pub.SetStatus(publish.Status{State: "playing", Firmware: "boardd " + version, Sensors: d.describeSensors(), Clock: d.cfg.Clock.Kind})
@@ -1040,7 +1051,7 @@ func (d *daemon) emit() {
 				sp := d.rec.StartPosition()
 				start = &sp
 			}
-			if err := d.startGame(d.setupFor(start), false); err != nil {
+			if err := d.beginGame(d.setupFor(start)); err != nil {
 				d.log.Error("new game", "err", err)
 			}
 		case reconstruct.End:

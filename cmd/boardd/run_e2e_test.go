@@ -131,9 +131,10 @@ func TestRunEndToEnd(t *testing.T) {
 	deadline := time.Now().Add(90 * time.Second)
 	for {
 		mu.Lock()
-		// The simulated board plays the game over and over; the first
-		// time through is the game under test.
-		done := len(moves) >= len(want)
+		// The simulated board plays the game over and over: the first
+		// time through is the game under test, and the second must begin
+		// as a new game in the journal.
+		done := len(moves) > len(want)
 		mu.Unlock()
 		if done {
 			break
@@ -157,6 +158,9 @@ func TestRunEndToEnd(t *testing.T) {
 			}
 			t.Errorf("move %d: got %s, want %s", i+1, got, w)
 		}
+	}
+	if next := moves[len(want)]; next.Ply != 1 || next.Game == moves[0].Game || next.Game == "" {
+		t.Errorf("after the game the board's next move is ply %d of game %q, want ply 1 of a new game (first was %q)", next.Ply, next.Game, moves[0].Game)
 	}
 	mu.Unlock()
 
