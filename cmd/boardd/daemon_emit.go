@@ -1,0 +1,202 @@
+package main
+
+import (
+	"strings"
+
+	"github.com/boardd/boardd/chess"
+	"github.com/boardd/boardd/publish"
+	"github.com/boardd/boardd/reconstruct"
+	"github.com/boardd/boardd/sensors"
+)
+
+// From the reconstruction's outputs to the journal.
+
+func sideName(c chess.Color) string { return c.String() }
+
+func (d *daemon) clocksNow() *publish.Clocks {
+	if d.clock == nil {
+		return nil
+	}
+	s := d.clock.Snapshot()
+	return publish.ClocksOf(s.Remaining[chess.White], s.Remaining[chess.Black])
+}
+
+// emit publishes the outputs of the last reconstruction step. Moves are
+// not copied output by output: the journal's game is brought in line with
+// the reconstruction's move list, so a retraction or an amendment (which
+// may change several moves) always leaves the two equal.
+func (d *daemon) emit() {
+	synced := false
+	for i := range d.outs {
+		o := &d.outs[i]
+		switch o.Kind {
+		case reconstruct.Move:
+			if o.Provisional {
+				if !synced {
+					d.syncMoves(o.Text)
+					synced = true
+				}
+				d.publishProvisional(o)
+				continue
+			}
+			if !synced {
+				d.syncMoves("")
+				synced = true
+			}
+		case reconstruct.Retract, reconstruct.Amend:
+			if o.Provisional && o.Kind == reconstruct.Retract {
+				if d.provOut {
+					d.correct(d.base+len(d.rec.Moves())+1, nil, nonEmpty(o.Text, "the move shown was taken back before the clock press"))
+					d.provOut = false
+				}
+				continue
+			}
+			if !synced {
+				d.syncMoves(nonEmpty(o.Text, "the board went back"))
+				synced = true
+			}
+		case reconstruct.Alert:
+			d.publishAlert(o)
+		case reconstruct.Note:
+			d.notes.Add(1)
+			d.log.Info("note", "kind", string(o.Note), "ply", o.Ply, "side", o.Side.String(), "squares", sensors.SquareSet(o.Squares), "text", o.Text)
+		case reconstruct.NewGame:
+			if o.Result != "" && o.Result != "*" {
+				d.endGame(o.Result, o.Reason)
+			}
+			start, err := chess.ParseFEN(o.FEN)
+			if err != nil {
+				sp := d.rec.StartPosition()
+				start = &sp
+			}
+			if err := d.beginGame(d.setupFor(start)); err != nil {
+				d.log.Error("new game", "err", err)
+			}
+		case reconstruct.End:
+			if !synced {
+				d.syncMoves("")
+				synced = true
+			}
+			d.endGame(o.Result, o.Reason)
+		}
+	}
+	if !synced && len(d.rec.Moves())+d.base != len(d.published) {
+		d.syncMoves("")
+	}
+}
+
+func nonEmpty(s, def string) string {
+	if strings.TrimSpace(s) == "" {
+		return def
+	}
+	return s
+}
+
+// syncMoves makes the journal's final moves equal to the reconstruction's.
+func (d *daemon) syncMoves(why string) {
+	moves := d.rec.Moves()
+	pos := d.rec.StartPosition()
+	want := make([]string, len(moves))
+	for i, m := range moves {
+		want[i] = pos.UCI(m)
+		pos.MakeMove(m)
+	}
+	// Index k in want is ply d.base+k+1 of the journal's game.
+	k := 0
+	for k < len(want) && d.base+k < len(d.published) && d.published[d.base+k].uci == want[k] {
+		k++
+	}
+	if d.base+k < len(d.published) {
+		// The journal has a move the board no longer shows: correct it.
+		ply := d.base + k + 1
+		var nm *publish.Move
+		if k < len(want) {
+			nm = &publish.Move{Ply: ply, UCI: want[k], Final: true}
+			k++
+		}
+		d.correct(ply, nm, nonEmpty(why, "the board showed another move"))
+	}
+	for ; k < len(want); k++ {
+		clocks := d.clocksNow()
+		m, err := d.pub.Move(publish.Move{Ply: d.base + k + 1, UCI: want[k], Final: true, Clocks: clocks})
+		if err != nil {
+			d.log.Error("journal refused a move", "ply", d.base+k+1, "uci", want[k], "err", err)
+			return
+		}
+		d.published = append(d.published, publishedMove{uci: m.UCI, clocks: clocks})
+		d.provOut = false
+		d.movesFinal.Add(1)
+		d.log.Info("move", "ply", m.Ply, "san", m.SAN, "fen", m.FEN)
+	}
+}
+
+func (d *daemon) correct(ply int, nm *publish.Move, why string) {
+	c, err := d.pub.Correct(publish.Correction{Ply: ply, New: nm, Why: why})
+	if err != nil {
+		d.log.Error("journal refused a correction", "ply", ply, "err", err)
+		return
+	}
+	d.corrections.Add(1)
+	if ply-1 < len(d.published) {
+		d.published = d.published[:ply-1]
+		if nm != nil && nm.Final {
+			d.published = append(d.published, publishedMove{uci: nm.UCI})
+		}
+	}
+	d.provOut = false
+	old := ""
+	if c.Old != nil {
+		old = c.Old.SAN
+	}
+	d.log.Info("correction", "ply", ply, "old", old, "why", why)
+}
+
+func (d *daemon) publishProvisional(o *reconstruct.Output) {
+	ply := d.base + len(d.rec.Moves()) + 1
+	_, err := d.pub.Move(publish.Move{Ply: ply, UCI: o.UCI, Final: false, Clocks: d.clocksNow()})
+	if err != nil {
+		d.log.Debug("provisional move not published", "ply", ply, "uci", o.UCI, "err", err)
+		return
+	}
+	d.provOut = true
+	d.movesProv.Add(1)
+}
+
+func (d *daemon) publishAlert(o *reconstruct.Output) {
+	start := d.rec.StartPosition()
+	a := publish.Alert{
+		Kind:    string(o.Alert),
+		Ply:     d.base + o.Ply - start.Ply(),
+		Side:    sideName(o.Side),
+		Squares: squareNames(o.Squares),
+		Article: o.Article,
+		Edition: d.cfg.Game.Edition,
+		Penalty: o.Penalty,
+		Text:    o.Text,
+	}
+	if a.Ply < 1 {
+		a.Ply = o.Ply
+	}
+	if _, err := d.pub.Alert(a); err != nil {
+		d.log.Error("journal refused an alert", "kind", a.Kind, "err", err)
+		return
+	}
+	d.alerts.Add(1)
+	d.log.Warn("alert", "kind", a.Kind, "ply", a.Ply, "side", a.Side, "squares", strings.Join(a.Squares, ","), "article", a.Article, "text", a.Text)
+}
+
+func squareNames(b chess.Bitboard) []string {
+	var out []string
+	for ; b != 0; b &= b - 1 {
+		out = append(out, b.First().String())
+	}
+	return out
+}
+
+func (d *daemon) endGame(result, reason string) {
+	if err := d.pub.End(publish.Result{Result: result, Termination: reason}); err != nil {
+		d.log.Error("journal refused the result", "result", result, "err", err)
+		return
+	}
+	d.log.Info("game over", "result", result, "reason", reason)
+}

@@ -1,0 +1,122 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/boardd/boardd/chess"
+	"github.com/boardd/boardd/publish"
+	"github.com/boardd/boardd/reconstruct"
+	"github.com/boardd/boardd/trace"
+)
+
+// Starting and resuming games.
+
+func (d *daemon) initialGame() gameSetup {
+	var start *chess.Position
+	spec, _ := parseStart(d.cfg.Game.Start)
+	switch spec.kind {
+	case "960":
+		start, _ = chess.Chess960Start(spec.n)
+	case "fen":
+		start, _ = chess.ParseFEN(spec.fen)
+	}
+	if start == nil {
+		start = chess.NewPosition()
+	}
+	return d.setupFor(start)
+}
+
+func (d *daemon) setupFor(start *chess.Position) gameSetup {
+	info := publish.GameInfo{White: d.cfg.Game.White, Black: d.cfg.Game.Black, Event: d.cfg.Game.Event, Round: d.cfg.Game.Round, TimeControl: d.cfg.Game.TimeControl}
+	if d.simLoop != nil && len(d.simGames) > 0 {
+		g := d.simGames[d.simLoop.Game()%len(d.simGames)]
+		info.White, info.Black, info.Event, info.Round, info.Site, info.Date = g.white, g.black, g.event, g.round, g.site, g.date
+	}
+	if start.FEN() != chess.StartFEN || start.Chess960() {
+		info.FEN, info.Chess960 = start.FEN(), start.Chess960()
+	}
+	return gameSetup{start: start, info: info}
+}
+
+// startGame sets up the reconstruction, the clock and the journal for a
+// new game. At start-up (resume) an unfinished game in the journal is
+// continued instead.
+func (d *daemon) startGame(g gameSetup, resume bool) error {
+	cur := d.pub.Current()
+	if resume && cur.Info.ID != "" && !cur.Ended {
+		start, err := chess.ParseFEN(cur.FEN)
+		if err == nil {
+			rc, err := d.newReconstructor(start)
+			if err != nil {
+				return err
+			}
+			d.rec, d.game = rc, gameSetup{start: start, info: cur.Info}
+			d.published = d.published[:0]
+			for _, m := range cur.Moves {
+				d.published = append(d.published, publishedMove{uci: m.UCI, clocks: m.Clocks})
+			}
+			d.base = len(cur.Moves)
+			d.provOut = cur.Provisional != nil
+			d.log.Info("resumed the game from the journal", "game", cur.Info.ID, "moves", len(cur.Moves), "fen", cur.FEN)
+			d.pub.SetStatus(publish.Status{State: "playing", Firmware: "boardd " + version, Sensors: d.describeSensors(), Clock: d.cfg.Clock.Kind})
+			return nil
+		}
+		d.log.Warn("the journal's game cannot be resumed; starting a new one", "err", err)
+	}
+	rc, err := d.newReconstructor(g.start)
+	if err != nil {
+		return err
+	}
+	d.rec = rc
+	return d.beginGame(g)
+}
+
+// beginGame starts a game in the journal, with a fresh clock, once the
+// reconstruction has it: at start-up, by command, or when the board showed
+// a start position (the reconstruction then begins the game itself).
+func (d *daemon) beginGame(g gameSetup) error {
+	d.game = g
+	d.published, d.base, d.provOut = d.published[:0], 0, false
+	if _, err := d.pub.StartGame(g.info); err != nil {
+		return fmt.Errorf("starting the game: %w", err)
+	}
+	if d.clock != nil {
+		if err := d.replaceClock(d.ctx); err != nil {
+			return err
+		}
+		if d.pressesFromSource {
+			// The simulated players start at once; at a real board Black
+			// (or the arbiter) starts White's clock (2018 Art. 6.6).
+			if err := d.clock.Start(d.ctx); err != nil {
+				d.log.Warn("starting the clock", "err", err)
+			}
+		}
+	}
+	d.pub.SetStatus(publish.Status{State: "playing", Firmware: "boardd " + version, Sensors: d.describeSensors(), Clock: d.cfg.Clock.Kind})
+	d.log.Info("new game", "white", g.info.White, "black", g.info.Black, "start", g.start.FEN())
+	return nil
+}
+
+func (d *daemon) newReconstructor(start *chess.Position) (*reconstruct.Reconstructor, error) {
+	sensor := trace.Occupancy
+	if d.src != nil {
+		sensor = d.src.Sensor()
+	}
+	judge, err := reconstruct.NewRulesJudge(d.cfg.Game.Edition, d.cfg.Game.Type, d.tc)
+	if err != nil {
+		return nil, fmt.Errorf("rules: %w", err)
+	}
+	tcText := ""
+	if d.tc.Timed() {
+		tcText = d.tc.String()
+	}
+	return reconstruct.New(reconstruct.Config{
+		Start:       start,
+		Sensor:      sensor,
+		Edition:     d.cfg.Game.Edition,
+		GameType:    d.cfg.Game.Type,
+		Clock:       d.clock != nil || d.pressesFromSource && d.cfg.Clock.Kind != "none",
+		TimeControl: tcText,
+		Judge:       judge,
+	})
+}
