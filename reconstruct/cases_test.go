@@ -523,3 +523,21 @@ func TestCaptureShapedTouchIsTheCapture(t *testing.T) {
 		h.wait(8000).place("g7").wait(1500).move("e6", "e5").press(chess.Black)
 	}, "Bxf6 e5", "misplaced-pieces@7")
 }
+
+func TestBlindCaptureThatHangsNothingIsLikelier(t *testing.T) {
+	// The rook takes on e6 or on a4 faster than a scan; the occupancy is
+	// the same and Black's reply is legal after either. Rxa4 wins more,
+	// but leaves the e2 knight to the h5 bishop; Rxe6 keeps it defended.
+	start := mustFEN(t, "6k1/8/4p3/7b/n3R3/8/4N3/6K1 w - - 0 1")
+	h := newHands(t, trace.Occupancy, start)
+	h.lift("e4").swap("e6").wait(6000).move("g8", "h8").wait(6000)
+	r, outs := h.run(Config{Start: start})
+	if got := sanList(r); got != "Rxe6 Kh8" {
+		t.Fatalf("moves %q, want \"Rxe6 Kh8\"", got)
+	}
+	for _, o := range outs {
+		if (o.Kind == Move && !o.Provisional || o.Kind == Amend) && o.Ply == 1 && !o.Uncertain {
+			t.Errorf("the capture was published without the uncertain mark: %s", AppendJSON(nil, &o))
+		}
+	}
+}

@@ -133,24 +133,10 @@ func (r *Reconstructor) seqCost(p *chess.Position, lastTo chess.Square, moves []
 			}
 		}
 		if nl != 0 && !m.IsCastling() && rv.lifted&nl == 0 {
-			// Nothing shows which piece was taken: prefer a recapture, a
-			// valuable victim, and a capture that does not hang the piece.
-			if to == lastTo {
-				cost -= costRecapture
-			}
-			// What the exchange on that square wins (in pawns) is what a
-			// player would have gone for.
-			cost -= max(-9, min(9, see(&q, m))) * costExchange
-			after := q
-			after.MakeMove(m)
-			// Captures that check, and above all mate, are what attacks
-			// end with.
-			if after.InCheck() {
-				cost -= costCheckingCapture
-				if r.legal(&after).Len() == 0 {
-					cost -= costMatingCapture
-				}
-			}
+			// Nothing shows which piece was taken: of the captures this
+			// piece could have made, the one a player would have chosen
+			// is the likelier.
+			cost += r.capturePrior(&q, m, lastTo) - r.bestCapturePrior(&q, m.From(), lastTo)
 		}
 		if !m.IsCastling() {
 			zone |= chess.Between(from, to) | chess.KingAttacks(from)&chess.KingAttacks(to)
@@ -284,6 +270,85 @@ func see(p *chess.Position, m chess.Move) int {
 		gain[d-1] = -max(-gain[d-1], gain[d])
 	}
 	return gain[0]
+}
+
+// capturePrior prices capture m in p as a player's choice: a recapture
+// (on lastTo), a valuable victim, a check or a mate are likelier; a
+// capture that loses the exchange on its square or leaves material for
+// the reply to take is less likely.
+func (r *Reconstructor) capturePrior(p *chess.Position, m chess.Move, lastTo chess.Square) int {
+	c := 0
+	if m.To() == lastTo {
+		c -= costRecapture
+	}
+	// What the exchange on that square wins (in pawns) is what a player
+	// would have gone for.
+	c -= max(-9, min(9, see(p, m))) * costExchange
+	if p.PieceAt(m.To()).Type() == chess.King {
+		return c // (a hypothesis gone wrong: no position to look at after it)
+	}
+	after := *p
+	after.MakeMove(m)
+	// Captures that check, and above all mate, are what attacks end with.
+	if after.InCheck() {
+		c -= costCheckingCapture
+		var ml chess.MoveList
+		if after.GenerateLegal(&ml); ml.Len() == 0 {
+			c -= costMatingCapture
+		}
+	}
+	// Nor would a player leave material for the reply to take.
+	return c + hanging(&after)*costExchange
+}
+
+// bestCapturePrior is the lowest capturePrior of the captures the piece
+// on from can make in p: the prices of a capture nobody saw are relative
+// to the likeliest, so that a capture stays as likely as a missed lift
+// makes it, whichever piece it took.
+func (r *Reconstructor) bestCapturePrior(p *chess.Position, from chess.Square, lastTo chess.Square) int {
+	// (Not from the move cache: a caller may be going through a list
+	// there.)
+	var ml chess.MoveList
+	p.GenerateLegal(&ml)
+	var caps [28]chess.Move
+	n := 0
+	for _, a := range ml.Moves() {
+		if a.From() != from || a.IsCastling() || a.IsEnPassant() || p.PieceAt(a.To()) == chess.NoPiece ||
+			a.IsPromotion() && a.Promotion() != chess.Queen || n == len(caps) {
+			continue
+		}
+		caps[n] = a
+		n++
+	}
+	best := 0
+	for i, a := range caps[:n] {
+		if c := r.capturePrior(p, a, lastTo); i == 0 || c < best {
+			best = c
+		}
+	}
+	return best
+}
+
+// hanging is what the side to move in p wins, in pawns (at most 9), by
+// its best legal capture, as the static exchange counts it. A position no
+// legal game reaches (kings side by side, the side not to move in check:
+// a hypothesis gone wrong) counts nothing.
+func hanging(p *chess.Position) int {
+	side := p.SideToMove()
+	wk, bk := p.Pieces(chess.White, chess.King), p.Pieces(chess.Black, chess.King)
+	if wk.Count() != 1 || bk.Count() != 1 || chess.KingAttacks(wk.First())&bk != 0 ||
+		p.Attacked(p.KingSquare(side.Other()), side) {
+		return 0
+	}
+	var ml chess.MoveList
+	p.GenerateLegal(&ml)
+	best := 0
+	for _, m := range ml.Moves() {
+		if !m.IsCastling() && p.PieceAt(m.To()) != chess.NoPiece {
+			best = max(best, see(p, m))
+		}
+	}
+	return min(best, 9)
 }
 
 // leastAttacker finds side's least valuable piece attacking s through occ.
