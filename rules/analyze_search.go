@@ -128,7 +128,7 @@ func (s *search) release() {
 		s.tt = nil
 	}
 	if s.static != nil && len(s.static.results) > 1<<12 {
-		s.static.results = make(map[uint64]bool)
+		s.static.results = make(map[uint64]staticResult)
 	}
 	if cap(s.arena) > 1<<16 || cap(s.stack) > 1<<14 {
 		s.arena, s.stack = nil, nil

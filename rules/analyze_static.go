@@ -76,17 +76,17 @@ const maxStaticCache = 1 << 16
 
 // staticCache remembers static results by position key within one search.
 type staticCache struct {
-	results map[uint64]bool
+	results map[uint64]staticResult
 	a       staticAnalysis
 }
 
 func newStaticCache() *staticCache {
-	return &staticCache{results: make(map[uint64]bool)}
+	return &staticCache{results: make(map[uint64]staticResult)}
 }
 
 func (c *staticCache) reset() {
 	if len(c.results) > 1<<14 {
-		c.results = make(map[uint64]bool)
+		c.results = make(map[uint64]staticResult)
 	} else {
 		clear(c.results)
 	}
@@ -96,15 +96,23 @@ func (c *staticCache) reset() {
 // never mate from p.
 func (c *staticCache) unwinnable(p *chess.Position, winner chess.Color) bool {
 	key := p.Key() ^ uint64(winner+1)*0x9E3779B97F4A7C15
-	if r, ok := c.results[key]; ok {
-		return r
+	check := uint32(secondaryHash(p))
+	if r, ok := c.results[key]; ok && r.check == check {
+		return r.unwinnable
 	}
 	r := staticUnwinnable(&c.a, p, winner)
 	if len(c.results) >= maxStaticCache {
 		clear(c.results) // bounded memory; the entries are only a speed-up
 	}
-	c.results[key] = r
+	c.results[key] = staticResult{check: check, unwinnable: r}
 	return r
+}
+
+// staticResult is a cached answer with a second hash of its position, so
+// that a key collision cannot hand one position's proof to another.
+type staticResult struct {
+	check      uint32
+	unwinnable bool
 }
 
 // staticUnwinnable runs the static analysis on p for winner.
