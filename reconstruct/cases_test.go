@@ -541,3 +541,28 @@ func TestBlindCaptureThatHangsNothingIsLikelier(t *testing.T) {
 		}
 	}
 }
+
+func TestBlindCaptureIsUncertainEvenWhenTheOtherIsUnlikely(t *testing.T) {
+	// Rxe6 faster than a scan: Rxa4 (into the b5 pawn) is far less
+	// likely, but nothing on an occupancy board rules it out, and no
+	// later move here tells them apart.
+	start := mustFEN(t, "6k1/8/4n3/1p6/p3R3/8/8/6K1 w - - 0 1")
+	h := newHands(t, trace.Occupancy, start)
+	h.lift("e4").swap("e6").wait(6000).move("g8", "h8").wait(6000)
+	r, outs := h.run(Config{Start: start})
+	if got := sanList(r); got != "Rxe6 Kh8" {
+		t.Fatalf("moves %q, want \"Rxe6 Kh8\"", got)
+	}
+	n := 0
+	for _, o := range outs {
+		if o.Kind == Move && !o.Provisional && o.Ply == 1 {
+			n++
+			if !o.Uncertain {
+				t.Errorf("the capture was published without the uncertain mark: %s", AppendJSON(nil, &o))
+			}
+		}
+	}
+	if n != 1 {
+		t.Errorf("%d final moves for ply 1", n)
+	}
+}

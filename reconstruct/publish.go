@@ -354,6 +354,32 @@ func (r *Reconstructor) uncertain(i int, m chess.Move) bool {
 	return false
 }
 
+// blindChoice reports whether m, to be published as ply index i from
+// before, is a capture whose victim nobody saw taken while its piece had
+// another capture: a board that sees only occupancy cannot tell them
+// apart, whether or not the other is still a hypothesis, so the move is
+// uncertain.
+func (r *Reconstructor) blindChoice(i int, before *chess.Position, m chess.Move) bool {
+	var blind bool
+	if i < len(r.plies) {
+		blind = r.plies[i].blind && r.plies[i].move.From() == m.From()
+	} else {
+		blind = !r.rec.framed && !m.IsCastling() && before.PieceAt(m.To()) != chess.NoPiece &&
+			!r.recView().lifted.Has(m.To())
+	}
+	if !blind {
+		return false
+	}
+	var ml chess.MoveList
+	before.GenerateLegal(&ml)
+	for _, a := range ml.Moves() {
+		if a.From() == m.From() && a.To() != m.To() && !a.IsCastling() && before.PieceAt(a.To()) != chess.NoPiece {
+			return true
+		}
+	}
+	return false
+}
+
 // publish brings the published moves in line with the best hypothesis:
 // retractions, amendments, then new moves.
 func (r *Reconstructor) publish(t int64, out []Output) []Output {
@@ -393,7 +419,7 @@ func (r *Reconstructor) publish(t int64, out []Output) []Output {
 			n = r.write(&pos, m)
 		}
 		pos.MakeMove(m)
-		unc := r.uncertain(i, m)
+		unc := r.uncertain(i, m) || r.blindChoice(i, &before, m)
 		o := Output{T: t, Ply: before.Ply() + 1, Side: before.SideToMove(), Move: m, SAN: n.san, UCI: n.uci,
 			FEN: n.fen, Uncertain: unc, ClockMs: -1, From: chess.NoSquare, To: chess.NoSquare}
 		if i < len(r.plies) {
