@@ -100,3 +100,24 @@ func TestIllegalMoveUnderAnotherHistoryThenAnotherMove(t *testing.T) {
 		h.move("e5", "c4").press(chess.Black)
 	}, "g8=Q Nc4", "illegal-move@2")
 }
+
+// TestMateAfterAnEarlierDisputedCapture: Bxd6+ Kxd6, both faster than a
+// scan, read as Bxf6+ Kxf6 (taking the knight just moved); ten plies later Rf4 is mate in that history
+// (not in the game's). Black's next move reopens the game and revives
+// the other captures.
+func TestMateAfterAnEarlierDisputedCapture(t *testing.T) {
+	start := mustFEN(t, "6r1/pp1rkpp1/2pbp2p/4B2P/2PPn2R/1R3N2/PP2KPP1/8 b - - 6 22")
+	check(t, "reopened", start, []trace.Sensor{trace.Occupancy}, []bool{true}, func(h *hands, _ bool) {
+		h.move("e4", "f6").press(chess.Black).wait(3000)
+		h.lift("e5").swap("d6").press(chess.White).wait(3000)
+		h.lift("e7").swap("d6").press(chess.Black).wait(3000)
+		for _, m := range [][2]string{{"f3", "e5"}, {"d7", "c7"}, {"b3", "a3"}, {"a7", "a6"}, {"b2", "b4"},
+			{"d6", "e7"}, {"a3", "g3"}, {"c7", "c8"}, {"h4", "f4"}, {"c8", "f8"}} {
+			side := chess.White
+			if sq(t, m[0]) == sq(t, "d7") || m[0] == "a7" || m[0] == "d6" || m[0] == "c7" || m[0] == "c8" {
+				side = chess.Black
+			}
+			h.move(m[0], m[1]).press(side).wait(3000)
+		}
+	}, "Nf6 Bxd6+ Kxd6 Ne5 Rc7 Ra3 a6 b4 Ke7 Rg3 Rcc8 Rf4 Rcf8", "checkmate@55")
+}

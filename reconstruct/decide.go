@@ -69,13 +69,17 @@ func (r *Reconstructor) onSettle(t int64, out []Output) []Output {
 // with result "*") and the board is judged as in play. ok is false when
 // the game stays ended (then a new game set up is looked for).
 func (r *Reconstructor) reopen(t int64, out []Output) (_ []Output, ok bool) {
-	if r.endDisputed && len(r.lines) > 1 {
-		if best := r.explain(false, false); best >= 0 {
+	if r.endDisputed {
+		best := r.explain(false, false)
+		if (best < 0 || r.cands[best].line == 0) && r.revive() {
+			best = r.explain(false, false)
+		}
+		if best >= 0 {
 			if c := &r.cands[best]; c.line != 0 && c.n > 0 && c.back == 0 {
 				r.state, r.result, r.reason, r.endDisputed = statePlay, "", "", false
 				return append(out, Output{Kind: End, T: t, Ply: r.lines[0].pos.Ply(), Result: "*",
-					Reason: "the move that ended the game was another", ClockMs: -1, From: chess.NoSquare, To: chess.NoSquare,
-					Text: "The board shows a move after the end: the capture before it took another piece."}), true
+					Reason: "the game went on: an earlier move was another", ClockMs: -1, From: chess.NoSquare, To: chess.NoSquare,
+					Text: "The board shows a move after the end: a capture before it took another piece."}), true
 			}
 		}
 	}

@@ -2,6 +2,7 @@ package reconstruct
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/boardd/boardd/chess"
 	"github.com/boardd/boardd/rules"
@@ -487,12 +488,17 @@ func (r *Reconstructor) gameState(t int64, out []Output) []Output {
 		r.result, r.reason = result, reason
 		if k == Checkmate || k == Stalemate {
 			r.state = stateEnded
-			// A capture nobody saw taken may have taken another piece:
-			// another hypothesis disagrees on the last move.
+			// A capture nobody saw taken, this move or one before it,
+			// may have taken another piece: another hypothesis
+			// disagrees, or revive may find one.
 			n := len(r.plies)
 			r.endDisputed = false
 			for _, L := range r.lines[1:] {
-				r.endDisputed = r.endDisputed || len(L.moves) >= n && L.moves[n-1] != r.pub[n-1]
+				r.endDisputed = r.endDisputed || len(L.moves) >= n && !slices.Equal(L.moves[:n], r.pub)
+			}
+			for i := max(n-maxRevive, 0); i < n && !r.endDisputed; i++ {
+				pr := &r.plies[i]
+				r.endDisputed = pr.blind || pr.blindPromo || len(pr.alts) > 0
 			}
 		}
 		return append(out, Output{Kind: End, T: t, Ply: ply, Result: result, Reason: reason, ClockMs: -1,
