@@ -90,24 +90,30 @@ func (d *daemon) flagAlert(e clockbridge.Event) {
 		return
 	}
 	pos := d.rec.Position()
-	var v rules.Verdict
-	kind := reconstruct.FlagFall
+	ply := d.base + len(d.rec.Moves()) + 1
 	if e.State.Flagged[chess.White] && e.State.Flagged[chess.Black] {
-		bv, ok := clockbridge.FlagsVerdict(profile, e.State)
-		if !ok {
-			return
+		v, ok := clockbridge.FlagsVerdict(profile, e.State)
+		if ok {
+			d.raiseFlagAlert(reconstruct.BothFlags, ply, e.Side, v)
 		}
-		v, kind = bv, reconstruct.BothFlags
-	} else {
-		// 6.9: a loss, or a draw when the opponent cannot mate by any
-		// legal series of moves (the analyser proves which).
-		v = profile.FlagFallen(&pos, e.Side, rules.NewAnalyzer(0))
+		return
 	}
+	// 6.9: a loss, or a draw when the opponent cannot mate by any legal
+	// series of moves. Proving which can take the analyser seconds in rare
+	// positions, so it runs beside the main loop, which must keep reading
+	// the board; the Publisher is safe for concurrent use.
+	go func() {
+		v := profile.FlagFallen(&pos, e.Side, rules.NewAnalyzer(0))
+		d.raiseFlagAlert(reconstruct.FlagFall, ply, e.Side, v)
+	}()
+}
+
+func (d *daemon) raiseFlagAlert(kind reconstruct.AlertKind, ply int, side chess.Color, v rules.Verdict) {
 	penalty := v.Result
 	if v.Undetermined {
 		penalty = "the arbiter decides: whether the opponent can mate is undetermined"
 	}
-	a := publish.Alert{Kind: string(kind), Ply: d.base + len(d.rec.Moves()) + 1, Side: e.Side.String(), Article: v.Article, Edition: d.cfg.Game.Edition, Penalty: penalty, Text: v.Text}
+	a := publish.Alert{Kind: string(kind), Ply: ply, Side: side.String(), Article: v.Article, Edition: d.cfg.Game.Edition, Penalty: penalty, Text: v.Text}
 	if _, err := d.pub.Alert(a); err != nil {
 		d.log.Warn("publishing the flag alert", "err", err)
 		return

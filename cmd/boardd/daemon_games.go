@@ -106,17 +106,15 @@ func (d *daemon) newReconstructor(start *chess.Position) (*reconstruct.Reconstru
 	if err != nil {
 		return nil, fmt.Errorf("rules: %w", err)
 	}
-	tcText := ""
-	if d.tc.Timed() {
-		tcText = d.tc.String()
-	}
+	// No TimeControl: on a live board the clock (clockbridge) keeps the
+	// times and calls the flags; the reconstruction keeping its own copy
+	// would raise every flag twice.
 	return reconstruct.New(reconstruct.Config{
-		Start:       start,
-		Sensor:      sensor,
-		Edition:     d.cfg.Game.Edition,
-		GameType:    d.cfg.Game.Type,
-		Clock:       d.clock != nil || d.pressesFromSource && d.cfg.Clock.Kind != "none",
-		TimeControl: tcText,
-		Judge:       judge,
+		Start:    start,
+		Sensor:   sensor,
+		Edition:  d.cfg.Game.Edition,
+		GameType: d.cfg.Game.Type,
+		Clock:    d.clock != nil || d.pressesFromSource && d.cfg.Clock.Kind != "none",
+		Judge:    judge,
 	})
 }
