@@ -56,6 +56,26 @@ func KingAttacks(s Square) Bitboard { return kingAttacks[s] }
 // PawnAttacks is the set a pawn of colour c on s attacks.
 func PawnAttacks(c Color, s Square) Bitboard { return pawnAttacks[c][s] }
 
+// Attacks is the set a piece of type t and colour c on s attacks given
+// the occupied squares (the colour matters only for pawns).
+func Attacks(t PieceType, c Color, s Square, occ Bitboard) Bitboard {
+	switch t {
+	case Pawn:
+		return pawnAttacks[c][s]
+	case Knight:
+		return knightAttacks[s]
+	case Bishop:
+		return BishopAttacks(s, occ)
+	case Rook:
+		return RookAttacks(s, occ)
+	case Queen:
+		return QueenAttacks(s, occ)
+	case King:
+		return kingAttacks[s]
+	}
+	return 0
+}
+
 // Between is the set of squares strictly between a and b when they share a
 // rank, file or diagonal, and empty otherwise.
 func Between(a, b Square) Bitboard { return betweenBB[a][b] }

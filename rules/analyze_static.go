@@ -255,7 +255,7 @@ func (a *staticAnalysis) derived() {
 		}
 		att := ^chess.Bitboard(0)
 		for r := pi.reach; r != 0 && att != 0; r &= r - 1 {
-			att &= attacksFrom(pi.kind, pi.color, r.First(), mayOcc)
+			att &= chess.Attacks(pi.kind, pi.color, r.First(), mayOcc)
 		}
 		a.attacked[pi.color] |= att
 	}
@@ -297,7 +297,7 @@ func (a *staticAnalysis) groupAttacks(capt chess.Bitboard) {
 			occ := a.mayOcc &^ (region &^ others)
 			var counts [64]int8
 			for r := region; r != 0; r &= r - 1 {
-				for x := attacksFrom(kind, c, r.First(), occ); x != 0; x &= x - 1 {
+				for x := chess.Attacks(kind, c, r.First(), occ); x != 0; x &= x - 1 {
 					counts[x.First()]++
 				}
 			}
@@ -358,7 +358,7 @@ func (a *staticAnalysis) stalemates(i int, s, t chess.Square, oursNonKing chess.
 			}
 			att := ^chess.Bitboard(0)
 			for r := pj.reach; r != 0 && att != 0; r &= r - 1 {
-				att &= attacksFrom(pj.kind, us, r.First(), occ)
+				att &= chess.Attacks(pj.kind, us, r.First(), occ)
 			}
 			flights &^= att
 		}
@@ -386,7 +386,7 @@ func (a *staticAnalysis) stalemates(i int, s, t chess.Square, oursNonKing chess.
 				return false
 			}
 		default:
-			moves := attacksFrom(pj.kind, them, pj.sq, block)
+			moves := chess.Attacks(pj.kind, them, pj.sq, block)
 			if moves&^steadyThem&^t.Bitboard() != 0 {
 				return false
 			}
@@ -482,7 +482,7 @@ func (a *staticAnalysis) alwaysAttackedWithout(c chess.Color, skip int, extra ch
 		}
 		att := ^chess.Bitboard(0)
 		for r := pj.reach; r != 0 && att != 0; r &= r - 1 {
-			att &= attacksFrom(pj.kind, c, r.First(), occ)
+			att &= chess.Attacks(pj.kind, c, r.First(), occ)
 		}
 		cover |= att
 	}
@@ -497,7 +497,7 @@ func (a *staticAnalysis) matesWinner(i int, t chess.Square) bool {
 		return false
 	}
 	occ := a.mayOcc | t.Bitboard()
-	check := attacksFrom(pi.kind, pi.color, t, occ&^kw.Bitboard())
+	check := chess.Attacks(pi.kind, pi.color, t, occ&^kw.Bitboard())
 	if !check.Has(kw) {
 		return false
 	}
@@ -514,7 +514,7 @@ func (a *staticAnalysis) matesWinner(i int, t chess.Square) bool {
 			continue
 		}
 		for r := pj.reach; r != 0; r &= r - 1 {
-			if attacksFrom(pj.kind, pj.color, r.First(), a.steady).Has(t) {
+			if chess.Attacks(pj.kind, pj.color, r.First(), a.steady).Has(t) {
 				return false // the checking piece may be taken
 			}
 		}
@@ -533,7 +533,7 @@ func (a *staticAnalysis) lastPieceLost(i int, t chess.Square) bool {
 		return false
 	}
 	occ := a.mayOcc | t.Bitboard()
-	att := attacksFrom(pi.kind, pi.color, t, occ)
+	att := chess.Attacks(pi.kind, pi.color, t, occ)
 	if !att.Has(kl) {
 		return false
 	}
@@ -546,7 +546,7 @@ func (a *staticAnalysis) lastPieceLost(i int, t chess.Square) bool {
 		pj := &a.pieces[j]
 		if pj.color != a.winner && a.steady.Has(pj.sq) && pj.sq != t {
 			steadyL |= pj.sq.Bitboard()
-			if pj.kind != chess.King && attacksFrom(pj.kind, pj.color, pj.sq, occ).Has(t) {
+			if pj.kind != chess.King && chess.Attacks(pj.kind, pj.color, pj.sq, occ).Has(t) {
 				taken = true
 			}
 		}
@@ -644,24 +644,6 @@ func (a *staticAnalysis) fileLimit(i int) chess.Bitboard {
 	return limit
 }
 
-func attacksFrom(kind chess.PieceType, c chess.Color, s chess.Square, occ chess.Bitboard) chess.Bitboard {
-	switch kind {
-	case chess.Pawn:
-		return chess.PawnAttacks(c, s)
-	case chess.Knight:
-		return chess.KnightAttacks(s)
-	case chess.Bishop:
-		return chess.BishopAttacks(s, occ)
-	case chess.Rook:
-		return chess.RookAttacks(s, occ)
-	case chess.Queen:
-		return chess.QueenAttacks(s, occ)
-	case chess.King:
-		return chess.KingAttacks(s)
-	}
-	return 0
-}
-
 // saturate grows the reach sets to the fixpoint.
 func (a *staticAnalysis) saturate() {
 	// Every round adds squares to some set or stops, so this ends.
@@ -735,7 +717,7 @@ func (a *staticAnalysis) saturate() {
 					to = chess.KnightAttacks(s)
 					to &^= a.gameEnders(i, s, to&^reach)
 				default:
-					to = attacksFrom(pi.kind, us, s, a.steady)
+					to = chess.Attacks(pi.kind, us, s, a.steady)
 					for t := to &^ reach; t != 0; t &= t - 1 {
 						if a.obstructed(i, s, t.First(), false) {
 							to &^= t.First().Bitboard()
@@ -786,7 +768,7 @@ func (a *staticAnalysis) canMate(winner chess.Color) bool {
 		}
 		if pi.color == winner {
 			for r := pi.reach; r != 0; r &= r - 1 {
-				checkers |= attacksFrom(pi.kind, pi.color, r.First(), block)
+				checkers |= chess.Attacks(pi.kind, pi.color, r.First(), block)
 			}
 		} else {
 			blockers = append(blockers, pi.reach)
@@ -832,7 +814,7 @@ func (a *staticAnalysis) canMateWithOnePiece(winner chess.Color, block chess.Bit
 	}
 	for cs := pc.reach; cs != 0; cs &= cs - 1 {
 		c := cs.First()
-		att := attacksFrom(pc.kind, winner, c, block&^c.Bitboard())
+		att := chess.Attacks(pc.kind, winner, c, block&^c.Bitboard())
 		for ks := lk.reach & att &^ c.Bitboard(); ks != 0; ks &= ks - 1 {
 			k := ks.First()
 			need := chess.KingAttacks(k) &^ att
