@@ -566,3 +566,16 @@ func TestBlindCaptureIsUncertainEvenWhenTheOtherIsUnlikely(t *testing.T) {
 		t.Errorf("%d final moves for ply 1", n)
 	}
 }
+
+func TestChess960RookFirstPublishedThenKing(t *testing.T) {
+	// King e1, rook g1: h-side castling puts the king on the rook's
+	// square. The rook goes to f1 first and, without a clock, is
+	// published as Rf1; the king's move then changes it into castling,
+	// the rook's lift and landing counting although they came before
+	// Rf1 was published.
+	start := mustFEN(t, "nrbqk1r1/pppppppp/8/8/8/8/PPPPPPPP/NRBQK1R1 w GBgb - 0 1")
+	start.SetChess960(true)
+	check(t, "960-rook-first", start, allSensors, []bool{false}, func(h *hands, _ bool) {
+		h.move("g1", "f1").wait(1500).move("e1", "g1").wait(2000)
+	}, "O-O", "castling-rook-first@1")
+}

@@ -428,7 +428,21 @@ func (r *Reconstructor) explainNow(allowBack, allowResync bool) int {
 				r.cands = append(r.cands, cand{line: 0, back: k, cost: r.lines[0].cost + back*k + nullCost(&rv)})
 			}
 		}
-		r.oneMove(cand{back: 1, cost: r.lines[0].cost + back}, &r.befores[n-1], r.lastTo(0, 1), r.plies[n-1].move, &rv)
+		// The move changed was seen made: its squares' events, gone
+		// from the record when it was published, count for its
+		// replacement.
+		rvb := rv
+		pm, pb := r.plies[n-1].move, &r.befores[n-1]
+		all, _ := moveSquares(pb, pm)
+		after := *pb
+		after.MakeMove(pm)
+		seen := all & pb.Occupied()
+		if r.plies[n-1].blind {
+			seen &^= pm.To().Bitboard()
+		}
+		rvb.lifted |= seen
+		rvb.placed |= all & after.Occupied()
+		r.oneMove(cand{back: 1, cost: r.lines[0].cost + back}, pb, r.lastTo(0, 1), pm, &rvb)
 		// A history set aside for a move that was legal only in the one
 		// published (keepStale): the arbiter set that move back, and the
 		// board shows the history as it was, or one move on.
