@@ -42,11 +42,8 @@ docs/simulation.md describes the simulated hands and the injections.
 `)
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		if err == flag.ErrHelp {
-			return errHelp
-		}
-		return exitError{2}
+	if err := parseFlags(fs, args); err != nil {
+		return err
 	}
 	usageErr := func(format string, a ...any) error {
 		fmt.Fprintf(env.stderr, "boardd accuracy: "+format+"\n", a...)

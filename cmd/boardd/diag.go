@@ -35,11 +35,8 @@ Use it to check a board's wiring after boardd calibrate.
 `)
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		if err == flag.ErrHelp {
-			return errHelp
-		}
-		return exitError{2}
+	if err := parseFlags(fs, args); err != nil {
+		return err
 	}
 	if fs.NArg() != 0 || *nframes < 0 || *every < 0 {
 		fs.Usage()

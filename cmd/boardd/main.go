@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -98,6 +99,18 @@ func exitCode(env *cmdEnv, name string, err error) int {
 
 // errHelp is returned by a subcommand that printed its --help.
 var errHelp = errors.New("help requested")
+
+// parseFlags parses a subcommand's flags: errHelp after -h (the usage is
+// printed), exit status 2 after a bad flag (the flag package said why).
+func parseFlags(fs *flag.FlagSet, args []string) error {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return errHelp
+		}
+		return exitError{2}
+	}
+	return nil
+}
 
 func usage(w io.Writer, cmds map[string]command) {
 	fmt.Fprintln(w, "usage: boardd <command> [flags] [args]")

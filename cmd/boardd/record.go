@@ -317,11 +317,8 @@ host drivers were skipped and exits 1.
 `)
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		if err == flag.ErrHelp {
-			return errHelp
-		}
-		return exitError{2}
+	if err := parseFlags(fs, args); err != nil {
+		return err
 	}
 	if fs.NArg() != 0 {
 		fs.Usage()

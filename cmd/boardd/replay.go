@@ -36,11 +36,8 @@ A malformed trace is reported as FILE:LINE: what is wrong, with exit status 1.
 `)
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		if err == flag.ErrHelp {
-			return errHelp
-		}
-		return exitError{2}
+	if err := parseFlags(fs, args); err != nil {
+		return err
 	}
 	if fs.NArg() != 1 {
 		fs.Usage()

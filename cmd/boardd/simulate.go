@@ -44,11 +44,8 @@ file's game N, the options and the seed.
 `)
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		if err == flag.ErrHelp {
-			return errHelp
-		}
-		return exitError{2}
+	if err := parseFlags(fs, args); err != nil {
+		return err
 	}
 	usageErr := func(format string, a ...any) error {
 		fmt.Fprintf(env.stderr, "boardd simulate: "+format+"\n", a...)
