@@ -111,7 +111,7 @@ func (r *Reconstructor) seqCost(p *chess.Position, lastTo chess.Square, moves []
 		need |= nl
 		lastNeed = nl
 		from, to := m.From(), m.To()
-		if nl&captured != 0 && !m.IsCastling() {
+		if nl&captured != 0 && !m.IsCastling() && !r.rec.framed {
 			// The second capture on a square in the sequence needs a
 			// second lift there (the first is priced below).
 			first, _ := r.firstOff(to)
