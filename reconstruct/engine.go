@@ -188,6 +188,8 @@ type Reconstructor struct {
 	analyzer  *rules.Analyzer // dead positions; made when first needed
 	mcache    [4]movesCache
 	mnext     int
+	prices    [4]capturePrices // of the captures a piece nobody saw taking could have made
+	pnext     int
 	cands     []cand
 	ixs       []inexact // the best inexact explanation of each hypothesis
 	ixAlts    []inexact // moves with misplaced squares, from every hypothesis

@@ -136,7 +136,7 @@ func (r *Reconstructor) seqCost(p *chess.Position, lastTo chess.Square, moves []
 			// Nothing shows which piece was taken: of the captures this
 			// piece could have made, the one a player would have chosen
 			// is the likelier.
-			cost += r.capturePrior(&q, m, lastTo) - r.bestCapturePrior(&q, m.From(), lastTo)
+			cost += r.capturePrices(&q, m.From(), lastTo).relative(r, &q, m, lastTo)
 		}
 		if !m.IsCastling() {
 			zone |= chess.Between(from, to) | chess.KingAttacks(from)&chess.KingAttacks(to)
@@ -210,7 +210,7 @@ func (r *Reconstructor) seqCost(p *chess.Position, lastTo chess.Square, moves []
 	}
 	stray := rv.touched() &^ expl
 	cost += costStrayNear*(stray&zone).Count() + costStrayFar*(stray&^zone).Count()
-	if len(moves) > 0 {
+	if len(moves) > 0 && stray&rv.lifted&rv.placed != 0 {
 		// An opponent's piece the first move's piece could have taken,
 		// lifted and a piece put back on its square: what a capture there
 		// looks like, not a touch.
@@ -301,32 +301,58 @@ func (r *Reconstructor) capturePrior(p *chess.Position, m chess.Move, lastTo che
 	return c + hanging(&after)*costExchange
 }
 
-// bestCapturePrior is the lowest capturePrior of the captures the piece
-// on from can make in p: the prices of a capture nobody saw are relative
-// to the likeliest, so that a capture stays as likely as a missed lift
-// makes it, whichever piece it took.
-func (r *Reconstructor) bestCapturePrior(p *chess.Position, from chess.Square, lastTo chess.Square) int {
+// capturePrices holds the capturePrior of every capture one piece can
+// make in a position, and the lowest: the same board is explained again
+// at every settle, press and timer, so the last few are kept.
+type capturePrices struct {
+	key          uint64
+	from, lastTo chess.Square
+	n            int
+	moves        [28]chess.Move
+	price        [28]int
+	best         int
+}
+
+// relative is the price of capture m relative to the likeliest capture
+// of its piece: a capture nobody saw costs what a missed lift costs,
+// whichever piece it took, and the prior only ranks the alternatives.
+func (cp *capturePrices) relative(r *Reconstructor, p *chess.Position, m chess.Move, lastTo chess.Square) int {
+	for i, a := range cp.moves[:cp.n] {
+		if a == m {
+			return cp.price[i] - cp.best
+		}
+	}
+	return max(0, r.capturePrior(p, m, lastTo)-cp.best) // (an under-promotion)
+}
+
+// capturePrices returns the prices of the captures the piece on from can
+// make in p.
+func (r *Reconstructor) capturePrices(p *chess.Position, from, lastTo chess.Square) *capturePrices {
+	key := p.Key()
+	for i := range r.prices {
+		if c := &r.prices[i]; c.key == key && c.from == from && c.lastTo == lastTo && key != 0 {
+			return c
+		}
+	}
+	c := &r.prices[r.pnext]
+	r.pnext = (r.pnext + 1) % len(r.prices)
+	*c = capturePrices{key: key, from: from, lastTo: lastTo}
 	// (Not from the move cache: a caller may be going through a list
 	// there.)
 	var ml chess.MoveList
 	p.GenerateLegal(&ml)
-	var caps [28]chess.Move
-	n := 0
 	for _, a := range ml.Moves() {
 		if a.From() != from || a.IsCastling() || a.IsEnPassant() || p.PieceAt(a.To()) == chess.NoPiece ||
-			a.IsPromotion() && a.Promotion() != chess.Queen || n == len(caps) {
+			a.IsPromotion() && a.Promotion() != chess.Queen || c.n == len(c.moves) {
 			continue
 		}
-		caps[n] = a
-		n++
-	}
-	best := 0
-	for i, a := range caps[:n] {
-		if c := r.capturePrior(p, a, lastTo); i == 0 || c < best {
-			best = c
+		c.moves[c.n], c.price[c.n] = a, r.capturePrior(p, a, lastTo)
+		if c.n == 0 || c.price[c.n] < c.best {
+			c.best = c.price[c.n]
 		}
+		c.n++
 	}
-	return best
+	return c
 }
 
 // hanging is what the side to move in p wins, in pawns (at most 9), by
@@ -434,14 +460,16 @@ func (r *Reconstructor) explainNow(allowBack, allowResync bool) int {
 		rvb := rv
 		pm, pb := r.plies[n-1].move, &r.befores[n-1]
 		all, _ := moveSquares(pb, pm)
-		after := *pb
-		after.MakeMove(pm)
 		seen := all & pb.Occupied()
 		if r.plies[n-1].blind {
 			seen &^= pm.To().Bitboard()
 		}
 		rvb.lifted |= seen
-		rvb.placed |= all & after.Occupied()
+		if pm.IsCastling() {
+			rvb.placed |= pm.CastlingKingTo().Bitboard() | pm.CastlingRookTo().Bitboard()
+		} else {
+			rvb.placed |= pm.To().Bitboard()
+		}
 		r.oneMove(cand{back: 1, cost: r.lines[0].cost + back}, pb, r.lastTo(0, 1), pm, &rvb)
 		// A history set aside for a move that was legal only in the one
 		// published (keepStale): the arbiter set that move back, and the

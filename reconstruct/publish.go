@@ -124,7 +124,9 @@ func (r *Reconstructor) adopt(bi int, t int64, out []Output) []Output {
 	// Misplaced squares the board shows as the game now expects them
 	// were put right (perhaps just before the move, too briefly for a
 	// still board to show it).
-	r.overlay &= r.v.diff(&r.lines[0].pos)
+	if r.overlay != 0 {
+		r.overlay &= r.v.diff(&r.lines[0].pos)
+	}
 	if r.state == stateSetup || r.state == stateIrregular {
 		r.state = statePlay
 	}
@@ -361,12 +363,14 @@ func (r *Reconstructor) uncertain(i int, m chess.Move) bool {
 // apart, whether or not the other is still a hypothesis, so the move is
 // uncertain.
 func (r *Reconstructor) blindChoice(i int, before *chess.Position, m chess.Move) bool {
+	if m.IsCastling() || before.PieceAt(m.To()) == chess.NoPiece {
+		return false
+	}
 	var blind bool
 	if i < len(r.plies) {
 		blind = r.plies[i].blind && r.plies[i].move.From() == m.From()
 	} else {
-		blind = !r.rec.framed && !m.IsCastling() && before.PieceAt(m.To()) != chess.NoPiece &&
-			!r.recView().lifted.Has(m.To())
+		blind = !r.rec.framed && !r.recView().lifted.Has(m.To())
 	}
 	if !blind {
 		return false
