@@ -757,20 +757,5 @@ func (rs *resyncState) search(p *chess.Position, ply int) {
 // attacksFrom is the squares the piece on s attacks in p.
 func attacksFrom(p *chess.Position, s chess.Square) chess.Bitboard {
 	pc := p.PieceAt(s)
-	occ := p.Occupied()
-	switch pc.Type() {
-	case chess.Pawn:
-		return chess.PawnAttacks(pc.Color(), s)
-	case chess.Knight:
-		return chess.KnightAttacks(s)
-	case chess.Bishop:
-		return chess.BishopAttacks(s, occ)
-	case chess.Rook:
-		return chess.RookAttacks(s, occ)
-	case chess.Queen:
-		return chess.QueenAttacks(s, occ)
-	case chess.King:
-		return chess.KingAttacks(s)
-	}
-	return 0
+	return chess.Attacks(pc.Type(), pc.Color(), s, p.Occupied())
 }
