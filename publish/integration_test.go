@@ -318,8 +318,11 @@ func TestRealBrokerOutage(t *testing.T) {
 // stands, a move every PACE, then ends it and exits once the broker has
 // everything.
 func helperMain(mode string) int {
-	if mode == "rss" {
+	switch mode {
+	case "rss":
 		return rssMain()
+	case "load":
+		return loadMain()
 	}
 	url, dir := os.Getenv("BOARDD_HELPER_URL"), os.Getenv("BOARDD_HELPER_DIR")
 	p, err := publish.Open(publish.Config{

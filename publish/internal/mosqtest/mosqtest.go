@@ -42,6 +42,9 @@ type Options struct {
 	TLSCA, TLSCert, TLSKey string
 	// MaxInflight is max_inflight_messages (default 1).
 	MaxInflight int
+	// Autosave is autosave_interval in seconds (default 1: tests that
+	// kill the broker want its state on disk at once).
+	Autosave int
 	// Extra lines for mosquitto.conf.
 	Extra string
 }
@@ -118,7 +121,7 @@ func Start(t testing.TB, o Options) *Mosquitto {
 		fmt.Fprintf(&c, "listener %d 127.0.0.1\ncafile %s\ncertfile %s\nkeyfile %s\nrequire_certificate true\nuse_identity_as_username true\n", m.TLSPort, o.TLSCA, o.TLSCert, o.TLSKey)
 	}
 	fmt.Fprintf(&c, "allow_anonymous %v\n", o.AllowAnonymous)
-	fmt.Fprintf(&c, "persistence true\npersistence_location %s/\nautosave_interval 1\n", dir)
+	fmt.Fprintf(&c, "persistence true\npersistence_location %s/\nautosave_interval %d\n", dir, max(o.Autosave, 1))
 	// One message in flight per subscriber keeps each subscriber's stream
 	// in order across its reconnects; the queue holds a long outage.
 	fmt.Fprintf(&c, "max_inflight_messages %d\nmax_queued_messages 100000\n", max(o.MaxInflight, 1))
