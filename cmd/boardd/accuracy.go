@@ -10,6 +10,7 @@ import (
 	"runtime/debug"
 
 	"github.com/boardd/boardd/internal/accuracy"
+	"github.com/boardd/boardd/sensors/sim"
 )
 
 func cmdAccuracy(ctx context.Context, env *cmdEnv, args []string) error {
@@ -20,12 +21,14 @@ func cmdAccuracy(ctx context.Context, env *cmdEnv, args []string) error {
 	modes := fs.String("mode", "both", "traces: clean, irregular or both")
 	seed := fs.Uint64("seed", 1, "simulator seed (game n of a file is what boardd simulate --game n --seed N writes)")
 	noPromote := fs.Bool("no-promote", false, "no promote events for under-promotions: the piece must be inferred")
+	fastSwap := fs.Float64("fast-swap", 0, "force the scan to miss the victim's lift in this `FRACTION` of captures (a stress setting; 0: from the hands' timing and the scan period)")
 	workers := fs.Int("workers", 0, "games played in parallel (0 = one per CPU)")
 	examples := fs.Int("examples", 0, "list up to `N` failing games per row, with the command that writes each trace")
 	verbose := fs.Bool("v", false, "log progress to stderr")
 	fs.Usage = func() {
 		fmt.Fprint(env.stderr, `usage: boardd accuracy [--games N] [--sensor LIST] [--mode clean|irregular|both]
-                       [--seed N] [--no-promote] [--workers N] [--examples N] [-v]
+                       [--seed N] [--no-promote] [--fast-swap FRACTION]
+                       [--workers N] [--examples N] [-v]
                        [FILE.pgn ...]
 
 Measures the move reconstruction: plays every game of the PGN files
@@ -59,6 +62,14 @@ docs/simulation.md describes the simulated hands and the injections.
 	}
 	if *games < 0 {
 		return usageErr("--games %d: want 0 (all) or more", *games)
+	}
+	if *fastSwap != 0 {
+		if !(*fastSwap > 0 && *fastSwap <= 1) {
+			return usageErr("--fast-swap %v: want a fraction in (0, 1]", *fastSwap)
+		}
+		r := sim.DefaultRates()
+		r.FastSwap = *fastSwap
+		opts.Rates = &r
 	}
 	opts.Files = fs.Args()
 	if len(opts.Files) == 0 {

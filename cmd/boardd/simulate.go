@@ -26,12 +26,13 @@ func cmdSimulate(ctx context.Context, env *cmdEnv, args []string) error {
 	noPromote := fs.Bool("no-promote", false, "no promote events for under-promotions (occupancy and colour boards)")
 	clock := fs.String("clock", "auto", "chess clock: auto (when the game has clock times or a time control, else by chance), always or never")
 	annotate := fs.Bool("annotate", false, "add a \"# hand\" comment per move saying what the hands did")
+	fastSwap := fs.Float64("fast-swap", 0, "force the scan to miss the victim's lift in this `FRACTION` of captures (a stress setting; 0: from the hands' timing and the scan period)")
 	game := fs.Int("game", 0, "write game `N` of the file (1 = the first) to stdout (default 1)")
 	out := fs.String("out", "", "write every game's trace to `DIR` (DIR/<pgn name>-<NNNNN>.trace)")
 	fs.Usage = func() {
 		fmt.Fprint(env.stderr, `usage: boardd simulate --pgn FILE [--sensor occupancy|colour|piece] [--seed N]
                        [--irregular] [--no-promote] [--clock auto|always|never]
-                       [--annotate] [--game N | --out DIR]
+                       [--annotate] [--fast-swap FRACTION] [--game N | --out DIR]
 
 Plays real games on a simulated sensor board and writes what its sensors
 and clock report as boardtraces (docs/trace.md): one game to stdout, or
@@ -72,6 +73,14 @@ file's game N, the options and the seed.
 		return usageErr("--clock: %v", err)
 	}
 	opts := sim.Options{Sensor: s, Irregular: *irregular, NoPromote: *noPromote, Clock: cm, Annotate: *annotate}
+	if *fastSwap != 0 {
+		if !(*fastSwap > 0 && *fastSwap <= 1) {
+			return usageErr("--fast-swap %v: want a fraction in (0, 1]", *fastSwap)
+		}
+		r := sim.DefaultRates()
+		r.FastSwap = *fastSwap
+		opts.Rates = &r
+	}
 
 	f, err := os.Open(*pgnPath)
 	if err != nil {
@@ -186,6 +195,9 @@ func simulateGame(w io.Writer, name string, n int, pg *chess.Game, opts sim.Opti
 	}
 	if opts.Clock != sim.ClockAuto {
 		cmd += " --clock " + opts.Clock.String()
+	}
+	if opts.Rates != nil && opts.Rates.FastSwap != 0 {
+		cmd += fmt.Sprintf(" --fast-swap %v", opts.Rates.FastSwap)
 	}
 	comments := []string{
 		fmt.Sprintf("simulated by %s (scan period %d ms)", cmd, src.ScanPeriod()),

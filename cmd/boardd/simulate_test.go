@@ -92,6 +92,8 @@ func TestSimulateUsageErrors(t *testing.T) {
 		{"simulate", "--pgn", corpus960, "--game", "2", "--out", t.TempDir()},
 		{"simulate", "--pgn", corpus960, "--clock", "sometimes"},
 		{"simulate", "--pgn", corpus960, "extra"},
+		{"simulate", "--pgn", corpus960, "--fast-swap", "1.5"},
+		{"simulate", "--pgn", corpus960, "--fast-swap", "-0.1"},
 	} {
 		if _, errs, code := runCmd(t, args...); code != 2 || errs == "" {
 			t.Errorf("%v: exit %d, stderr %q; want 2 and a message", args, code, errs)
@@ -120,5 +122,34 @@ func TestAccuracyCommand(t *testing.T) {
 	}
 	if _, _, code := runCmd(t, "accuracy", "--mode", "dirty", corpus960); code != 2 {
 		t.Errorf("--mode dirty: exit %d, want 2", code)
+	}
+	if _, _, code := runCmd(t, "accuracy", "--fast-swap", "2", corpus960); code != 2 {
+		t.Errorf("--fast-swap 2: exit %d, want 2", code)
+	}
+	out, errs, code = runCmd(t, "accuracy", "--games", "1", "--sensor", "occupancy", "--mode", "clean", "--fast-swap", "0.5", corpus960)
+	if code != 0 || !strings.Contains(out, "--fast-swap 0.5") {
+		t.Errorf("--fast-swap 0.5: exit %d, %s\n%s", code, errs, out)
+	}
+}
+
+// TestSimulateFastSwap: --fast-swap forces blind captures: the trace says
+// how to make it again, and an occupancy board then sees some captures'
+// squares never empty.
+func TestSimulateFastSwap(t *testing.T) {
+	args := []string{"simulate", "--pgn", corpus960, "--game", "3", "--sensor", "occupancy", "--annotate"}
+	plain, errs, code := runCmd(t, args...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	forced, errs, code := runCmd(t, append(args, "--fast-swap", "1")...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if !strings.Contains(forced, "--seed 1 --fast-swap 1 (scan period") {
+		t.Errorf("no --fast-swap in the provenance comment:\n%.300s", forced)
+	}
+	if strings.Contains(plain, "capture fast-swap") || !strings.Contains(forced, "capture fast-swap") ||
+		strings.Contains(forced, "capture victim-first") || strings.Contains(forced, "capture mover-first") {
+		t.Error("--fast-swap 1 should make every capture, and only then, a forced fast swap")
 	}
 }

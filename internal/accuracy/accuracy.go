@@ -26,6 +26,7 @@ import (
 
 	"github.com/boardd/boardd/chess"
 	"github.com/boardd/boardd/reconstruct"
+	"github.com/boardd/boardd/sensors/sim"
 	"github.com/boardd/boardd/trace"
 )
 
@@ -44,6 +45,8 @@ type Options struct {
 	Seed uint64
 	// NoPromote drops the promote events of under-promotions.
 	NoPromote bool
+	// Rates are the simulator's hand model; nil means sim.DefaultRates().
+	Rates *sim.Rates
 	// Workers run games in parallel (0 = GOMAXPROCS).
 	Workers int
 	// Examples keeps up to this many failing games per row.
@@ -127,6 +130,9 @@ type Report struct {
 	Rows    []Row // by file, then sensor kind, then mode
 	Elapsed time.Duration
 	Seed    uint64
+	// FastSwap is the simulator's forced share of blind captures
+	// (sim.Rates.FastSwap; 0: from the hands' timing).
+	FastSwap float64
 	// Skipped counts PGN games that could not be read or simulated.
 	Skipped int
 }
@@ -184,6 +190,9 @@ func Run(ctx context.Context, opts Options, log *slog.Logger) (*Report, error) {
 	}
 	start := time.Now()
 	rep := &Report{Seed: opts.Seed}
+	if opts.Rates != nil {
+		rep.FastSwap = opts.Rates.FastSwap
+	}
 	var files []loaded
 	for _, path := range opts.Files {
 		l, skipped, err := loadFile(path, opts.Limit, log)

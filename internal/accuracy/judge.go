@@ -28,6 +28,7 @@ func play(c Case, pg *chess.Game, opts *Options, buf *[]reconstruct.Output) Game
 	g := Game{Case: c, Moves: len(pg.Moves)}
 	src, err := sim.NewSource(sim.FromPGN(pg), sim.Options{
 		Sensor: c.Sensor, Seed: sim.GameSeed(opts.Seed, c.Game-1), Irregular: c.Irregular, NoPromote: opts.NoPromote,
+		Rates: opts.Rates,
 	})
 	if err != nil {
 		g.Why = "simulator: " + err.Error()

@@ -83,7 +83,11 @@ func (r *Report) WriteTable(w io.Writer) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	_, err := fmt.Fprintf(w, "seed %d, %s, %d games unreadable\n", r.Seed, r.Elapsed.Round(1e8), r.Skipped)
+	forced := ""
+	if r.FastSwap != 0 {
+		forced = fmt.Sprintf(", --fast-swap %v", r.FastSwap)
+	}
+	_, err := fmt.Fprintf(w, "seed %d%s, %s, %d games unreadable\n", r.Seed, forced, r.Elapsed.Round(1e8), r.Skipped)
 	return err
 }
 
@@ -95,6 +99,9 @@ func (r *Report) WriteExamples(w io.Writer) error {
 			irr := ""
 			if g.Irregular {
 				irr = " --irregular"
+			}
+			if r.FastSwap != 0 {
+				irr += fmt.Sprintf(" --fast-swap %v", r.FastSwap)
 			}
 			var what []string
 			if g.Why != "" {

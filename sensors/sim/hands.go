@@ -93,17 +93,48 @@ type captureStyle int
 const (
 	victimFirst captureStyle = iota
 	moverFirst
-	fastSwap // the victim's lift and the mover's landing fall between two scans
+	pushOff    // the mover shoves the victim off its square: the square never reads empty
+	forcedSwap // Rates.FastSwap: swapped between two samples of the square, whatever the scan period
 )
 
 func (s *Source) pickCapture() captureStyle {
+	push := s.r.PushOff
+	if s.hurry {
+		push = s.r.PushOffHurry
+	}
 	switch {
 	case s.chance(s.r.FastSwap):
-		return fastSwap
+		return forcedSwap
+	case s.chance(push):
+		return pushOff
 	case s.chance(s.r.CaptureVictimFirst):
 		return victimFirst
 	}
 	return moverFirst
+}
+
+// swapGap draws how long the victim of a mover-first capture is off its
+// square before the mover lands: the hand holds the mover, plucks the
+// victim and lowers the mover, in one quick motion or in two. Whether any
+// scan sees the square empty in between is left to the sampling (flush).
+func (s *Source) swapGap() (gap int64, quick bool) {
+	p := s.r.QuickSwap
+	if s.hurry {
+		p = s.r.QuickSwapHurry
+	}
+	if s.chance(p) {
+		return s.r.QuickGap.draw(s.rng), true
+	}
+	return s.r.SwapGap.draw(s.rng), false
+}
+
+// liftVictim takes a captured piece off sq and marks the change, so that
+// flush can tell whether a scan saw the square empty before the mover
+// landed (Stats).
+func (s *Source) liftVictim(sq chess.Square) {
+	i := len(s.changes)
+	s.lift(sq)
+	s.changes[i].victim = true
 }
 
 // swapIn removes the piece on sq and puts pc there between two samples of
@@ -113,9 +144,12 @@ func (s *Source) swapIn(sq chess.Square, pc chess.Piece) {
 	s.ngrp++
 	s.grp = s.ngrp
 	s.phys[sq] = chess.NoPiece
-	s.set(s.t, sq, chess.NoPiece)
+	s.changes = append(s.changes, change{t: s.t, sq: sq, pc: chess.NoPiece, grp: s.grp, victim: true})
 	s.t += s.between(0, s.period-2)
-	s.place(sq, pc)
+	// No contact bounce: a bounce sampled after the landing would show the
+	// square empty, and the miss is forced.
+	s.phys[sq] = pc
+	s.set(s.t, sq, pc)
 	s.grp = 0
 	s.t += s.period + minGap
 }
@@ -145,10 +179,10 @@ func (s *Source) normal(m chess.Move, side chess.Color) {
 		s.arrive(to, pawn, final, onLastRank)
 		return
 	}
-	switch s.pickCapture() {
+	switch style := s.pickCapture(); style {
 	case victimFirst:
 		s.notef("capture victim-first")
-		s.lift(to)
+		s.liftVictim(to)
 		s.aside()
 		s.reach()
 		if final == pawn && s.canSlide(from, to) && s.chance(s.r.Slide) {
@@ -159,14 +193,23 @@ func (s *Source) normal(m chess.Move, side chess.Color) {
 		s.travel(from, to)
 		s.arrive(to, pawn, final, onLastRank)
 	case moverFirst:
-		s.notef("capture mover-first")
+		gap, quick := s.swapGap()
+		if quick {
+			s.notef("capture quick-swap gap=%dms", gap)
+		} else {
+			s.notef("capture mover-first gap=%dms", gap)
+		}
 		s.lift(from)
 		s.travel(from, to)
-		s.lift(to)
-		s.wait(80, 300)
+		s.liftVictim(to)
+		s.t += gap
 		s.arrive(to, pawn, final, onLastRank)
-	case fastSwap:
-		s.notef("capture fast-swap")
+	case pushOff, forcedSwap:
+		if style == pushOff {
+			s.notef("capture push-off")
+		} else {
+			s.notef("capture fast-swap")
+		}
 		s.lift(from)
 		s.travel(from, to)
 		if first != final {

@@ -2,6 +2,8 @@ package sim
 
 import (
 	"fmt"
+	"math"
+	"math/rand/v2"
 
 	"github.com/boardd/boardd/trace"
 )
@@ -76,10 +78,29 @@ type Rates struct {
 	Bounce     float64 // per sensor transition: contact chatter
 
 	CaptureVictimFirst float64 // per capture: victim removed first (else mover lifted first)
-	FastSwap           float64 // per capture: victim's lift falls between two scans
-	CastleTogether     float64 // per castling: king and rook lifted together (else king first)
-	KingTouchOnly      float64 // Chess960 castling with the king staying: king only touched
-	PromoOnLastRank    float64 // per promotion: pawn placed on the last rank, then swapped
+	// FastSwap forces this fraction of captures to be swapped between two
+	// samples of the square, so that the scan never sees the victim's
+	// lift whatever its period: a stress setting (0.12 was the simulator's
+	// old fixed rate). 0 leaves it to the hand's timing (QuickSwap, the
+	// swap gaps) and the board's scan period.
+	FastSwap float64
+	// PushOff is the probability that a capture is made by shoving the
+	// victim off its square with the capturing piece, so that the square's
+	// magnet never leaves the sensor's range: no scan, however fast, sees
+	// the victim lifted. PushOffHurry replaces it for a player short of
+	// time, who does it far more often.
+	PushOff, PushOffHurry float64
+	// QuickSwap is the probability that a mover-first capture is one quick
+	// motion (the victim plucked and the mover dropped in its place), with
+	// the gap QuickGap; otherwise the gap is SwapGap. QuickSwapHurry
+	// replaces it for a player short of time.
+	QuickSwap, QuickSwapHurry float64
+	// QuickGap and SwapGap are how long (ms) the victim of a mover-first
+	// capture is off its square before the mover lands on it.
+	QuickGap, SwapGap Gap
+	CastleTogether    float64 // per castling: king and rook lifted together (else king first)
+	KingTouchOnly     float64 // Chess960 castling with the king staying: king only touched
+	PromoOnLastRank   float64 // per promotion: pawn placed on the last rank, then swapped
 
 	// ClockedGame is the probability that a game without clock readings or
 	// time control is played with a clock (ClockAuto).
@@ -90,6 +111,26 @@ type Rates struct {
 	ScanPeriods [3][]int64
 
 	Inject InjectRates
+}
+
+// Gap is a duration in ms drawn from a log-normal distribution with the
+// given median and σ, truncated to [Min, Max].
+type Gap struct {
+	Median, Sigma float64
+	Min, Max      int64
+}
+
+// draw returns a duration from g (redrawing values outside the bounds a
+// few times, then clamping, so the bounds do not pile up).
+func (g Gap) draw(rng *rand.Rand) int64 {
+	var d int64
+	for try := 0; try < 8; try++ {
+		d = int64(math.Round(g.Median * math.Exp(g.Sigma*rng.NormFloat64())))
+		if d >= g.Min && d <= g.Max {
+			return d
+		}
+	}
+	return min(max(d, g.Min), g.Max)
 }
 
 // InjectRates are per-game probabilities of each injected irregularity
@@ -116,7 +157,12 @@ func DefaultRates() Rates {
 		Bounce:     0.3,
 
 		CaptureVictimFirst: 0.45,
-		FastSwap:           0.12,
+		PushOff:            0.03,
+		PushOffHurry:       0.2,
+		QuickSwap:          0.25,
+		QuickSwapHurry:     0.75,
+		QuickGap:           Gap{Median: 160, Sigma: 0.4, Min: 80, Max: 400},
+		SwapGap:            Gap{Median: 450, Sigma: 0.35, Min: 250, Max: 1200},
 		CastleTogether:     0.35,
 		KingTouchOnly:      0.5,
 		PromoOnLastRank:    0.4,

@@ -362,7 +362,7 @@ func TestBehavioursOccur(t *testing.T) {
 	r.Knock, r.ChangeMind, r.LatePress = 0.05, 0.05, 0.05
 	got := notes(t, games, trace.Occupancy, &r)
 	for _, k := range []string{
-		"slide", "capture victim-first", "capture mover-first", "capture fast-swap",
+		"slide", "capture victim-first", "capture mover-first", "capture quick-swap", "capture push-off",
 		"castling king-first", "castling together", "hesitation", "adjust", "knock", "touch-down", "late",
 	} {
 		if got[k] == 0 {
@@ -398,20 +398,11 @@ func TestBehavioursOccur(t *testing.T) {
 	}
 }
 
-// TestFastSwapHidesTheVictimLift: with occupancy sensors a fast swap shows
-// only the mover's square emptying; with colour sensors the colour change.
+// TestFastSwapHidesTheVictimLift: with occupancy sensors a forced fast
+// swap (Rates.FastSwap) shows only the mover's square emptying; with colour
+// sensors the colour change.
 func TestFastSwapHidesTheVictimLift(t *testing.T) {
-	// 1. e4 d5 2. exd5
-	p := chess.NewPosition()
-	var moves []chess.Move
-	for _, san := range []string{"e4", "d5", "exd5"} {
-		m, err := p.ParseSAN(san)
-		if err != nil {
-			t.Fatal(err)
-		}
-		moves = append(moves, m)
-		p.MakeMove(m)
-	}
+	moves := exd5(t)
 	r := DefaultRates()
 	r.FastSwap, r.Bounce, r.Hesitation, r.Adjustment, r.Knock, r.ChangeMind = 1, 0, 0, 0, 0, 0
 	d5, _ := chess.ParseSquare("d5")
@@ -424,6 +415,9 @@ func TestFastSwapHidesTheVictimLift(t *testing.T) {
 					onD5 = append(onD5, it.Event)
 				}
 			}
+			if st := src.Stats(); st.Captures != 1 || st.BlindCaptures != 1 {
+				t.Errorf("%v seed %d: stats %+v, want 1 capture, blind", s, seed, st)
+			}
 			// d5: black pawn arrives (on), then is captured.
 			switch s {
 			case trace.Occupancy:
@@ -435,6 +429,153 @@ func TestFastSwapHidesTheVictimLift(t *testing.T) {
 					onD5[2].Piece.Color() != chess.White {
 					t.Errorf("%v seed %d: d5 events %v, want arrival then off+on white in one scan", s, seed, onD5)
 				}
+			}
+		}
+	}
+}
+
+// exd5 is 1. e4 d5 2. exd5.
+func exd5(t *testing.T) []chess.Move {
+	t.Helper()
+	p := chess.NewPosition()
+	var moves []chess.Move
+	for _, san := range []string{"e4", "d5", "exd5"} {
+		m, err := p.ParseSAN(san)
+		if err != nil {
+			t.Fatal(err)
+		}
+		moves = append(moves, m)
+		p.MakeMove(m)
+	}
+	return moves
+}
+
+// TestBlindCaptureFromTiming: without a forced rate, whether a capture's
+// victim is seen lifted depends on how long it was off its square and on
+// the scan period. With every capture a swap of gap g on a board sampled
+// every P ms, the scan misses the gap with probability max(0, 1-g/P); the
+// events agree with Stats.
+func TestBlindCaptureFromTiming(t *testing.T) {
+	moves := exd5(t)
+	d5, _ := chess.ParseSquare("d5")
+	for _, c := range []struct {
+		gap, period int64
+		lo, hi      float64 // expected share of blind captures
+	}{
+		{gap: 100, period: 200, lo: 0.4, hi: 0.6},
+		{gap: 50, period: 200, lo: 0.65, hi: 0.85},
+		{gap: 210, period: 200, lo: 0, hi: 0},
+		{gap: 80, period: 20, lo: 0, hi: 0},
+		{gap: 80, period: 100, lo: 0.1, hi: 0.3},
+	} {
+		r := DefaultRates()
+		r.CaptureVictimFirst, r.QuickSwap, r.QuickSwapHurry = 0, 1, 1
+		r.PushOff, r.PushOffHurry = 0, 0
+		r.QuickGap = Gap{Median: float64(c.gap), Min: c.gap, Max: c.gap}
+		r.Bounce, r.Hesitation, r.Adjustment, r.Knock, r.ChangeMind = 0, 0, 0, 0, 0
+		for _, s := range sensorKinds {
+			r.ScanPeriods[s] = []int64{c.period}
+		}
+		const n = 400
+		for _, s := range sensorKinds {
+			blind := 0
+			for seed := uint64(0); seed < n; seed++ {
+				src, _ := NewSource(Game{Moves: moves}, Options{Sensor: s, Seed: seed, Rates: &r, Clock: ClockNever})
+				var evs []trace.Event
+				for _, it := range drain(t, src) {
+					if it.Event.Square == d5 && it.Event.T > 0 {
+						evs = append(evs, it.Event)
+					}
+				}
+				st := src.Stats()
+				if st.Captures != 1 {
+					t.Fatalf("%v seed %d: %d captures counted, want 1", s, seed, st.Captures)
+				}
+				// d5: the black pawn arrives; then the capture.
+				seen := len(evs) == 3 && evs[1].Kind == trace.Off && evs[2].Kind == trace.On && evs[1].T < evs[2].T
+				hidden := len(evs) == 1 || (len(evs) == 3 && evs[1].T == evs[2].T)
+				if seen == hidden || hidden != (st.BlindCaptures == 1) {
+					t.Fatalf("%v gap %d period %d seed %d: d5 events %v, stats %+v", s, c.gap, c.period, seed, evs, st)
+				}
+				blind += st.BlindCaptures
+			}
+			if f := float64(blind) / n; f < c.lo || f > c.hi {
+				t.Errorf("%v gap %d ms, scan every %d ms: %.3f of the captures blind, want %.2f-%.2f", s, c.gap, c.period, f, c.lo, c.hi)
+			}
+		}
+	}
+}
+
+// blindRates simulates clean traces of games and returns, per sensor
+// kind and scan period, the captures and the blind ones.
+func blindRates(t *testing.T, games []*chess.Game, r *Rates) map[trace.Sensor]map[int64][2]int {
+	out := map[trace.Sensor]map[int64][2]int{}
+	for _, s := range sensorKinds {
+		out[s] = map[int64][2]int{}
+		for gi, pg := range games {
+			src, err := NewSource(FromPGN(pg), Options{Sensor: s, Seed: GameSeed(1, gi), Rates: r})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for {
+				if _, err := src.Next(); err != nil {
+					break
+				}
+			}
+			st := src.Stats()
+			c := out[s][src.ScanPeriod()]
+			out[s][src.ScanPeriod()] = [2]int{c[0] + st.Captures, c[1] + st.BlindCaptures}
+		}
+	}
+	return out
+}
+
+func sumRates(m map[int64][2]int) (captures, blind int) {
+	for _, c := range m {
+		captures += c[0]
+		blind += c[1]
+	}
+	return
+}
+
+// TestBlindCaptureRates: with the default hand model a matrix scanned
+// every 5-20 ms misses only the push-off captures (Rates.PushOff, far more
+// of them in time trouble), a Hall board at up to 100 ms hardly more, and
+// a DGT-style board sweeping every 200-250 ms some quick swaps too; the
+// forced rate (Rates.FastSwap) adds its share on every board. BOARDD_SIM_BLIND=1 measures the whole corpus and logs
+// the rates per sensor kind and scan period (go test -v).
+func TestBlindCaptureRates(t *testing.T) {
+	perFile := 25
+	if os.Getenv("BOARDD_SIM_BLIND") != "" {
+		perFile = 1 << 30
+	}
+	games := corpusGames(t, perFile)
+	forced := DefaultRates()
+	forced.FastSwap = 0.12
+	for _, c := range []struct {
+		name   string
+		r      *Rates
+		lo, hi [3]float64 // per sensor kind
+	}{
+		{"hand timing", nil, [3]float64{0.03, 0.03, 0.06}, [3]float64{0.07, 0.07, 0.13}},
+		{"forced 12%", &forced, [3]float64{0.14, 0.14, 0.17}, [3]float64{0.20, 0.20, 0.25}},
+	} {
+		rates := blindRates(t, games, c.r)
+		for _, s := range sensorKinds {
+			captures, blind := sumRates(rates[s])
+			f := float64(blind) / float64(captures)
+			t.Logf("%s, %v: %d of %d captures blind (%.2f%%) over %d games", c.name, s, blind, captures, 100*f, len(games))
+			periods := make([]int64, 0, len(rates[s]))
+			for p := range rates[s] {
+				periods = append(periods, p)
+			}
+			slices.Sort(periods)
+			for _, p := range periods {
+				n := rates[s][p]
+				t.Logf("    scan %d ms: %d of %d (%.2f%%)", p, n[1], n[0], 100*float64(n[1])/float64(max(n[0], 1)))
+			}
+			if f < c.lo[s] || f > c.hi[s] {
+				t.Errorf("%s, %v: %.4f of the captures blind, want %.3f-%.3f", c.name, s, f, c.lo[s], c.hi[s])
 			}
 		}
 	}

@@ -24,10 +24,23 @@ type Item struct {
 // change is one physical change of a square: at time t (ms) it starts to
 // hold pc (chess.NoPiece: empty).
 type change struct {
-	t   int64
-	sq  chess.Square
-	pc  chess.Piece
-	grp int32 // a fast swap's changes share a group (see swapIn); 0 = none
+	t      int64
+	sq     chess.Square
+	pc     chess.Piece
+	grp    int32 // a forced swap's changes share a group (see swapIn); 0 = none
+	victim bool  // a captured piece leaves the square the capturing piece lands on
+}
+
+// Stats counts what the scan made of the hands' work so far.
+type Stats struct {
+	// Captures counts the captures whose piece lands on the captured
+	// piece's square (all but en passant).
+	Captures int
+	// BlindCaptures counts those of them whose victim no scan saw gone:
+	// the square was never read empty between the victim's lift and the
+	// capturing piece's landing (an occupancy board sees nothing change
+	// there; a colour or piece board sees one piece replaced by another).
+	BlindCaptures int
 }
 
 // fixLater is a knocked piece left off its square, put back later.
@@ -90,6 +103,7 @@ type Source struct {
 	done    bool
 	all     []Injection
 	scratch []trace.Event
+	stats   Stats
 }
 
 const (
@@ -220,6 +234,10 @@ func (s *Source) ScanPeriod() int64 { return s.period }
 // Clocked reports whether the game is played with a clock.
 func (s *Source) Clocked() bool { return s.clocked }
 
+// Stats returns the counts of the events generated so far (all of the
+// game's once Next has returned io.EOF).
+func (s *Source) Stats() Stats { return s.stats }
+
 // Injections returns the irregularities injected so far (all of them once
 // Next has returned io.EOF).
 func (s *Source) Injections() []Injection { return s.all }
@@ -303,7 +321,7 @@ func (s *Source) notef(format string, args ...any) {
 }
 
 func (s *Source) set(t int64, sq chess.Square, pc chess.Piece) {
-	s.changes = append(s.changes, change{t, sq, pc, s.grp})
+	s.changes = append(s.changes, change{t: t, sq: sq, pc: pc, grp: s.grp})
 }
 
 // lift takes the piece off sq now.
@@ -438,6 +456,9 @@ func (s *Source) flush(offset int64) int64 {
 	for bb := touched; bb != 0; bb &= bb - 1 {
 		sq := bb.First()
 		cur, shown := s.physAt0[sq], s.shown[sq]
+		// A capture on sq: from the victim's lift until a sample reads the
+		// capturing piece there, is the square ever read empty?
+		watch, landed, victim := false, false, chess.NoPiece
 		for j := 0; j < len(s.changes); {
 			if s.changes[j].sq != sq {
 				j++
@@ -445,9 +466,24 @@ func (s *Source) flush(offset int64) int64 {
 			}
 			tk := s.sampleAt(sq, s.changes[j].t)
 			for ; j < len(s.changes) && s.changes[j].t <= tk; j++ {
-				if s.changes[j].sq == sq {
-					cur = s.changes[j].pc
+				c := &s.changes[j]
+				if c.sq != sq {
+					continue
 				}
+				switch {
+				case c.victim:
+					s.stats.Captures++
+					watch, landed, victim = true, false, cur
+				case watch && c.pc != chess.NoPiece && c.pc != victim:
+					landed = true
+				}
+				cur = c.pc
+			}
+			if watch && (cur == chess.NoPiece || landed) {
+				if cur != chess.NoPiece {
+					s.stats.BlindCaptures++
+				}
+				watch = false
 			}
 			if s.sense(cur) == s.sense(shown) {
 				continue
