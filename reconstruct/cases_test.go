@@ -579,3 +579,32 @@ func TestChess960RookFirstPublishedThenKing(t *testing.T) {
 		h.move("g1", "f1").wait(1500).move("e1", "g1").wait(2000)
 	}, "O-O", "castling-rook-first@1")
 }
+
+func TestMissedVictimLiftThenReplyAcrossItsSquare(t *testing.T) {
+	// Black takes on e5 pushing the pawn off (d6 is seen empty, nothing
+	// else); two seconds later White takes the queen, sliding across d6,
+	// and Black recaptures. The slide's events on d6 are the queen's,
+	// not a late start of the pawn's capture, so the two captures are
+	// one after the other, not a reply begun before its move.
+	start := mustFEN(t, "rnbq1rk1/ppp2pbp/3p1np1/4P3/2P1P3/2N1BN2/PP3PPP/R2QKB1R b KQ - 0 7")
+	check(t, "reply-across", start, allSensors, both, func(h *hands, _ bool) {
+		h.wait(3000).lift("d6").swap("e5").press(chess.Black).wait(1500)
+		h.lift("d8").wait(900).slide("d1", "d2", "d3", "d4", "d5", "d6", "d7", "d8").press(chess.White).wait(4000)
+		h.lift("d8").wait(400).lift("f8").place("d8").press(chess.Black)
+	}, "dxe5 Qxd8 Rxd8", "")
+}
+
+func TestMisplacedPiecePutBackThenMoved(t *testing.T) {
+	// White takes on d5 pushing the pawn off and knocks the e6 pawn off
+	// the board. Black puts it back and takes on d5 with it the same
+	// way: a move from the square put right, not the clock pressed
+	// without one.
+	check(t, "put-back-moved", chess.NewPosition(), allSensors, []bool{true}, func(h *hands, _ bool) {
+		h.move("d2", "d4").press(chess.White).move("d7", "d5").press(chess.Black)
+		h.move("c2", "c4").press(chess.White).move("e7", "e6").press(chess.Black)
+		h.move("b1", "c3").press(chess.White).move("g8", "f6").press(chess.Black)
+		h.lift("c4").swap("d5").lift("e6").press(chess.White).wait(20000)
+		h.place("e6").wait(200).lift("e6").swap("d5").press(chess.Black).wait(2000)
+		h.move("c1", "g5").press(chess.White)
+	}, "d4 d5 c4 e6 Nc3 Nf6 cxd5 exd5 Bg5", "misplaced-pieces@7")
+}

@@ -111,6 +111,14 @@ func (r *Reconstructor) seqCost(p *chess.Position, lastTo chess.Square, moves []
 		need |= nl
 		lastNeed = nl
 		from, to := m.From(), m.To()
+		// A piece's move begins with its last lift (earlier ones were
+		// touches: an adjustment, a hesitation), unless a later move of
+		// the sequence passes over or onto its square: then its lifts
+		// there are the later move's, and this one's is the first.
+		lift, lifted := r.lastOff(from)
+		if lifted && i+1 < len(moves) && crossedLater(moves[i+1:], from, rv) {
+			lift, lifted = r.firstOff(from)
+		}
 		if nl&captured != 0 && !m.IsCastling() && !r.rec.framed {
 			// The second capture on a square in the sequence needs a
 			// second lift there (the first is priced below).
@@ -126,9 +134,8 @@ func (r *Reconstructor) seqCost(p *chess.Position, lastTo chess.Square, moves []
 			// The square last filled well before the capturing piece
 			// was lifted: its events were something else (a touch, an
 			// earlier move), and the capture itself was not seen.
-			tf, ok1 := r.lastOff(from)
 			on, ok2 := r.lastOn(to)
-			if ok1 && ok2 && on+slideSlackMs < tf {
+			if lifted && ok2 && on+slideSlackMs < lift {
 				cost += costMissedLift
 			}
 		}
@@ -159,9 +166,7 @@ func (r *Reconstructor) seqCost(p *chess.Position, lastTo chess.Square, moves []
 		if len(moves) > 1 && nl == 0 && !rv.placed.Has(to) && !m.IsCastling() {
 			cost += unseen
 		}
-		// A piece's move begins with its last lift: earlier ones were
-		// touches (an adjustment, a hesitation).
-		if t, ok := r.lastOff(from); ok {
+		if t, ok := lift, lifted; ok {
 			if i > 0 && prevOff >= 0 && t < prevOff {
 				cost += 2
 			}
@@ -193,7 +198,7 @@ func (r *Reconstructor) seqCost(p *chess.Position, lastTo chess.Square, moves []
 		prevDone, prevOn, prevLand = -1, -1, land
 		if t, ok := r.firstOn(land); ok && !laterTouch(moves[i+1:], land, rv) {
 			prevDone = t
-		} else if t, ok := r.lastOff(from); ok {
+		} else if t, ok := lift, lifted; ok {
 			// Not seen landing (a capture faster than a scan): the hand
 			// still had to carry the piece there.
 			prevDone = t + minCarryMs
@@ -228,6 +233,17 @@ func (r *Reconstructor) seqCost(p *chess.Position, lastTo chess.Square, moves []
 	}
 	// Only a last move can be a piece still in the air.
 	return cost, lastNeed&^rv.lifted != 0
+}
+
+// crossedLater reports whether a later move of a sequence leaves events on
+// s: it starts or lands there (laterTouch), or slides across it.
+func crossedLater(moves []chess.Move, s chess.Square, rv *recView) bool {
+	for _, m := range moves {
+		if !m.IsCastling() && chess.Between(m.From(), m.To()).Has(s) {
+			return true
+		}
+	}
+	return laterTouch(moves, s, rv)
 }
 
 // laterTouch reports whether any of moves involves s in a way that leaves
@@ -405,7 +421,14 @@ func leastAttacker(p *chess.Position, s chess.Square, side chess.Color, occ ches
 
 var pieceValue = [8]int{chess.Pawn: 1, chess.Knight: 3, chess.Bishop: 3, chess.Rook: 5, chess.Queen: 9, chess.King: 0}
 
-func nullCost(rv *recView) int { return costStrayFar * rv.touched().Count() }
+func (r *Reconstructor) nullCost(rv *recView) int {
+	c := costStrayFar * rv.touched().Count()
+	// A square out of place since an alert that the hands filled and
+	// emptied again: the piece put back and taken off again, which is
+	// what a move from that square looks like, not a touch.
+	again := r.overlay & rv.lifted & rv.placed &^ r.v.occ
+	return c + costMisplaced*again.Count()
+}
 
 // explain lists in r.cands every exact explanation of the board view:
 // each hypothesis line unchanged or one move further; with allowBack also
@@ -441,7 +464,7 @@ func (r *Reconstructor) explainNow(allowBack, allowResync bool) int {
 	for li := range r.lines {
 		L := &r.lines[li]
 		if r.v.diff(&L.pos)&^r.overlay == 0 {
-			r.cands = append(r.cands, cand{line: li, cost: L.cost + nullCost(&rv)})
+			r.cands = append(r.cands, cand{line: li, cost: L.cost + r.nullCost(&rv)})
 		}
 		r.oneMove(cand{line: li, cost: L.cost}, &L.pos, r.lastTo(li, 0), chess.NoMove, &rv)
 	}
@@ -451,7 +474,7 @@ func (r *Reconstructor) explainNow(allowBack, allowResync bool) int {
 		for k := 1; k <= 2 && k <= n; k++ {
 			p := &r.befores[n-k]
 			if r.v.diff(p)&^r.overlay == 0 {
-				r.cands = append(r.cands, cand{line: 0, back: k, cost: r.lines[0].cost + back*k + nullCost(&rv)})
+				r.cands = append(r.cands, cand{line: 0, back: k, cost: r.lines[0].cost + back*k + r.nullCost(&rv)})
 			}
 		}
 		// The move changed was seen made: its squares' events, gone
@@ -481,7 +504,7 @@ func (r *Reconstructor) explainNow(allowBack, allowResync bool) int {
 				continue
 			}
 			if r.v.diff(&S.pos)&^r.overlay == 0 {
-				r.cands = append(r.cands, cand{line: si, stale: true, back: k, cost: S.cost + nullCost(&rv)})
+				r.cands = append(r.cands, cand{line: si, stale: true, back: k, cost: S.cost + r.nullCost(&rv)})
 			}
 			last := chess.NoSquare
 			if len(S.moves) > 0 {

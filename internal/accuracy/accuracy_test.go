@@ -200,3 +200,39 @@ func TestTable(t *testing.T) {
 		}
 	}
 }
+
+// TestRegressionGames replays simulated games that once went wrong and
+// must now be exact, with every injection found and no false alert. (A
+// change to the simulator changes their traces: check with `boardd
+// simulate` that each still shows what its comment says.)
+func TestRegressionGames(t *testing.T) {
+	for _, c := range []struct {
+		file      string
+		game      int
+		sensor    trace.Sensor
+		irregular bool
+		seed      uint64
+		what      string
+	}{
+		{"gnuchess_book_otb_masters_dev.pgn", 2645, trace.Occupancy, false, 2,
+			"no clock: a pawn capture pushing its victim off, and two seconds later the queen taken by a slide across the pawn's square"},
+		{"lichess_broadcast_fide_womens_world_rapid_2024_r1-6.pgn", 322, trace.Occupancy, true, 2,
+			"a pawn knocked off the board after a capture nobody saw, put back 20 s later and moved at once to capture the same way"},
+	} {
+		path := filepath.Join("../../testdata/games", c.file)
+		l, _, err := loadFile(path, c.game, quiet)
+		if err != nil {
+			t.Fatal(err)
+		}
+		i := len(l.nums) - 1
+		if i < 0 || l.nums[i] != c.game {
+			t.Fatalf("%s: no game %d", c.file, c.game)
+		}
+		var buf []reconstruct.Output
+		g := play(Case{File: path, Game: c.game, Sensor: c.sensor, Irregular: c.irregular}, l.games[i], &Options{Seed: c.seed}, &buf)
+		if !g.Exact || len(g.FalseAlerts) > 0 || g.Found != g.Injected {
+			t.Errorf("%s game %d (%v, seed %d; %s): exact %v %s, false alerts %v, %d of %d injections found %v",
+				c.file, c.game, c.sensor, c.seed, c.what, g.Exact, g.Why, g.FalseAlerts, g.Found, g.Injected, g.Unfound)
+		}
+	}
+}

@@ -463,16 +463,17 @@ func (s *Source) adjust(side chess.Color) {
 }
 
 // knockable returns the squares next to move m's destination holding a
-// piece other than a king that could be knocked over.
+// piece other than a king that could be knocked over: not the castling
+// rook the hand has just set down.
 func (s *Source) knockable(m chess.Move) []chess.Square {
-	to := m.To()
+	to, keep := m.To(), chess.NoSquare
 	if m.IsCastling() {
-		to = m.CastlingKingTo()
+		to, keep = m.CastlingKingTo(), m.CastlingRookTo()
 	}
 	var out []chess.Square
 	for bb := chess.KingAttacks(to); bb != 0; bb &= bb - 1 {
 		sq := bb.First()
-		if pc := s.phys[sq]; pc != chess.NoPiece && pc.Type() != chess.King {
+		if pc := s.phys[sq]; pc != chess.NoPiece && pc.Type() != chess.King && sq != keep {
 			out = append(out, sq)
 		}
 	}
@@ -484,13 +485,15 @@ func (s *Source) canKnock(m chess.Move) bool {
 	// the move the neighbours of the destination are the same squares.
 	p := s.pos
 	p.MakeMove(m)
-	to := m.To()
+	to, keep := m.To(), chess.NoSquare
 	if m.IsCastling() {
-		to = m.CastlingKingTo()
+		to, keep = m.CastlingKingTo(), m.CastlingRookTo()
 	}
 	for bb := chess.KingAttacks(to); bb != 0; bb &= bb - 1 {
-		if pc := p.PieceAt(bb.First()); pc != chess.NoPiece && pc.Type() != chess.King {
-			return true
+		if sq := bb.First(); sq != keep {
+			if pc := p.PieceAt(sq); pc != chess.NoPiece && pc.Type() != chess.King {
+				return true
+			}
 		}
 	}
 	return false

@@ -283,8 +283,12 @@ func (s *Source) step() {
 	if s.ply >= len(s.moves) {
 		s.done = true
 		if s.fix != nil {
+			// The piece was left at the game's last move: it stays as long
+			// as one left in a game would (6-20 s), longer than a careful
+			// player's knock takes to undo, or the injection would not be
+			// an irregularity at all.
 			s.begin()
-			s.wait(2000, 10000)
+			s.wait(6000, 20000)
 			s.doFix(s.fix)
 			s.fix = nil
 			s.flush(s.base)
