@@ -230,9 +230,8 @@ func (c countingConn) Publish(m publish.Message) publish.Ack {
 
 // workerStats are a worker's runtime figures between two marks.
 type workerStats struct {
-	mu     sync.Mutex
-	marks  [][]metrics.Sample
-	cycles []uint64
+	mu    sync.Mutex
+	marks [][]metrics.Sample
 }
 
 var workerMetrics = []string{"/sched/latencies:seconds", "/gc/pauses:seconds", "/gc/cycles/total:gc-cycles"}
