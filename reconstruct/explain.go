@@ -174,6 +174,11 @@ func (r *Reconstructor) seqCost(p *chess.Position, lastTo chess.Square, moves []
 			// on the board, nor faster than a human reacts: that is a
 			// knocked piece, not a reply.
 			early := prevDone >= 0 && t < prevDone+minReplyMs && t != prevDone
+			if on, ok := r.firstOn(to); ok && i > 0 && nl == 0 && !m.IsCastling() && on < t && on+slideSlackMs >= t {
+				// A slid piece shows on its square before it leaves its
+				// own: the move began with that landing.
+				early = early || prevDone >= 0 && on < prevDone+minReplyMs
+			}
 			if prevDone >= 0 && prevOn >= 0 && nl == prevLand.Bitboard() {
 				// A capture of the piece the move before put down, whose
 				// square shows one landing: either that landing was the

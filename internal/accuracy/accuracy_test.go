@@ -218,6 +218,8 @@ func TestRegressionGames(t *testing.T) {
 			"no clock: a pawn capture pushing its victim off, and two seconds later the queen taken by a slide across the pawn's square"},
 		{"lichess_broadcast_fide_womens_world_rapid_2024_r1-6.pgn", 322, trace.Occupancy, true, 2,
 			"a pawn knocked off the board after a capture nobody saw, put back 20 s later and moved at once to capture the same way"},
+		{"gnuchess_book_otb_masters_dev.pgn", 3220, trace.Occupancy, true, 2,
+			"no clock: a recapture nobody saw taken, then a knight move that knocks the queen off; a knight capture and a queen slide begun 100 ms after it fit the board too"},
 	} {
 		path := filepath.Join("../../testdata/games", c.file)
 		l, _, err := loadFile(path, c.game, quiet)
