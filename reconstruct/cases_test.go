@@ -608,3 +608,44 @@ func TestMisplacedPiecePutBackThenMoved(t *testing.T) {
 		h.move("c1", "g5").press(chess.White)
 	}, "d4 d5 c4 e6 Nc3 Nf6 cxd5 exd5 Bg5", "misplaced-pieces@7")
 }
+
+func TestMisplacedPutBackProvesTheOtherMove(t *testing.T) {
+	// No clock. The queen goes to d6 and, in the same instant, the hand
+	// knocks the e6 pawn onto f6: on occupancy and colour boards Qf6 with
+	// the pawn knocked onto d6 looks the same, and is published (the
+	// queen's landing on d6 is no evidence: a pawn landed there as well).
+	// Putting the pawn back on e6 15 s later proves Qd6, and the move
+	// published is amended.
+	start := mustFEN(t, "rn1q1rk1/1b3ppp/p3p3/8/2BP2Q1/2N1P3/1P1K1PPP/R6R b - - 0 15")
+	bq, bp := chess.NewPiece(chess.Black, chess.Queen), chess.NewPiece(chess.Black, chess.Pawn)
+	for _, s := range []trace.Sensor{trace.Occupancy, trace.Colour} {
+		h := newHands(t, s, start)
+		at := func(ms int64) *hands { h.now = ms; return h }
+		off := func(name string) { h.evs = append(h.evs, trace.Event{T: h.now, Kind: trace.Off, Square: sq(t, name)}) }
+		on := func(name string, pc chess.Piece) { h.evs = append(h.evs, h.onEvent(sq(t, name), pc)) }
+		at(1638)
+		off("d8")
+		at(1927)
+		on("d6", bq)
+		off("e6")
+		at(1994)
+		on("f6", bp)
+		at(16679)
+		off("f6")
+		at(16942)
+		on("e6", bp)
+		h.wait(3000)
+		r, outs := h.run(Config{Start: start})
+		if got := sanList(r); got != "Qd6" {
+			t.Errorf("%v: moves %q, want Qd6", s, got)
+		}
+		if got := alertList(outs); got != "misplaced-pieces@30" {
+			t.Errorf("%v: alerts %q, want misplaced-pieces@30", s, got)
+		}
+		if t.Failed() {
+			for _, o := range outs {
+				t.Logf("%s", AppendJSON(nil, &o))
+			}
+		}
+	}
+}
