@@ -267,13 +267,13 @@ func (s *workerStats) report(lw *lineWriter) {
 	lw.printf("gc %d", b[2].Value.Uint64()-a[2].Value.Uint64())
 }
 
-// readCommands calls fn for each command line until stop or the end of in.
-func readCommands(in io.Reader, fn func(cmd string) bool) {
+// serveMarks answers the parent's "mark" lines (the worker's runtime
+// figures, then report's line) until any other line or the end of input.
+func serveMarks(in io.Reader, stats *workerStats, report func()) {
 	sc := bufio.NewScanner(in)
-	for sc.Scan() {
-		if !fn(strings.TrimSpace(sc.Text())) {
-			return
-		}
+	for sc.Scan() && strings.TrimSpace(sc.Text()) == "mark" {
+		stats.mark()
+		report()
 	}
 }
 
@@ -360,17 +360,12 @@ func boardsWorker(spec loadSpec, in io.Reader, lw *lineWriter, own bool) error {
 		lw.printf("connected")
 	}()
 	var stats workerStats
-	readCommands(in, func(cmd string) bool {
-		if cmd != "mark" {
-			return false
-		}
-		stats.mark()
+	serveMarks(in, &stats, func() {
 		pending := 0
 		for _, p := range pubs {
 			pending += p.Pending()
 		}
 		lw.printf("mark %d %d %d %d %d", qos0.Load(), qos1.Load(), moveErrs.Load(), pending, dials.Load())
-		return true
 	})
 	cancel()
 	wg.Wait()
@@ -478,14 +473,7 @@ func subsWorker(spec loadSpec, in io.Reader, lw *lineWriter, own bool) error {
 	}
 	lw.printf("connected")
 	var stats workerStats
-	readCommands(in, func(cmd string) bool {
-		if cmd != "mark" {
-			return false
-		}
-		stats.mark()
-		lw.printf("mark %d", received.Load())
-		return true
-	})
+	serveMarks(in, &stats, func() { lw.printf("mark %d", received.Load()) })
 	conn.Close()
 	stats.report(lw)
 	mu.Lock()

@@ -10,7 +10,6 @@ import (
 	"runtime/debug"
 
 	"github.com/boardd/boardd/internal/accuracy"
-	"github.com/boardd/boardd/sensors/sim"
 )
 
 func cmdAccuracy(ctx context.Context, env *cmdEnv, args []string) error {
@@ -63,13 +62,8 @@ docs/simulation.md describes the simulated hands and the injections.
 	if *games < 0 {
 		return usageErr("--games %d: want 0 (all) or more", *games)
 	}
-	if *fastSwap != 0 {
-		if !(*fastSwap > 0 && *fastSwap <= 1) {
-			return usageErr("--fast-swap %v: want a fraction in (0, 1]", *fastSwap)
-		}
-		r := sim.DefaultRates()
-		r.FastSwap = *fastSwap
-		opts.Rates = &r
+	if opts.Rates, err = fastSwapRates(*fastSwap); err != nil {
+		return usageErr("%v", err)
 	}
 	opts.Files = fs.Args()
 	if len(opts.Files) == 0 {

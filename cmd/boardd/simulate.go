@@ -73,13 +73,8 @@ file's game N, the options and the seed.
 		return usageErr("--clock: %v", err)
 	}
 	opts := sim.Options{Sensor: s, Irregular: *irregular, NoPromote: *noPromote, Clock: cm, Annotate: *annotate}
-	if *fastSwap != 0 {
-		if !(*fastSwap > 0 && *fastSwap <= 1) {
-			return usageErr("--fast-swap %v: want a fraction in (0, 1]", *fastSwap)
-		}
-		r := sim.DefaultRates()
-		r.FastSwap = *fastSwap
-		opts.Rates = &r
+	if opts.Rates, err = fastSwapRates(*fastSwap); err != nil {
+		return usageErr("%v", err)
 	}
 
 	f, err := os.Open(*pgnPath)
@@ -208,4 +203,18 @@ func simulateGame(w io.Writer, name string, n int, pg *chess.Game, opts sim.Opti
 		return 0, err
 	}
 	return len(src.Injections()), nil
+}
+
+// fastSwapRates is the hand model with --fast-swap's forced share of
+// unseen captures; nil (the defaults) for 0.
+func fastSwapRates(f float64) (*sim.Rates, error) {
+	if f == 0 {
+		return nil, nil
+	}
+	if !(f > 0 && f <= 1) {
+		return nil, fmt.Errorf("--fast-swap %v: want a fraction in (0, 1]", f)
+	}
+	r := sim.DefaultRates()
+	r.FastSwap = f
+	return &r, nil
 }
