@@ -166,7 +166,7 @@ func (r *Reconstructor) seqCost(p *chess.Position, lastTo chess.Square, moves []
 		if len(moves) > 1 && nl == 0 && !rv.placed.Has(to) && !m.IsCastling() {
 			cost += unseen
 		}
-		if t, ok := lift, lifted; ok {
+		if t := lift; lifted {
 			if i > 0 && prevOff >= 0 && t < prevOff {
 				cost += 2
 			}
@@ -203,7 +203,7 @@ func (r *Reconstructor) seqCost(p *chess.Position, lastTo chess.Square, moves []
 		prevDone, prevOn, prevLand = -1, -1, land
 		if t, ok := r.firstOn(land); ok && !laterTouch(moves[i+1:], land, rv) {
 			prevDone = t
-		} else if t, ok := lift, lifted; ok {
+		} else if t := lift; lifted {
 			// Not seen landing (a capture faster than a scan): the hand
 			// still had to carry the piece there.
 			prevDone = t + minCarryMs
@@ -426,6 +426,8 @@ func leastAttacker(p *chess.Position, s chess.Square, side chess.Color, occ ches
 
 var pieceValue = [8]int{chess.Pawn: 1, chess.Knight: 3, chess.Bishop: 3, chess.Rook: 5, chess.Queen: 9, chess.King: 0}
 
+// nullCost prices the board as a hypothesis's position with no move: every
+// touched square is a touch that nothing explains.
 func (r *Reconstructor) nullCost(rv *recView) int {
 	c := costStrayFar * rv.touched().Count()
 	// A square out of place since an alert that the hands filled and
