@@ -61,9 +61,12 @@ cp "$deb" "$root/root/boardd.deb"
 SYSTEMD_NSPAWN_UNIFIED_HIERARCHY=1 systemd-nspawn -q -D "$root" --register=no --keep-unit \
 	-b --console=pipe >"$work/console.log" 2>&1 &
 nspawn=$!
+# The container's init is the child of systemd-nspawn that runs systemd:
+# nspawn's other child (the outer one, which sets up the namespaces) lives
+# only a moment, and on a loaded machine pgrep may see it first.
 leader=
-for _ in $(seq 100); do
-	leader=$(pgrep -P "$nspawn" | head -1 || true)
+for _ in $(seq 150); do
+	leader=$(pgrep -P "$nspawn" -x systemd | head -1 || true)
 	[ -n "$leader" ] && break
 	sleep 0.2
 done
@@ -74,7 +77,14 @@ for _ in $(seq 150); do
 	case "$state" in running | degraded) break ;; esac
 	sleep 0.2
 done
-echo "container booted ($state)"
+case "$state" in
+running | degraded) echo "container booted ($state)" ;;
+*)
+	cat "$work/console.log"
+	echo "nspawn-test: the container did not finish booting (state: ${state:-none})" >&2
+	exit 1
+	;;
+esac
 
 echo "fresh install, not configured"
 inside dpkg -i /root/boardd.deb >"$work/dpkg.log" 2>&1 || { cat "$work/dpkg.log"; exit 1; }
