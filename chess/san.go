@@ -9,7 +9,14 @@ import (
 // Appendix C) define it, with minimal disambiguation and a + or # suffix.
 // m must be legal in p.
 func (p *Position) SAN(m Move) string {
-	var b []byte
+	var buf [12]byte
+	return string(p.AppendSAN(buf[:0], m, nil, nil))
+}
+
+// AppendSAN appends m, legal in p, in SAN (see SAN). A caller that keeps
+// them passes legal, p's legal moves, and after, the position m leads to;
+// for each nil AppendSAN works it out itself.
+func (p *Position) AppendSAN(b []byte, m Move, legal *MoveList, after *Position) []byte {
 	from, to := m.From(), m.To()
 	pc := p.board[from]
 	switch {
@@ -23,17 +30,19 @@ func (p *Position) SAN(m Move) string {
 		if from.File() != to.File() {
 			b = append(b, byte('a'+from.File()), 'x')
 		}
-		b = append(b, to.String()...)
+		b = to.appendTo(b)
 		if m.IsPromotion() {
 			b = append(b, '=', m.Promotion().Letter())
 		}
 	default:
 		b = append(b, pc.Type().Letter())
 		// Other pieces of the same kind that could also go to `to`.
-		var list MoveList
-		p.GenerateLegal(&list)
+		if legal == nil {
+			legal = new(MoveList)
+			p.GenerateLegal(legal)
+		}
 		var others Bitboard
-		for _, o := range list.Moves() {
+		for _, o := range legal.Moves() {
 			if o.To() == to && o != m && !o.IsCastling() && p.board[o.From()] == pc {
 				others |= o.From().Bitboard()
 			}
@@ -45,24 +54,27 @@ func (p *Position) SAN(m Move) string {
 			case others&rankBB(from.Rank()) == 0:
 				b = append(b, byte('1'+from.Rank()))
 			default:
-				b = append(b, from.String()...)
+				b = from.appendTo(b)
 			}
 		}
 		if p.board[to] != NoPiece {
 			b = append(b, 'x')
 		}
-		b = append(b, to.String()...)
+		b = to.appendTo(b)
 	}
-	q := *p
-	q.MakeMove(m)
-	if q.InCheck() {
-		if q.HasLegalMove() {
+	if after == nil {
+		q := *p
+		q.MakeMove(m)
+		after = &q
+	}
+	if after.InCheck() {
+		if after.HasLegalMove() {
 			b = append(b, '+')
 		} else {
 			b = append(b, '#')
 		}
 	}
-	return string(b)
+	return b
 }
 
 // figurines maps chess figurine characters to SAN letters.

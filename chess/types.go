@@ -33,7 +33,12 @@ func (s Square) String() string {
 	if !s.Valid() {
 		return "-"
 	}
-	return string([]byte{byte('a' + s.File()), byte('1' + s.Rank())})
+	return string(s.appendTo(make([]byte, 0, 2)))
+}
+
+// appendTo appends the square's name (s must be valid).
+func (s Square) appendTo(b []byte) []byte {
+	return append(b, byte('a'+s.File()), byte('1'+s.Rank()))
 }
 
 // ParseSquare reads a square name such as "e4".

@@ -13,15 +13,22 @@ func (p *Position) UCIWith(m Move, kingToRook bool) string {
 	if m == NoMove {
 		return "0000"
 	}
-	from, to := m.From(), m.To()
+	var buf [5]byte
+	return string(p.AppendUCI(buf[:0], m, kingToRook))
+}
+
+// AppendUCI appends m (not NoMove) in UCI notation, castling as
+// UCIWith writes it.
+func (p *Position) AppendUCI(b []byte, m Move, kingToRook bool) []byte {
+	to := m.To()
 	if m.IsCastling() && !kingToRook {
 		to = m.CastlingKingTo()
 	}
-	s := from.String() + to.String()
+	b = to.appendTo(m.From().appendTo(b))
 	if m.IsPromotion() {
-		s += string(m.Promotion().Letter() + 'a' - 'A')
+		b = append(b, m.Promotion().Letter()+'a'-'A')
 	}
-	return s
+	return b
 }
 
 // ParseUCI reads a move in UCI notation and checks that it is legal. Both
