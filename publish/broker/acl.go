@@ -118,17 +118,21 @@ func ParseACL(r io.Reader) (*ACL, error) {
 }
 
 // LoadACL reads an acl_file from disk.
-func LoadACL(path string) (*ACL, error) {
+func LoadACL(path string) (*ACL, error) { return loadFile(path, ParseACL) }
+
+// loadFile parses the file at path, naming it in a parse error.
+func loadFile[T any](path string, parse func(io.Reader) (T, error)) (T, error) {
+	var zero T
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, err
+		return zero, err
 	}
 	defer f.Close()
-	a, err := ParseACL(f)
+	v, err := parse(f)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return zero, fmt.Errorf("%s: %w", path, err)
 	}
-	return a, nil
+	return v, nil
 }
 
 func checkFilter(f string) error {
@@ -288,18 +292,7 @@ func ParsePasswords(r io.Reader) (Passwords, error) {
 }
 
 // LoadPasswords reads a password_file from disk.
-func LoadPasswords(path string) (Passwords, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	pw, err := ParsePasswords(f)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return pw, nil
-}
+func LoadPasswords(path string) (Passwords, error) { return loadFile(path, ParsePasswords) }
 
 // Check reports whether password is user's.
 func (pw Passwords) Check(user, password string) bool {
