@@ -265,6 +265,16 @@ func (m *ClockModel) DelayEnd() (time.Time, bool) {
 	return m.since.Add(m.delay), true
 }
 
+// flagsBefore is Advance for the calls that act at at: the flag that fell
+// before it, if any, as the list they return.
+func (m *ClockModel) flagsBefore(at time.Time) ([]ClockFlag, error) {
+	f, ok, err := m.Advance(at)
+	if err != nil || !ok {
+		return nil, err
+	}
+	return []ClockFlag{f}, nil
+}
+
 // Advance detects a flag that fell at or before at. A time that reaches
 // zero exactly at at has fallen (a press at that instant is too late).
 func (m *ClockModel) Advance(at time.Time) (ClockFlag, bool, error) {
@@ -308,13 +318,9 @@ func (m *ClockModel) StartFor(side chess.Color, at time.Time) error {
 // changes nothing, except that before the start Black's press starts
 // White's clock (a lever clock is started that way).
 func (m *ClockModel) Press(side chess.Color, at time.Time) (PressResult, []ClockFlag, error) {
-	var flags []ClockFlag
-	f, ok, err := m.Advance(at)
+	flags, err := m.flagsBefore(at)
 	if err != nil {
 		return PressResult{}, nil, err
-	}
-	if ok {
-		flags = append(flags, f)
 	}
 	res := PressResult{Side: side, Outcome: PressIgnored}
 	switch {
@@ -362,13 +368,9 @@ func (m *ClockModel) Press(side chess.Color, at time.Time) (PressResult, []Clock
 // Pause stops both clocks (the arbiter, 2018 6.11; or a player calling
 // the arbiter, 6.12.2), keeping the running side's unused delay.
 func (m *ClockModel) Pause(at time.Time) ([]ClockFlag, error) {
-	var flags []ClockFlag
-	f, ok, err := m.Advance(at)
+	flags, err := m.flagsBefore(at)
 	if err != nil {
 		return nil, err
-	}
-	if ok {
-		flags = append(flags, f)
 	}
 	if !m.paused {
 		m.settle(at)
@@ -395,13 +397,9 @@ func (m *ClockModel) Paused() bool { return m.paused }
 // (2018 7.5.5) or for an incorrect claim (9.5). Time given to a flagged
 // player lifts the flag: the arbiter decided the game goes on.
 func (m *ClockModel) AddTime(side chess.Color, d time.Duration, at time.Time) ([]ClockFlag, error) {
-	var flags []ClockFlag
-	f, ok, err := m.Advance(at)
+	flags, err := m.flagsBefore(at)
 	if err != nil {
 		return nil, err
-	}
-	if ok {
-		flags = append(flags, f)
 	}
 	m.settle(at)
 	m.rem[side] = max(0, m.rem[side]+d)

@@ -50,16 +50,17 @@ func (h *History) Key(i int) uint64 { return h.keys[i] }
 // be repeated: those since the last capture or pawn move (earlier ones
 // cannot recur, so they are not compared).
 func (h *History) Occurrences(key uint64) int {
-	n := 0
 	last := len(h.keys) - 1
 	if last < 0 {
 		return 0
 	}
-	first := last - h.clocks[last]
-	if first < 0 {
-		first = 0
-	}
-	for i := last; i >= first; i-- {
+	return h.count(key, last-h.clocks[last])
+}
+
+// count counts key among the recorded positions from index first on.
+func (h *History) count(key uint64, first int) int {
+	n := 0
+	for i := len(h.keys) - 1; i >= max(first, 0); i-- {
 		if h.keys[i] == key {
 			n++
 		}
@@ -78,18 +79,7 @@ func (h *History) Repetitions() int {
 // occurrencesAfter counts key among the recorded positions plus one more
 // position with that key and halfmove clock reached by one further move.
 func (h *History) occurrencesAfter(key uint64, clock int) int {
-	n := 1
-	last := len(h.keys) - 1
-	first := last + 1 - clock
-	if first < 0 {
-		first = 0
-	}
-	for i := last; i >= first; i-- {
-		if h.keys[i] == key {
-			n++
-		}
-	}
-	return n
+	return 1 + h.count(key, len(h.keys)-clock)
 }
 
 // Claims is what the player to move may claim (9.2, 9.3), now or by
