@@ -298,36 +298,26 @@ func (s *Source) castle(m chess.Move, side chess.Color, rookFirst bool) {
 	case rookFirst:
 		s.inject(injRookFirst, side, kFrom, rFrom)
 		s.notef("castling rook-first")
-		s.lift(rFrom)
-		s.travel(rFrom, rTo)
-		s.place(rTo, rook)
+		s.carry(rFrom, rTo)
 		s.wait(300, 2000)
-		s.lift(kFrom)
-		s.travel(kFrom, kTo)
-		s.place(kTo, king)
+		s.carry(kFrom, kTo)
 	case kFrom == kTo:
 		// Only the rook changes square.
 		if s.chance(s.r.KingTouchOnly) {
 			s.notef("castling king-touched")
-			s.lift(rFrom)
-			s.travel(rFrom, rTo)
-			s.place(rTo, rook)
+			s.carry(rFrom, rTo)
 			return
 		}
 		s.notef("castling king-lifted")
 		s.lift(kFrom)
 		s.wait(100, 500)
-		s.lift(rFrom)
-		s.travel(rFrom, rTo)
-		s.place(rTo, rook)
+		s.carry(rFrom, rTo)
 		s.wait(80, 400)
 		s.place(kFrom, king)
 	case rFrom == rTo:
 		// Only the king changes square.
 		s.notef("castling king-only")
-		s.lift(kFrom)
-		s.travel(kFrom, kTo)
-		s.place(kTo, king)
+		s.carry(kFrom, kTo)
 	case kTo == rFrom || s.chance(s.r.CastleTogether):
 		// Both in the hand at once (needed when the king goes where the
 		// rook stands).
@@ -347,13 +337,9 @@ func (s *Source) castle(m chess.Move, side chess.Color, rookFirst bool) {
 		}
 	default:
 		s.notef("castling king-first")
-		s.lift(kFrom)
-		s.travel(kFrom, kTo)
-		s.place(kTo, king)
+		s.carry(kFrom, kTo)
 		s.wait(150, 700)
-		s.lift(rFrom)
-		s.travel(rFrom, rTo)
-		s.place(rTo, rook)
+		s.carry(rFrom, rTo)
 	}
 }
 
@@ -381,9 +367,7 @@ func (s *Source) enPassant(m chess.Move) {
 		s.lift(victim)
 		s.aside()
 		s.reach()
-		pc := s.lift(from)
-		s.travel(from, to)
-		s.place(to, pc)
+		s.carry(from, to)
 	case 1:
 		s.notef("en-passant victim-during")
 		pc := s.lift(from)
@@ -393,9 +377,7 @@ func (s *Source) enPassant(m chess.Move) {
 		s.place(to, pc)
 	default:
 		s.notef("en-passant victim-after")
-		pc := s.lift(from)
-		s.travel(from, to)
-		s.place(to, pc)
+		s.carry(from, to)
 		s.wait(300, 1500)
 		s.lift(victim)
 	}

@@ -205,9 +205,7 @@ func (s *Source) illegalFirst(side chess.Color) bool {
 		s.aside()
 		s.reach()
 	}
-	pc := s.lift(a)
-	s.travel(a, b)
-	s.place(b, pc)
+	pc := s.carry(a, b)
 	s.wait(300, 900)
 	s.press(side)
 	s.wait(5000, 40000) // the arbiter comes and restores the position
@@ -248,9 +246,7 @@ func (s *Source) changedMove(m chess.Move, side chess.Color) bool {
 	a := cands[s.rng.IntN(len(cands))]
 	s.reach()
 	s.inject(injChanged, side, a.From(), a.To())
-	pc := s.lift(a.From())
-	s.travel(a.From(), a.To())
-	s.place(a.To(), pc)
+	pc := s.carry(a.From(), a.To())
 	s.wait(2000, 6000)
 	s.lift(a.To())
 	plain := !m.IsCastling() && !m.IsEnPassant() && !m.IsPromotion() && s.phys[m.To()] == chess.NoPiece

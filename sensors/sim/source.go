@@ -372,6 +372,15 @@ func (s *Source) inject(kind int, side chess.Color, squares ...chess.Square) {
 // Hand movement times; a player short of time moves twice as fast.
 func (s *Source) reach() { s.hand(150, 600) }
 
+// carry lifts the piece on from, carries it to and sets it down there,
+// and returns it.
+func (s *Source) carry(from, to chess.Square) chess.Piece {
+	pc := s.lift(from)
+	s.travel(from, to)
+	s.place(to, pc)
+	return pc
+}
+
 func (s *Source) travel(from, to chess.Square) {
 	d := int64(dist(from, to))
 	s.hand(150+40*d, 400+80*d)
