@@ -53,7 +53,7 @@ func (r *Reconstructor) onSettle(t int64, out []Output) []Output {
 	}
 	c := &r.cands[best]
 	switch {
-	case c.n == 0 && c.back == 0 && c.line == 0:
+	case !c.changes():
 		return r.atPosition(t, out)
 	case r.clock && c.back == 0 && c.n == 1 && !c.missed:
 		// (A capture whose victim was not seen lifted looks, on occupancy
@@ -182,9 +182,7 @@ func (r *Reconstructor) onCommit(t int64, out []Output) []Output {
 	// A promotion on a board that cannot see the piece waits too: its
 	// promote input usually comes a moment after the piece is put down.
 	promoPending := c.n > 0 && c.moves[c.n-1].IsPromotion() && r.sensor != trace.PieceSensor && r.promo == chess.NoPieceType
-	// (A hypothesis other than the published one with no move to add:
-	// the board proves the other history, which is adopted as amended.)
-	if (c.n > 0 || c.back > 0 || c.line != 0) && !c.missed && !promoPending {
+	if c.changes() && !c.missed && !promoPending {
 		out = r.adopt(best, r.lastChange, out)
 	}
 	return out
@@ -206,7 +204,7 @@ func (r *Reconstructor) onAlertTimer(t int64, out []Output) []Output {
 	r.decisions++
 	best, ix, useIx := r.weigh(true)
 	if !useIx {
-		if c := &r.cands[best]; c.n > 0 || c.back > 0 || c.line != 0 {
+		if c := &r.cands[best]; c.changes() {
 			out = r.adopt(best, r.lastChange, out)
 		}
 		return out

@@ -117,6 +117,11 @@ type cand struct {
 	stale bool
 }
 
+// changes reports whether adopting c changes the published game: moves
+// to add, moves to take back, or another hypothesis's history (the board
+// proves it: the published moves are amended).
+func (c *cand) changes() bool { return c.n > 0 || c.back > 0 || c.line != 0 }
+
 // movesCache holds the legal moves of one position.
 type movesCache struct {
 	key uint64
