@@ -113,10 +113,11 @@ func TestGameArrivesCompleteAndInOrder(t *testing.T) {
 	if st.Ply != len(moves) || st.FEN != g.End().FEN() || st.White != g.Tag("White") {
 		t.Fatalf("state: ply %d fen %s white %q", st.Ply, st.FEN, st.White)
 	}
+	// The retained pgn goes out after the state: wait for the final one.
 	var pg publish.PGNPayload
-	if !v.retainedJSON("pgn", &pg) {
-		t.Fatal("no pgn")
-	}
+	waitFor(t, 5*time.Second, "the final pgn", func() bool {
+		return v.retainedJSON("pgn", &pg) && strings.Contains(pg.PGN, "[Result \""+g.Result+"\"]")
+	})
 	back, err := chess.ReadAllPGN(strings.NewReader(pg.PGN))
 	if err != nil || len(back) != 1 {
 		t.Fatalf("published PGN does not read back: %v\n%s", err, pg.PGN)
