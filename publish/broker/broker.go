@@ -18,6 +18,7 @@ import (
 	"net"
 	"strings"
 	"sync"
+	"time"
 
 	mqtt "github.com/mochi-mqtt/server/v2"
 	"github.com/mochi-mqtt/server/v2/listeners"
@@ -211,8 +212,39 @@ func (e *Embedded) URL() string {
 	return ""
 }
 
-// Close stops the broker.
-func (e *Embedded) Close() error { return e.srv.Close() }
+// closeDrain bounds how long Close waits for subscribers to acknowledge
+// what is already on its way to them.
+const closeDrain = 2 * time.Second
+
+// Close stops the broker. It first lets connected subscribers receive
+// what was published before it (the board's last "offline" status above
+// all), for up to closeDrain: mochi drops a client's write queue when it
+// disconnects it, so a viewer would otherwise keep a stale "online".
+func (e *Embedded) Close() error {
+	e.drain(closeDrain)
+	return e.srv.Close()
+}
+
+// drain waits until no connected client has a QoS 1/2 delivery
+// unacknowledged, or until d has passed. A client's queue is written in
+// order, so QoS 0 messages queued before the last acknowledged one are
+// out too.
+func (e *Embedded) drain(d time.Duration) {
+	deadline := time.Now().Add(d)
+	for {
+		busy := false
+		for _, cl := range e.srv.Clients.GetAll() {
+			if !cl.Net.Inline && !cl.Closed() && cl.State.Inflight.Len() > 0 {
+				busy = true
+				break
+			}
+		}
+		if !busy || time.Now().After(deadline) {
+			return
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
 
 // authHook authenticates and authorises clients with Config's passwords
 // and ACL. mochi denies everything without such a hook.
