@@ -171,6 +171,15 @@ func TestTakebackAndChangedMoveBeforePress(t *testing.T) {
 	check(t, "released-then-changed", chess.NewPosition(), allSensors, []bool{true}, func(h *hands, _ bool) {
 		h.move("g1", "f3").wait(3000).move("f3", "h3").press(chess.White)
 	}, "Nh3", "move-changed@1")
+	// The released king move is taken back and a pawn promoted instead,
+	// the pawn set on the last rank for seconds before the swap for the
+	// queen: the pawn standing still must not replace the king move as
+	// the one released, or the change goes unreported.
+	promo := mustFEN(t, "8/2k1PK2/8/8/8/8/8/8 w - - 0 1")
+	check(t, "released-then-promoted", promo, allSensors, []bool{true}, func(h *hands, _ bool) {
+		h.move("f7", "g8").wait(3000).move("g8", "f7").wait(1000)
+		h.move("e7", "e8").wait(2200).lift("e8").put("e8", chess.WhiteQueen).press(chess.White)
+	}, "e8=Q", "move-changed@1")
 }
 
 func TestTakebackWithoutClockIsRetracted(t *testing.T) {

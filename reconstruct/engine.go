@@ -372,8 +372,11 @@ func (r *Reconstructor) SetPosition(t int64, p *chess.Position, out []Output) []
 func (r *Reconstructor) changed(t int64) {
 	r.ver++
 	r.rawVer++
-	if r.prov != chess.NoMove && r.lastChange == r.provT && t-r.provT >= r.timing.ReleaseMs {
+	if r.released == chess.NoMove && r.prov != chess.NoMove && r.lastChange == r.provT && t-r.provT >= r.timing.ReleaseMs {
 		// The provisional move stood still long enough to have been let go.
+		// The first such move is the one that counts: a later move that
+		// stands still (a pawn on the last rank before the swap for its
+		// new piece) does not undo its release.
 		r.released, r.relPicked = r.prov, false
 	}
 	r.lastChange = t
