@@ -658,3 +658,18 @@ func TestMisplacedPutBackProvesTheOtherMove(t *testing.T) {
 		}
 	}
 }
+
+func TestCaptureRecaptureAndKnockInOneStillBoard(t *testing.T) {
+	// No clock. White's bishop takes on e7 (the victim seen lifted), the
+	// queen at once takes it back faster than a scan, and the same hand
+	// knocks the f7 pawn onto f8. One move with d8, f7 and f8 out of place
+	// fits the board as well as the two moves with f7-f8 knocked; the
+	// second is cheaper (two neighbouring squares against three), and the
+	// knock is the reply's.
+	start := mustFEN(t, "rnbqk1nr/pp2bppp/8/2pp2B1/3P4/5N2/PP2PPPP/RN1QKB1R w KQkq - 0 1")
+	check(t, "capture-recapture-knock", start, allSensors, []bool{false}, func(h *hands, _ bool) {
+		h.lift("g5", "e7").placeFirst("e7").wait(500).lift("d8").swap("e7")
+		h.lift("f7").place("f8").wait(6000)
+		h.lift("f8").place("f7").wait(3000)
+	}, "Bxe7 Qxe7", "misplaced-pieces@2")
+}

@@ -17,7 +17,9 @@ import (
 //   - a pawn left on the last rank at the press (piece sensors): the move
 //     counts as a queen promotion;
 //   - a legal move (or none) with a few pieces misplaced: the move counts
-//     and the misplaced squares are named;
+//     and the misplaced squares are named; without a clock also a move
+//     and its reply (a hand that knocked a piece over while recapturing
+//     before the first move settled);
 //   - anything else: the squares that differ.
 
 // inexact is the best explanation of a board that no legal move sequence
@@ -26,6 +28,7 @@ type inexact struct {
 	line       int // the hypothesis it starts from
 	cost       int
 	move       chess.Move     // a legal move made, NoMove if none
+	reply      chess.Move     // the reply to move made too (no clock), NoMove if none
 	diff       chess.Bitboard // squares still differing (misplaced)
 	unreplaced bool           // move is a promotion whose pawn still stands there
 	illegal    bool
@@ -91,6 +94,9 @@ func (r *Reconstructor) inexactLine(li int) inexact {
 		if c < best.cost {
 			best = inexact{line: li, cost: c, move: m, diff: d}
 		}
+		if !r.clock && d.Count() >= 2 {
+			r.inexactReply(li, P, &q, m, d, &rv, &best)
+		}
 		if d != 0 && c <= costMisplaced*3 {
 			r.ixAlts = append(r.ixAlts, inexact{line: li, cost: c + r.lines[li].cost, move: m, diff: d})
 		}
@@ -107,6 +113,42 @@ func (r *Reconstructor) inexactLine(li int) inexact {
 		}
 	}
 	return best
+}
+
+// inexactReply tries, after move m from P (reaching q with squares d
+// still differing), each reply that explains some of those squares: with
+// no clock to separate the moves, a capture, a recapture whose victim
+// nobody saw leave and a piece knocked over by the same hand can all fall
+// within one still board. It keeps the cheapest in best.
+func (r *Reconstructor) inexactReply(li int, P, q *chess.Position, m chess.Move, d chess.Bitboard, rv *recView, best *inexact) {
+	// Not r.legal: its cache holds the list the caller is iterating.
+	var ml chess.MoveList
+	q.GenerateLegal(&ml)
+	occ := r.v.occ
+	var two [2]chess.Move
+	for _, m2 := range ml.Moves() {
+		if m2.IsPromotion() && m2.Promotion() != chess.Queen {
+			continue
+		}
+		if ((q.OccupancyAfter(m2) ^ occ) &^ r.overlay).Count() >= d.Count() {
+			continue
+		}
+		q2 := *q
+		q2.MakeMove(m2)
+		d2 := r.v.diff(&q2) &^ r.overlay
+		if d2.Count() >= d.Count() {
+			continue
+		}
+		two[0], two[1] = m, m2
+		rvm := recView{lifted: rv.lifted &^ d2, placed: rv.placed &^ d2}
+		sc, _ := r.seqCost(P, r.lastTo(li, 0), two[:], &rvm)
+		// A second move found in one still board is what a
+		// re-synchronisation would charge for.
+		c := r.misplacedCost(d2, &q2) + sc + costResyncPly
+		if c < best.cost {
+			*best = inexact{line: li, cost: c, move: m, reply: m2, diff: d2}
+		}
+	}
 }
 
 // actInexact reports an inexact explanation: an illegal move (the game
@@ -138,14 +180,11 @@ func (r *Reconstructor) actInexact(ix inexact, side chess.Color, t int64, presse
 	if ix.move != chess.NoMove && (!pressed || side == toMove) {
 		// Every hypothesis explained as well by a move and the same
 		// misplaced squares stays one.
-		r.cands = append(r.cands[:0], cand{line: ix.line, n: 1, cost: ix.cost})
-		r.cands[0].moves[0] = ix.move
+		r.cands = append(r.cands[:0], ix.cand(ix.line))
 		for i := range r.ixs {
 			if o := &r.ixs[i]; i != ix.line && o.move != chess.NoMove && !o.illegal && !o.unreplaced &&
 				o.diff == ix.diff && o.cost <= ix.cost+uncertainGap {
-				c := cand{line: i, n: 1, cost: o.cost}
-				c.moves[0] = o.move
-				r.cands = append(r.cands, c)
+				r.cands = append(r.cands, o.cand(i))
 			}
 		}
 		// So does a move that leaves other squares out of place when it
@@ -153,7 +192,7 @@ func (r *Reconstructor) actInexact(ix inexact, side chess.Color, t int64, presse
 		// the square a quiet move would have gone to). Only the best
 		// one's squares are accepted either way until put right: the
 		// other explains the board once its piece is put back.
-		if ix.diff != 0 {
+		if ix.diff != 0 && ix.reply == chess.NoMove {
 			for _, o := range r.ixAlts {
 				if o.diff != ix.diff && o.cost <= ix.cost+misplacedAltGap && len(r.cands) < maxLines {
 					c := cand{line: o.line, n: 1, cost: o.cost}
@@ -174,6 +213,12 @@ func (r *Reconstructor) actInexact(ix inexact, side chess.Color, t int64, presse
 		}
 		after := P
 		after.MakeMove(ix.move)
+		if ix.reply != chess.NoMove {
+			// The hand of the reply, the last to touch the board, knocked
+			// the pieces over.
+			after.MakeMove(ix.reply)
+			ply, toMove = ply+1, toMove.Other()
+		}
 		n0 := len(r.plies)
 		if pressed {
 			out = r.adoptPressed(0, out)
@@ -225,6 +270,16 @@ func (r *Reconstructor) actInexact(ix inexact, side chess.Color, t int64, presse
 				colourName(side), squareList(d0))})
 	}
 	return r.misplaced(out, t, mply, mside, &P, d0)
+}
+
+// cand is the candidate that adopts ix's moves on line li.
+func (ix *inexact) cand(li int) cand {
+	c := cand{line: li, n: 1, cost: ix.cost}
+	c.moves[0] = ix.move
+	if ix.reply != chess.NoMove {
+		c.n, c.moves[1] = 2, ix.reply
+	}
+	return c
 }
 
 // misplacedCost prices squares where the board differs from position p:

@@ -220,6 +220,8 @@ func TestRegressionGames(t *testing.T) {
 			"a pawn knocked off the board after a capture nobody saw, put back 20 s later and moved at once to capture the same way"},
 		{"gnuchess_book_otb_masters_dev.pgn", 3220, trace.Occupancy, true, 2,
 			"no clock: a recapture nobody saw taken, then a knight move that knocks the queen off; a knight capture and a queen slide begun 100 ms after it fit the board too"},
+		{"gnuchess_book_otb_masters_dev.pgn", 4601, trace.Occupancy, true, 2,
+			"no clock: a bishop capture, the queen's recapture nobody saw and a pawn knocked onto f8, all in one still board; one move and three misplaced squares fit it too"},
 	} {
 		path := filepath.Join("../../testdata/games", c.file)
 		l, _, err := loadFile(path, c.game, quiet)
