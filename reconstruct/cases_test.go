@@ -673,3 +673,18 @@ func TestCaptureRecaptureAndKnockInOneStillBoard(t *testing.T) {
 		h.lift("f8").place("f7").wait(3000)
 	}, "Bxe7 Qxe7", "misplaced-pieces@2")
 }
+
+func TestKnockAfterMoveBeforePress(t *testing.T) {
+	// Black's rook slides down the e-file and takes on e1; the same hand,
+	// on its way back, knocks White's queen from d1 onto e2, and Black
+	// presses. Black's Re2 and White's Qxe2 fit the board too, but they
+	// end with White's move while Black presses: a reply made before the
+	// move it answers was completed. The press makes it Rxe1+ with d1 and
+	// e2 out of place.
+	start := mustFEN(t, "4r1k1/5ppp/8/8/8/8/5PPP/3QR1K1 b - - 0 1")
+	check(t, "knock-before-press", start, []trace.Sensor{trace.Occupancy}, []bool{true}, func(h *hands, _ bool) {
+		h.lift("e1").wait(1000).slide("e8", "e7", "e6", "e5", "e4", "e3", "e2", "e1")
+		h.lift("d1").place("e2").wait(300).press(chess.Black)
+		h.wait(5000).lift("e2").place("d1").wait(500).lift("d1", "e1").placeFirst("e1").press(chess.White)
+	}, "Rxe1+ Qxe1", "misplaced-pieces@2")
+}

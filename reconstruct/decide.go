@@ -477,10 +477,12 @@ func (r *Reconstructor) judgePress(out []Output) []Output {
 	toMove := r.lines[0].pos.SideToMove()
 	best, ix, useIx := r.weigh(true)
 	if !useIx && r.cands[best].n > 0 && !r.fitsPress(&r.cands[best], side) {
-		// The board shows a move sequence the presser did not end: judge
-		// it as an irregular board if that explains it as well.
+		// The board shows a move sequence the presser did not end: the
+		// opponent's reply made before the move it answers was completed
+		// by its press. Judge it as an irregular board (a piece knocked
+		// by the presser's hand) if that explains it nearly as well.
 		ix = r.inexactBest()
-		useIx = ix.cost <= r.cands[best].cost+costResyncPly
+		useIx = ix.cost <= r.cands[best].cost+costOverlap
 	}
 	if !useIx {
 		c := &r.cands[best]

@@ -222,6 +222,8 @@ func TestRegressionGames(t *testing.T) {
 			"no clock: a recapture nobody saw taken, then a knight move that knocks the queen off; a knight capture and a queen slide begun 100 ms after it fit the board too"},
 		{"gnuchess_book_otb_masters_dev.pgn", 4601, trace.Occupancy, true, 2,
 			"no clock: a bishop capture, the queen's recapture nobody saw and a pawn knocked onto f8, all in one still board; one move and three misplaced squares fit it too"},
+		{"gnuchess_book_otb_masters_dev.pgn", 5473, trace.Occupancy, true, 2,
+			"a rook slid down the e-file takes on e1 and its hand knocks the queen from d1 onto e2 before Black presses; Re2 Qxe2 fits the board too, but ends with White's move"},
 	} {
 		path := filepath.Join("../../testdata/games", c.file)
 		l, _, err := loadFile(path, c.game, quiet)
