@@ -688,3 +688,23 @@ func TestKnockAfterMoveBeforePress(t *testing.T) {
 		h.wait(5000).lift("e2").place("d1").wait(500).lift("d1", "e1").placeFirst("e1").press(chess.White)
 	}, "Rxe1+ Qxe1", "misplaced-pieces@2")
 }
+
+func TestKnockRightAfterTheMoveWithoutClock(t *testing.T) {
+	// No clock. Black's knight takes on d3 and the same hand, 150 ms after
+	// setting it down, knocks White's e4 pawn off the board, where it lies
+	// for 10 s. Against the position before the capture the board looks
+	// like Black's Nxe4 under way (its victim lifted, the knight in the
+	// hand), but no reply starts that soon after a move: the pawn is
+	// misplaced, named against Black's move.
+	start := mustFEN(t, "4k3/8/8/2n5/4P3/3B4/8/6K1 b - - 0 1")
+	check(t, "knocked", start, allSensors, []bool{false}, func(h *hands, _ bool) {
+		h.lift("d3", "c5").place("d3").lift("e4").wait(10000)
+		h.place("e4").wait(1500).move("g1", "h1").wait(1500)
+	}, "Nxd3 Kh1", "misplaced-pieces@2")
+	// White picks the pawn up a second after Black's move and thinks with
+	// it in the hand for 10 s: a move under way, no alert.
+	check(t, "thinking", start, allSensors, []bool{false}, func(h *hands, _ bool) {
+		h.lift("d3", "c5").place("d3").wait(1000).lift("e4").wait(10000)
+		h.place("e5").wait(1500)
+	}, "Nxd3 e5", "")
+}

@@ -212,7 +212,7 @@ func (r *Reconstructor) onAlertTimer(t int64, out []Output) []Output {
 	if r.state == stateSetup && len(r.plies) == 0 && !r.sawStart {
 		return r.wrongSetup(t, out)
 	}
-	if r.state == stateIrregular || r.inProgress(false) && !r.putThenTaken(&ix) {
+	if r.state == stateIrregular || r.inProgress(false) && !r.putThenTaken(&ix) && !r.knockedByMover(&ix) {
 		// A move being made, or an irregularity already reported: wait for
 		// the board to come back.
 		return out
@@ -241,6 +241,39 @@ func (r *Reconstructor) putThenTaken(ix *inexact) bool {
 		on, ok1 := r.lastOn(s)
 		off, ok2 := r.lastOff(s)
 		if !after.Occupied().Has(s) || r.v.occ.Has(s) || !ok1 || !ok2 || on < start || off < on {
+			return false
+		}
+	}
+	return true
+}
+
+// knockedByMover reports whether the board is move ix.move made with its
+// misplaced squares all emptied within minReplyMs of the move's landing
+// and off its squares: the hand that made the move knocked them off, as
+// no reply starts that soon. Without it a piece of the player to move
+// knocked off the board looks like that player's move under way, the
+// piece in the hand, for as long as it stays off.
+func (r *Reconstructor) knockedByMover(ix *inexact) bool {
+	m := ix.move
+	if m == chess.NoMove || ix.reply != chess.NoMove || ix.diff == 0 || ix.illegal || ix.unreplaced {
+		return false
+	}
+	P := &r.lines[ix.line].pos
+	all, _ := moveSquares(P, m)
+	if ix.diff&all != 0 || ix.diff&r.v.occ != 0 {
+		return false
+	}
+	land := m.To()
+	if m.IsCastling() {
+		land = m.CastlingKingTo()
+	}
+	on, ok := r.lastOn(land)
+	if !ok {
+		return false
+	}
+	for b := ix.diff; b != 0; b &= b - 1 {
+		off, ok := r.lastOff(b.First())
+		if !ok || off < on || off >= on+minReplyMs {
 			return false
 		}
 	}

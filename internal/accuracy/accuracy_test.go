@@ -224,6 +224,8 @@ func TestRegressionGames(t *testing.T) {
 			"no clock: a bishop capture, the queen's recapture nobody saw and a pawn knocked onto f8, all in one still board; one move and three misplaced squares fit it too"},
 		{"gnuchess_book_otb_masters_dev.pgn", 5473, trace.Occupancy, true, 2,
 			"a rook slid down the e-file takes on e1 and its hand knocks the queen from d1 onto e2 before Black presses; Re2 Qxe2 fits the board too, but ends with White's move"},
+		{"gnuchess_book_otb_masters_dev.pgn", 8779, trace.Occupancy, true, 1,
+			"no clock: a knight capture, and 72 ms after it lands its hand knocks a pawn of the player to move off the board for 26 s; the knight taking that pawn instead, still in the hand, fits the board too"},
 	} {
 		path := filepath.Join("../../testdata/games", c.file)
 		l, _, err := loadFile(path, c.game, quiet)
