@@ -195,9 +195,7 @@ func (r *Reconstructor) actInexact(ix inexact, side chess.Color, t int64, presse
 		if ix.diff != 0 && ix.reply == chess.NoMove {
 			for _, o := range r.ixAlts {
 				if o.diff != ix.diff && o.cost <= ix.cost+misplacedAltGap && len(r.cands) < maxLines {
-					c := cand{line: o.line, n: 1, cost: o.cost}
-					c.moves[0] = o.move
-					r.cands = append(r.cands, c)
+					r.cands = append(r.cands, o.cand(o.line))
 				}
 			}
 		}
