@@ -708,3 +708,41 @@ func TestKnockRightAfterTheMoveWithoutClock(t *testing.T) {
 		h.place("e5").wait(1500)
 	}, "Nxd3 e5", "")
 }
+
+func TestKnockRightAfterABouncedCapture(t *testing.T) {
+	// No clock, occupancy sensors. Black's bishop takes on d5: the rook is
+	// seen taken off, the bishop bounces as it is set down (on, off, on),
+	// and 130 ms after it settles the hand knocks White's queen off d4 for
+	// 25 s. White's queen taking on d5 faster than a scan fits the board
+	// too, but it would have started 130 ms after the bishop settled: no
+	// reply starts that soon, and the bounce's first landing is not when
+	// the bishop was done.
+	start := mustFEN(t, "2r5/pb3pk1/1p3np1/3R4/3Q2p1/P7/1P3P1P/3R2K1 b - - 0 1")
+	h := newHands(t, trace.Occupancy, start)
+	ev := func(ms int64, kind trace.Kind, name string) {
+		h.evs = append(h.evs, trace.Event{T: ms, Kind: kind, Square: sq(t, name)})
+		h.now = ms
+	}
+	ev(1000, trace.Off, "b7")
+	ev(1544, trace.Off, "d5")
+	ev(1549, trace.On, "d5")
+	ev(1554, trace.Off, "d5")
+	ev(1919, trace.On, "d5")
+	ev(2049, trace.Off, "d4")
+	ev(27000, trace.On, "d4")
+	ev(27500, trace.Off, "d4")
+	ev(27900, trace.On, "e3")
+	h.wait(3000)
+	r, outs := h.run(Config{Start: start})
+	if got := sanList(r); got != "Bxd5 Qe3" {
+		t.Errorf("moves %q, want \"Bxd5 Qe3\"", got)
+	}
+	if got := alertList(outs); got != "misplaced-pieces@2" {
+		t.Errorf("alerts %q, want misplaced-pieces@2", got)
+	}
+	if t.Failed() {
+		for _, o := range outs {
+			t.Logf("%s", AppendJSON(nil, &o))
+		}
+	}
+}

@@ -189,7 +189,14 @@ func (r *Reconstructor) seqCost(p *chess.Position, lastTo chess.Square, moves []
 				if off, ok := r.lastOff(to); ok {
 					start = min(start, off)
 				}
-				early = t < prevOn+minReplyMs && start < prevDone+minReplyMs
+				// Under the first, the move before was done at its
+				// piece's last landing before this lift (it may have
+				// bounced).
+				done := prevOn
+				if last, ok := r.lastOn(to); ok && last > done && last <= t {
+					done = last
+				}
+				early = t < done+minReplyMs && start < prevDone+minReplyMs
 			}
 			if early {
 				cost += costOverlap
