@@ -263,11 +263,7 @@ func (r *Reconstructor) knockedByMover(ix *inexact) bool {
 	if ix.diff&all != 0 || ix.diff&r.v.occ != 0 {
 		return false
 	}
-	land := m.To()
-	if m.IsCastling() {
-		land = m.CastlingKingTo()
-	}
-	on, ok := r.lastOn(land)
+	on, ok := r.lastOn(moveLanding(m))
 	if !ok {
 		return false
 	}

@@ -395,14 +395,8 @@ func (r *Reconstructor) squareOff(s chess.Square, t int64) {
 	r.raw.pieces[s] = chess.NoPiece
 	r.rec.off(s, t)
 	r.changed(t)
-	if r.released != chess.NoMove {
-		to := r.released.To()
-		if r.released.IsCastling() {
-			to = r.released.CastlingKingTo()
-		}
-		if unrotSquare(to, r.orient) == s {
-			r.relPicked = true
-		}
+	if r.released != chess.NoMove && unrotSquare(moveLanding(r.released), r.orient) == s {
+		r.relPicked = true
 	}
 }
 

@@ -203,10 +203,7 @@ func (r *Reconstructor) seqCost(p *chess.Position, lastTo chess.Square, moves []
 			}
 			prevOff = t
 		}
-		land := to
-		if m.IsCastling() {
-			land = m.CastlingKingTo()
-		}
+		land := moveLanding(m)
 		prevDone, prevOn, prevLand = -1, -1, land
 		if t, ok := r.firstOn(land); ok && !laterTouch(moves[i+1:], land, rv) {
 			prevDone = t
