@@ -226,10 +226,10 @@ func (r *Reconstructor) onAlertTimer(t int64, out []Output) []Output {
 // (released, so the move is made) and taken off, not a move still in the
 // hand (a castling rook knocked off its new square).
 func (r *Reconstructor) putThenTaken(ix *inexact) bool {
-	m := ix.move
-	if m == chess.NoMove || ix.diff == 0 || ix.illegal || ix.unreplaced {
+	if !ix.oneMoveMisplaced() {
 		return false
 	}
+	m := ix.move
 	start, ok := r.lastOff(m.From())
 	if !ok {
 		return false
@@ -254,10 +254,10 @@ func (r *Reconstructor) putThenTaken(ix *inexact) bool {
 // knocked off the board looks like that player's move under way, the
 // piece in the hand, for as long as it stays off.
 func (r *Reconstructor) knockedByMover(ix *inexact) bool {
-	m := ix.move
-	if m == chess.NoMove || ix.reply != chess.NoMove || ix.diff == 0 || ix.illegal || ix.unreplaced {
+	if !ix.oneMoveMisplaced() {
 		return false
 	}
+	m := ix.move
 	P := &r.lines[ix.line].pos
 	all, _ := moveSquares(P, m)
 	if ix.diff&all != 0 || ix.diff&r.v.occ != 0 {

@@ -270,6 +270,12 @@ func (r *Reconstructor) actInexact(ix inexact, side chess.Color, t int64, presse
 	return r.misplaced(out, t, mply, mside, &P, d0)
 }
 
+// oneMoveMisplaced reports whether ix is one legal move with squares out
+// of place.
+func (ix *inexact) oneMoveMisplaced() bool {
+	return ix.move != chess.NoMove && ix.reply == chess.NoMove && ix.diff != 0 && !ix.illegal && !ix.unreplaced
+}
+
 // cand is the candidate that adopts ix's moves on line li.
 func (ix *inexact) cand(li int) cand {
 	c := cand{line: li, n: 1, cost: ix.cost}
