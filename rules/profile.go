@@ -142,6 +142,10 @@ type Profile struct {
 	// otherwise only a player's claim counts (1997 B6).
 	ArbiterCallsFlags bool
 	FlagCallArticle   string
+	// MatingPotential: a win needs "mating potential" (1997 blitz C4): a
+	// king and two knights against a bare king have none, although a
+	// helpmate exists, so a flag or illegal move there is a draw.
+	MatingPotential bool
 	// AutomaticDraws: fivefold repetition and 75 moves end the game
 	// without a claim (2018/2023 9.6; not in 1997).
 	AutomaticDraws bool

@@ -124,6 +124,7 @@ var profileTable = []Profile{
 		p.IllegalMoveText = "an illegal move is completed when the opponent's clock starts; the opponent may claim the win before moving, after his move it stands"
 		p.IllegalMoveOnClaim = true
 		p.IllegalDrawIfOpponentCannotMate = true // C4: a win needs mating potential
+		p.MatingPotential = true
 		p.SetupClaimMoves = 3
 		p.WrongSetup = Rule{"B4", Annul, "incorrect initial position: game annulled (7.1a), but no claim once both players have made three moves (B4 via C2)"}
 		p.BoardRotated = Rule{"B4", TransferPosition, "board wrongly placed: continued on a correctly placed board (7.1b); no claim once both players have made three moves (B4 via C2)"}

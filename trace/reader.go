@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/boardd/boardd/rules"
 	"io"
 	"strconv"
 	"strings"
@@ -110,15 +111,26 @@ func (r *Reader) readHeader() error {
 				return err
 			}
 		case "edition":
-			if val != "1997" && val != "2018" && val != "2023" {
-				return r.errf("edition %q: want 1997, 2018 or 2023", val)
+			if _, err := rules.ParseEdition(val); err != nil {
+				return r.errf("edition: %v", err)
 			}
 			r.header.Edition = val
 		case "game":
-			if val != "standard" && val != "rapid" && val != "blitz" {
-				return r.errf("game %q: want standard, rapid or blitz", val)
+			gt, sup, _ := strings.Cut(val, " ")
+			if _, err := rules.ParseGameType(gt); err != nil || gt != strings.ToLower(gt) {
+				return r.errf("game %q: want standard, rapid or blitz, optionally followed by \"unsupervised\"", val)
 			}
-			r.header.Game = val
+			switch strings.TrimSpace(sup) {
+			case "":
+			case "unsupervised":
+				if gt == "standard" {
+					return r.errf("game %q: a standard game is always supervised", val)
+				}
+				r.header.Unsupervised = true
+			default:
+				return r.errf("game %q: want standard, rapid or blitz, optionally followed by \"unsupervised\"", val)
+			}
+			r.header.Game = gt
 		case "clock":
 			if val == "" {
 				return r.errf("clock: missing time control (e.g. 90m+30s)")

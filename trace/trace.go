@@ -53,7 +53,10 @@ type Header struct {
 	FEN     string // start position when Setup == SetupFEN
 	Edition string // "1997", "2018", "2023" or "" (not declared)
 	Game    string // "standard", "rapid", "blitz" or ""
-	Clock   string // the time control as written, "" if none
+	// Unsupervised: a rapid or blitz game without an arbiter watching it
+	// (2018 A.4, 2023 A.5), written "game rapid unsupervised".
+	Unsupervised bool
+	Clock        string // the time control as written, "" if none
 }
 
 // StartPosition returns the declared start position.

@@ -37,7 +37,11 @@ func (w *Writer) WriteHeader(h Header) error {
 		fmt.Fprintf(w.w, "edition %s\n", h.Edition)
 	}
 	if h.Game != "" {
-		fmt.Fprintf(w.w, "game %s\n", h.Game)
+		if h.Unsupervised {
+			fmt.Fprintf(w.w, "game %s unsupervised\n", h.Game)
+		} else {
+			fmt.Fprintf(w.w, "game %s\n", h.Game)
+		}
 	}
 	if h.Clock != "" {
 		fmt.Fprintf(w.w, "clock %s\n", h.Clock)

@@ -92,7 +92,7 @@ func (d *daemon) flagAlert(e clockbridge.Event) {
 	pos := d.rec.Position()
 	ply := d.base + len(d.rec.Moves()) + 1
 	if e.State.Flagged[chess.White] && e.State.Flagged[chess.Black] {
-		v, ok := clockbridge.FlagsVerdict(profile, e.State)
+		v, ok := profile.FlagsVerdict(e.State.ClockSnapshot)
 		if ok {
 			d.raiseFlagAlert(reconstruct.BothFlags, ply, e.Side, v)
 		}

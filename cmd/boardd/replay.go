@@ -10,6 +10,7 @@ import (
 	"os"
 
 	"github.com/boardd/boardd/reconstruct"
+	"github.com/boardd/boardd/session"
 	"github.com/boardd/boardd/trace"
 )
 
@@ -66,34 +67,37 @@ A malformed trace is reported as FILE:LINE: what is wrong, with exit status 1.
 	return err
 }
 
-// replay reconstructs the trace on in and writes PGN or JSON lines to out.
+// replay runs the trace through a game session, as the board runs it, and
+// writes PGN or JSON lines to out.
 func replay(ctx context.Context, in io.Reader, out io.Writer, events, provisional bool) error {
 	tr, err := trace.NewReader(in)
 	if err != nil {
 		return err
 	}
-	cfg, err := reconstruct.ConfigFromHeader(tr.Header())
+	cfg, err := session.ConfigFromHeader(tr.Header())
 	if err != nil {
 		return err
 	}
 	// PGN is written from the moves alone: no notation per output.
 	cfg.MovesOnly = !events
-	r, err := reconstruct.New(cfg)
+	s, err := session.New(cfg)
 	if err != nil {
 		return err
 	}
-	start := r.StartPosition()
+	start := s.Start()
 	rec := reconstruct.NewRecord(&start)
-	var outs []reconstruct.Output
+	var outs []session.Output
 	var line []byte
 	emit := func() error {
 		for i := range outs {
 			o := &outs[i]
-			if err := rec.Apply(o); err != nil {
-				return fmt.Errorf("inconsistent output (a bug): %w", err)
+			if o.Kind != session.ClockChange {
+				if err := rec.Apply(&o.Output); err != nil {
+					return fmt.Errorf("inconsistent output (a bug): %w", err)
+				}
 			}
 			if events && (!o.Provisional || provisional) {
-				line = append(reconstruct.AppendJSON(line[:0], o), '\n')
+				line = append(session.AppendJSON(line[:0], o), '\n')
 				if _, err := out.Write(line); err != nil {
 					return err
 				}
@@ -114,12 +118,12 @@ func replay(ctx context.Context, in io.Reader, out io.Writer, events, provisiona
 			return err
 		}
 		last = ev.T
-		outs = r.Feed(&ev, outs[:0])
+		outs = s.Feed(&ev, outs[:0])
 		if err := emit(); err != nil {
 			return err
 		}
 	}
-	outs = r.End(last, outs[:0])
+	outs = s.End(last, outs[:0])
 	if err := emit(); err != nil {
 		return err
 	}

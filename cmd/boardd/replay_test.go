@@ -42,7 +42,9 @@ func TestReplayEventsAreJSON(t *testing.T) {
 		}
 		kinds = append(kinds, k)
 	}
-	if got := strings.Join(kinds, " "); got != "move move alert:illegal-move note move" {
+	// The clock lines: three presses and Black's minute for White's
+	// illegal move (2023 blitz, B.2).
+	if got := strings.Join(kinds, " "); got != "clock move clock move clock alert:illegal-move clock note move" {
 		t.Errorf("events %q", got)
 	}
 }

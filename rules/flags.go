@@ -1,9 +1,6 @@
-package clockbridge
+package rules
 
-import (
-	"github.com/boardd/boardd/chess"
-	"github.com/boardd/boardd/rules"
-)
+import "github.com/boardd/boardd/chess"
 
 // FlagsVerdict applies profile p's flag rules to a clock state: which
 // verdict the fallen flags call for. ok is false when no flag has fallen.
@@ -21,17 +18,17 @@ import (
 //
 // The verdict's DrawIfOpponentCannotMate still has to be checked against
 // the position (6.9).
-func FlagsVerdict(p *rules.Profile, s Snapshot) (v rules.Verdict, ok bool) {
+func (p *Profile) FlagsVerdict(s ClockSnapshot) (v Verdict, ok bool) {
 	w, b := s.Flagged[chess.White], s.Flagged[chess.Black]
 	switch {
 	case !w && !b:
-		return rules.Verdict{}, false
+		return Verdict{}, false
 	case w != b:
 		side := chess.White
 		if b {
 			side = chess.Black
 		}
-		return p.Verdict(rules.KindFlagFall, side, 0), true
+		return p.Verdict(KindFlagFall, side, 0), true
 	}
 	tw, tb := s.FlagAt[chess.White], s.FlagAt[chess.Black]
 	known := !tw.IsZero() && !tb.IsZero() && !tw.Equal(tb)
@@ -42,5 +39,5 @@ func FlagsVerdict(p *rules.Profile, s Snapshot) (v rules.Verdict, ok bool) {
 	if tb.Before(tw) {
 		first = chess.Black
 	}
-	return p.Verdict(rules.KindFlagFall, first, 0), true
+	return p.Verdict(KindFlagFall, first, 0), true
 }

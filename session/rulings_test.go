@@ -1,0 +1,244 @@
+package session
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/boardd/boardd/reconstruct"
+)
+
+// Scenarios written from the Laws' texts; each names its article.
+
+// 2023 5.1.1 "The game is won by the player who has checkmated his
+// opponent's king. This immediately ends the game." and 6.2.1: a move that
+// ends the game needs no clock press. The players then tip the king and
+// start putting the pieces back: nothing of that is an irregularity.
+func TestCheckmateWithoutPressEndsTheGame(t *testing.T) {
+	for _, ed := range []string{"1997", "2018", "2023"} {
+		s := newScript(t, "edition "+ed+"\nclock 15m+10s", "").
+			moves(2000, "f3", "e5", "g4").
+			move("Qh4#", 2000, false).
+			wait(3000).raw("off e1", "on e1 K", "off h4", "off g4", "off f3", "off e5")
+		outs := s.run(0)
+		if got := summary(outs); got != "f3 e5 g4 Qh4# alert:checkmate=0-1 end:0-1 checkmate" {
+			t.Errorf("%s: %s\n%s", ed, got, dump(outs))
+		}
+	}
+}
+
+// The press after the mate is no second move, and the mate stays final.
+func TestCheckmateThenPressIsOneMove(t *testing.T) {
+	outs := newScript(t, "clock 15m+10s", "").moves(2000, "f3", "e5", "g4", "Qh4#").wait(2000).run(0)
+	if got := summary(outs); got != "f3 e5 g4 Qh4# alert:checkmate=0-1 end:0-1 checkmate" {
+		t.Errorf("%s\n%s", got, dump(outs))
+	}
+}
+
+// 6.9 "if a player does not complete the prescribed number of moves in
+// the allotted time, the game is lost by that player" - called by the
+// arbiter (2023 6.8) when it happens, not at the player's next press.
+func TestFlagWithoutPressIsCalledWhenItFalls(t *testing.T) {
+	s := newScript(t, "edition 2023\nclock 3m", "").moves(1000, "e4", "e5")
+	outs := s.run(200_000) // White never moves again
+	if got := summary(outs); got != "e4 e5 alert:flag-fall=0-1 end:0-1 time forfeit" {
+		t.Fatalf("%s\n%s", got, dump(outs))
+	}
+	f := find(outs, reconstruct.FlagFall)[0]
+	// White's clock ran from 0 to 1.6 s (the first press) and from Black's
+	// press at 3.2 s; 3 minutes are gone at 3m + 1.6 s.
+	if f.T < 180_000 || f.T > 185_000 {
+		t.Errorf("flag called at %d ms", f.T)
+	}
+}
+
+// 6.9 "... However, the game is drawn if the position is such that the
+// opponent cannot checkmate the player's king by any possible series of
+// legal moves": White's flag falls against a bare king.
+func TestFlagAgainstBareKingIsDrawn(t *testing.T) {
+	outs := newScript(t, "edition 2018\nclock 3m", "4k3/8/8/8/8/8/8/R3K3 w - - 0 1").run(200_000)
+	if got := summary(outs); got != "alert:flag-fall=1/2-1/2 end:1/2-1/2 time forfeit" {
+		t.Errorf("%s\n%s", got, dump(outs))
+	}
+}
+
+// 1997 blitz C4: "two knights and king against lone king is
+// insufficient": a draw on the flag, though a helpmate exists; the 2023
+// blitz rules have no such clause (6.9 asks only for a legal series).
+func TestFlagAgainstTwoKnightsByEdition(t *testing.T) {
+	fen := "4k3/8/8/8/8/8/8/1N2K1N1 b - - 0 1" // Black to move, White has K+NN
+	for ed, want := range map[string]string{"1997": "1/2-1/2", "2023": "0-1"} {
+		_ = want
+		outs := newScript(t, "edition "+ed+"\ngame blitz\nclock 3m", fen).run(200_000)
+		fl := find(outs, reconstruct.FlagFall)
+		if len(fl) != 1 || fl[0].Verdict == nil {
+			t.Fatalf("%s: %s", ed, dump(outs))
+		}
+		res := map[string]string{"1997": "1/2-1/2", "2023": "1-0"}[ed]
+		if fl[0].Verdict.Result != res {
+			t.Errorf("%s: flag verdict %q, want %q: %s", ed, fl[0].Verdict.Result, res, fl[0].Text)
+		}
+	}
+}
+
+// 1997 B8 (rapid): "If both flags have fallen ... the game is drawn":
+// where only a claim makes a flag count (B6), the first flag is an alert
+// for a claim and the second gives one verdict, the draw.
+func TestBothFlags1997RapidIsOneDraw(t *testing.T) {
+	// Black's flag falls (nobody claims), Black moves on; then White's.
+	s := newScript(t, "edition 1997\ngame rapid\nclock 15m", "").moves(1000, "e4").wait(901_000).moves(1000, "e5")
+	outs := s.run(3_000_000)
+	if got := summary(outs); got != "e4 alert:flag-fall=1-0 e5 alert:both-flags=1/2-1/2 end:1/2-1/2 both flags fallen" {
+		t.Errorf("%s\n%s", got, dump(outs))
+	}
+	if v := find(outs, reconstruct.FlagFall)[0].Verdict; !v.OnClaim {
+		t.Errorf("1997 rapid flag should count on a claim only (B6): %+v", v)
+	}
+}
+
+// 6.9 "... except where one of the Articles 5.1.1, 5.1.2, 5.2.1, 5.2.2,
+// 5.2.3 applies": a flag after the game ended in a dead position is no
+// flag at all.
+func TestNoFlagAfterDeadPosition(t *testing.T) {
+	s := newScript(t, "edition 2023\nclock 3m", "4k3/8/8/8/8/8/3r4/3BK3 w - - 0 1").moves(1000, "Kxd2")
+	outs := s.run(400_000)
+	if got := summary(outs); got != "Kxd2 alert:dead-position=1/2-1/2 end:1/2-1/2 dead position" {
+		t.Errorf("%s\n%s", got, dump(outs))
+	}
+}
+
+// Fivefold repetition and 75 moves end the game without a claim in 2018
+// and 2023 (9.6.1, 9.6.2); the 1997 Laws know only the claims of 9.2 and
+// 9.3.
+func TestFivefoldByEdition(t *testing.T) {
+	shuffle := []string{"Nf3", "Nf6", "Ng1", "Ng8"}
+	for ed, want := range map[string]bool{"1997": false, "2018": true, "2023": true} {
+		s := newScript(t, "edition "+ed, "")
+		for i := 0; i < 4; i++ {
+			s.moves(800, shuffle...)
+		}
+		outs := s.run(0)
+		ends := 0
+		for _, o := range outs {
+			if o.Kind == reconstruct.End && o.Reason == "fivefold repetition" {
+				ends++
+			}
+		}
+		if (ends == 1) != want {
+			t.Errorf("%s: fivefold end %d times, want %v\n%s", ed, ends, want, summary(outs))
+		}
+		if len(find(outs, reconstruct.ThreefoldClaimable)) == 0 {
+			t.Errorf("%s: no threefold claim announced", ed)
+		}
+	}
+}
+
+// 9.2.1.1: the player may claim a draw by writing on the scoresheet the
+// move that will make the position appear for the third time. The alert
+// comes when that move exists, before it is made.
+func TestThreefoldClaimByWritingTheMove(t *testing.T) {
+	s := newScript(t, "edition 2023", "").moves(800, "Nf3", "Nf6", "Ng1", "Ng8", "Nf3", "Nf6", "Ng1")
+	outs := s.run(0)
+	var texts []string
+	for _, a := range find(outs, reconstruct.ThreefoldClaimable) {
+		texts = append(texts, a.Text)
+	}
+	// After 4.Ng1 Black to move: ...Ng8 repeats the start position a third time.
+	if len(texts) == 0 || !strings.Contains(texts[0], "by writing Ng8") || find(outs, reconstruct.ThreefoldClaimable)[0].Ply != 7 {
+		t.Errorf("claims %q\n%s", texts, dump(outs))
+	}
+}
+
+// 1997 Article 10 (quickplay finish), 10.3: after an illegal move the
+// opponent gets two more minutes for the first and second, the third
+// loses. It applies in the last period of a control without increment.
+func TestQuickplayFinish1997(t *testing.T) {
+	s := newScript(t, "edition 1997\nclock 90m", "").moves(1000, "e4", "e5")
+	for i := 0; i < 3; i++ {
+		s.wait(1000).raw("off b1").wait(300).raw("on b3 N").wait(300).raw("clock w")
+		s.wait(3000).raw("off b3").wait(300).raw("on b1 N").wait(2000)
+		s.raw("clock b") // the arbiter gives White's clock back
+	}
+	outs := s.run(0)
+	il := find(outs, reconstruct.IllegalMove)
+	if len(il) != 3 {
+		t.Fatalf("%d illegal-move alerts\n%s", len(il), dump(outs))
+	}
+	for i, a := range il[:2] {
+		if a.Verdict == nil || a.Verdict.Time.Minutes() != 2 || !strings.Contains(a.Article, "10.3") {
+			t.Errorf("illegal move %d: %+v %s", i+1, a.Verdict, a.Article)
+		}
+	}
+	if !strings.Contains(summary(outs), "end:0-1 illegal move") {
+		t.Errorf("the third illegal move must lose (10.3): %s", summary(outs))
+	}
+	// The two minutes show in the clock times.
+	pens := 0
+	for _, o := range outs {
+		if o.Kind == ClockChange && o.ClockEvent == "penalty" {
+			pens++
+		}
+	}
+	if pens != 2 {
+		t.Errorf("%d penalties on the clock, want 2\n%s", pens, dump(outs))
+	}
+}
+
+// 7.5.5: the second completed illegal move loses, "however, the game is
+// drawn if the position is such that the opponent cannot checkmate".
+func TestSecondIllegalMoveAgainstBareKingIsDrawn(t *testing.T) {
+	s := newScript(t, "edition 2023\nclock 90m+30s", "4k3/8/8/8/8/8/8/4K2Q w - - 0 1")
+	for i := 0; i < 2; i++ {
+		s.wait(1000).raw("off e1").wait(300).raw("on e3 K").wait(300).raw("clock w")
+		s.wait(3000).raw("off e3").wait(300).raw("on e1 K").wait(2000).raw("clock b")
+	}
+	outs := s.run(0)
+	if got := summary(outs); !strings.HasSuffix(got, "alert:illegal-move=1/2-1/2 end:1/2-1/2 illegal move") {
+		t.Errorf("%s\n%s", got, dump(outs))
+	}
+}
+
+// 2018 A.4 / 2023 A.5: rapid without adequate supervision has its own
+// articles: a win on time is claimed with the clock stopped (2018 A.4.3),
+// though the arbiter also calls a flag he observes (A.4.5).
+func TestUnsupervisedRapidIsSelectable(t *testing.T) {
+	for _, c := range []struct{ game, article, profile string }{
+		{"rapid unsupervised", "A.4.3", "2018 rapid (unsupervised)"},
+		{"rapid", "6.9", "2018 rapid (supervised)"},
+	} {
+		outs := newScript(t, "edition 2018\ngame "+c.game+"\nclock 15m", "").moves(1000, "e4").run(1_000_000)
+		fl := find(outs, reconstruct.FlagFall)
+		if len(fl) != 1 || fl[0].Verdict.Profile != c.profile || !strings.HasPrefix(fl[0].Article, c.article) ||
+			!strings.Contains(summary(outs), "end:1-0 time forfeit") {
+			t.Errorf("%s: %s\n%s", c.game, summary(outs), dump(outs))
+		}
+	}
+}
+
+// The arbiter's result: resignation, agreement, forfeits.
+func TestSetResult(t *testing.T) {
+	cfg, _ := ConfigFromHeader(mustHeader(t, "edition 2023"))
+	s, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.SetResult(10, "2-0", "resignation", false, nil); err == nil || !strings.Contains(err.Error(), "2-0") {
+		t.Errorf("bad result: %v", err)
+	}
+	if _, err := s.SetResult(10, "1-0", " ", false, nil); err == nil {
+		t.Error("a result needs a reason")
+	}
+	out, err := s.SetResult(10, "-/+", "White did not appear", false, nil)
+	if err != nil || len(out) != 1 || out[0].Result != "0-1" || !strings.HasPrefix(out[0].Reason, "forfeit") {
+		t.Fatalf("%v %+v", err, out)
+	}
+	if _, err := s.SetResult(20, "1/2-1/2", "agreement", false, nil); !errors.Is(err, ErrGameOver) {
+		t.Errorf("second result: %v", err)
+	}
+	if r, _ := s.Result(); r != "0-1" {
+		t.Errorf("a refused result changed the game: %s", r)
+	}
+	if out, err := s.SetResult(20, "1/2-1/2", "arbiter's decision", true, nil); err != nil || out[0].Result != "1/2-1/2" {
+		t.Errorf("replace: %v %+v", err, out)
+	}
+}

@@ -1,0 +1,348 @@
+package session
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/boardd/boardd/chess"
+	"github.com/boardd/boardd/reconstruct"
+	"github.com/boardd/boardd/rules"
+	"github.com/boardd/boardd/trace"
+)
+
+// Config describes one board's game.
+type Config struct {
+	// Start is the declared start position; nil means the standard one.
+	Start *chess.Position
+	// Sensor is what the board reports per square.
+	Sensor trace.Sensor
+	// Rules selects the FIDE profile: edition, game type, supervision
+	// (SettingFor reads them as configuration and trace headers write
+	// them). A 1997 standard game switches to the quickplay-finish profile
+	// (Article 10) by itself when a player reaches a last period without
+	// increment.
+	Rules rules.Setting
+	// TimeControl is the clock's; the zero value means no time control
+	// (no clock times, no flags).
+	TimeControl rules.TimeControl
+	// Clock says a chess clock is connected: a move is complete when its
+	// player presses the clock (a trace that presses switches it on).
+	Clock bool
+	// Timing tunes the reconstruction's still-board delays.
+	Timing reconstruct.Timing
+	// MovesOnly leaves the notation out of move outputs (reconstruct.Config).
+	MovesOnly bool
+	// AnalysisBudget is the node budget of each dead-position and mating
+	// analysis (a flag fall, a losing illegal move); 0 means
+	// DefaultAnalysisBudget. An analysis that runs out says the arbiter
+	// decides.
+	AnalysisBudget int
+}
+
+// DefaultAnalysisBudget keeps a flag verdict within a few milliseconds on
+// a Raspberry Pi; see docs/rules.md for the figures.
+const DefaultAnalysisBudget = 200_000
+
+// SettingFor reads a rules setting as configuration and trace headers
+// write it: edition "1997", "2018", "2023" ("" is 2023), game type
+// "standard", "rapid", "blitz" ("" is the type the time control gives,
+// else standard), supervised or not (rapid and blitz only).
+func SettingFor(edition, gameType string, supervised bool, tc rules.TimeControl) (rules.Setting, error) {
+	s := rules.Setting{Edition: rules.Edition2023, Type: rules.Standard, Supervised: supervised}
+	if edition != "" {
+		ed, err := rules.ParseEdition(edition)
+		if err != nil {
+			return s, err
+		}
+		s.Edition = ed
+	}
+	switch {
+	case gameType != "":
+		gt, err := rules.ParseGameType(gameType)
+		if err != nil {
+			return s, err
+		}
+		s.Type = gt
+	case tc.Timed():
+		if c, err := tc.Classify(s.Edition); err == nil {
+			s.Type = c.Type
+		}
+	}
+	if _, err := rules.Lookup(s); err != nil {
+		return s, err
+	}
+	return s, nil
+}
+
+// ConfigFromHeader makes the configuration a trace header declares.
+func ConfigFromHeader(h trace.Header) (Config, error) {
+	start, err := h.StartPosition()
+	if err != nil {
+		return Config{}, fmt.Errorf("trace setup: %w", err)
+	}
+	var tc rules.TimeControl
+	if h.Clock != "" {
+		if tc, err = rules.ParseTimeControl(h.Clock); err != nil {
+			return Config{}, fmt.Errorf("trace clock %q: %w", h.Clock, err)
+		}
+	}
+	set, err := SettingFor(h.Edition, h.Game, !h.Unsupervised, tc)
+	if err != nil {
+		return Config{}, fmt.Errorf("trace rules: %w", err)
+	}
+	return Config{Start: start, Sensor: h.Sensor, Rules: set, TimeControl: tc, Clock: h.Clock != ""}, nil
+}
+
+// ClockChange is the Kind of an output that reports the clocks: a press,
+// a flag, time added as a penalty, a reset for a new game.
+const ClockChange reconstruct.Kind = 32
+
+// Output is one thing the session reports, in order. The embedded
+// reconstruct.Output carries moves, corrections, alerts, notes, new games
+// and the end of a game exactly as the reconstruction documents them, with
+// these differences: plies and sides are the game's; alerts carry the
+// plain article of the profile's edition ("7.5.1"; Edition says which);
+// final moves carry the mover's clock; End carries the session's result.
+type Output struct {
+	reconstruct.Output
+	// Verdict is the ruling on an alert or on the end of the game; nil
+	// for other kinds and for an End that withdraws a result.
+	Verdict *rules.Verdict
+	// ClockEvent says what changed the clocks (Kind ClockChange): "press",
+	// "flag", "penalty", "reset".
+	ClockEvent string
+	// Clock is the clock after the output, when the game has a time
+	// control (Timed).
+	Clock rules.ClockSnapshot
+	Timed bool
+}
+
+// Type is the output's name as the event stream writes it: "move",
+// "alert", ... and "clock" for ClockChange.
+func (o *Output) Type() string {
+	if o.Kind == ClockChange {
+		return "clock"
+	}
+	return o.Kind.String()
+}
+
+// Session runs one board's game. See the package documentation.
+type Session struct {
+	cfg      Config
+	base     *rules.Profile // the configured profile
+	quick    *rules.Profile // 1997 quickplay finish; nil where it cannot apply
+	rec      *reconstruct.Reconstructor
+	analyzer *rules.Analyzer
+	clock    *rules.ClockModel // nil without a time control
+
+	start chess.Position
+	moves []chess.Move
+	pos   chess.Position
+	hist  *rules.History
+
+	// The game's end: set by the rules, a verdict or the arbiter.
+	ended          bool
+	result, reason string
+	// provEnd: the game ended on a move the reconstruction still holds as
+	// provisional (no press follows a mate); it is in moves.
+	provEnd bool
+	// gesture: the reconstruction ended the game (the kings' result sign).
+	gesture bool
+	// byPosition: the position ended the game (mate, stalemate, dead
+	// position, automatic draw): a correction of an earlier move can undo it.
+	byPosition bool
+
+	verdicts []rules.Verdict // judged by reconstruct, waiting for their alert
+	claimPly int             // the ply of the last claim alert
+	flagged  [2]bool
+	begun    bool
+	lastT    int64
+	routs    []reconstruct.Output
+}
+
+// New starts a session.
+func New(cfg Config) (*Session, error) {
+	if cfg.Start == nil {
+		cfg.Start = chess.NewPosition()
+	}
+	base, err := rules.Lookup(cfg.Rules)
+	if err != nil {
+		return nil, fmt.Errorf("session: %w", err)
+	}
+	s := &Session{cfg: cfg, base: base}
+	if base.Edition == rules.Edition1997 && base.Type == rules.Standard && !cfg.Rules.QuickplayFinish && lastPeriodSuddenDeath(cfg.TimeControl) {
+		q := cfg.Rules
+		q.QuickplayFinish = true
+		if s.quick, err = rules.Lookup(q); err != nil {
+			return nil, fmt.Errorf("session: %w", err)
+		}
+	}
+	budget := cfg.AnalysisBudget
+	if budget <= 0 {
+		budget = DefaultAnalysisBudget
+	}
+	s.analyzer = rules.NewAnalyzer(budget)
+	rc, err := reconstruct.New(reconstruct.Config{
+		Start:     cfg.Start,
+		Sensor:    cfg.Sensor,
+		Edition:   base.Edition.String(),
+		GameType:  base.Type.String(),
+		Clock:     cfg.Clock,
+		Judge:     judge{s},
+		Timing:    cfg.Timing,
+		MovesOnly: cfg.MovesOnly,
+		// No TimeControl: the session keeps the clock, once.
+	})
+	if err != nil {
+		return nil, fmt.Errorf("session: %w", err)
+	}
+	s.rec = rc
+	s.reset(rc.StartPosition())
+	return s, nil
+}
+
+func lastPeriodSuddenDeath(tc rules.TimeControl) bool {
+	n := len(tc.Periods)
+	return n > 0 && tc.Periods[n-1].Moves == 0 && tc.Periods[n-1].Increment == 0
+}
+
+// reset starts the game record and the clock over from start.
+func (s *Session) reset(start chess.Position) {
+	s.start, s.pos = start, start
+	s.moves = s.moves[:0]
+	s.hist = rules.NewHistory(&start)
+	s.ended, s.result, s.reason, s.provEnd, s.gesture, s.byPosition = false, "", "", false, false, false
+	s.claimPly, s.flagged = 0, [2]bool{}
+	s.verdicts = s.verdicts[:0]
+	s.clock = nil
+	if s.cfg.TimeControl.Timed() {
+		// NewClockModel fails only for an untimed control.
+		s.clock, _ = rules.NewClockModel(s.cfg.TimeControl, rules.ClockOptions{})
+	}
+}
+
+// at is the instant of board time t (ms) for the clock model; only
+// differences count.
+func at(t int64) time.Time { return time.UnixMilli(t) }
+
+// Start is the game's start position.
+func (s *Session) Start() chess.Position { return s.start }
+
+// Position is the position after the game's moves.
+func (s *Session) Position() chess.Position { return s.pos }
+
+// Moves returns the game's moves (a copy): the reconstruction's final
+// moves, and a game-ending move that no press completed.
+func (s *Session) Moves() []chess.Move { return append([]chess.Move(nil), s.moves...) }
+
+// Result is the game's result and why; "" while it goes on.
+func (s *Session) Result() (result, reason string) { return s.result, s.reason }
+
+// Profile is the rules profile in force for side now (the 1997 quickplay
+// finish once side is in its last period).
+func (s *Session) Profile(side chess.Color) *rules.Profile { return s.profileFor(side) }
+
+// Clock is the clock at board time t; ok is false without a time control.
+func (s *Session) Clock(t int64) (snap rules.ClockSnapshot, ok bool) {
+	if s.clock == nil {
+		return snap, false
+	}
+	if !s.clock.Started() {
+		snap = s.clock.Snapshot(at(s.lastT))
+		return snap, true
+	}
+	return s.clock.Snapshot(at(max(t, s.lastT))), true
+}
+
+func (s *Session) profileFor(side chess.Color) *rules.Profile {
+	if s.quick != nil && s.clock != nil {
+		snap := s.clock.Snapshot(at(s.lastT))
+		if snap.Period[side] == len(s.cfg.TimeControl.Periods)-1 {
+			return s.quick
+		}
+	}
+	return s.base
+}
+
+// Feed processes one trace event (a frame, a square change, a clock
+// press, a promotion choice) and appends what it leads to to out. Events
+// must come in time order.
+func (s *Session) Feed(ev *trace.Event, out []Output) []Output {
+	out = s.advanceClock(ev.T, out)
+	if !s.begun {
+		s.begun = true
+		s.startClock(ev.T)
+	}
+	if ev.Kind == trace.Press {
+		out = s.press(ev.Side, ev.T, out)
+	}
+	s.routs = s.rec.Feed(ev, s.routs[:0])
+	return s.take(out)
+}
+
+// Advance tells the session that board time t has come: flags fall, a
+// still board is acted on. A live board calls it every 50-100 ms.
+func (s *Session) Advance(t int64, out []Output) []Output {
+	out = s.advanceClock(t, out)
+	s.routs = s.rec.Advance(t, s.routs[:0])
+	return s.take(out)
+}
+
+// End says the input is over at t: a move standing on the board is
+// completed.
+func (s *Session) End(t int64, out []Output) []Output {
+	out = s.advanceClock(t, out)
+	s.routs = s.rec.End(t, s.routs[:0])
+	return s.take(out)
+}
+
+// SetPosition replaces the game by p (an arbiter's command).
+func (s *Session) SetPosition(t int64, p *chess.Position, out []Output) []Output {
+	s.routs = s.rec.SetPosition(t, p, s.routs[:0])
+	return s.take(out)
+}
+
+// Results the arbiter can enter, with the PGN result each gives.
+var arbiterResults = map[string]string{
+	"1-0": "1-0", "0-1": "0-1", "1/2-1/2": "1/2-1/2",
+	"+/-": "1-0", "-/+": "0-1", // forfeits: White, Black wins
+}
+
+// ErrGameOver is returned for a result entered for a game that has one.
+var ErrGameOver = errors.New("the game already has a result")
+
+// SetResult ends the game with the arbiter's result ("1-0", "0-1",
+// "1/2-1/2", or the forfeits "+/-" and "-/+") and reason ("resignation",
+// "agreement", "forfeit", ...). A result for a game that already has one
+// is refused with ErrGameOver unless replace is set (the arbiter
+// overrides a ruling). Nothing changes on an error.
+func (s *Session) SetResult(t int64, result, reason string, replace bool, out []Output) ([]Output, error) {
+	pgn, ok := arbiterResults[strings.TrimSpace(result)]
+	if !ok {
+		return out, fmt.Errorf("result %q: want 1-0, 0-1, 1/2-1/2, +/- or -/+", result)
+	}
+	reason = strings.TrimSpace(reason)
+	if reason == "" {
+		return out, errors.New("reason: say why (resignation, agreement, forfeit, arbiter's decision)")
+	}
+	if len(reason) > 200 {
+		return out, fmt.Errorf("reason: %d characters, at most 200", len(reason))
+	}
+	if s.ended && !replace {
+		return out, fmt.Errorf("%w (%s, %s); set replace to override it", ErrGameOver, s.result, s.reason)
+	}
+	if strings.Contains(result, "/") && result != "1/2-1/2" && !strings.Contains(strings.ToLower(reason), "forfeit") {
+		reason = "forfeit: " + reason
+	}
+	s.ended, s.result, s.reason = true, pgn, reason
+	s.lastT = max(s.lastT, t)
+	o := s.endOutput(t, pgn, reason, "The arbiter entered the result: "+pgn+" ("+reason+").")
+	return append(out, o), nil
+}
+
+func (s *Session) endOutput(t int64, result, reason, text string) Output {
+	return Output{Output: reconstruct.Output{Kind: reconstruct.End, T: t, Ply: s.pos.Ply(), Side: s.pos.SideToMove(),
+		Result: result, Reason: reason, Text: text, ClockMs: -1, From: chess.NoSquare, To: chess.NoSquare}}
+}
