@@ -23,6 +23,7 @@ const (
 	VerbSetTimeControl = "set_time_control"
 	VerbAckAlert       = "ack_alert"
 	VerbPromote        = "promote"
+	VerbSetResult      = "set_result"
 )
 
 // MaxCommandSize is the largest command payload accepted.
@@ -85,6 +86,16 @@ type PromoteCmd struct {
 	Piece chess.PieceType
 }
 
+// SetResultCmd ends the game with the arbiter's result: "1-0", "0-1",
+// "1/2-1/2", or the forfeits "+/-" and "-/+"; Reason says why
+// (resignation, agreement, forfeit, the arbiter's decision). Replace
+// overrides a result the game already has.
+type SetResultCmd struct {
+	CommandMeta
+	Result, Reason string
+	Replace        bool
+}
+
 // Handler applies commands. Each method runs on the Publisher's command
 // goroutine (one at a time); the error it returns is sent to the sender as
 // the reply's error. It may call the Publisher's event methods.
@@ -94,6 +105,7 @@ type Handler interface {
 	SetTimeControl(ctx context.Context, c SetTimeControlCmd) error
 	AckAlert(ctx context.Context, c AckAlertCmd) error
 	Promote(ctx context.Context, c PromoteCmd) error
+	SetResult(ctx context.Context, c SetResultCmd) error
 }
 
 // commandRecord is a command as journaled with its reply.
@@ -154,6 +166,13 @@ type ackAlertWire struct {
 	Decision string `json:"decision"`
 	Penalty  string `json:"penalty"`
 	Note     string `json:"note"`
+}
+
+type setResultWire struct {
+	cmdBase
+	Result  string `json:"result"`
+	Reason  string `json:"reason"`
+	Replace bool   `json:"replace"`
 }
 
 type promoteWire struct {
@@ -350,8 +369,28 @@ func (p *Publisher) parseCommand(verb string, payload []byte, now time.Time) (co
 		}
 		cmd := PromoteCmd{CommandMeta: meta, Ply: w.Ply, Piece: pt}
 		c.call = func(ctx context.Context, h Handler) error { return h.Promote(ctx, cmd) }
+	case VerbSetResult:
+		var w setResultWire
+		if err := decodeStrict(payload, &w); err != nil {
+			return c, err
+		}
+		switch w.Result {
+		case "1-0", "0-1", "1/2-1/2", "+/-", "-/+":
+		case "":
+			return c, errors.New("result: missing (1-0, 0-1, 1/2-1/2, +/- or -/+)")
+		default:
+			return c, fmt.Errorf("result %q: want 1-0, 0-1, 1/2-1/2, +/- or -/+", w.Result)
+		}
+		if strings.TrimSpace(w.Reason) == "" {
+			return c, errors.New("reason: missing (resignation, agreement, forfeit, arbiter's decision)")
+		}
+		if len(w.Reason) > 200 {
+			return c, fmt.Errorf("reason: %d bytes, at most 200", len(w.Reason))
+		}
+		cmd := SetResultCmd{CommandMeta: meta, Result: w.Result, Reason: strings.TrimSpace(w.Reason), Replace: w.Replace}
+		c.call = func(ctx context.Context, h Handler) error { return h.SetResult(ctx, cmd) }
 	default:
-		return c, fmt.Errorf("unknown command %q; want new_game, set_position, set_time_control, ack_alert or promote", verb)
+		return c, fmt.Errorf("unknown command %q; want new_game, set_position, set_time_control, ack_alert, promote or set_result", verb)
 	}
 	return c, nil
 }

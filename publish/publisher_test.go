@@ -340,6 +340,9 @@ func (h *fakeHandler) SetPosition(_ context.Context, c publish.SetPositionCmd) e
 func (h *fakeHandler) SetTimeControl(_ context.Context, c publish.SetTimeControlCmd) error {
 	return h.record("set_time_control " + c.TimeControl.String())
 }
+func (h *fakeHandler) SetResult(_ context.Context, c publish.SetResultCmd) error {
+	return h.record("set_result " + c.Result + " " + c.Reason)
+}
 func (h *fakeHandler) AckAlert(_ context.Context, c publish.AckAlertCmd) error {
 	return h.record("ack_alert " + c.Alert.ID + " " + c.Decision)
 }
@@ -450,9 +453,18 @@ func TestCommands(t *testing.T) {
 	send("promote", `{"id":"c5","expires":"`+future+`","piece":"q"}`)
 	expect("c5", false, "promote: no promotion pending")
 	h.mu.Lock()
+	h.err = nil
+	h.mu.Unlock()
+	send("set_result", `{"id":"r1","expires":"`+future+`","result":"2-0","reason":"resignation"}`)
+	expect("r1", false, `result "2-0"`)
+	send("set_result", `{"id":"r2","expires":"`+future+`","result":"1-0"}`)
+	expect("r2", false, "reason: missing")
+	send("set_result", `{"id":"c6","expires":"`+future+`","result":"1/2-1/2","reason":"agreement"}`)
+	expect("c6", true, "")
+	h.mu.Lock()
 	got := strings.Join(h.calls, "|")
 	h.mu.Unlock()
-	want := "new_game Carlsen|ack_alert " + a.ID + " upheld|set_time_control 40/90m+30s,30m+30s|promote knight|promote queen"
+	want := "new_game Carlsen|ack_alert " + a.ID + " upheld|set_time_control 40/90m+30s,30m+30s|promote knight|promote queen|set_result 1/2-1/2 agreement"
 	if got != want {
 		t.Fatalf("handler calls:\n got %s\nwant %s", got, want)
 	}

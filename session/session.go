@@ -111,7 +111,8 @@ type Output struct {
 	// for other kinds and for an End that withdraws a result.
 	Verdict *rules.Verdict
 	// ClockEvent says what changed the clocks (Kind ClockChange): "press",
-	// "flag", "penalty", "reset".
+	// "flag", "penalty" (ClockMs is the time added to Side's clock),
+	// "reset".
 	ClockEvent string
 	// Clock is the clock after the output, when the game has a time
 	// control (Timed).
@@ -345,4 +346,44 @@ func (s *Session) SetResult(t int64, result, reason string, replace bool, out []
 func (s *Session) endOutput(t int64, result, reason, text string) Output {
 	return Output{Output: reconstruct.Output{Kind: reconstruct.End, T: t, Ply: s.pos.Ply(), Side: s.pos.SideToMove(),
 		Result: result, Reason: reason, Text: text, ClockMs: -1, From: chess.NoSquare, To: chess.NoSquare}}
+}
+
+// AddTime adds d to side's clock at t (an arbiter's decision beyond the
+// Laws' own penalties, which the session adds itself).
+func (s *Session) AddTime(t int64, side chess.Color, d time.Duration, out []Output) ([]Output, error) {
+	if s.clock == nil || !s.clock.Started() {
+		return out, errors.New("the game has no running clock")
+	}
+	if _, err := s.clock.AddTime(side, d, at(max(t, s.lastT))); err != nil {
+		return out, fmt.Errorf("adding %v to %s's clock: %w", d, side, err)
+	}
+	s.lastT = max(s.lastT, t)
+	snap, _ := s.Clock(t)
+	return append(out, Output{Output: reconstruct.Output{Kind: ClockChange, T: t, Side: side, ClockMs: d.Milliseconds(), From: chess.NoSquare, To: chess.NoSquare,
+		Text: fmt.Sprintf("%s added to %s's clock by the arbiter", minutes(d), colourName(side))},
+		ClockEvent: "penalty", Clock: snap, Timed: true}), nil
+}
+
+// SetTimeControl puts a new time control on the clock at t (an arbiter's
+// command): both clocks start over from it, the player to move's running.
+func (s *Session) SetTimeControl(t int64, tc rules.TimeControl, out []Output) []Output {
+	s.cfg.TimeControl = tc
+	s.quick = nil
+	if s.base.Edition == rules.Edition1997 && s.base.Type == rules.Standard && lastPeriodSuddenDeath(tc) {
+		q := s.cfg.Rules
+		q.QuickplayFinish = true
+		s.quick, _ = rules.Lookup(q) // the 1997 standard row exists
+	}
+	s.clock, s.flagged = nil, [2]bool{}
+	if !tc.Timed() {
+		return out
+	}
+	s.clock, _ = rules.NewClockModel(tc, rules.ClockOptions{})
+	s.lastT = max(s.lastT, t)
+	if s.begun {
+		_ = s.clock.StartFor(s.pos.SideToMove(), at(s.lastT))
+	}
+	snap, _ := s.Clock(t)
+	return append(out, Output{Output: reconstruct.Output{Kind: ClockChange, T: t, ClockMs: -1, From: chess.NoSquare, To: chess.NoSquare,
+		Text: "time control set: " + tc.String()}, ClockEvent: "reset", Clock: snap, Timed: true})
 }

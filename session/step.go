@@ -336,8 +336,16 @@ func (s *Session) verdictAlert(t int64, v rules.Verdict) Output {
 		article += ", " + v.PenaltyArticle
 	}
 	vv := v
+	// The penalty is the result the verdict gives, as an arbiter writes it.
+	penalty := v.Result
+	switch {
+	case v.Undetermined:
+		penalty = "the arbiter decides: whether the opponent can mate is undetermined"
+	case penalty == "":
+		penalty = v.Text
+	}
 	return Output{Output: reconstruct.Output{Kind: reconstruct.Alert, T: t, Ply: s.pos.Ply(), Side: v.Side,
-		Alert: reconstruct.AlertKind(v.Kind), Article: article, Penalty: v.Text, Text: v.Text,
+		Alert: reconstruct.AlertKind(v.Kind), Article: article, Penalty: penalty, Text: v.Text,
 		ClockMs: -1, From: chess.NoSquare, To: chess.NoSquare}, Verdict: &vv}
 }
 
@@ -401,7 +409,7 @@ func (s *Session) alert(o *reconstruct.Output, v rules.Verdict, out []Output) []
 	if v.Action == rules.AddTime && v.Time > 0 && s.clock != nil && s.clock.Started() {
 		if _, err := s.clock.AddTime(v.Side.Other(), v.Time, at(max(o.T, s.lastT))); err == nil {
 			snap, _ := s.Clock(o.T)
-			out = append(out, Output{Output: reconstruct.Output{Kind: ClockChange, T: o.T, Side: v.Side.Other(), ClockMs: -1, From: chess.NoSquare, To: chess.NoSquare,
+			out = append(out, Output{Output: reconstruct.Output{Kind: ClockChange, T: o.T, Side: v.Side.Other(), ClockMs: v.Time.Milliseconds(), From: chess.NoSquare, To: chess.NoSquare,
 				Text: fmt.Sprintf("%s added to %s's clock (%s)", minutes(v.Time), colourName(v.Side.Other()), nonEmpty(v.PenaltyArticle, v.Article))},
 				ClockEvent: "penalty", Clock: snap, Timed: true})
 		}
@@ -484,7 +492,7 @@ func (s *Session) flag(f rules.ClockFlag, out []Output) []Output {
 		v = s.resolve(p, p.Verdict(rules.KindFlagFall, f.Side, 0), &s.pos)
 	}
 	a := s.verdictAlert(t, v)
-	a.Side = f.Side
+	a.Side, a.Ply = f.Side, s.pos.Ply()+1 // the move the flag's owner did not complete
 	out = append(out, a)
 	if v.Result != "" && !v.Undetermined && !v.OnClaim {
 		s.ended, s.result, s.reason = true, v.Result, endReason(v.Kind)

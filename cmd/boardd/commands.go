@@ -53,7 +53,7 @@ func (h *commandHandler) SetPosition(ctx context.Context, c publish.SetPositionC
 		if err := d.pub.SetPosition(publish.Position{FEN: c.Position.FEN(), Chess960: c.Position.Chess960(), Why: "set by the arbiter"}); err != nil {
 			return err
 		}
-		d.outs = d.rec.SetPosition(d.boardTime(time.Now()), c.Position, d.outs[:0])
+		d.outs = d.sess.SetPosition(d.boardTime(time.Now()), c.Position, d.outs[:0])
 		d.published, d.base, d.provOut = d.published[:0], 0, false
 		d.emit()
 		d.log.Info("position set by command", "fen", c.Position.FEN())
@@ -72,7 +72,8 @@ func (h *commandHandler) SetTimeControl(ctx context.Context, c publish.SetTimeCo
 		if err := d.replaceClock(h.ctx); err != nil {
 			return err
 		}
-		d.publishClock(d.clock.Snapshot(), "set")
+		d.outs = d.sess.SetTimeControl(d.boardTime(time.Now()), c.TimeControl, d.outs[:0])
+		d.emit()
 		d.log.Info("time control set by command", "tc", c.TimeControl.String())
 		return nil
 	})
@@ -85,7 +86,7 @@ func (h *commandHandler) AckAlert(ctx context.Context, c publish.AckAlertCmd) er
 	d := h.d
 	return d.do(ctx, func() error {
 		d.log.Info("alert acknowledged", "alert", c.Alert.ID, "kind", c.Alert.Kind, "decision", c.Decision, "penalty", c.Penalty, "note", c.Note)
-		if c.Decision != publish.DecisionUpheld || d.clock == nil {
+		if c.Decision != publish.DecisionUpheld {
 			return nil
 		}
 		p := strings.TrimSpace(c.Penalty)
@@ -100,9 +101,29 @@ func (h *commandHandler) AckAlert(ctx context.Context, c publish.AckAlertCmd) er
 		if c.Alert.Side == chess.Black.String() {
 			offender = chess.Black
 		}
-		if err := d.clock.AddTime(h.ctx, offender.Other(), dur); err != nil {
-			return fmt.Errorf("ack_alert: adding %v to %s's clock: %w", dur, offender.Other(), err)
+		outs, err := d.sess.AddTime(d.boardTime(time.Now()), offender.Other(), dur, d.outs[:0])
+		if err != nil {
+			return fmt.Errorf("ack_alert: %w", err)
 		}
+		d.outs = outs
+		d.emit()
+		return nil
+	})
+}
+
+// SetResult ends the game with the arbiter's result (resignation,
+// agreement, forfeit, a decision); the session refuses a second result
+// unless it replaces the first.
+func (h *commandHandler) SetResult(ctx context.Context, c publish.SetResultCmd) error {
+	d := h.d
+	return d.do(ctx, func() error {
+		outs, err := d.sess.SetResult(d.boardTime(time.Now()), c.Result, c.Reason, c.Replace, d.outs[:0])
+		if err != nil {
+			return fmt.Errorf("set_result: %w", err)
+		}
+		d.outs = outs
+		d.emit()
+		d.log.Info("result set by command", "result", c.Result, "reason", c.Reason, "by", c.By)
 		return nil
 	})
 }
@@ -111,7 +132,7 @@ func (h *commandHandler) Promote(ctx context.Context, c publish.PromoteCmd) erro
 	d := h.d
 	return d.do(ctx, func() error {
 		te := trace.Event{T: d.boardTime(time.Now()), Kind: trace.Promote, Promo: c.Piece}
-		d.outs = d.rec.Feed(&te, d.outs[:0])
+		d.outs = d.sess.Feed(&te, d.outs[:0])
 		d.emit()
 		return nil
 	})

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/boardd/boardd/rules"
 	"os"
 	"reflect"
 	"regexp"
@@ -39,14 +40,16 @@ type BoardConfig struct {
 
 // GameConfig describes the game and the Laws.
 type GameConfig struct {
-	Edition     string `toml:"edition" doc:"Edition of the FIDE Laws: 1997, 2018 or 2023."`
-	Type        string `toml:"type" doc:"standard, rapid or blitz; empty: classified from the time control."`
-	TimeControl string `toml:"time_control" doc:"Time control, e.g. 90m+30s, 40/120m,60m,15m+30s, 5m+3s, 15m d10s; empty: none."`
-	Start       string `toml:"start" doc:"Start position: standard, 960:<0-959> or fen:<FEN>."`
-	White       string `toml:"white" doc:"White player's name for PGN and displays."`
-	Black       string `toml:"black" doc:"Black player's name."`
-	Event       string `toml:"event" doc:"Event name (PGN Event tag)."`
-	Round       string `toml:"round" doc:"Round (PGN Round tag)."`
+	Edition string `toml:"edition" doc:"Edition of the FIDE Laws: 1997, 2018 or 2023."`
+	Type    string `toml:"type" doc:"standard, rapid or blitz; empty: classified from the time control."`
+	// Rapid and blitz without adequate supervision (2018 A.4, 2023 A.5).
+	Unsupervised bool   `toml:"unsupervised" doc:"Rapid or blitz without adequate supervision (2018 A.4, 2023 A.5: one arbiter for more than three games); standard games are always supervised."`
+	TimeControl  string `toml:"time_control" doc:"Time control, e.g. 90m+30s, 40/120m,60m,15m+30s, 5m+3s, 15m d10s; empty: none."`
+	Start        string `toml:"start" doc:"Start position: standard, 960:<0-959> or fen:<FEN>."`
+	White        string `toml:"white" doc:"White player's name for PGN and displays."`
+	Black        string `toml:"black" doc:"Black player's name."`
+	Event        string `toml:"event" doc:"Event name (PGN Event tag)."`
+	Round        string `toml:"round" doc:"Round (PGN Round tag)."`
 }
 
 // SensorsConfig selects the frame source.
@@ -253,12 +256,16 @@ func (c *Config) Validate() error {
 	if !boardIDPattern.MatchString(c.Board.ID) {
 		return bad("board.id", "%q: want 1-32 characters of a-z, 0-9 and '-'", c.Board.ID)
 	}
-	if err := oneOf("game.edition", c.Game.Edition, "1997", "2018", "2023"); err != nil {
-		return err
+	if _, err := rules.ParseEdition(c.Game.Edition); err != nil {
+		return bad("game.edition", "%v", err)
 	}
 	if c.Game.Type != "" {
-		if err := oneOf("game.type", c.Game.Type, "standard", "rapid", "blitz"); err != nil {
-			return err
+		gt, err := rules.ParseGameType(c.Game.Type)
+		if err != nil || c.Game.Type != gt.String() {
+			return bad("game.type", "%q: want standard, rapid or blitz", c.Game.Type)
+		}
+		if gt == rules.Standard && c.Game.Unsupervised {
+			return bad("game.unsupervised", "a standard game is always supervised; set game.type to rapid or blitz")
 		}
 	}
 	if _, err := parseStart(c.Game.Start); err != nil {

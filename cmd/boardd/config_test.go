@@ -40,7 +40,7 @@ func TestConfigErrorsNameKeyAndLine(t *testing.T) {
 	for _, c := range []struct{ text, want string }{
 		{"[board]\nid = \"Board 1\"\n", ":2: board.id: \"Board 1\": want 1-32"},
 		{"[board]\nid = \"b1\"\ncolour = \"red\"\n", ":3: board.colour: unknown key"},
-		{"[game]\n\nedition = \"2020\"\n", ":3: game.edition: \"2020\": want one of 1997, 2018, 2023"},
+		{"[game]\n\nedition = \"2020\"\n", ":3: game.edition: FIDE edition \"2020\": want 1997, 2018 or 2023"},
 		{"[sensors]\ndebounce_scans = \"three\"\n", ":2: sensors.debounce_scans:"},
 		{"[mqtt]\nbroker = \"localhost\"\n", ":2: mqtt.broker: \"localhost\": want embedded or a URL"},
 		{"[game]\nstart = \"960:1000\"\n", ":2: game.start:"},

@@ -6,8 +6,8 @@ import (
 	"github.com/boardd/boardd/chess"
 	"github.com/boardd/boardd/clockbridge"
 	"github.com/boardd/boardd/publish"
-	"github.com/boardd/boardd/reconstruct"
 	"github.com/boardd/boardd/rules"
+	"github.com/boardd/boardd/session"
 )
 
 // The daemon's chess clock and the alerts a flag raises.
@@ -42,6 +42,10 @@ func (d *daemon) openClock() error {
 	return nil
 }
 
+// handleClock takes the physical clock's events: presses go to the game
+// session, whose clock model in board time calls the flags and keeps the
+// published times, exactly as a replay of the trace does; the device's
+// own flags are for its display.
 func (d *daemon) handleClock(e clockbridge.Event) {
 	switch e.Kind {
 	case clockbridge.PressEvent:
@@ -49,16 +53,12 @@ func (d *daemon) handleClock(e clockbridge.Event) {
 			te, ok := clockbridge.TraceEvent(e, d.epoch)
 			if ok {
 				te.T = d.boardTime(e.At)
-				d.outs = d.rec.Feed(&te, d.outs[:0])
+				d.outs = d.sess.Feed(&te, d.outs[:0])
 				d.emit()
 			}
 		}
-		d.publishClock(e.State, "press")
-	case clockbridge.FlagEvent:
-		d.publishClock(e.State, "flag")
-		d.flagAlert(e)
 	case clockbridge.StateEvent:
-		d.publishClock(e.State, "adjust")
+		d.publishClock(e.State.ClockSnapshot, "adjust")
 	case clockbridge.DeviceEvent:
 		if e.Err != nil {
 			d.log.Warn("clock device", "msg", e.Msg, "err", e.Err)
@@ -68,7 +68,7 @@ func (d *daemon) handleClock(e clockbridge.Event) {
 	}
 }
 
-func (d *daemon) publishClock(s clockbridge.Snapshot, event string) {
+func (d *daemon) publishClock(s rules.ClockSnapshot, event string) {
 	running := ""
 	if side, ok := s.Running.Side(); ok && !s.Paused {
 		running = side.String()
@@ -83,62 +83,8 @@ func (d *daemon) publishClock(s clockbridge.Snapshot, event string) {
 	}
 }
 
-func (d *daemon) flagAlert(e clockbridge.Event) {
-	profile, err := d.profile()
-	if err != nil {
-		d.log.Error("rules profile", "err", err)
-		return
-	}
-	pos := d.rec.Position()
-	ply := d.base + len(d.rec.Moves()) + 1
-	if e.State.Flagged[chess.White] && e.State.Flagged[chess.Black] {
-		v, ok := profile.FlagsVerdict(e.State.ClockSnapshot)
-		if ok {
-			d.raiseFlagAlert(reconstruct.BothFlags, ply, e.Side, v)
-		}
-		return
-	}
-	// 6.9: a loss, or a draw when the opponent cannot mate by any legal
-	// series of moves. Proving which can take the analyser seconds in rare
-	// positions, so it runs beside the main loop, which must keep reading
-	// the board; the Publisher is safe for concurrent use.
-	go func() {
-		v := profile.FlagFallen(&pos, e.Side, rules.NewAnalyzer(0))
-		d.raiseFlagAlert(reconstruct.FlagFall, ply, e.Side, v)
-	}()
-}
-
-func (d *daemon) raiseFlagAlert(kind reconstruct.AlertKind, ply int, side chess.Color, v rules.Verdict) {
-	penalty := v.Result
-	if v.Undetermined {
-		penalty = "the arbiter decides: whether the opponent can mate is undetermined"
-	}
-	a := publish.Alert{Kind: string(kind), Ply: ply, Side: side.String(), Article: v.Article, Edition: d.cfg.Game.Edition, Penalty: penalty, Text: v.Text}
-	if _, err := d.pub.Alert(a); err != nil {
-		d.log.Warn("publishing the flag alert", "err", err)
-		return
-	}
-	d.alerts.Add(1)
-	d.log.Warn("alert", "kind", a.Kind, "side", a.Side, "article", a.Article, "text", a.Text)
-}
-
-// profile is the rules profile of the configured edition and game type
-// (the type the time control gives when none is configured).
-func (d *daemon) profile() (*rules.Profile, error) {
-	ed, err := rules.ParseEdition(d.cfg.Game.Edition)
-	if err != nil {
-		return nil, err
-	}
-	gt := rules.Standard
-	switch {
-	case d.cfg.Game.Type != "":
-		if gt, err = rules.ParseGameType(d.cfg.Game.Type); err != nil {
-			return nil, err
-		}
-	case d.tc.Timed():
-		if c, err := d.tc.Classify(ed); err == nil {
-			gt = c.Type
-		}
-	}
-	return rules.Lookup(rules.Setting{Edition: ed, Type: gt, Supervised: true})
+// setting is the rules setting of the configured edition, game type and
+// supervision (the type the time control gives when none is configured).
+func (d *daemon) setting() (rules.Setting, error) {
+	return session.SettingFor(d.cfg.Game.Edition, d.cfg.Game.Type, !d.cfg.Game.Unsupervised, d.tc)
 }

@@ -2,11 +2,13 @@ package main
 
 import (
 	"strings"
+	"time"
 
 	"github.com/boardd/boardd/chess"
 	"github.com/boardd/boardd/publish"
 	"github.com/boardd/boardd/reconstruct"
 	"github.com/boardd/boardd/sensors"
+	"github.com/boardd/boardd/session"
 )
 
 // From the reconstruction's outputs to the journal.
@@ -14,73 +16,69 @@ import (
 func sideName(c chess.Color) string { return c.String() }
 
 func (d *daemon) clocksNow() *publish.Clocks {
-	if d.clock == nil {
+	s, ok := d.sess.Clock(d.boardTime(time.Now()))
+	if !ok {
 		return nil
 	}
-	s := d.clock.Snapshot()
 	return publish.ClocksOf(s.Remaining[chess.White], s.Remaining[chess.Black])
 }
 
-// emit publishes the outputs of the last reconstruction step. Moves are
-// not copied output by output: the journal's game is brought in line with
-// the reconstruction's move list, so a retraction or an amendment (which
-// may change several moves) always leaves the two equal.
+// emit publishes the outputs of the last session step. Moves are not
+// copied output by output: the journal's game is brought in line with the
+// session's move list, so a retraction or an amendment (which may change
+// several moves) always leaves the two equal.
 func (d *daemon) emit() {
 	synced := false
+	sync := func(why string) {
+		if !synced {
+			d.syncMoves(why)
+			synced = true
+		}
+	}
 	for i := range d.outs {
 		o := &d.outs[i]
 		switch o.Kind {
+		case session.ClockChange:
+			d.publishClock(o.Clock, o.ClockEvent)
+			if o.ClockEvent == "penalty" && d.clock != nil && o.ClockMs > 0 {
+				// The device shows the time the Laws added.
+				if err := d.clock.AddTime(d.ctx, o.Side, time.Duration(o.ClockMs)*time.Millisecond); err != nil {
+					d.log.Warn("clock device: adding the penalty", "err", err)
+				}
+			}
 		case reconstruct.Move:
 			if o.Provisional {
-				if !synced {
-					d.syncMoves(o.Text)
-					synced = true
-				}
-				d.publishProvisional(o)
+				sync(o.Text)
+				d.publishProvisional(&o.Output)
 				continue
 			}
-			if !synced {
-				d.syncMoves("")
-				synced = true
-			}
+			sync("")
 		case reconstruct.Retract, reconstruct.Amend:
 			if o.Provisional && o.Kind == reconstruct.Retract {
 				if d.provOut {
-					d.correct(d.base+len(d.rec.Moves())+1, nil, nonEmpty(o.Text, "the move shown was taken back before the clock press"))
+					d.correct(d.base+len(d.sess.Moves())+1, nil, nonEmpty(o.Text, "the move shown was taken back before the clock press"))
 					d.provOut = false
 				}
 				continue
 			}
-			if !synced {
-				d.syncMoves(nonEmpty(o.Text, "the board went back"))
-				synced = true
-			}
+			sync(nonEmpty(o.Text, "the board went back"))
 		case reconstruct.Alert:
+			sync("")
 			d.publishAlert(o)
 		case reconstruct.Note:
 			d.notes.Add(1)
 			d.log.Info("note", "kind", string(o.Note), "ply", o.Ply, "side", o.Side.String(), "squares", sensors.SquareSet(o.Squares), "text", o.Text)
 		case reconstruct.NewGame:
-			if o.Result != "" && o.Result != "*" {
-				d.endGame(o.Result, o.Reason)
-			}
-			start, err := chess.ParseFEN(o.FEN)
-			if err != nil {
-				sp := d.rec.StartPosition()
-				start = &sp
-			}
-			if err := d.beginGame(d.setupFor(start)); err != nil {
+			start := d.sess.Start()
+			if err := d.beginGame(d.setupFor(&start)); err != nil {
 				d.log.Error("new game", "err", err)
 			}
 		case reconstruct.End:
-			if !synced {
-				d.syncMoves("")
-				synced = true
-			}
+			sync("")
 			d.endGame(o.Result, o.Reason)
 		}
 	}
-	if !synced && len(d.rec.Moves())+d.base != len(d.published) {
+	if !synced && len(d.sess.Moves())+d.base != len(d.published) {
 		d.syncMoves("")
 	}
 }
@@ -94,8 +92,8 @@ func nonEmpty(s, def string) string {
 
 // syncMoves makes the journal's final moves equal to the reconstruction's.
 func (d *daemon) syncMoves(why string) {
-	moves := d.rec.Moves()
-	pos := d.rec.StartPosition()
+	moves := d.sess.Moves()
+	pos := d.sess.Start()
 	want := make([]string, len(moves))
 	for i, m := range moves {
 		want[i] = pos.UCI(m)
@@ -152,7 +150,7 @@ func (d *daemon) correct(ply int, nm *publish.Move, why string) {
 }
 
 func (d *daemon) publishProvisional(o *reconstruct.Output) {
-	ply := d.base + len(d.rec.Moves()) + 1
+	ply := d.base + len(d.sess.Moves()) + 1
 	_, err := d.pub.Move(publish.Move{Ply: ply, UCI: o.UCI, Final: false, Clocks: d.clocksNow()})
 	if err != nil {
 		d.log.Debug("provisional move not published", "ply", ply, "uci", o.UCI, "err", err)
@@ -162,8 +160,8 @@ func (d *daemon) publishProvisional(o *reconstruct.Output) {
 	d.movesProv.Add(1)
 }
 
-func (d *daemon) publishAlert(o *reconstruct.Output) {
-	start := d.rec.StartPosition()
+func (d *daemon) publishAlert(o *session.Output) {
+	start := d.sess.Start()
 	a := publish.Alert{
 		Kind:    string(o.Alert),
 		Ply:     d.base + o.Ply - start.Ply(),
@@ -173,6 +171,9 @@ func (d *daemon) publishAlert(o *reconstruct.Output) {
 		Edition: d.cfg.Game.Edition,
 		Penalty: o.Penalty,
 		Text:    o.Text,
+	}
+	if o.Verdict != nil {
+		a.Edition = o.Verdict.Edition.String()
 	}
 	if a.Ply < 1 {
 		a.Ply = o.Ply

@@ -5,7 +5,7 @@ import (
 
 	"github.com/boardd/boardd/chess"
 	"github.com/boardd/boardd/publish"
-	"github.com/boardd/boardd/reconstruct"
+	"github.com/boardd/boardd/session"
 	"github.com/boardd/boardd/trace"
 )
 
@@ -46,11 +46,11 @@ func (d *daemon) startGame(g gameSetup, resume bool) error {
 	if resume && cur.Info.ID != "" && !cur.Ended {
 		start, err := chess.ParseFEN(cur.FEN)
 		if err == nil {
-			rc, err := d.newReconstructor(start)
+			rc, err := d.newSession(start)
 			if err != nil {
 				return err
 			}
-			d.rec, d.game = rc, gameSetup{start: start, info: cur.Info}
+			d.sess, d.game = rc, gameSetup{start: start, info: cur.Info}
 			d.published = d.published[:0]
 			for _, m := range cur.Moves {
 				d.published = append(d.published, publishedMove{uci: m.UCI, clocks: m.Clocks})
@@ -63,11 +63,11 @@ func (d *daemon) startGame(g gameSetup, resume bool) error {
 		}
 		d.log.Warn("the journal's game cannot be resumed; starting a new one", "err", err)
 	}
-	rc, err := d.newReconstructor(g.start)
+	rc, err := d.newSession(g.start)
 	if err != nil {
 		return err
 	}
-	d.rec = rc
+	d.sess = rc
 	return d.beginGame(g)
 }
 
@@ -97,24 +97,20 @@ func (d *daemon) beginGame(g gameSetup) error {
 	return nil
 }
 
-func (d *daemon) newReconstructor(start *chess.Position) (*reconstruct.Reconstructor, error) {
+func (d *daemon) newSession(start *chess.Position) (*session.Session, error) {
 	sensor := trace.Occupancy
 	if d.src != nil {
 		sensor = d.src.Sensor()
 	}
-	judge, err := reconstruct.NewRulesJudge(d.cfg.Game.Edition, d.cfg.Game.Type, d.tc)
+	set, err := d.setting()
 	if err != nil {
 		return nil, fmt.Errorf("rules: %w", err)
 	}
-	// No TimeControl: on a live board the clock (clockbridge) keeps the
-	// times and calls the flags; the reconstruction keeping its own copy
-	// would raise every flag twice.
-	return reconstruct.New(reconstruct.Config{
-		Start:    start,
-		Sensor:   sensor,
-		Edition:  d.cfg.Game.Edition,
-		GameType: d.cfg.Game.Type,
-		Clock:    d.clock != nil || d.pressesFromSource && d.cfg.Clock.Kind != "none",
-		Judge:    judge,
+	return session.New(session.Config{
+		Start:       start,
+		Sensor:      sensor,
+		Rules:       set,
+		TimeControl: d.tc,
+		Clock:       d.clock != nil || d.pressesFromSource && d.cfg.Clock.Kind != "none",
 	})
 }

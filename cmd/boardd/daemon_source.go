@@ -148,7 +148,7 @@ func (d *daemon) handleSource(ctx context.Context, ev *sensors.Event) {
 			te.White, te.HasColour = ev.Frame.White, true
 			te.Placement, te.HasPieces = ev.Frame.Placement, true
 		}
-		d.outs = d.rec.Feed(&te, d.outs[:0])
+		d.outs = d.sess.Feed(&te, d.outs[:0])
 		d.emit()
 	case sensors.FaultEvent:
 		d.faults.Add(1)
@@ -162,7 +162,7 @@ func (d *daemon) handleSource(ctx context.Context, ev *sensors.Event) {
 			}
 		}
 		if te.Kind == trace.Press || te.Kind == trace.Promote {
-			d.outs = d.rec.Feed(&te, d.outs[:0])
+			d.outs = d.sess.Feed(&te, d.outs[:0])
 			d.emit()
 		}
 	}

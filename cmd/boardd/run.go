@@ -21,10 +21,10 @@ import (
 	"github.com/boardd/boardd/clockbridge"
 	"github.com/boardd/boardd/publish"
 	"github.com/boardd/boardd/publish/broker"
-	"github.com/boardd/boardd/reconstruct"
 	"github.com/boardd/boardd/rules"
 	"github.com/boardd/boardd/sensors"
 	"github.com/boardd/boardd/sensors/sim"
+	"github.com/boardd/boardd/session"
 )
 
 // stringsFlag collects a repeatable string flag.
@@ -166,8 +166,8 @@ type daemon struct {
 
 	tc        rules.TimeControl
 	game      gameSetup
-	rec       *reconstruct.Reconstructor
-	outs      []reconstruct.Output
+	sess      *session.Session
+	outs      []session.Output
 	published []publishedMove // final moves of the current game as published
 	base      int             // published moves before the reconstruction's first move
 	provOut   bool            // a provisional move is published
@@ -298,7 +298,7 @@ func (d *daemon) loop(ctx context.Context, src <-chan sensors.Event, srcDone <-c
 			d.handleSource(ctx, &ev)
 		case err := <-srcDone:
 			if errors.Is(err, io.EOF) {
-				d.outs = d.rec.End(d.boardTime(time.Now()), d.outs[:0])
+				d.outs = d.sess.End(d.boardTime(time.Now()), d.outs[:0])
 				d.emit()
 				d.log.Info("the frame source has ended")
 				<-ctx.Done()
@@ -315,11 +315,11 @@ func (d *daemon) loop(ctx context.Context, src <-chan sensors.Event, srcDone <-c
 		case <-hup:
 			d.reload()
 		case now := <-tick.C:
-			d.outs = d.rec.Advance(d.boardTime(now), d.outs[:0])
+			d.outs = d.sess.Advance(d.boardTime(now), d.outs[:0])
 			d.emit()
-			if d.clock != nil && now.Sub(lastClockTick) >= time.Second {
+			if now.Sub(lastClockTick) >= time.Second {
 				lastClockTick = now
-				if s := d.clock.Snapshot(); s.Running != clockbridge.Stopped && !s.Paused {
+				if s, ok := d.sess.Clock(d.boardTime(now)); ok && s.Running != rules.ClockStopped && !s.Paused {
 					d.publishClock(s, "tick")
 				}
 			}

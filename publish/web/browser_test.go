@@ -136,6 +136,9 @@ func (ackHandler) SetTimeControl(context.Context, publish.SetTimeControlCmd) err
 }
 func (ackHandler) AckAlert(context.Context, publish.AckAlertCmd) error { return nil }
 func (ackHandler) Promote(context.Context, publish.PromoteCmd) error   { return errors.New("not here") }
+func (ackHandler) SetResult(context.Context, publish.SetResultCmd) error {
+	return errors.New("not here")
+}
 
 func startBoard(t *testing.T, ctx context.Context, id, brokerURL string) *publish.Publisher {
 	p, err := publish.Open(publish.Config{
