@@ -94,6 +94,15 @@ func NewAnalyzer(budget int) *Analyzer {
 	return &Analyzer{budget: budget}
 }
 
+// SetStaticCost charges each static reachability analysis (the proof that
+// a side can never mate, tried at irreversible nodes) as cost search
+// nodes against the budget. A static analysis costs as much time as
+// hundreds or thousands of search nodes, so without a cost the time an
+// answer takes is not bounded by the budget; with one it is, and a budget
+// can stand for a time limit while the answer stays deterministic.
+// 0 (the default) counts search nodes only.
+func (a *Analyzer) SetStaticCost(cost int) { a.s.staticCost = max(cost, 0) }
+
 // Budget is the node budget per side.
 func (a *Analyzer) Budget() int { return a.budget }
 

@@ -41,6 +41,9 @@ type search struct {
 	iter        uint32
 	nodes       int
 	limit       int
+	// staticCost is what one static analysis costs in nodes (see
+	// Analyzer.SetStaticCost); 0 counts search nodes only.
+	staticCost int
 	interrupted bool
 	line        []chess.Move
 
@@ -56,6 +59,15 @@ type search struct {
 	visited map[uint64]uint32
 	arena   []chess.Move
 	stack   []closureFrame
+}
+
+// spent is the budget used: search nodes, and the static analyses at
+// their cost.
+func (s *search) spent() int {
+	if s.static == nil {
+		return s.nodes
+	}
+	return s.nodes + s.static.runs*s.staticCost
 }
 
 func (s *search) reset(p *chess.Position, winner chess.Color, limit int) {
@@ -149,7 +161,7 @@ func (s *search) run() MateAnswer {
 		if !s.interrupted {
 			return MateAnswer{Winnability: Unwinnable, Method: "exhausted"}
 		}
-		if s.nodes >= s.limit {
+		if s.spent() >= s.limit {
 			break
 		}
 	}
@@ -212,7 +224,7 @@ func (s *search) runClosure(limit int) MateAnswer {
 		m := arena[f.next]
 		f.next++
 		s.nodes++
-		if s.nodes > limit {
+		if s.spent() > limit {
 			return MateAnswer{Winnability: Undetermined, Method: "budget"}
 		}
 		irreversible := p.PieceAt(m.To()) != chess.NoPiece && !m.IsCastling() || p.PieceAt(m.From()).Type() == chess.Pawn
@@ -324,7 +336,7 @@ func (s *search) helpmate(depth, limit int, progress bool) bool {
 	for _, i := range order {
 		m := moves[i]
 		s.nodes++
-		if s.nodes > s.limit {
+		if s.spent() > s.limit {
 			s.interrupted = true
 			return false
 		}

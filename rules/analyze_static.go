@@ -78,6 +78,7 @@ const maxStaticCache = 1 << 16
 type staticCache struct {
 	results map[uint64]staticResult
 	a       staticAnalysis
+	runs    int // analyses computed since reset (cache misses)
 }
 
 func newStaticCache() *staticCache {
@@ -85,6 +86,7 @@ func newStaticCache() *staticCache {
 }
 
 func (c *staticCache) reset() {
+	c.runs = 0
 	if len(c.results) > 1<<14 {
 		c.results = make(map[uint64]staticResult)
 	} else {
@@ -101,6 +103,7 @@ func (c *staticCache) unwinnable(p *chess.Position, winner chess.Color) bool {
 		return r.unwinnable
 	}
 	r := staticUnwinnable(&c.a, p, winner)
+	c.runs++
 	if len(c.results) >= maxStaticCache {
 		clear(c.results) // bounded memory; the entries are only a speed-up
 	}

@@ -272,3 +272,36 @@ func BenchmarkMaterialRule(b *testing.B) {
 		b.Fatal("unreachable")
 	}
 }
+
+// A static proof charged at its cost ends a search within the budget
+// sooner: more positions are left undetermined with a large cost than
+// without, and never a different determined answer.
+func TestStaticCostCountsAgainstTheBudget(t *testing.T) {
+	cases := loadUnwinnable(t)
+	free, costly := NewAnalyzer(20_000), NewAnalyzer(20_000)
+	costly.SetStaticCost(20_000)
+	var undFree, undCostly int
+	for i, c := range cases {
+		if i%40 != 0 {
+			continue
+		}
+		p, err := chess.ParseFEN(c.fen)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, w := range []chess.Color{chess.White, chess.Black} {
+			a, b := free.CanMate(p, w), costly.CanMate(p, w)
+			if a.Winnability == Undetermined {
+				undFree++
+			}
+			if b.Winnability == Undetermined {
+				undCostly++
+			} else if a.Winnability != Undetermined && a.Winnability != b.Winnability {
+				t.Errorf("line %d %s: %s without the cost, %s with it", c.line, w, a.Winnability, b.Winnability)
+			}
+		}
+	}
+	if undCostly <= undFree {
+		t.Errorf("undetermined: %d with the static cost, %d without; want more with it", undCostly, undFree)
+	}
+}

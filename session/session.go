@@ -43,7 +43,12 @@ type Config struct {
 
 // DefaultAnalysisBudget keeps a flag verdict within a few milliseconds on
 // a Raspberry Pi; see docs/rules.md for the figures.
-const DefaultAnalysisBudget = 200_000
+const DefaultAnalysisBudget = 50_000
+
+// AnalysisStaticCost is what one static reachability proof counts against
+// the budget (rules.Analyzer.SetStaticCost), so that the budget bounds the
+// time.
+const AnalysisStaticCost = 200
 
 // SettingFor reads a rules setting as configuration and trace headers
 // write it: edition "1997", "2018", "2023" ("" is 2023), game type
@@ -185,6 +190,7 @@ func New(cfg Config) (*Session, error) {
 		budget = DefaultAnalysisBudget
 	}
 	s.analyzer = rules.NewAnalyzer(budget)
+	s.analyzer.SetStaticCost(AnalysisStaticCost)
 	rc, err := reconstruct.New(reconstruct.Config{
 		Start:     cfg.Start,
 		Sensor:    cfg.Sensor,

@@ -1,0 +1,102 @@
+package session
+
+import (
+	"bufio"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/boardd/boardd/chess"
+	"github.com/boardd/boardd/rules"
+)
+
+// unwinnable loads the positions of the dead-position test set
+// (testdata/unwinnable-tests.txt).
+func unwinnable(tb testing.TB) []*chess.Position {
+	tb.Helper()
+	f, err := os.Open("../testdata/unwinnable-tests.txt")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer f.Close()
+	var out []*chess.Position
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		l := sc.Text()
+		if l == "" || l[0] == '#' {
+			continue
+		}
+		fs := strings.Split(l, "\t")
+		p, err := chess.ParseFEN(fs[1])
+		if err != nil {
+			tb.Fatal(err)
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+// BenchmarkFlagVerdict times the verdict on a flag fall of the player to
+// move (6.9: lost, or drawn when the opponent cannot mate) for every
+// position of the unwinnable test set, with the session's budget and, as
+// the peer, the analyser's default budget that flag verdicts used before:
+//
+//	go test -run '^$' -bench FlagVerdict -benchtime 1x ./session
+//
+// It reports the median, 99th percentile and largest time per verdict and
+// the share the budget leaves to the arbiter (undetermined).
+func BenchmarkFlagVerdict(b *testing.B) {
+	positions := unwinnable(b)
+	p, err := rules.Lookup(rules.Setting{Edition: rules.Edition2023, Type: rules.Standard})
+	if err != nil {
+		b.Fatal(err)
+	}
+	staticCost := AnalysisStaticCost
+	if v := os.Getenv("BOARDD_STATIC_COST"); v != "" {
+		staticCost, _ = strconv.Atoi(v)
+	}
+	for _, c := range []struct {
+		name   string
+		budget int
+		every  int // the default budget takes minutes on the whole set: a sample
+	}{
+		{"session", DefaultAnalysisBudget, 1},
+		{"default-budget", 0, 10},
+	} {
+		if v := os.Getenv("BOARDD_BUDGET"); v != "" && c.budget != 0 {
+			c.budget, _ = strconv.Atoi(v)
+		}
+		if os.Getenv("BOARDD_BUDGET") != "" && c.budget == 0 {
+			continue
+		}
+		b.Run(c.name, func(b *testing.B) {
+			var times []time.Duration
+			undetermined := 0
+			for i := 0; i < b.N; i++ {
+				for j, pos := range positions {
+					if j%c.every != 0 {
+						continue
+					}
+					a := rules.NewAnalyzer(c.budget)
+					if c.budget != 0 {
+						a.SetStaticCost(staticCost)
+					}
+					start := time.Now()
+					v := p.FlagFallen(pos, pos.SideToMove(), a)
+					times = append(times, time.Since(start))
+					if v.Undetermined {
+						undetermined++
+					}
+				}
+			}
+			slices.Sort(times)
+			b.ReportMetric(float64(times[len(times)/2].Microseconds()), "p50-µs")
+			b.ReportMetric(float64(times[len(times)*99/100].Microseconds()), "p99-µs")
+			b.ReportMetric(float64(times[len(times)-1].Microseconds()), "max-µs")
+			b.ReportMetric(100*float64(undetermined)/float64(len(times)), "%undetermined")
+		})
+	}
+}
