@@ -35,15 +35,15 @@ type ttEntry struct {
 }
 
 type search struct {
-	pos         chess.Position
-	winner      chess.Color
-	tt          map[uint64]ttEntry
-	iter        uint32
-	nodes       int
-	limit       int
+	pos    chess.Position
+	winner chess.Color
+	tt     map[uint64]ttEntry
+	iter   uint32
+	nodes  int
+	limit  int
 	// staticCost is what one static analysis costs in nodes (see
 	// Analyzer.SetStaticCost); 0 counts search nodes only.
-	staticCost int
+	staticCost  int
 	interrupted bool
 	line        []chess.Move
 
