@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/boardd/boardd/chess"
+	"github.com/boardd/boardd/rules"
 	"github.com/boardd/boardd/trace"
 )
 
@@ -140,28 +141,28 @@ func (k Kind) String() string {
 	return fmt.Sprintf("kind(%d)", k)
 }
 
-// AlertKind is the stable name of an irregularity or game state (DESIGN §3).
+// AlertKind is the stable name of an irregularity or game state.
 type AlertKind string
 
-// Alert kinds.
+// Alert kinds: the names rules defines (docs/rules.md, "Alert kinds").
 const (
-	IllegalMove         AlertKind = "illegal-move"
-	ClockWithoutMove    AlertKind = "clock-without-move"
-	PromotionUnreplaced AlertKind = "promotion-unreplaced"
-	CastlingRookFirst   AlertKind = "castling-rook-first"
-	MoveChanged         AlertKind = "move-changed"
-	MisplacedPieces     AlertKind = "misplaced-pieces"
-	WrongSetup          AlertKind = "wrong-setup"
-	BoardRotated        AlertKind = "board-rotated"
-	FlagFall            AlertKind = "flag-fall"
-	Checkmate           AlertKind = "checkmate"
-	Stalemate           AlertKind = "stalemate"
-	DeadPosition        AlertKind = "dead-position"
-	DrawFivefold        AlertKind = "draw-fivefold"
-	Draw75Moves         AlertKind = "draw-75-moves"
-	ThreefoldClaimable  AlertKind = "threefold-claimable"
-	FiftyMovesClaimable AlertKind = "fifty-moves-claimable"
-	BothFlags           AlertKind = "both-flags"
+	IllegalMove         AlertKind = rules.KindIllegalMove
+	ClockWithoutMove    AlertKind = rules.KindClockWithoutMove
+	PromotionUnreplaced AlertKind = rules.KindPromotionUnreplaced
+	CastlingRookFirst   AlertKind = rules.KindCastlingRookFirst
+	MoveChanged         AlertKind = rules.KindMoveChanged
+	MisplacedPieces     AlertKind = rules.KindMisplacedPieces
+	WrongSetup          AlertKind = rules.KindWrongSetup
+	BoardRotated        AlertKind = rules.KindBoardRotated
+	FlagFall            AlertKind = rules.KindFlagFall
+	Checkmate           AlertKind = rules.KindCheckmate
+	Stalemate           AlertKind = rules.KindStalemate
+	DeadPosition        AlertKind = rules.KindDeadPosition
+	DrawFivefold        AlertKind = rules.KindDrawFivefold
+	Draw75Moves         AlertKind = rules.KindDraw75Moves
+	ThreefoldClaimable  AlertKind = rules.KindThreefoldClaimable
+	FiftyMovesClaimable AlertKind = rules.KindFiftyMovesClaimable
+	BothFlags           AlertKind = rules.KindBothFlags
 )
 
 // NoteKind names what a Note reports.

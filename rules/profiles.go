@@ -4,7 +4,7 @@ import "time"
 
 // The profile table: every difference between editions and game types is
 // here, each with its article. Texts paraphrase the seeds (1997 Swedish and
-// German, 2018 Danish); the 2023 rows follow DESIGN §7 and the 2023
+// German, 2018 Danish); the 2023 rows follow the edition table of docs/rules.md and the 2023
 // numbering of the rapid appendix (A.3 penalties, A.4 supervised, A.5
 // otherwise). docs/rules.md is rendered from this table (see TestRulesDoc).
 
@@ -81,7 +81,7 @@ func base2018() Profile {
 }
 
 // base2023 holds the 2023 rules common to every game type; they are the
-// 2018 rules where DESIGN §7 records no change.
+// 2018 rules where docs/rules.md ("Editions") records no change.
 func base2023() Profile {
 	p := base2018()
 	p.Edition = Edition2023

@@ -8,7 +8,9 @@ import (
 	"github.com/boardd/boardd/chess"
 )
 
-// Alert kinds (DESIGN §3). Reconstruction raises them; Verdict decorates
+// Alert kinds (docs/rules.md, "Alert kinds"): the one definition of their
+// names, which the trace, MQTT and the pages parse at their edges.
+// Reconstruction and the game session raise them; Verdict decorates
 // them with the article and consequence of the configured profile.
 const (
 	KindIllegalMove         = "illegal-move"
@@ -30,7 +32,7 @@ const (
 	KindBothFlags           = "both-flags"
 )
 
-// Kinds lists every alert kind Verdict knows, in DESIGN §3 order.
+// Kinds lists every alert kind Verdict knows, in the order of docs/rules.md.
 var Kinds = [...]string{
 	KindIllegalMove, KindClockWithoutMove, KindPromotionUnreplaced, KindCastlingRookFirst,
 	KindMoveChanged, KindMisplacedPieces, KindWrongSetup, KindBoardRotated, KindFlagFall,
