@@ -111,6 +111,11 @@ func TestErrorsNameTheLine(t *testing.T) {
 		{"boardtrace 1\nsensor occupancy\n10 jump e4\n", "3: unknown event \"jump\""},
 		{"boardtrace 1\nsensor occupancy\n10\n", "3: time 10 without an event"},
 		{"boardtrace 1\nsensor occupancy\nsensor colour\n", "3: header \"sensor\" given twice"},
+		{"boardtrace 1\nsensor occupancy\nedition 2020\n", "3: edition: FIDE edition \"2020\""},
+		{"boardtrace 1\nsensor occupancy\ngame bullet\n", "3: game \"bullet\""},
+		{"boardtrace 1\nsensor occupancy\ngame Rapid\n", "3: game \"Rapid\""},
+		{"boardtrace 1\nsensor occupancy\ngame standard unsupervised\n", "3: game \"standard unsupervised\": a standard game is always supervised"},
+		{"boardtrace 1\nsensor occupancy\ngame blitz alone\n", "3: game \"blitz alone\""},
 	} {
 		_, _, err := readAll(t, c.text)
 		if err == nil {
@@ -132,6 +137,7 @@ func TestWriteReadRoundTrip(t *testing.T) {
 		sample,
 		"boardtrace 1\nsensor colour\nsetup 960 12\n0 frame 0xffff00000000ffff 0x000000000000ffff\n5 on e4 w\n6 off e4\n",
 		"boardtrace 1\nsensor piece\nsetup fen 4k3/8/8/8/8/8/4P3/4K3 w - - 0 1\n0 frame 4k3/8/8/8/8/8/4P3/4K3\n5 on e4 P\n7 clock b\n",
+		"boardtrace 1\nsensor piece\nedition 2018\ngame rapid unsupervised\nclock 15m+10s\n0 frame 4k3/8/8/8/8/8/4P3/4K3\n",
 	} {
 		h, evs, err := readAll(t, text)
 		if err != nil {
