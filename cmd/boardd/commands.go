@@ -54,7 +54,7 @@ func (h *commandHandler) SetPosition(ctx context.Context, c publish.SetPositionC
 			return err
 		}
 		d.outs = d.sess.SetPosition(d.boardTime(time.Now()), c.Position, d.outs[:0])
-		d.published, d.base, d.provOut = d.published[:0], 0, false
+		d.base, d.provOut = 0, false
 		d.emit()
 		d.log.Info("position set by command", "fen", c.Position.FEN())
 		return nil

@@ -52,6 +52,11 @@ func (d *daemon) emit() {
 				d.publishProvisional(&o.Output)
 				continue
 			}
+			if o.Timed {
+				// The move's clocks at its press, for syncMoves.
+				start := d.sess.Start()
+				d.moveClocks[o.Ply-start.Ply()-1] = publish.ClocksOf(o.Clock.Remaining[chess.White], o.Clock.Remaining[chess.Black])
+			}
 			sync("")
 		case reconstruct.Retract, reconstruct.Amend:
 			if o.Provisional && o.Kind == reconstruct.Retract {
@@ -78,7 +83,7 @@ func (d *daemon) emit() {
 			d.endGame(o.Result, o.Reason)
 		}
 	}
-	if !synced && len(d.sess.Moves())+d.base != len(d.published) {
+	if !synced && len(d.outs) > 0 && len(d.sess.Moves())+d.base != len(d.pub.Current().Moves) {
 		d.syncMoves("")
 	}
 }
@@ -90,7 +95,9 @@ func nonEmpty(s, def string) string {
 	return s
 }
 
-// syncMoves makes the journal's final moves equal to the reconstruction's.
+// syncMoves makes the journal's final moves equal to the session's: the
+// journal is the one record of what was published, the session the one
+// record of the game; nothing else keeps a copy.
 func (d *daemon) syncMoves(why string) {
 	moves := d.sess.Moves()
 	pos := d.sess.Start()
@@ -99,12 +106,13 @@ func (d *daemon) syncMoves(why string) {
 		want[i] = pos.UCI(m)
 		pos.MakeMove(m)
 	}
+	have := d.pub.Current().Moves
 	// Index k in want is ply d.base+k+1 of the journal's game.
 	k := 0
-	for k < len(want) && d.base+k < len(d.published) && d.published[d.base+k].uci == want[k] {
+	for k < len(want) && d.base+k < len(have) && have[d.base+k].UCI == want[k] {
 		k++
 	}
-	if d.base+k < len(d.published) {
+	if d.base+k < len(have) {
 		// The journal has a move the board no longer shows: correct it.
 		ply := d.base + k + 1
 		var nm *publish.Move
@@ -115,17 +123,20 @@ func (d *daemon) syncMoves(why string) {
 		d.correct(ply, nm, nonEmpty(why, "the board showed another move"))
 	}
 	for ; k < len(want); k++ {
-		clocks := d.clocksNow()
+		clocks := d.moveClocks[k]
+		if clocks == nil {
+			clocks = d.clocksNow()
+		}
 		m, err := d.pub.Move(publish.Move{Ply: d.base + k + 1, UCI: want[k], Final: true, Clocks: clocks})
 		if err != nil {
 			d.log.Error("journal refused a move", "ply", d.base+k+1, "uci", want[k], "err", err)
 			return
 		}
-		d.published = append(d.published, publishedMove{uci: m.UCI, clocks: clocks})
 		d.provOut = false
 		d.movesFinal.Add(1)
 		d.log.Info("move", "ply", m.Ply, "san", m.SAN, "fen", m.FEN)
 	}
+	clear(d.moveClocks)
 }
 
 func (d *daemon) correct(ply int, nm *publish.Move, why string) {
@@ -135,12 +146,6 @@ func (d *daemon) correct(ply int, nm *publish.Move, why string) {
 		return
 	}
 	d.corrections.Add(1)
-	if ply-1 < len(d.published) {
-		d.published = d.published[:ply-1]
-		if nm != nil && nm.Final {
-			d.published = append(d.published, publishedMove{uci: nm.UCI})
-		}
-	}
 	d.provOut = false
 	old := ""
 	if c.Old != nil {

@@ -51,10 +51,6 @@ func (d *daemon) startGame(g gameSetup, resume bool) error {
 				return err
 			}
 			d.sess, d.game = rc, gameSetup{start: start, info: cur.Info}
-			d.published = d.published[:0]
-			for _, m := range cur.Moves {
-				d.published = append(d.published, publishedMove{uci: m.UCI, clocks: m.Clocks})
-			}
 			d.base = len(cur.Moves)
 			d.provOut = cur.Provisional != nil
 			d.log.Info("resumed the game from the journal", "game", cur.Info.ID, "moves", len(cur.Moves), "fen", cur.FEN)
@@ -76,7 +72,7 @@ func (d *daemon) startGame(g gameSetup, resume bool) error {
 // a start position (the reconstruction then begins the game itself).
 func (d *daemon) beginGame(g gameSetup) error {
 	d.game = g
-	d.published, d.base, d.provOut = d.published[:0], 0, false
+	d.base, d.provOut = 0, false
 	if _, err := d.pub.StartGame(g.info); err != nil {
 		return fmt.Errorf("starting the game: %w", err)
 	}

@@ -164,13 +164,13 @@ type daemon struct {
 	epoch time.Time
 	speed float64
 
-	tc        rules.TimeControl
-	game      gameSetup
-	sess      *session.Session
-	outs      []session.Output
-	published []publishedMove // final moves of the current game as published
-	base      int             // published moves before the reconstruction's first move
-	provOut   bool            // a provisional move is published
+	tc         rules.TimeControl
+	game       gameSetup
+	sess       *session.Session
+	outs       []session.Output
+	moveClocks map[int]*publish.Clocks // final moves' clocks at their press, by the session's move index
+	base       int                     // published moves before the reconstruction's first move
+	provOut    bool                    // a provisional move is published
 	// pressesFromSource: the frame source (a simulated board) reports the
 	// clock presses itself; the clock's own press events are then not fed
 	// to the reconstruction a second time.
@@ -195,11 +195,6 @@ type gameSetup struct {
 	info  publish.GameInfo
 }
 
-type publishedMove struct {
-	uci    string
-	clocks *publish.Clocks
-}
-
 func (d *daemon) boardTime(t time.Time) int64 {
 	return int64(float64(t.Sub(d.epoch).Milliseconds()) * d.speed)
 }
@@ -208,6 +203,7 @@ func (d *daemon) run(ctx context.Context) error {
 	d.epoch = time.Now()
 	d.speed = 1
 	d.requests = make(chan func())
+	d.moveClocks = make(map[int]*publish.Clocks)
 	d.clockEvents = make(chan clockbridge.Event, 64)
 	d.movesFinal = d.m.counter("boardd_moves_total", "Final moves published.")
 	d.movesProv = d.m.counter("boardd_provisional_moves_total", "Provisional moves (shown before the clock press) published.")
