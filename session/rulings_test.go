@@ -242,3 +242,33 @@ func TestSetResult(t *testing.T) {
 		t.Errorf("replace: %v %+v", err, out)
 	}
 }
+
+// 2018 6.6: on a live board the clock starts when Black presses it, not
+// when boardd starts: a board left standing before the round loses no
+// time, and no flag falls.
+func TestLiveClockStartsWithBlacksPress(t *testing.T) {
+	for _, live := range []bool{true, false} {
+		cfg, _ := ConfigFromHeader(mustHeader(t, "clock 5m"))
+		cfg.ClockStartsWithPress = live
+		s, err := New(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		frame := mustEvent(t, "0 frame rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR")
+		outs := s.Feed(&frame, nil)
+		outs = s.Advance(3_600_000, outs) // an hour before the round
+		flags := len(find(outs, reconstruct.FlagFall))
+		if live != (flags == 0) {
+			t.Fatalf("live %v: %d flags before the start: %s", live, flags, dump(outs))
+		}
+		if !live {
+			continue
+		}
+		press := mustEvent(t, "3600000 clock b")
+		s.Feed(&press, nil)
+		snap, ok := s.Clock(3_600_000 + 60_000)
+		if !ok || snap.Remaining[0].Minutes() != 4 || snap.Remaining[1].Minutes() != 5 {
+			t.Errorf("a minute after Black's press: %v", snap.Remaining)
+		}
+	}
+}

@@ -202,3 +202,16 @@ func mustHeader(t *testing.T, header string) trace.Header {
 	}
 	return tr.Header()
 }
+
+func mustEvent(t *testing.T, line string) trace.Event {
+	t.Helper()
+	tr, err := trace.NewReader(strings.NewReader("boardtrace 1\nsensor piece\n" + line + "\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ev, err := tr.Next()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ev
+}

@@ -30,6 +30,10 @@ type Config struct {
 	// Clock says a chess clock is connected: a move is complete when its
 	// player presses the clock (a trace that presses switches it on).
 	Clock bool
+	// ClockStartsWithPress: the clock starts when Black (or the arbiter)
+	// presses it (2018 6.6), as on a live board; otherwise it starts at the
+	// first event, as a trace writes it.
+	ClockStartsWithPress bool
 	// Timing tunes the reconstruction's still-board delays.
 	Timing reconstruct.Timing
 	// MovesOnly leaves the notation out of move outputs (reconstruct.Config).
@@ -280,7 +284,9 @@ func (s *Session) Feed(ev *trace.Event, out []Output) []Output {
 	out = s.advanceClock(ev.T, out)
 	if !s.begun {
 		s.begun = true
-		s.startClock(ev.T)
+		if !s.cfg.ClockStartsWithPress {
+			s.startClock(ev.T)
+		}
 	}
 	if ev.Kind == trace.Press {
 		out = s.press(ev.Side, ev.T, out)
@@ -386,7 +392,7 @@ func (s *Session) SetTimeControl(t int64, tc rules.TimeControl, out []Output) []
 	}
 	s.clock, _ = rules.NewClockModel(tc, rules.ClockOptions{})
 	s.lastT = max(s.lastT, t)
-	if s.begun {
+	if s.begun && !s.cfg.ClockStartsWithPress {
 		_ = s.clock.StartFor(s.pos.SideToMove(), at(s.lastT))
 	}
 	snap, _ := s.Clock(t)

@@ -255,7 +255,9 @@ func (s *Session) reconEnd(o *reconstruct.Output, out []Output) []Output {
 func (s *Session) newGame(o *reconstruct.Output, out []Output) []Output {
 	start := s.rec.StartPosition()
 	s.reset(start)
-	s.startClock(o.T)
+	if !s.cfg.ClockStartsWithPress {
+		s.startClock(o.T)
+	}
 	out = append(out, Output{Output: *o})
 	if snap, ok := s.Clock(o.T); ok {
 		out = append(out, Output{Output: reconstruct.Output{Kind: ClockChange, T: o.T, ClockMs: -1, From: chess.NoSquare, To: chess.NoSquare},
@@ -435,7 +437,9 @@ func (s *Session) press(side chess.Color, t int64, out []Output) []Output {
 	if s.clock == nil {
 		return out
 	}
-	s.startClock(t)
+	if !s.cfg.ClockStartsWithPress {
+		s.startClock(t)
+	}
 	res, flags, err := s.clock.Press(side, at(t))
 	if err != nil {
 		return out

@@ -108,5 +108,8 @@ func (d *daemon) newSession(start *chess.Position) (*session.Session, error) {
 		Rules:       set,
 		TimeControl: d.tc,
 		Clock:       d.clock != nil || d.pressesFromSource && d.cfg.Clock.Kind != "none",
+		// A simulated board's players start at once; at a real board Black
+		// or the arbiter starts White's clock (2018 6.6).
+		ClockStartsWithPress: !d.pressesFromSource,
 	})
 }
