@@ -413,6 +413,8 @@ func (r *Reconstructor) describeIllegal(p *chess.Position, d chess.Bitboard, rv 
 			}
 		}
 		return ill, false
+	case vac.Count() == 2 && fil.Count() == 1 && chg == 0:
+		return describeEnPassant(p, vac, fil.First())
 	case vac.Count() != 1 || fil.Count()+chg.Count() > 1:
 		return ill, false
 	}
@@ -446,6 +448,38 @@ func (r *Reconstructor) describeIllegal(p *chess.Position, d chess.Bitboard, rv 
 			colourName(pc.Color()), what, colourName(p.SideToMove()))
 	}
 	return ill, true
+}
+
+// describeEnPassant recognises an en passant capture that is not legal in
+// p: a pawn gone from beside an enemy pawn, the enemy pawn gone, and the
+// square behind it filled. Most often it is made a move too late: the
+// capture is legal only on the move right after the two-square advance.
+func describeEnPassant(p *chess.Position, vac chess.Bitboard, to chess.Square) (illegalDesc, bool) {
+	var ill illegalDesc
+	for b := vac; b != 0; b &= b - 1 {
+		from := b.First()
+		pc := p.PieceAt(from)
+		victim := (vac &^ from.Bitboard()).First()
+		vp := p.PieceAt(victim)
+		fwd := 1
+		if pc.Color() == chess.Black {
+			fwd = -1
+		}
+		if pc.Type() != chess.Pawn || vp.Type() != chess.Pawn || vp.Color() == pc.Color() ||
+			victim.Rank() != from.Rank() || to.File() != victim.File() || to.Rank() != from.Rank()+fwd ||
+			from.File()-victim.File() != 1 && victim.File()-from.File() != 1 {
+			continue
+		}
+		ill.side, ill.from, ill.to = pc.Color(), from, to
+		ill.seen = fmt.Sprintf("pawn %sx%s e.p.", from, to)
+		why := "en passant is legal only on the move right after the captured pawn's two-square advance"
+		if pc.Color() != p.SideToMove() {
+			why = "it is not that side's move"
+		}
+		ill.text = fmt.Sprintf("Illegal move by %s: %s (%s).", colourName(pc.Color()), ill.seen, why)
+		return ill, true
+	}
+	return ill, false
 }
 
 // illegalReason says which rule moving pc from a to b breaks in p.

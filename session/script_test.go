@@ -13,13 +13,21 @@ import (
 // script writes a piece-board trace the way hands make moves: the piece
 // lifted, the victim taken off, the piece set down, the clock pressed.
 type script struct {
-	t   *testing.T
-	b   strings.Builder
-	pos chess.Position
-	now int64
+	t      *testing.T
+	b      strings.Builder
+	pos    chess.Position
+	now    int64
+	sensor string
 }
 
 func newScript(t *testing.T, header, fen string) *script {
+	t.Helper()
+	return newScriptOn(t, "piece", header, fen)
+}
+
+// newScriptOn writes for a board of the given sensor kind (occupancy,
+// colour, piece); "on SQ X" events lose what the sensor cannot tell.
+func newScriptOn(t *testing.T, sensor, header, fen string) *script {
 	t.Helper()
 	pos := chess.NewPosition()
 	if fen != "" {
@@ -29,8 +37,15 @@ func newScript(t *testing.T, header, fen string) *script {
 		}
 		header += "\nsetup fen " + fen
 	}
-	s := &script{t: t, pos: *pos}
-	fmt.Fprintf(&s.b, "boardtrace 1\nsensor piece\n%s\n0 frame %s\n", strings.TrimSpace(header), placement(pos))
+	s := &script{t: t, pos: *pos, sensor: sensor}
+	frame := placement(pos)
+	switch sensor {
+	case "occupancy":
+		frame = fmt.Sprintf("%#x", uint64(pos.Occupied()))
+	case "colour":
+		frame = fmt.Sprintf("%#x %#x", uint64(pos.Occupied()), uint64(pos.ByColor(chess.White)))
+	}
+	fmt.Fprintf(&s.b, "boardtrace 1\nsensor %s\n%s\n0 frame %s\n", sensor, strings.TrimSpace(header), frame)
 	return s
 }
 
@@ -38,7 +53,19 @@ func placement(p *chess.Position) string { return strings.Fields(p.FEN())[0] }
 
 func (s *script) ev(dt int64, format string, args ...any) {
 	s.now += dt
-	fmt.Fprintf(&s.b, "%d %s\n", s.now, fmt.Sprintf(format, args...))
+	line := fmt.Sprintf(format, args...)
+	if f := strings.Fields(line); len(f) == 3 && f[0] == "on" {
+		switch s.sensor {
+		case "occupancy":
+			line = "on " + f[1]
+		case "colour":
+			line = "on " + f[1] + " b"
+			if strings.ToUpper(f[2]) == f[2] {
+				line = "on " + f[1] + " w"
+			}
+		}
+	}
+	fmt.Fprintf(&s.b, "%d %s\n", s.now, line)
 }
 
 // move makes a legal move in SAN after think ms, and presses the clock
