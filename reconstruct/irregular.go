@@ -255,6 +255,13 @@ func (r *Reconstructor) actInexact(ix inexact, side chess.Color, t int64, presse
 	if len(r.plies) == 0 {
 		mply, mside = ply, toMove
 	}
+	if d0 == 0 {
+		// Nothing out of place: a press on the clock that was not running.
+		if pressed {
+			return r.note(out, NoteExtraPress, t, 0, fmt.Sprintf("%s pressed the clock, which was not running for them", colourName(side)))
+		}
+		return out
+	}
 	if d0.Count() <= 4 {
 		r.overlay |= d0
 		return r.misplaced(out, t, mply, mside, &P, d0)

@@ -170,7 +170,10 @@ func (a *Analyzer) canMate(pos *chess.Position, winner chess.Color) MateAnswer {
 	// positions end here), a visit of every reachable position (small
 	// worlds: locked pawns, trapped pieces), and a long guided search.
 	s := &a.s
-	s.reset(&p, winner, a.budget/32)
+	// A small budget still gives the first guided search enough nodes to
+	// find the common long helpmates (two knights against a king need
+	// about 20,000), which a thirty-second of it would not.
+	s.reset(&p, winner, max(a.budget/32, min(a.budget/2, 32_000)))
 	res := s.run()
 	nodes := s.nodes
 	if res.Winnability == Undetermined {

@@ -193,6 +193,10 @@ func (p *Profile) illegal(v *Verdict, priorIllegal int, what string) {
 		consequence = "the position before it is reinstated, no penalty"
 	case AddTime:
 		consequence = fmt.Sprintf("the position before it is reinstated and %s gets %s more", opp, minutes(r.Time))
+		if v.Kind == KindPromotionUnreplaced {
+			// 7.5.2: the move stands, the pawn is replaced by a queen.
+			consequence = fmt.Sprintf("the pawn is replaced by a queen and %s gets %s more", opp, minutes(r.Time))
+		}
 	case Loss:
 		v.Result = lossResult(v.Side)
 		v.DrawIfOpponentCannotMate = p.IllegalDrawIfOpponentCannotMate

@@ -5,7 +5,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/boardd/boardd/chess"
 	"github.com/boardd/boardd/reconstruct"
+	"github.com/boardd/boardd/rules"
 )
 
 // Scenarios written from the Laws' texts; each names its article.
@@ -270,5 +272,56 @@ func TestLiveClockStartsWithBlacksPress(t *testing.T) {
 		if !ok || snap.Remaining[0].Minutes() != 4 || snap.Remaining[1].Minutes() != 5 {
 			t.Errorf("a minute after Black's press: %v", snap.Remaining)
 		}
+	}
+}
+
+// 2018 6.2.1 and 6.9 "except where 5.1.1 ... applies": a mate that nobody
+// presses after, followed by nothing on the board until the mating
+// player's time has run out, is still the mate: the still board is judged
+// before the flag.
+func TestMateThenSilenceIsNotAFlag(t *testing.T) {
+	for _, c := range []struct{ header, fen, move, want string }{
+		{"edition 2018\nclock 3m", "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 40", "Ra8#", "Ra8# alert:checkmate=1-0 end:1-0 checkmate"},
+		{"edition 1997\ngame blitz\nclock 3m", "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 40", "Ra8#", "Ra8# alert:checkmate=1-0 end:1-0 checkmate"},
+		{"edition 2018\nclock 3m", "8/8/8/8/8/5k2/4q3/7K b - - 0 60", "Qf2", "Qf2 alert:stalemate=1/2-1/2 end:1/2-1/2 stalemate"},
+	} {
+		s := newScript(t, c.header, c.fen).move(c.move, 170_000, false)
+		outs := s.run(s.now + 600_000)
+		if got := summary(outs); got != c.want {
+			t.Errorf("%s: %s\n%s", c.header, got, dump(outs))
+		}
+		if len(find(outs, reconstruct.FlagFall)) != 0 {
+			t.Errorf("%s: a flag after the end", c.header)
+		}
+	}
+}
+
+// 6.9: "by any possible series of legal moves": the everyday flag
+// endings where only a helpmate exists are losses, settled within the
+// session's budget, not left to the arbiter.
+func TestFlagAgainstHelpmateMaterial(t *testing.T) {
+	for _, fen := range []string{
+		"8/8/8/4k3/8/8/8/2NNK3 w - - 0 50",  // two knights against a king
+		"8/8/3kn3/8/8/8/8/2B1K3 w - - 0 50", // bishop against knight
+		"8/7p/8/4k3/8/8/8/2NNK3 w - - 0 50", // two knights against a pawn
+	} {
+		// Black's clock runs out after White's move.
+		s := newScript(t, "edition 2018\ngame blitz\nclock 3m", fen)
+		m := map[bool]string{true: "Kd2", false: "Kd1"}[strings.Contains(fen, "2NNK3")]
+		outs := s.move(m, 1000, true).run(400_000)
+		fl := find(outs, reconstruct.FlagFall)
+		if len(fl) != 1 || fl[0].Verdict.Result != "1-0" || fl[0].Verdict.Undetermined {
+			t.Errorf("%s: %s\n%s", fen, summary(outs), dump(outs))
+		}
+	}
+}
+
+// 7.5.2: a pawn left on the last rank at the press is a queen; the
+// penalty does not say that the position is reinstated.
+func TestPromotionUnreplacedText(t *testing.T) {
+	p, _ := rules.Lookup(rules.Setting{Edition: rules.Edition2018, Type: rules.Standard})
+	v := p.Verdict(rules.KindPromotionUnreplaced, chess.White, 0)
+	if strings.Contains(v.Text, "reinstated") || !strings.Contains(v.Text, "replaced by a queen") {
+		t.Error(v.Text)
 	}
 }

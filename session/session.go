@@ -281,7 +281,7 @@ func (s *Session) profileFor(side chess.Color) *rules.Profile {
 // press, a promotion choice) and appends what it leads to to out. Events
 // must come in time order.
 func (s *Session) Feed(ev *trace.Event, out []Output) []Output {
-	out = s.advanceClock(ev.T, out)
+	out = s.advanceTo(ev.T, out)
 	if !s.begun {
 		s.begun = true
 		if !s.cfg.ClockStartsWithPress {
@@ -298,15 +298,37 @@ func (s *Session) Feed(ev *trace.Event, out []Output) []Output {
 // Advance tells the session that board time t has come: flags fall, a
 // still board is acted on. A live board calls it every 50-100 ms.
 func (s *Session) Advance(t int64, out []Output) []Output {
-	out = s.advanceClock(t, out)
+	out = s.advanceTo(t, out)
 	s.routs = s.rec.Advance(t, s.routs[:0])
 	return s.take(out)
+}
+
+// advanceTo lets time run to t in order: what the still board shows
+// before a flag falls is decided before the flag (a mate that nobody
+// pressed after ends the game before the mating player's time runs out),
+// then the flag.
+func (s *Session) advanceTo(t int64, out []Output) []Output {
+	for s.clock != nil {
+		_, fall, ok := s.clock.NextFlag()
+		tf := fall.UnixMilli()
+		if !ok || tf > t || tf < s.lastT {
+			break
+		}
+		s.routs = s.rec.Advance(tf, s.routs[:0])
+		out = s.take(out)
+		n := len(out)
+		out = s.advanceClock(tf, out)
+		if len(out) == n && !s.ended {
+			break // nothing fell (a paused clock); let advanceClock below finish
+		}
+	}
+	return s.advanceClock(t, out)
 }
 
 // End says the input is over at t: a move standing on the board is
 // completed.
 func (s *Session) End(t int64, out []Output) []Output {
-	out = s.advanceClock(t, out)
+	out = s.advanceTo(t, out)
 	s.routs = s.rec.End(t, s.routs[:0])
 	return s.take(out)
 }

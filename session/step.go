@@ -83,6 +83,9 @@ func (s *Session) take(out []Output) []Output {
 			}
 			out = s.alert(o, v, out)
 		case reconstruct.Note:
+			if s.ended && o.Note == reconstruct.NoteNoPress {
+				continue // a move that ended the game needs no press
+			}
 			out = append(out, Output{Output: *o})
 		case reconstruct.End:
 			out = s.reconEnd(o, out)
@@ -141,7 +144,7 @@ func (s *Session) finalMove(o *reconstruct.Output, out []Output) []Output {
 		if s.ended {
 			n := *o
 			n.Kind, n.Note, n.Text = reconstruct.Note, reconstruct.NoteUnrecognised,
-				fmt.Sprintf("a move after the end of the game (%s): not part of the game score", nonEmpty(o.SAN, o.UCI, s.pos.UCI(o.Move)))
+				fmt.Sprintf("a move completed after the game had ended (%s): not part of the game score", nonEmpty(o.SAN, o.UCI, s.pos.UCI(o.Move)))
 			return append(out, Output{Output: n})
 		}
 		return out
