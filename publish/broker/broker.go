@@ -72,8 +72,12 @@ type Config struct {
 // Limits are the broker's rate limits and caps. A rate is per second; a
 // burst is how many may come at once.
 type Limits struct {
-	// Connections per listener and remote address.
+	// Connections per listener and remote address. Connections from this
+	// host (the board; browsers through the web server's /mqtt proxy,
+	// which limits each browser's address itself) are not counted unless
+	// LimitLoopback is set.
 	ConnectRate, ConnectBurst float64
+	LimitLoopback             bool
 	// Failed logins per listener and remote address. Once the burst is
 	// spent, every login from that address is refused unchecked (no
 	// password hash is computed) until a token comes back.
@@ -366,8 +370,17 @@ func source(cl *mqtt.Client) string {
 
 var errTooManyConnections = errors.New("broker: too many connections from this address")
 
+// loopback reports whether a client connects from this host: the board
+// itself, or browsers through the web server's /mqtt proxy, which limits
+// each browser's address itself (one address here for all of them).
+func loopback(cl *mqtt.Client) bool {
+	host, _, err := net.SplitHostPort(cl.Net.Remote)
+	ip := net.ParseIP(host)
+	return err == nil && ip != nil && ip.IsLoopback()
+}
+
 func (h *authHook) OnConnect(cl *mqtt.Client, pk packets.Packet) error {
-	if !h.connects.allow(source(cl)) {
+	if (h.cfg.Limits.LimitLoopback || !loopback(cl)) && !h.connects.allow(source(cl)) {
 		h.warn("connect", "broker: connection refused: too many from this address", "remote", cl.Net.Remote, "listener", cl.Net.Listener)
 		return errTooManyConnections
 	}
@@ -396,6 +409,11 @@ func (h *authHook) OnConnectAuthenticate(cl *mqtt.Client, pk packets.Packet) boo
 		}
 	} else {
 		src := source(cl)
+		if loopback(cl) {
+			// Through the proxy every browser is this host: one
+			// guesser must not lock every account out.
+			src += "|" + user
+		}
 		if h.failures.blocked(src) {
 			h.warn("login", "broker: login refused unchecked: too many failed logins from this address", "remote", cl.Net.Remote, "user", user)
 			return false

@@ -101,7 +101,7 @@ func TestLoginFailuresAreLimited(t *testing.T) {
 }
 
 func TestConnectionsAreLimited(t *testing.T) {
-	e, clk := startLimited(t, broker.Limits{ConnectBurst: 3, ConnectRate: 1})
+	e, clk := startLimited(t, broker.Limits{ConnectBurst: 3, ConnectRate: 1, LimitLoopback: true})
 	for i := range 3 {
 		c, err := dialAs(e, "", "", fmt.Sprintf("v-%d", i), nil)
 		if err != nil {
@@ -208,4 +208,22 @@ func TestCredentialStrength(t *testing.T) {
 			t.Fatal("a generated secret does not check")
 		}
 	}
+}
+
+// Failed logins through this host (browsers through the web server's
+// proxy) are counted per account, so guessing one account does not lock
+// the others out.
+func TestLoopbackLoginFailuresPerAccount(t *testing.T) {
+	e, _ := startLimited(t, broker.Limits{LoginFailBurst: 2, LoginFailRate: 0.001})
+	for i := range 3 {
+		if c, err := dialAs(e, "arbiter", "guess", fmt.Sprintf("g-%d", i), nil); err == nil {
+			c.Close()
+			t.Fatal("a wrong password was accepted")
+		}
+	}
+	c, err := dialAs(e, "director", users["director"], "director-1", nil)
+	if err != nil {
+		t.Fatalf("the director after guesses at the arbiter's password: %v", err)
+	}
+	c.Close()
 }
