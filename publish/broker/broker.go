@@ -126,11 +126,12 @@ func (l Limits) withDefaults() Limits {
 	return l
 }
 
-// ClientIDPrefix marks the client ids reserved to one account: a client
-// id "boardd-<name>" may only be used by the user <name> (a board logs in
-// as its id and connects as boardd-<id>; the relay as relay and
-// boardd-relay). MQTT gives a client id to whoever connects with it last,
-// so without this anyone could knock a board off its broker.
+// ClientIDPrefix marks the client ids reserved to one account: when the
+// broker has a password for <name>, the client id "boardd-<name>" may only
+// be used by the user <name> (a board logs in as its id and connects as
+// boardd-<id>; the relay as relay and boardd-relay). MQTT gives a client
+// id to whoever connects with it last, so without this anyone could knock
+// a board off its broker.
 const ClientIDPrefix = "boardd-"
 
 // DefaultACL is the venue ACL, identical to deploy/mosquitto/acl (a test
@@ -424,7 +425,7 @@ func (h *authHook) OnConnectAuthenticate(cl *mqtt.Client, pk packets.Packet) boo
 			return false
 		}
 	}
-	if owner, ok := strings.CutPrefix(cl.ID, ClientIDPrefix); ok && owner != user {
+	if owner, ok := strings.CutPrefix(cl.ID, ClientIDPrefix); ok && owner != user && h.cfg.Passwords[owner] != "" {
 		h.warn("clientid", "broker: client id reserved to another account; refused", "client_id", cl.ID, "user", user, "remote", cl.Net.Remote)
 		return false
 	}
