@@ -117,6 +117,7 @@ func (d *daemon) openPublisher(ctx context.Context) error {
 	d.m.gauge("boardd_broker_reconnects", "Broker connections made since start, after the first.", func() float64 {
 		return float64(max(pub.Connects(), 1) - 1)
 	})
+	d.m.gauge("boardd_commands_dropped", "Commands dropped on arrival for coming faster than the board takes them.", func() float64 { return float64(pub.CommandsDropped()) })
 	d.m.gauge("boardd_broker_connected", "1 while the broker connection is up.", func() float64 {
 		if pub.Connected() {
 			return 1
