@@ -24,6 +24,7 @@ import (
 	"github.com/mochi-mqtt/server/v2/listeners"
 	"github.com/mochi-mqtt/server/v2/packets"
 
+	"github.com/boardd/boardd/internal/ratelimit"
 	"github.com/boardd/boardd/publish"
 )
 
@@ -218,10 +219,10 @@ func Start(cfg Config) (*Embedded, error) {
 	h := &authHook{
 		cfg:      cfg,
 		byID:     map[string]Listener{},
-		connects: newLimiter(lim.ConnectRate, lim.ConnectBurst, lim.Keys, cfg.Now),
-		failures: newLimiter(lim.LoginFailRate, lim.LoginFailBurst, lim.Keys, cfg.Now),
-		commands: newLimiter(lim.CommandRate, lim.CommandBurst, lim.Keys, cfg.Now),
-		logs:     newLimiter(1, 5, 16, cfg.Now),
+		connects: ratelimit.New(lim.ConnectRate, lim.ConnectBurst, lim.Keys, cfg.Now),
+		failures: ratelimit.New(lim.LoginFailRate, lim.LoginFailBurst, lim.Keys, cfg.Now),
+		commands: ratelimit.New(lim.CommandRate, lim.CommandBurst, lim.Keys, cfg.Now),
+		logs:     ratelimit.New(1, 5, 16, cfg.Now),
 	}
 	if err := srv.AddHook(h, nil); err != nil {
 		return nil, fmt.Errorf("broker: %w", err)
@@ -339,8 +340,8 @@ type authHook struct {
 	byID map[string]Listener
 	mu   sync.Mutex
 
-	connects, failures, commands *limiter
-	logs                         *limiter // so that a flood is not also a flood of log lines
+	connects, failures, commands *ratelimit.Limiter
+	logs                         *ratelimit.Limiter // so that a flood is not also a flood of log lines
 }
 
 func (h *authHook) ID() string { return "boardd-auth" }
@@ -355,7 +356,7 @@ func (h *authHook) Provides(b byte) bool {
 
 // warn logs at most a few lines a second of each kind.
 func (h *authHook) warn(kind, msg string, args ...any) {
-	if h.logs.allow(kind) {
+	if h.logs.Allow(kind) {
 		h.cfg.Logger.Warn(msg, args...)
 	}
 }
@@ -381,7 +382,7 @@ func loopback(cl *mqtt.Client) bool {
 }
 
 func (h *authHook) OnConnect(cl *mqtt.Client, pk packets.Packet) error {
-	if (h.cfg.Limits.LimitLoopback || !loopback(cl)) && !h.connects.allow(source(cl)) {
+	if (h.cfg.Limits.LimitLoopback || !loopback(cl)) && !h.connects.Allow(source(cl)) {
 		h.warn("connect", "broker: connection refused: too many from this address", "remote", cl.Net.Remote, "listener", cl.Net.Listener)
 		return errTooManyConnections
 	}
@@ -415,12 +416,12 @@ func (h *authHook) OnConnectAuthenticate(cl *mqtt.Client, pk packets.Packet) boo
 			// guesser must not lock every account out.
 			src += "|" + user
 		}
-		if h.failures.blocked(src) {
+		if h.failures.Blocked(src) {
 			h.warn("login", "broker: login refused unchecked: too many failed logins from this address", "remote", cl.Net.Remote, "user", user)
 			return false
 		}
 		if !h.cfg.Passwords.Check(user, string(pk.Connect.Password)) {
-			h.failures.allow(src)
+			h.failures.Allow(src)
 			h.warn("login", "broker: login failed", "remote", cl.Net.Remote, "user", user)
 			return false
 		}
@@ -477,7 +478,7 @@ func (h *authHook) OnPublish(cl *mqtt.Client, pk packets.Packet) (packets.Packet
 	case len(pk.Payload) > h.cfg.Limits.CommandSize:
 		h.warn("command-size", "broker: command dropped: payload too large", "user", user, "topic", pk.TopicName, "bytes", len(pk.Payload), "max", h.cfg.Limits.CommandSize)
 		code = packets.ErrPacketTooLarge
-	case !h.commands.allow(commandKey(cl, user, board)):
+	case !h.commands.Allow(commandKey(cl, user, board)):
 		h.warn("command-rate", "broker: command dropped: too many from this user for this board", "user", user, "topic", pk.TopicName)
 		code = packets.ErrQuotaExceeded
 	default:

@@ -1,17 +1,19 @@
-package broker
+// Package ratelimit is a bounded set of token buckets by key (a remote
+// address, a user), for the broker's and the web server's limits.
+package ratelimit
 
 import (
 	"sync"
 	"time"
 )
 
-// limiter is a set of token buckets by key: each key may spend burst
+// Limiter is a set of token buckets by key: each key may spend burst
 // tokens at once and regains rate tokens a second. Its table is bounded:
 // a key whose bucket is full again is the same as a key never seen, so
 // such keys are dropped when the table fills; if none can be dropped the
 // new key is refused (an attacker with many addresses then gets nothing
 // more, rather than memory).
-type limiter struct {
+type Limiter struct {
 	rate, burst float64
 	max         int
 	now         func() time.Time
@@ -26,23 +28,25 @@ type bucket struct {
 	at     time.Time
 }
 
-func newLimiter(rate, burst float64, max int, now func() time.Time) *limiter {
+// New returns a limiter of burst tokens per key, rate a second back, for
+// at most max keys at once; now is time.Now when nil.
+func New(rate, burst float64, max int, now func() time.Time) *Limiter {
 	if now == nil {
 		now = time.Now
 	}
-	return &limiter{rate: rate, burst: burst, max: max, now: now, buckets: map[string]*bucket{}}
+	return &Limiter{rate: rate, burst: burst, max: max, now: now, buckets: map[string]*bucket{}}
 }
 
 // refill brings b up to now; the caller holds mu.
-func (l *limiter) refill(b *bucket, now time.Time) {
+func (l *Limiter) refill(b *bucket, now time.Time) {
 	if now.After(b.at) {
 		b.tokens = min(l.burst, b.tokens+now.Sub(b.at).Seconds()*l.rate)
 		b.at = now
 	}
 }
 
-// allow spends a token of key and reports whether there was one.
-func (l *limiter) allow(key string) bool {
+// Allow spends a token of key and reports whether there was one.
+func (l *Limiter) Allow(key string) bool {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	now := l.now()
@@ -62,8 +66,8 @@ func (l *limiter) allow(key string) bool {
 	return true
 }
 
-// blocked reports whether key has no token left, without spending one.
-func (l *limiter) blocked(key string) bool {
+// Blocked reports whether key has no token left, without spending one.
+func (l *Limiter) Blocked(key string) bool {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	b, ok := l.buckets[key]
@@ -77,7 +81,7 @@ func (l *limiter) blocked(key string) bool {
 // prune drops the keys whose buckets are full again and reports whether
 // there is room. It walks the table at most once a second, so a full
 // table of busy keys costs a map lookup per call, not a walk.
-func (l *limiter) prune(now time.Time) bool {
+func (l *Limiter) prune(now time.Time) bool {
 	if now.Sub(l.lastPrune) < time.Second {
 		return false
 	}
