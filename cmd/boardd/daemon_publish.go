@@ -83,7 +83,11 @@ func (d *daemon) openPublisher(ctx context.Context) error {
 		d.closers = append(d.closers, func() { b.Close() })
 		dialer = publish.PahoDialer{URL: b.URL(), Username: d.cfg.Board.ID, Password: boardSecret}
 		d.log.Info("embedded MQTT broker", "mqtt", "tcp://"+b.Addr(0), "websocket", wsAddr(b, d.cfg.MQTT.WSListen))
-		d.log.Info("arbiter console login", "user", "arbiter", "password", arbiter)
+		if d.cfg.MQTT.ArbiterPassword == "" {
+			d.log.Info("arbiter console login", "user", "arbiter", "password", arbiter)
+		} else {
+			d.log.Info("arbiter console login", "user", "arbiter", "password", "mqtt.arbiter_password") // a chosen password stays out of the log
+		}
 	} else {
 		var tlsCfg *tls.Config
 		if d.cfg.MQTT.CAFile != "" || d.cfg.MQTT.CertFile != "" {
