@@ -268,7 +268,9 @@ func filtersIntersect(a, b string) bool {
 // Passwords are users and password hashes in mosquitto's password_file
 // format (user:hash per line), as mosquitto_passwd writes them: "$7$"
 // (PBKDF2-SHA512 with the iteration count in the hash; mosquitto 2.0
-// writes 101) or "$6$" (salted SHA-512).
+// writes 101) or "$6$" (salted SHA-512). The hashes boardd makes keep
+// mosquitto's limits (a 12-byte salt, a 64-byte key), so mosquitto reads
+// them too.
 type Passwords map[string]string
 
 // Iterations is the PBKDF2-SHA512 cost of the hashes boardd makes for
@@ -354,6 +356,8 @@ func parseHash(h string) (hash, error) {
 	case len(parts) == 4 && parts[1] == "6":
 		out.salt, err1 = base64.StdEncoding.DecodeString(parts[2])
 		out.key, err2 = base64.StdEncoding.DecodeString(parts[3])
+	case strings.HasPrefix(h, "$argon2id$"):
+		return out, errors.New("an argon2id hash, which the embedded broker does not read; make it with mosquitto_passwd -H sha512-pbkdf2")
 	default:
 		return out, errors.New("not a $6$ or $7$ hash")
 	}
@@ -403,7 +407,9 @@ func (pw Passwords) SetGenerated(user string) (string, error) {
 }
 
 func (pw Passwords) set(user, password string, iterations int) error {
-	salt := make([]byte, 16)
+	// 12 bytes as mosquitto_passwd: mosquitto reads salts of 12 or 64
+	// bytes only.
+	salt := make([]byte, 12)
 	if _, err := rand.Read(salt); err != nil {
 		return fmt.Errorf("password salt: %w", err)
 	}

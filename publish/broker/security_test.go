@@ -2,6 +2,7 @@ package broker_test
 
 import (
 	"context"
+	"encoding/base64"
 	"encoding/hex"
 	"fmt"
 	"strings"
@@ -189,6 +190,17 @@ func TestCredentialStrength(t *testing.T) {
 	}
 	if want := fmt.Sprintf("$7$%d$", broker.Iterations); !strings.HasPrefix(pw["arbiter"], want) || broker.Iterations < 210_000 {
 		t.Errorf("hash %q: want PBKDF2-SHA512 at 210,000 iterations or more", pw["arbiter"])
+	}
+	// mosquitto reads a $7$ hash only with a salt of 12 or 64 bytes and a
+	// key of 64.
+	parts := strings.Split(pw["arbiter"], "$")
+	salt, err1 := base64.StdEncoding.DecodeString(parts[3])
+	key, err2 := base64.StdEncoding.DecodeString(parts[4])
+	if err1 != nil || err2 != nil || len(salt) != 12 && len(salt) != 64 || len(key) != 64 {
+		t.Errorf("hash %q: salt of %d bytes, key of %d: mosquitto would not read it", pw["arbiter"], len(salt), len(key))
+	}
+	if _, err := broker.ParsePasswords(strings.NewReader("a:$argon2id$v=19$m=65536,t=3,p=1$c2FsdA$aGFzaA\n")); err == nil || !strings.Contains(err.Error(), "argon2id") {
+		t.Errorf("an argon2id line: %v, want an error naming argon2id", err)
 	}
 	seen := map[string]bool{}
 	for range 100 {
