@@ -63,7 +63,7 @@ type Config struct {
 	// the ACL's anonymous rules: read-only in DefaultACL).
 	AllowAnonymous bool
 	// Limits bound what one address or user may do; zero fields take
-	// DefaultLimits' values.
+	// DefaultLimits()' values.
 	Limits Limits
 	Logger *slog.Logger
 	// Now replaces time.Now (tests).
@@ -93,20 +93,22 @@ type Limits struct {
 	Keys int
 }
 
-// DefaultLimits: a console reloading or a board reconnecting never meets
-// them; a script guessing passwords gets one try in 10 s after its first
-// five; a user flooding one board with commands gets one a second
-// through after its first ten.
-var DefaultLimits = Limits{
-	ConnectRate: 2, ConnectBurst: 20,
-	LoginFailRate: 0.1, LoginFailBurst: 5,
-	CommandRate: 1, CommandBurst: 10,
-	CommandSize: publish.MaxCommandSize,
-	Keys:        4096,
+// DefaultLimits are the limits a Config leaves at zero: a console
+// reloading or a board reconnecting never meets them; a script guessing
+// passwords gets one try in 10 s after its first five; a user flooding one
+// board with commands gets one a second through after its first ten.
+func DefaultLimits() Limits {
+	return Limits{
+		ConnectRate: 2, ConnectBurst: 20,
+		LoginFailRate: 0.1, LoginFailBurst: 5,
+		CommandRate: 1, CommandBurst: 10,
+		CommandSize: publish.MaxCommandSize,
+		Keys:        4096,
+	}
 }
 
 func (l Limits) withDefaults() Limits {
-	d := DefaultLimits
+	d := DefaultLimits()
 	pick := func(v *float64, def float64) {
 		if *v <= 0 {
 			*v = def
