@@ -353,7 +353,7 @@ func (h *handler) serveMQTT(w http.ResponseWriter, r *http.Request) {
 	}
 	if o := r.Header.Get("Origin"); o != "" {
 		u, err := url.Parse(o)
-		if err != nil || !strings.EqualFold(u.Host, r.Host) {
+		if err != nil || !sameHost(u.Host, r) {
 			h.log.Warn("web: MQTT WebSocket from another site's page refused", "origin", o, "host", r.Host, "remote", r.RemoteAddr)
 			http.Error(w, "cross-origin WebSocket refused", http.StatusForbidden)
 			return
@@ -372,6 +372,24 @@ func (h *handler) serveMQTT(w http.ResponseWriter, r *http.Request) {
 	r.Header.Del("Cookie")
 	r.Header.Del("Authorization")
 	h.proxy.ServeHTTP(w, r)
+}
+
+// sameHost reports whether host is the one the browser addressed: the
+// request's Host, or the X-Forwarded-Host of a reverse proxy in front (a
+// page cannot set headers on a WebSocket, so another site cannot forge
+// it).
+func sameHost(host string, r *http.Request) bool {
+	if strings.EqualFold(host, r.Host) {
+		return true
+	}
+	for _, v := range r.Header.Values("X-Forwarded-Host") {
+		for _, f := range strings.Split(v, ",") {
+			if strings.EqualFold(strings.TrimSpace(f), host) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // headerHas reports whether a comma-separated header holds token.

@@ -269,7 +269,15 @@ func TestProxyGuards(t *testing.T) {
 	if forwarded != 0 {
 		t.Fatalf("%d refused requests reached the broker", forwarded)
 	}
-	for i := range 3 {
+	// Behind a reverse proxy that rewrites Host, the host the browser
+	// addressed is in X-Forwarded-Host.
+	proxied := wsRequest(t, srv.URL+"/mqtt")
+	proxied.Header.Set("Origin", "https://venue.example")
+	proxied.Header.Set("X-Forwarded-Host", "venue.example")
+	if code := do(proxied); code != http.StatusTeapot {
+		t.Fatalf("through a reverse proxy: %d, want the broker's answer", code)
+	}
+	for i := range 2 {
 		same := wsRequest(t, srv.URL+"/mqtt")
 		same.Header.Set("Origin", srv.URL)
 		same.Header.Set("Cookie", "session=x")
