@@ -390,6 +390,17 @@ func (pw Passwords) Check(user, password string) bool {
 	return h.matches(password) && err == nil
 }
 
+// costly reports whether checking a password of user means a key
+// derivation at a tenth of Iterations or more (a user whose password a
+// person chose, or an unknown user checked as one).
+func (pw Passwords) costly(user string) bool {
+	h, err := parseHash(pw[user])
+	if err != nil {
+		h = pw.unknownUser()
+	}
+	return h.pbkdf2 && h.iterations >= Iterations/10
+}
+
 // Set adds or replaces a user whose password a person chose, hashed at
 // Iterations with a fresh random salt.
 func (pw Passwords) Set(user, password string) error {

@@ -217,15 +217,7 @@ func Start(cfg Config) (*Embedded, error) {
 		Logger:                 cfg.Logger,
 		SysTopicResendInterval: 60,
 	})
-	lim := cfg.Limits
-	h := &authHook{
-		cfg:      cfg,
-		byID:     map[string]Listener{},
-		connects: ratelimit.New(lim.ConnectRate, lim.ConnectBurst, lim.Keys, cfg.Now),
-		failures: ratelimit.New(lim.LoginFailRate, lim.LoginFailBurst, lim.Keys, cfg.Now),
-		commands: ratelimit.New(lim.CommandRate, lim.CommandBurst, lim.Keys, cfg.Now),
-		logs:     ratelimit.New(1, 5, 16, cfg.Now),
-	}
+	h := newAuthHook(cfg)
 	if err := srv.AddHook(h, nil); err != nil {
 		return nil, fmt.Errorf("broker: %w", err)
 	}
@@ -344,6 +336,21 @@ type authHook struct {
 
 	connects, failures, commands *ratelimit.Limiter
 	logs                         *ratelimit.Limiter // so that a flood is not also a flood of log lines
+	hashing                      chan struct{}      // holds a token while a costly password check runs
+}
+
+// newAuthHook makes the hook of a Config whose defaults are filled in.
+func newAuthHook(cfg Config) *authHook {
+	lim := cfg.Limits
+	return &authHook{
+		cfg:      cfg,
+		byID:     map[string]Listener{},
+		connects: ratelimit.New(lim.ConnectRate, lim.ConnectBurst, lim.Keys, cfg.Now),
+		failures: ratelimit.New(lim.LoginFailRate, lim.LoginFailBurst, lim.Keys, cfg.Now),
+		commands: ratelimit.New(lim.CommandRate, lim.CommandBurst, lim.Keys, cfg.Now),
+		logs:     ratelimit.New(1, 5, 16, cfg.Now),
+		hashing:  make(chan struct{}, 1),
+	}
 }
 
 func (h *authHook) ID() string { return "boardd-auth" }
@@ -421,6 +428,19 @@ func (h *authHook) OnConnectAuthenticate(cl *mqtt.Client, pk packets.Packet) boo
 		if h.failures.Blocked(src) {
 			h.warn("login", "broker: login refused unchecked: too many failed logins from this address", "remote", cl.Net.Remote, "user", user)
 			return false
+		}
+		if h.cfg.Passwords.costly(user) {
+			// One costly check at a time: logins through the proxy with
+			// ever new user names pass the per-account limit, and each
+			// costs a Pi's core for a while. A login meeting another
+			// under way is refused; its client retries.
+			select {
+			case h.hashing <- struct{}{}:
+				defer func() { <-h.hashing }()
+			default:
+				h.warn("busy", "broker: login refused: another password check is under way", "remote", cl.Net.Remote, "user", user)
+				return false
+			}
 		}
 		if !h.cfg.Passwords.Check(user, string(pk.Connect.Password)) {
 			h.failures.Allow(src)
