@@ -83,6 +83,9 @@ type Limits struct {
 	// spent, every login from that address is refused unchecked (no
 	// password hash is computed) until a token comes back.
 	LoginFailRate, LoginFailBurst float64
+	// LoginWait is how long a login waits for another's costly password
+	// check (Passwords.Set's cost) to finish: one runs at a time.
+	LoginWait time.Duration
 	// Commands (<prefix>/<board>/cmd/<verb>) per user and board; beyond
 	// them a command is acknowledged and dropped (MQTT 5: refused with
 	// "quota exceeded"), so it never reaches the board's journal.
@@ -100,7 +103,7 @@ type Limits struct {
 func DefaultLimits() Limits {
 	return Limits{
 		ConnectRate: 2, ConnectBurst: 20,
-		LoginFailRate: 0.1, LoginFailBurst: 5,
+		LoginFailRate: 0.1, LoginFailBurst: 5, LoginWait: 10 * time.Second,
 		CommandRate: 1, CommandBurst: 10,
 		CommandSize: publish.MaxCommandSize,
 		Keys:        4096,
@@ -120,6 +123,9 @@ func (l Limits) withDefaults() Limits {
 	pick(&l.LoginFailBurst, d.LoginFailBurst)
 	pick(&l.CommandRate, d.CommandRate)
 	pick(&l.CommandBurst, d.CommandBurst)
+	if l.LoginWait <= 0 {
+		l.LoginWait = d.LoginWait
+	}
 	if l.CommandSize <= 0 {
 		l.CommandSize = d.CommandSize
 	}
@@ -432,13 +438,15 @@ func (h *authHook) OnConnectAuthenticate(cl *mqtt.Client, pk packets.Packet) boo
 		if h.cfg.Passwords.costly(user) {
 			// One costly check at a time: logins through the proxy with
 			// ever new user names pass the per-account limit, and each
-			// costs a Pi's core for a while. A login meeting another
-			// under way is refused; its client retries.
+			// costs a Pi's core for a while. Others wait their turn for
+			// up to LoginWait.
+			t := time.NewTimer(h.cfg.Limits.LoginWait)
 			select {
 			case h.hashing <- struct{}{}:
+				t.Stop()
 				defer func() { <-h.hashing }()
-			default:
-				h.warn("busy", "broker: login refused: another password check is under way", "remote", cl.Net.Remote, "user", user)
+			case <-t.C:
+				h.warn("busy", "broker: login refused: other password checks took its turn", "remote", cl.Net.Remote, "user", user)
 				return false
 			}
 		}
