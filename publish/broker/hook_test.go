@@ -47,3 +47,23 @@ func TestOneCostlyPasswordCheckAtATime(t *testing.T) {
 		t.Fatal("the check's token was not given back")
 	}
 }
+
+// The cost of one login's password check: a password a person chose
+// (Iterations), a generated secret, an unknown user, and a hash as
+// mosquitto_passwd writes it (101 iterations) as the peer.
+func BenchmarkCheck(b *testing.B) {
+	pw := Passwords{"mosquitto": HashPasswordCost("pw", make([]byte, 12), 101)}
+	if err := pw.Set("chosen", "pw"); err != nil {
+		b.Fatal(err)
+	}
+	if _, err := pw.SetGenerated("generated"); err != nil {
+		b.Fatal(err)
+	}
+	for _, user := range []string{"mosquitto", "generated", "chosen", "unknown"} {
+		b.Run(user, func(b *testing.B) {
+			for range b.N {
+				pw.Check(user, "wrong")
+			}
+		})
+	}
+}
