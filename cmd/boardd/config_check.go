@@ -72,6 +72,11 @@ func (c *Config) checkGame() error {
 	if _, err := parseStart(c.Game.Start); err != nil {
 		return badKey("game.start", "%v", err)
 	}
+	for _, t := range []struct{ key, v string }{{"game.white", c.Game.White}, {"game.black", c.Game.Black}, {"game.event", c.Game.Event}, {"game.round", c.Game.Round}} {
+		if err := publish.ValidTag("the value", t.v); err != nil {
+			return badKey(t.key, "%v", err)
+		}
+	}
 	ed, err := rules.ParseEdition(c.Game.Edition)
 	if err != nil {
 		return badKey("game.edition", "%v", err)

@@ -40,6 +40,8 @@ var brokenConfigs = []struct{ text, key, msg string }{
 	{"[simulation]\nspeed = inf\n", "simulation.speed", "+Inf"},
 	{"[simulation]\nspeed = 0.0\n", "simulation.speed", "want a number more than 0"},
 	{"[game]\ntype = \"bullet\"\n", "game.type", `"bullet"`},
+	{"[game]\nwhite = \"Carlsen\\nMagnus\"\n", "game.white", "line break"},
+	{"[game]\nevent = \"" + strings.Repeat("e", 201) + "\"\n", "game.event", "at most 200"},
 }
 
 func TestBrokenConfigsNameFileLineAndKey(t *testing.T) {
