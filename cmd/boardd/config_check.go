@@ -17,6 +17,7 @@ import (
 
 	"github.com/boardd/boardd/chess"
 	"github.com/boardd/boardd/publish"
+	"github.com/boardd/boardd/reconstruct"
 	"github.com/boardd/boardd/rules"
 )
 
@@ -49,8 +50,8 @@ func (c *Config) checkNumbers() error {
 	return nil
 }
 
-// checkGame parses the time control and the start position as the
-// daemon does and looks up the Laws' profile it would play by.
+// checkGame parses the time control, the start position and the tags as
+// the daemon does and looks up the Laws it would judge by.
 func (c *Config) checkGame() error {
 	var tc rules.TimeControl
 	if c.Game.TimeControl != "" {
@@ -77,22 +78,13 @@ func (c *Config) checkGame() error {
 			return badKey(t.key, "%v", err)
 		}
 	}
-	ed, err := rules.ParseEdition(c.Game.Edition)
-	if err != nil {
-		return badKey("game.edition", "%v", err)
+	// The Laws the daemon would judge by, from the same call: a clock
+	// of kind none keeps no time control.
+	judged := tc
+	if c.Clock.Kind == "none" {
+		judged = rules.TimeControl{}
 	}
-	gt := rules.Standard
-	switch {
-	case c.Game.Type != "":
-		if gt, err = rules.ParseGameType(c.Game.Type); err != nil {
-			return badKey("game.type", "%v", err)
-		}
-	case tc.Timed():
-		if cl, err := tc.Classify(ed); err == nil {
-			gt = cl.Type
-		}
-	}
-	if _, err := rules.Lookup(rules.Setting{Edition: ed, Type: gt, Supervised: true}); err != nil {
+	if _, err := reconstruct.NewRulesJudge(c.Game.Edition, c.Game.Type, judged); err != nil {
 		return badKey("game.type", "%v", err)
 	}
 	return nil
