@@ -26,8 +26,9 @@ const (
 	VerbSetResult      = "set_result"
 )
 
-// MaxCommandSize is the largest command payload accepted.
-const MaxCommandSize = 16 << 10
+// MaxCommandSize is the largest command payload accepted: the longest
+// new_game, names, event and FEN included, is well under it.
+const MaxCommandSize = 4 << 10
 
 // CommandMeta is what every command carries.
 type CommandMeta struct {
@@ -125,6 +126,7 @@ type commandRecord struct {
 type inbound struct {
 	topic   string
 	payload []byte
+	size    int // of the payload as it arrived (not kept when over MaxCommandSize)
 }
 
 // cmdBase is the part of every command payload.
@@ -214,10 +216,10 @@ type command struct {
 
 // parseCommand checks a command. rec always has what could be read (id,
 // verb); err says what is wrong.
-func (p *Publisher) parseCommand(verb string, payload []byte, now time.Time) (command, error) {
+func (p *Publisher) parseCommand(verb string, payload []byte, size int, now time.Time) (command, error) {
 	c := command{rec: commandRecord{Verb: verb}}
-	if len(payload) > MaxCommandSize {
-		return c, fmt.Errorf("payload of %d bytes exceeds %d", len(payload), MaxCommandSize)
+	if size > MaxCommandSize {
+		return c, fmt.Errorf("payload of %d bytes exceeds %d", size, MaxCommandSize)
 	}
 	// id and expires first, leniently, so even a bad command gets a reply
 	// naming it.
@@ -249,7 +251,6 @@ func (p *Publisher) parseCommand(verb string, payload []byte, now time.Time) (co
 		return c, fmt.Errorf("expires %s is more than %v ahead of the board's time %s", formatTS(exp), p.cfg.CommandHorizon, formatTS(now))
 	}
 	meta := CommandMeta{ID: base.ID, Verb: verb, By: base.By, Expires: exp}
-	c.rec.Payload = append(json.RawMessage(nil), payload...)
 	switch verb {
 	case VerbNewGame:
 		var w newGameWire
@@ -406,18 +407,25 @@ func (p *Publisher) handleCommand(ctx context.Context, in inbound) {
 	// A command id seen before gets the first reply again, marked as a
 	// duplicate, and is not applied twice.
 	var probe cmdBase
+	full := false
 	if json.Unmarshal(in.payload, &probe) == nil && probe.ID != "" {
 		p.mu.Lock()
-		prev, seen := p.cmds[probe.ID]
+		p.cmds.prune(now)
+		prev, seen := p.cmds.get(probe.ID)
+		full = p.cmds.full()
 		p.mu.Unlock()
 		if seen {
-			dup := commandRecord{ID: prev.ID, Verb: prev.Verb, OK: prev.OK, Error: prev.Error, Duplicate: true}
+			dup := commandRecord{ID: prev.id, Verb: prev.verb, OK: prev.ok, Error: prev.err, Duplicate: true}
 			p.journalCommand(dup)
-			p.log.Info("duplicate command", "id", prev.ID, "verb", prev.Verb)
+			p.log.Info("duplicate command", "id", prev.id, "verb", prev.verb)
 			return
 		}
 	}
-	c, err := p.parseCommand(verb, in.payload, now)
+	c, err := p.parseCommand(verb, in.payload, in.size, now)
+	if err == nil && full {
+		// Applying it could not be made safe against a re-send.
+		err = fmt.Errorf("the board remembers %d unexpired command ids, its most; retry when older commands have expired", p.cfg.MaxCommandIDs)
+	}
 	if err == nil && p.cfg.Handler == nil {
 		err = errors.New("this board does not take commands")
 	}
@@ -425,6 +433,12 @@ func (p *Publisher) handleCommand(ctx context.Context, in inbound) {
 		hctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 		err = c.call(hctx, p.cfg.Handler)
 		cancel()
+	}
+	if err == nil {
+		// Only an applied command's payload is kept: the journal is the
+		// record of what changed the game, and a refused payload would
+		// let a sender fill the disk.
+		c.rec.Payload = append(json.RawMessage(nil), in.payload...)
 	}
 	c.rec.OK = err == nil
 	if err != nil {
@@ -451,27 +465,49 @@ func (p *Publisher) journalCommand(rec commandRecord) {
 		if rec.ID == "" || rec.Duplicate {
 			return
 		}
-		p.cmds[rec.ID] = rec
-		p.cmdAt[rec.ID] = r.Time
-		// Forget ids whose commands can no longer arrive unexpired.
-		horizon := r.Time.Add(-p.cfg.CommandHorizon)
-		for id, t := range p.cmdAt {
-			if t.Before(horizon) {
-				delete(p.cmdAt, id)
-				delete(p.cmds, id)
-			}
-		}
+		p.cmds.prune(r.Time)
+		p.cmds.add(rec, r.Time)
 	})
 	if err != nil {
 		p.log.Error("journaling a command reply", "id", rec.ID, "err", err)
 	}
 }
 
-// onMessage is the transport's inbound callback: it only queues.
+// onMessage is the transport's inbound callback: it only checks the rate
+// and size and queues. A command over the rate is dropped here, before it
+// is copied or journaled; one over MaxCommandSize is queued without its
+// payload, to be refused.
 func (p *Publisher) onMessage(topic string, payload []byte) {
+	now := p.cfg.Now()
+	p.inMu.Lock()
+	ok := p.inRate.allow(now)
+	if !ok {
+		p.inDropped++
+	}
+	dropped := p.inDropped
+	p.inMu.Unlock()
+	if !ok {
+		// One line per hundred drops: a flood must not become a log flood.
+		if dropped%100 == 1 {
+			p.log.Warn("commands arrive faster than the board takes them; dropped", "topic", topic, "dropped", dropped)
+		}
+		return
+	}
+	in := inbound{topic: topic, size: len(payload)}
+	if len(payload) <= MaxCommandSize {
+		in.payload = bytes.Clone(payload)
+	}
 	select {
-	case p.inbox <- inbound{topic: topic, payload: bytes.Clone(payload)}:
+	case p.inbox <- in:
 	case <-time.After(10 * time.Second):
 		p.log.Error("command queue full; command dropped", "topic", topic)
 	}
+}
+
+// CommandsDropped is how many commands arrived over the rate limit and
+// were dropped unread.
+func (p *Publisher) CommandsDropped() uint64 {
+	p.inMu.Lock()
+	defer p.inMu.Unlock()
+	return p.inDropped
 }

@@ -30,7 +30,7 @@ func FuzzParseCommand(f *testing.F) {
 	defer p.Close()
 	p.alerts = []Alert{{ID: "a1-5", Kind: "illegal-move", Text: "x"}}
 	f.Fuzz(func(t *testing.T, verb string, payload []byte) {
-		c, err := p.parseCommand(verb, payload, p.cfg.Now())
+		c, err := p.parseCommand(verb, payload, len(payload), p.cfg.Now())
 		if err != nil {
 			if strings.TrimSpace(err.Error()) == "" {
 				t.Fatal("an empty error")

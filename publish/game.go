@@ -37,14 +37,23 @@ func sideName(c chess.Color) string {
 	return "black"
 }
 
+// ValidTag checks a game's tag (a player's name, the event, the round...)
+// as a new game takes it: at most 200 bytes, no line break or NUL.
+func ValidTag(name, v string) error {
+	if len(v) > maxTagLen {
+		return fmt.Errorf("%s is %d bytes long, at most %d", name, len(v), maxTagLen)
+	}
+	if strings.ContainsAny(v, "\r\n\x00") {
+		return fmt.Errorf("%s contains a line break or NUL", name)
+	}
+	return nil
+}
+
 // normalizeGameInfo checks and completes a new game's info.
 func normalizeGameInfo(gi GameInfo, board string, now time.Time) (GameInfo, *chess.Position, error) {
 	for name, v := range map[string]string{"white": gi.White, "black": gi.Black, "event": gi.Event, "site": gi.Site, "round": gi.Round, "board_no": gi.BoardNo, "game": gi.ID} {
-		if len(v) > maxTagLen {
-			return gi, nil, fmt.Errorf("new game: %s is %d bytes long, at most %d", name, len(v), maxTagLen)
-		}
-		if strings.ContainsAny(v, "\r\n\x00") {
-			return gi, nil, fmt.Errorf("new game: %s contains a line break or NUL", name)
+		if err := ValidTag(name, v); err != nil {
+			return gi, nil, fmt.Errorf("new game: %w", err)
 		}
 	}
 	if gi.ID == "" {

@@ -873,7 +873,7 @@ func rssMain() int {
 	runtime.GC()
 	fmt.Printf("before the broker: RSS %d kB\n", procStatus("self", "VmRSS"))
 	acl, _ := broker.ParseACL(strings.NewReader(broker.DefaultACL))
-	pw := broker.Passwords{"b1": broker.HashPassword("pw", []byte("0123456789ab"))}
+	pw := broker.Passwords{"b1": broker.HashPasswordCost("pw", []byte("0123456789ab"), 101)}
 	e, err := broker.Start(broker.Config{
 		Listeners:      []broker.Listener{{Kind: "tcp", Addr: "127.0.0.1:0"}, {Kind: "ws", Addr: "127.0.0.1:0"}},
 		ACL:            acl,

@@ -61,6 +61,16 @@ type Config struct {
 	// MaxReplay caps how many unsent event messages are loaded from the
 	// journal at start (default 20000); older ones stay in the journal only.
 	MaxReplay int
+	// CommandRate and CommandBurst bound the commands a board takes from
+	// everyone together (default 5 a second after a burst of 50): beyond
+	// them a command is dropped as it arrives, before anything is
+	// journaled. A broker that knows the senders should limit each of
+	// them first (the embedded one does).
+	CommandRate, CommandBurst float64
+	// MaxCommandIDs caps the command ids remembered to answer re-sends
+	// (default 4096): an id is kept until its command expires, and while
+	// the store is full new commands are refused.
+	MaxCommandIDs int
 	// NoSync turns off fsync (benchmarks only: not crash-safe).
 	NoSync bool
 	Logger *slog.Logger
@@ -92,8 +102,12 @@ type Publisher struct {
 	queue    []outMsg // unacknowledged event messages, in seq order
 	cursor   int      // queue[cursor:] not yet sent on this connection
 	snaps    [numSnaps]snapshot
-	cmds     map[string]commandRecord
-	cmdAt    map[string]time.Time
+	cmds     *cmdStore
+
+	// inMu guards the inbound commands' rate limit and count of drops.
+	inMu      sync.Mutex
+	inRate    tokenBucket
+	inDropped uint64
 
 	// per connection
 	connected bool
@@ -171,6 +185,15 @@ func Open(cfg Config) (*Publisher, error) {
 	if cfg.MaxReplay <= 0 {
 		cfg.MaxReplay = 20000
 	}
+	if cfg.CommandRate <= 0 {
+		cfg.CommandRate = 5
+	}
+	if cfg.CommandBurst <= 0 {
+		cfg.CommandBurst = 50
+	}
+	if cfg.MaxCommandIDs <= 0 {
+		cfg.MaxCommandIDs = 4096
+	}
 	j, rec, err := journal.Open(cfg.JournalDir, journal.Options{NoSync: cfg.NoSync, Now: cfg.Now})
 	if err != nil {
 		return nil, fmt.Errorf("publish: %w", err)
@@ -183,8 +206,8 @@ func Open(cfg Config) (*Publisher, error) {
 		wake:   make(chan struct{}, 1),
 		inbox:  make(chan inbound, 256),
 		status: cfg.Status,
-		cmds:   map[string]commandRecord{},
-		cmdAt:  map[string]time.Time{},
+		cmds:   newCmdStore(cfg.MaxCommandIDs),
+		inRate: tokenBucket{rate: cfg.CommandRate, burst: cfg.CommandBurst},
 	}
 	if rec.TornBytes > 0 || len(rec.Removed) > 0 {
 		p.log.Warn("journal repaired after an unclean shutdown", "torn_bytes", rec.TornBytes, "segment", rec.Segment, "removed", rec.Removed)
@@ -241,8 +264,7 @@ func (p *Publisher) rebuild() error {
 			if r.Kind == kindCommand {
 				var c commandRecord
 				if json.Unmarshal(r.Data, &c) == nil && c.ID != "" && !c.Duplicate {
-					p.cmds[c.ID] = c
-					p.cmdAt[c.ID] = r.Time
+					p.cmds.add(c, p.cfg.Now())
 				}
 			}
 			if r.Kind == kindGame && gameSeg < 0 {

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/boardd/boardd/chess"
+	"github.com/boardd/boardd/rules"
 )
 
 // Reader reads a trace: NewReader consumes the header, Next returns the
@@ -134,6 +135,15 @@ func (r *Reader) readHeader() error {
 		case "clock":
 			if val == "" {
 				return r.errf("clock: missing time control (e.g. 90m+30s)")
+			}
+			// Checked here, where the line is known, rather than by
+			// whoever starts the clock from it.
+			tc, err := rules.ParseTimeControl(val)
+			if err == nil && !tc.Timed() {
+				err = errors.New("no time to keep")
+			}
+			if err != nil {
+				return r.errf("clock %q: %v", val, err)
 			}
 			r.header.Clock = val
 		default:

@@ -224,3 +224,18 @@ func BenchmarkReader(b *testing.B) {
 	}
 	b.ReportMetric(float64(3000*b.N)/b.Elapsed().Seconds(), "events/s")
 }
+
+// A clock header whose time control does not parse is refused with its
+// line, not later by whoever starts a clock from it.
+func TestClockHeaderChecked(t *testing.T) {
+	for _, val := range []string{"90x", "0m", "-5m", "90m+", "40/"} {
+		_, _, err := readAll(t, "boardtrace 1\nsensor occupancy\n\nclock "+val+"\n0 frame 0xffff00000000ffff\n")
+		var pe *ParseError
+		if !errors.As(err, &pe) || pe.Line != 4 || !strings.Contains(pe.Msg, "clock \""+val+"\"") {
+			t.Errorf("clock %s: error %v, want line 4 naming the value", val, err)
+		}
+	}
+	if _, _, err := readAll(t, "boardtrace 1\nsensor occupancy\nclock 40/120m,60m,15m+30s\n"); err != nil {
+		t.Errorf("a good time control: %v", err)
+	}
+}

@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/BurntSushi/toml"
+
+	"github.com/boardd/boardd/chess"
 )
 
 // Config is boardd's configuration: one TOML file (default
@@ -77,7 +79,7 @@ type MQTTConfig struct {
 	CAFile          string `toml:"ca_file" doc:"CA certificate (PEM) to verify the broker's TLS certificate."`
 	CertFile        string `toml:"cert_file" doc:"Client certificate (PEM) for TLS client authentication."`
 	KeyFile         string `toml:"key_file" doc:"Client key (PEM) for the certificate."`
-	ArbiterPassword string `toml:"arbiter_password" doc:"Embedded broker: password of the 'arbiter' account that may acknowledge alerts from the console; empty: a new one at each start, shown in the log."`
+	ArbiterPassword string `toml:"arbiter_password" doc:"Embedded broker: password of the 'arbiter' account that may acknowledge alerts from the console; empty: a new one of 128 random bits at each start, shown in the log."`
 	WSURL           string `toml:"ws_url" doc:"External broker: its MQTT-over-WebSocket URL for the web pages (e.g. ws://broker.venue:8080/); empty: the pages show nothing live."`
 	ReconnectMax    string `toml:"reconnect_max" doc:"Longest wait between reconnection attempts (jittered exponential backoff)."`
 }
@@ -268,9 +270,6 @@ func (c *Config) Validate() error {
 			return bad("game.unsupervised", "a standard game is always supervised; set game.type to rapid or blitz")
 		}
 	}
-	if _, err := parseStart(c.Game.Start); err != nil {
-		return bad("game.start", "%v", err)
-	}
 	if err := oneOf("sensors.kind", c.Sensors.Kind, "simulated", "hardware"); err != nil {
 		return err
 	}
@@ -300,10 +299,7 @@ func (c *Config) Validate() error {
 	if err := oneOf("log.format", c.Log.Format, "text", "json"); err != nil {
 		return err
 	}
-	if c.Simulation.Speed <= 0 || c.Simulation.Speed > 1000 {
-		return bad("simulation.speed", "%g: want more than 0 and at most 1000", c.Simulation.Speed)
-	}
-	return nil
+	return c.checkRunnable()
 }
 
 // startSpec is a parsed game.start value.
@@ -313,9 +309,11 @@ type startSpec struct {
 	fen  string
 }
 
+// parseStart parses game.start, the FEN included, so that a bad one is an
+// error rather than the standard start.
 func parseStart(s string) (startSpec, error) {
 	switch {
-	case s == "standard" || s == "":
+	case s == "standard":
 		return startSpec{kind: "standard"}, nil
 	case strings.HasPrefix(s, "960:"):
 		n, err := strconv.Atoi(s[4:])
@@ -324,7 +322,11 @@ func parseStart(s string) (startSpec, error) {
 		}
 		return startSpec{kind: "960", n: n}, nil
 	case strings.HasPrefix(s, "fen:"):
-		return startSpec{kind: "fen", fen: strings.TrimSpace(s[4:])}, nil
+		fen := strings.TrimSpace(s[4:])
+		if _, err := chess.ParseFEN(fen); err != nil {
+			return startSpec{}, fmt.Errorf("%q: %v", s, err)
+		}
+		return startSpec{kind: "fen", fen: fen}, nil
 	}
 	return startSpec{}, fmt.Errorf("%q: want standard, 960:<n> or fen:<FEN>", s)
 }
@@ -432,8 +434,12 @@ func ConfigDocMarkdown() string {
 	b.WriteString("the embedded, zero-setup set-up. An environment variable `BOARDD_<SECTION>_<KEY>`\n")
 	b.WriteString("(e.g. `BOARDD_MQTT_PASSWORD`) overrides the file, and `--set section.key=value`\n")
 	b.WriteString("overrides both. Unknown keys and bad values are errors that name the key and\n")
-	b.WriteString("the line. `boardd run --check-config` checks a file; `boardd run --print-config`\n")
-	b.WriteString("prints a complete file with every default.\n\n")
+	b.WriteString("the line. `boardd run --check-config` checks a file as `run` would: it parses\n")
+	b.WriteString("the time control and the start position, checks every address and port, reads\n")
+	b.WriteString("the files the configuration names (sensor board, PGN, TLS certificates) and\n")
+	b.WriteString("checks that the journal's directory can be one; a value that is wrong is never\n")
+	b.WriteString("replaced by a default. `boardd run --print-config` prints a complete file with\n")
+	b.WriteString("every default.\n\n")
 	b.WriteString("This page is generated from the code (`go test ./cmd/boardd -run ConfigDoc -update`).\n")
 	docs := sectionDocs()
 	section := ""

@@ -50,7 +50,7 @@ func (d *daemon) openHTTP(ctx context.Context) error {
 		return fmt.Errorf("http.listen: %w", err)
 	}
 	d.httpAddr = ln.Addr().String()
-	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute, MaxHeaderBytes: 64 << 10}
 	go func() {
 		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
 			d.log.Error("web server", "err", err)

@@ -2,9 +2,7 @@ package main
 
 import (
 	"context"
-	"crypto/rand"
 	"crypto/tls"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"os"
@@ -39,14 +37,6 @@ func (d *daemon) journalDir() (string, error) {
 	return filepath.Join(home, ".local", "state", "boardd"), nil
 }
 
-func randomSecret() string {
-	b := make([]byte, 12)
-	if _, err := rand.Read(b); err != nil {
-		return fmt.Sprint(time.Now().UnixNano())
-	}
-	return hex.EncodeToString(b)
-}
-
 func (d *daemon) openPublisher(ctx context.Context) error {
 	dir, err := d.journalDir()
 	if err != nil {
@@ -60,15 +50,19 @@ func (d *daemon) openPublisher(ctx context.Context) error {
 		// The board logs in to its own broker with a secret made at start.
 		// The arbiter's password is mqtt.arbiter_password, or a fresh one
 		// that the log shows.
-		boardSecret := randomSecret()
+		pw := broker.Passwords{}
+		boardSecret, err := pw.SetGenerated(d.cfg.Board.ID)
+		if err != nil {
+			return fmt.Errorf("embedded broker: %w", err)
+		}
 		arbiter := d.cfg.MQTT.ArbiterPassword
 		if arbiter == "" {
-			arbiter = randomSecret()[:8]
+			arbiter, err = pw.SetGenerated("arbiter")
+		} else {
+			err = pw.Set("arbiter", arbiter)
 		}
-		salt := []byte(randomSecret())
-		pw := broker.Passwords{
-			d.cfg.Board.ID: broker.HashPassword(boardSecret, salt),
-			"arbiter":      broker.HashPassword(arbiter, salt),
+		if err != nil {
+			return fmt.Errorf("embedded broker: %w", err)
 		}
 		acl, err := broker.ParseACL(strings.NewReader(broker.DefaultACL))
 		if err != nil {
@@ -89,7 +83,11 @@ func (d *daemon) openPublisher(ctx context.Context) error {
 		d.closers = append(d.closers, func() { b.Close() })
 		dialer = publish.PahoDialer{URL: b.URL(), Username: d.cfg.Board.ID, Password: boardSecret}
 		d.log.Info("embedded MQTT broker", "mqtt", "tcp://"+b.Addr(0), "websocket", wsAddr(b, d.cfg.MQTT.WSListen))
-		d.log.Info("arbiter console login", "user", "arbiter", "password", arbiter)
+		if d.cfg.MQTT.ArbiterPassword == "" {
+			d.log.Info("arbiter console login", "user", "arbiter", "password", arbiter)
+		} else {
+			d.log.Info("arbiter console login", "user", "arbiter", "password", "mqtt.arbiter_password") // a chosen password stays out of the log
+		}
 	} else {
 		var tlsCfg *tls.Config
 		if d.cfg.MQTT.CAFile != "" || d.cfg.MQTT.CertFile != "" {
@@ -123,6 +121,7 @@ func (d *daemon) openPublisher(ctx context.Context) error {
 	d.m.gauge("boardd_broker_reconnects", "Broker connections made since start, after the first.", func() float64 {
 		return float64(max(pub.Connects(), 1) - 1)
 	})
+	d.m.gauge("boardd_commands_dropped", "Commands dropped on arrival for coming faster than the board takes them.", func() float64 { return float64(pub.CommandsDropped()) })
 	d.m.gauge("boardd_broker_connected", "1 while the broker connection is up.", func() float64 {
 		if pub.Connected() {
 			return 1

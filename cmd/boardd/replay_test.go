@@ -80,3 +80,17 @@ func TestReplayBadTrace(t *testing.T) {
 		t.Errorf("no file: exit %d, want 2", code)
 	}
 }
+
+// A bad clock header is reported as FILE:LINE like any other trace error.
+func TestReplayBadClockHeaderNamesFileAndLine(t *testing.T) {
+	for _, val := range []string{"90x", "0m", "-5m"} {
+		p := filepath.Join(t.TempDir(), "bad.trace")
+		if err := os.WriteFile(p, []byte("boardtrace 1\nsensor occupancy\nclock "+val+"\n0 frame 0xffff00000000ffff\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		_, errs, code := runCmd(t, "replay", p)
+		if code == 0 || !strings.HasPrefix(errs, p+":3: clock \""+val+"\"") {
+			t.Errorf("clock %s: exit %d, stderr %q; want %s:3: clock %q...", val, code, errs, p, val)
+		}
+	}
+}

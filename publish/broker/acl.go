@@ -7,6 +7,8 @@ import (
 	"crypto/sha512"
 	"crypto/subtle"
 	"encoding/base64"
+	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -265,8 +267,45 @@ func filtersIntersect(a, b string) bool {
 
 // Passwords are users and password hashes in mosquitto's password_file
 // format (user:hash per line), as mosquitto_passwd writes them: "$7$"
-// (PBKDF2-SHA512, mosquitto 2.0's default) or "$6$" (salted SHA-512).
+// (PBKDF2-SHA512 with the iteration count in the hash; mosquitto 2.0
+// writes 101) or "$6$" (salted SHA-512). The hashes boardd makes keep
+// mosquitto's limits (a 12-byte salt, a 64-byte key), so mosquitto reads
+// them too.
 type Passwords map[string]string
+
+// Iterations is the PBKDF2-SHA512 cost of the hashes boardd makes for
+// passwords people choose: OWASP's recommendation for PBKDF2-HMAC-SHA512
+// (2023). mosquitto reads such a "$7$" hash as it reads its own.
+const Iterations = 210_000
+
+// secretIterations is the cost of the hashes of secrets boardd generates
+// itself (NewSecret: 128 random bits or more), which no amount of key
+// stretching makes harder to guess: it spares a Pi a costly login each
+// time its board reconnects.
+const secretIterations = 1000
+
+// unknownUser is what a login of an unknown user is checked against: a
+// hash as costly as the costliest of pw (Iterations if pw has none), so
+// that it takes as long as a wrong password and the time does not tell
+// which users exist. No password matches its all-zero key.
+func (pw Passwords) unknownUser() hash {
+	h := hash{pbkdf2: true, salt: make([]byte, 16), key: make([]byte, 64)}
+	sha := false
+	for _, s := range pw {
+		if p, err := parseHash(s); err == nil {
+			h.iterations = max(h.iterations, p.iterations)
+			sha = sha || !p.pbkdf2
+		}
+	}
+	switch {
+	case h.iterations > 0:
+	case sha:
+		h.pbkdf2 = false
+	default:
+		h.iterations = Iterations
+	}
+	return h
+}
 
 // ParsePasswords reads a password_file.
 func ParsePasswords(r io.Reader) (Passwords, error) {
@@ -283,8 +322,8 @@ func ParsePasswords(r io.Reader) (Passwords, error) {
 		if !ok || user == "" {
 			return nil, fmt.Errorf("password file line %d: want user:hash", n)
 		}
-		if !strings.HasPrefix(hash, "$6$") && !strings.HasPrefix(hash, "$7$") {
-			return nil, fmt.Errorf("password file line %d (user %s): not a $6$ or $7$ hash; create it with mosquitto_passwd", n, user)
+		if _, err := parseHash(hash); err != nil {
+			return nil, fmt.Errorf("password file line %d (user %s): %v; create it with mosquitto_passwd", n, user, err)
 		}
 		pw[user] = hash
 	}
@@ -294,57 +333,118 @@ func ParsePasswords(r io.Reader) (Passwords, error) {
 // LoadPasswords reads a password_file from disk.
 func LoadPasswords(path string) (Passwords, error) { return loadFile(path, ParsePasswords) }
 
-// Check reports whether password is user's.
-func (pw Passwords) Check(user, password string) bool {
-	h, ok := pw[user]
-	if !ok {
-		return false
-	}
-	parts := strings.Split(h, "$") // "", "7", iterations, salt, hash  or  "", "6", salt, hash
-	switch {
-	case len(parts) == 5 && parts[1] == "7":
-		iter, err := strconv.Atoi(parts[2])
-		if err != nil || iter < 1 {
-			return false
-		}
-		salt, err1 := base64.StdEncoding.DecodeString(parts[3])
-		want, err2 := base64.StdEncoding.DecodeString(parts[4])
-		if err1 != nil || err2 != nil {
-			return false
-		}
-		got, err := pbkdf2.Key(sha512.New, password, salt, iter, len(want))
-		if err != nil {
-			return false
-		}
-		return subtle.ConstantTimeCompare(got, want) == 1
-	case len(parts) == 4 && parts[1] == "6":
-		salt, err1 := base64.StdEncoding.DecodeString(parts[2])
-		want, err2 := base64.StdEncoding.DecodeString(parts[3])
-		if err1 != nil || err2 != nil {
-			return false
-		}
-		s := sha512.New()
-		s.Write([]byte(password))
-		s.Write(salt)
-		return subtle.ConstantTimeCompare(s.Sum(nil), want) == 1
-	}
-	return false
+// hash is a parsed password hash.
+type hash struct {
+	pbkdf2     bool // "$7$"; else "$6$"
+	iterations int
+	salt, key  []byte
 }
 
-// Set adds or replaces a user with a fresh random salt. boardd uses it
-// for its own login to the embedded broker (a random password per start).
+func parseHash(h string) (hash, error) {
+	parts := strings.Split(h, "$") // "", "7", iterations, salt, hash  or  "", "6", salt, hash
+	var out hash
+	var err1, err2 error
+	switch {
+	case len(parts) == 5 && parts[1] == "7":
+		it, err := strconv.Atoi(parts[2])
+		if err != nil || it < 1 || it > 10_000_000 {
+			return out, fmt.Errorf("$7$ hash: iteration count %q: want 1 to 10000000", parts[2])
+		}
+		out.pbkdf2, out.iterations = true, it
+		out.salt, err1 = base64.StdEncoding.DecodeString(parts[3])
+		out.key, err2 = base64.StdEncoding.DecodeString(parts[4])
+	case len(parts) == 4 && parts[1] == "6":
+		out.salt, err1 = base64.StdEncoding.DecodeString(parts[2])
+		out.key, err2 = base64.StdEncoding.DecodeString(parts[3])
+	case strings.HasPrefix(h, "$argon2id$"):
+		return out, errors.New("an argon2id hash, which the embedded broker does not read; make it with mosquitto_passwd -H sha512-pbkdf2")
+	default:
+		return out, errors.New("not a $6$ or $7$ hash")
+	}
+	if err1 != nil || err2 != nil || len(out.key) == 0 {
+		return out, errors.New("hash: salt or key is not base64")
+	}
+	return out, nil
+}
+
+// matches reports whether password hashes to h, in a time that depends
+// on h's cost only.
+func (h hash) matches(password string) bool {
+	if h.pbkdf2 {
+		got, err := pbkdf2.Key(sha512.New, password, h.salt, h.iterations, len(h.key))
+		return err == nil && subtle.ConstantTimeCompare(got, h.key) == 1
+	}
+	s := sha512.New()
+	s.Write([]byte(password))
+	s.Write(h.salt)
+	return subtle.ConstantTimeCompare(s.Sum(nil), h.key) == 1
+}
+
+// Check reports whether password is user's. An unknown user costs as
+// much as a wrong password.
+func (pw Passwords) Check(user, password string) bool {
+	h, err := parseHash(pw[user])
+	if err != nil {
+		h = pw.unknownUser()
+	}
+	return h.matches(password) && err == nil
+}
+
+// costly reports whether checking a password of user means a key
+// derivation at a tenth of Iterations or more (a user whose password a
+// person chose, or an unknown user checked as one).
+func (pw Passwords) costly(user string) bool {
+	h, err := parseHash(pw[user])
+	if err != nil {
+		h = pw.unknownUser()
+	}
+	return h.pbkdf2 && h.iterations >= Iterations/10
+}
+
+// Set adds or replaces a user whose password a person chose, hashed at
+// Iterations with a fresh random salt.
 func (pw Passwords) Set(user, password string) error {
+	return pw.set(user, password, Iterations)
+}
+
+// SetGenerated adds or replaces a user with a new secret of 128 random
+// bits (NewSecret) and returns it.
+func (pw Passwords) SetGenerated(user string) (string, error) {
+	secret, err := NewSecret()
+	if err != nil {
+		return "", err
+	}
+	return secret, pw.set(user, secret, secretIterations)
+}
+
+func (pw Passwords) set(user, password string, iterations int) error {
+	// 12 bytes as mosquitto_passwd: mosquitto reads salts of 12 or 64
+	// bytes only.
 	salt := make([]byte, 12)
 	if _, err := rand.Read(salt); err != nil {
 		return fmt.Errorf("password salt: %w", err)
 	}
-	pw[user] = HashPassword(password, salt)
+	pw[user] = HashPasswordCost(password, salt, iterations)
 	return nil
 }
 
-// HashPassword makes a "$7$" hash as mosquitto_passwd does (101
-// iterations, as mosquitto 2.0 uses).
+// NewSecret returns 128 random bits as 32 hex digits.
+func NewSecret() (string, error) {
+	b := make([]byte, 16)
+	if _, err := rand.Read(b); err != nil {
+		return "", fmt.Errorf("generating a secret: %w", err)
+	}
+	return hex.EncodeToString(b), nil
+}
+
+// HashPassword makes a "$7$" hash (PBKDF2-SHA512) at Iterations, which
+// mosquitto reads as it reads its own.
 func HashPassword(password string, salt []byte) string {
-	key, _ := pbkdf2.Key(sha512.New, password, salt, 101, 64)
-	return "$7$101$" + base64.StdEncoding.EncodeToString(salt) + "$" + base64.StdEncoding.EncodeToString(key)
+	return HashPasswordCost(password, salt, Iterations)
+}
+
+// HashPasswordCost makes a "$7$" hash with the given iteration count.
+func HashPasswordCost(password string, salt []byte, iterations int) string {
+	key, _ := pbkdf2.Key(sha512.New, password, salt, iterations, 64)
+	return "$7$" + strconv.Itoa(iterations) + "$" + base64.StdEncoding.EncodeToString(salt) + "$" + base64.StdEncoding.EncodeToString(key)
 }

@@ -23,6 +23,9 @@ import (
 	mqtt "github.com/mochi-mqtt/server/v2"
 	"github.com/mochi-mqtt/server/v2/listeners"
 	"github.com/mochi-mqtt/server/v2/packets"
+
+	"github.com/boardd/boardd/internal/ratelimit"
+	"github.com/boardd/boardd/publish"
 )
 
 // Server is a broker boardd runs itself. boardd can equally use an
@@ -59,8 +62,86 @@ type Config struct {
 	// AllowAnonymous lets clients without a username connect (they get
 	// the ACL's anonymous rules: read-only in DefaultACL).
 	AllowAnonymous bool
-	Logger         *slog.Logger
+	// Limits bound what one address or user may do; zero fields take
+	// DefaultLimits()' values.
+	Limits Limits
+	Logger *slog.Logger
+	// Now replaces time.Now (tests).
+	Now func() time.Time
 }
+
+// Limits are the broker's rate limits and caps. A rate is per second; a
+// burst is how many may come at once.
+type Limits struct {
+	// Connections per listener and remote address. Connections from this
+	// host (the board; browsers through the web server's /mqtt proxy,
+	// which limits each browser's address itself) are not counted unless
+	// LimitLoopback is set.
+	ConnectRate, ConnectBurst float64
+	LimitLoopback             bool
+	// Failed logins per listener and remote address. Once the burst is
+	// spent, every login from that address is refused unchecked (no
+	// password hash is computed) until a token comes back.
+	LoginFailRate, LoginFailBurst float64
+	// LoginWait is how long a login waits for another's costly password
+	// check (Passwords.Set's cost) to finish: one runs at a time.
+	LoginWait time.Duration
+	// Commands (<prefix>/<board>/cmd/<verb>) per user and board; beyond
+	// them a command is acknowledged and dropped (MQTT 5: refused with
+	// "quota exceeded"), so it never reaches the board's journal.
+	CommandRate, CommandBurst float64
+	// CommandSize is the largest command payload passed on.
+	CommandSize int
+	// Keys is how many addresses or users each limit tracks at once.
+	Keys int
+}
+
+// DefaultLimits are the limits a Config leaves at zero: a console
+// reloading or a board reconnecting never meets them; a script guessing
+// passwords gets one try in 10 s after its first five; a user flooding one
+// board with commands gets one a second through after its first ten.
+func DefaultLimits() Limits {
+	return Limits{
+		ConnectRate: 2, ConnectBurst: 20,
+		LoginFailRate: 0.1, LoginFailBurst: 5, LoginWait: 10 * time.Second,
+		CommandRate: 1, CommandBurst: 10,
+		CommandSize: publish.MaxCommandSize,
+		Keys:        4096,
+	}
+}
+
+func (l Limits) withDefaults() Limits {
+	d := DefaultLimits()
+	pick := func(v *float64, def float64) {
+		if *v <= 0 {
+			*v = def
+		}
+	}
+	pick(&l.ConnectRate, d.ConnectRate)
+	pick(&l.ConnectBurst, d.ConnectBurst)
+	pick(&l.LoginFailRate, d.LoginFailRate)
+	pick(&l.LoginFailBurst, d.LoginFailBurst)
+	pick(&l.CommandRate, d.CommandRate)
+	pick(&l.CommandBurst, d.CommandBurst)
+	if l.LoginWait <= 0 {
+		l.LoginWait = d.LoginWait
+	}
+	if l.CommandSize <= 0 {
+		l.CommandSize = d.CommandSize
+	}
+	if l.Keys <= 0 {
+		l.Keys = d.Keys
+	}
+	return l
+}
+
+// ClientIDPrefix marks the client ids reserved to one account: when the
+// broker has a password for <name>, the client id "boardd-<name>" may only
+// be used by the user <name> (a board logs in as its id and connects as
+// boardd-<id>; the relay as relay and boardd-relay). MQTT gives a client
+// id to whoever connects with it last, so without this anyone could knock
+// a board off its broker.
+const ClientIDPrefix = "boardd-"
 
 // DefaultACL is the venue ACL, identical to deploy/mosquitto/acl (a test
 // keeps them equal): each board owns its subtree (its username is its
@@ -119,6 +200,10 @@ func Start(cfg Config) (*Embedded, error) {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	cfg.Limits = cfg.Limits.withDefaults()
 	if cfg.ACL == nil {
 		a, err := ParseACL(strings.NewReader(DefaultACL))
 		if err != nil {
@@ -139,7 +224,7 @@ func Start(cfg Config) (*Embedded, error) {
 		Logger:                 cfg.Logger,
 		SysTopicResendInterval: 60,
 	})
-	h := &authHook{cfg: cfg, byID: map[string]Listener{}}
+	h := newAuthHook(cfg)
 	if err := srv.AddHook(h, nil); err != nil {
 		return nil, fmt.Errorf("broker: %w", err)
 	}
@@ -248,22 +333,81 @@ func (e *Embedded) drain(d time.Duration) {
 }
 
 // authHook authenticates and authorises clients with Config's passwords
-// and ACL. mochi denies everything without such a hook.
+// and ACL, and applies the limits. mochi denies everything without such a
+// hook.
 type authHook struct {
 	mqtt.HookBase
 	cfg  Config
 	byID map[string]Listener
 	mu   sync.Mutex
+
+	connects, failures, commands *ratelimit.Limiter
+	logs                         *ratelimit.Limiter // so that a flood is not also a flood of log lines
+	hashing                      chan struct{}      // holds a token while a costly password check runs
+}
+
+// newAuthHook makes the hook of a Config whose defaults are filled in.
+func newAuthHook(cfg Config) *authHook {
+	lim := cfg.Limits
+	return &authHook{
+		cfg:      cfg,
+		byID:     map[string]Listener{},
+		connects: ratelimit.New(lim.ConnectRate, lim.ConnectBurst, lim.Keys, cfg.Now),
+		failures: ratelimit.New(lim.LoginFailRate, lim.LoginFailBurst, lim.Keys, cfg.Now),
+		commands: ratelimit.New(lim.CommandRate, lim.CommandBurst, lim.Keys, cfg.Now),
+		logs:     ratelimit.New(1, 5, 16, cfg.Now),
+		hashing:  make(chan struct{}, 1),
+	}
 }
 
 func (h *authHook) ID() string { return "boardd-auth" }
 
 func (h *authHook) Provides(b byte) bool {
-	return b == mqtt.OnConnectAuthenticate || b == mqtt.OnACLCheck
+	switch b {
+	case mqtt.OnConnect, mqtt.OnConnectAuthenticate, mqtt.OnACLCheck, mqtt.OnPublish:
+		return true
+	}
+	return false
+}
+
+// warn logs at most a few lines a second of each kind.
+func (h *authHook) warn(kind, msg string, args ...any) {
+	if h.logs.Allow(kind) {
+		h.cfg.Logger.Warn(msg, args...)
+	}
+}
+
+// source is the limits' key of a client: its listener and remote host.
+func source(cl *mqtt.Client) string {
+	host, _, err := net.SplitHostPort(cl.Net.Remote)
+	if err != nil {
+		host = cl.Net.Remote
+	}
+	return cl.Net.Listener + "|" + host
+}
+
+var errTooManyConnections = errors.New("broker: too many connections from this address")
+
+// loopback reports whether a client connects from this host: the board
+// itself, or browsers through the web server's /mqtt proxy, which limits
+// each browser's address itself (one address here for all of them).
+func loopback(cl *mqtt.Client) bool {
+	host, _, err := net.SplitHostPort(cl.Net.Remote)
+	ip := net.ParseIP(host)
+	return err == nil && ip != nil && ip.IsLoopback()
+}
+
+func (h *authHook) OnConnect(cl *mqtt.Client, pk packets.Packet) error {
+	if (h.cfg.Limits.LimitLoopback || !loopback(cl)) && !h.connects.Allow(source(cl)) {
+		h.warn("connect", "broker: connection refused: too many from this address", "remote", cl.Net.Remote, "listener", cl.Net.Listener)
+		return errTooManyConnections
+	}
+	return nil
 }
 
 func (h *authHook) OnConnectAuthenticate(cl *mqtt.Client, pk packets.Packet) bool {
 	l := h.byID[cl.Net.Listener]
+	user := string(pk.Connect.Username)
 	if l.IdentityAsUsername {
 		tc, ok := cl.Net.Conn.(*tls.Conn)
 		if !ok {
@@ -273,16 +417,51 @@ func (h *authHook) OnConnectAuthenticate(cl *mqtt.Client, pk packets.Packet) boo
 		if len(st.PeerCertificates) == 0 || st.PeerCertificates[0].Subject.CommonName == "" {
 			return false
 		}
+		user = st.PeerCertificates[0].Subject.CommonName
 		h.mu.Lock()
-		cl.Properties.Username = []byte(st.PeerCertificates[0].Subject.CommonName)
+		cl.Properties.Username = []byte(user)
 		h.mu.Unlock()
-		return true
+	} else if user == "" {
+		if !h.cfg.AllowAnonymous {
+			return false
+		}
+	} else {
+		src := source(cl)
+		if loopback(cl) {
+			// Through the proxy every browser is this host: one
+			// guesser must not lock every account out.
+			src += "|" + user
+		}
+		if h.failures.Blocked(src) {
+			h.warn("login", "broker: login refused unchecked: too many failed logins from this address", "remote", cl.Net.Remote, "user", user)
+			return false
+		}
+		if h.cfg.Passwords.costly(user) {
+			// One costly check at a time: logins through the proxy with
+			// ever new user names pass the per-account limit, and each
+			// costs a Pi's core for a while. Others wait their turn for
+			// up to LoginWait.
+			t := time.NewTimer(h.cfg.Limits.LoginWait)
+			select {
+			case h.hashing <- struct{}{}:
+				t.Stop()
+				defer func() { <-h.hashing }()
+			case <-t.C:
+				h.warn("busy", "broker: login refused: other password checks took its turn", "remote", cl.Net.Remote, "user", user)
+				return false
+			}
+		}
+		if !h.cfg.Passwords.Check(user, string(pk.Connect.Password)) {
+			h.failures.Allow(src)
+			h.warn("login", "broker: login failed", "remote", cl.Net.Remote, "user", user)
+			return false
+		}
 	}
-	user := string(pk.Connect.Username)
-	if user == "" {
-		return h.cfg.AllowAnonymous
+	if owner, ok := strings.CutPrefix(cl.ID, ClientIDPrefix); ok && owner != user && h.cfg.Passwords[owner] != "" {
+		h.warn("clientid", "broker: client id reserved to another account; refused", "client_id", cl.ID, "user", user, "remote", cl.Net.Remote)
+		return false
 	}
-	return h.cfg.Passwords.Check(user, string(pk.Connect.Password))
+	return true
 }
 
 func (h *authHook) OnACLCheck(cl *mqtt.Client, topic string, write bool) bool {
@@ -301,4 +480,43 @@ func (h *authHook) OnACLCheck(cl *mqtt.Client, topic string, write bool) bool {
 		return h.cfg.ACL.AllowedFilter(user, cl.ID, topic)
 	}
 	return h.cfg.ACL.Allowed(user, cl.ID, topic, Read)
+}
+
+// commandKey is whose commands to which board a bucket counts: the user's,
+// whatever client id they connect with.
+func commandKey(cl *mqtt.Client, user, board string) string {
+	if user == "" {
+		return "anonymous " + source(cl) + "|" + board
+	}
+	return "user " + user + "|" + board
+}
+
+// OnPublish caps and rate-limits commands, which mochi calls after the
+// ACL allowed the publish: what is dropped here never reaches the board.
+func (h *authHook) OnPublish(cl *mqtt.Client, pk packets.Packet) (packets.Packet, error) {
+	if cl.Net.Inline {
+		return pk, nil
+	}
+	board, leaf, ok := publish.SplitTopic(pk.TopicName)
+	if !ok || !strings.HasPrefix(leaf, publish.LeafCmd+"/") {
+		return pk, nil
+	}
+	h.mu.Lock()
+	user := string(cl.Properties.Username)
+	h.mu.Unlock()
+	var code packets.Code
+	switch {
+	case len(pk.Payload) > h.cfg.Limits.CommandSize:
+		h.warn("command-size", "broker: command dropped: payload too large", "user", user, "topic", pk.TopicName, "bytes", len(pk.Payload), "max", h.cfg.Limits.CommandSize)
+		code = packets.ErrPacketTooLarge
+	case !h.commands.Allow(commandKey(cl, user, board)):
+		h.warn("command-rate", "broker: command dropped: too many from this user for this board", "user", user, "topic", pk.TopicName)
+		code = packets.ErrQuotaExceeded
+	default:
+		return pk, nil
+	}
+	if cl.Properties.ProtocolVersion == 5 && pk.FixedHeader.Qos > 0 {
+		return pk, code // a PUBACK with the reason
+	}
+	return pk, packets.CodeSuccessIgnore // acknowledged, not delivered
 }

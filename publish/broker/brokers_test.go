@@ -39,7 +39,7 @@ func embeddedTarget(t *testing.T) target {
 	pw := broker.Passwords{}
 	i := 0
 	for u, p := range users {
-		pw[u] = broker.HashPassword(p, []byte(fmt.Sprintf("salt-%06d", i)))
+		pw[u] = broker.HashPasswordCost(p, []byte(fmt.Sprintf("salt-%06d", i)), 101)
 		i++
 	}
 	certs := mosqtest.WriteCerts(t, t.TempDir(), "b1", "b2")
@@ -237,7 +237,7 @@ func TestWebSocketViewer(t *testing.T) {
 		t.Fatal(err)
 	}
 	m := mosqtest.Start(t, mosqtest.Options{Users: users, ACL: string(acl), AllowAnonymous: true, WebSocket: true})
-	pw := broker.Passwords{"b1": broker.HashPassword(users["b1"], []byte("salt-000001"))}
+	pw := broker.Passwords{"b1": broker.HashPasswordCost(users["b1"], []byte("salt-000001"), 101)}
 	e, err := broker.Start(broker.Config{Listeners: []broker.Listener{{Kind: "tcp", Addr: "127.0.0.1:0"}, {Kind: "ws", Addr: "127.0.0.1:0"}}, Passwords: pw, AllowAnonymous: true})
 	if err != nil {
 		t.Fatal(err)

@@ -18,7 +18,7 @@ import (
 func TestCloseDeliversWhatWasPublished(t *testing.T) {
 	for round := 0; round < 5; round++ {
 		e, err := broker.Start(broker.Config{Listeners: []broker.Listener{{Kind: "tcp", Addr: "127.0.0.1:0"}}, AllowAnonymous: true,
-			Passwords: broker.Passwords{"b": broker.HashPassword("pw", []byte("salt-000000"))}})
+			Passwords: broker.Passwords{"b": broker.HashPasswordCost("pw", []byte("salt-000000"), 101)}})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -49,7 +49,7 @@ func TestBrowserEmbeddedBroker(t *testing.T) {
 	pw := broker.Passwords{}
 	i := 0
 	for u, p := range users {
-		pw[u] = broker.HashPassword(p, []byte(fmt.Sprintf("salt-%d", i)))
+		pw[u] = broker.HashPasswordCost(p, []byte(fmt.Sprintf("salt-%d", i)), 101)
 		i++
 	}
 	e, err := broker.Start(broker.Config{

@@ -28,9 +28,11 @@ import (
 	"net/http/httputil"
 	"net/url"
 	"path"
+	"strconv"
 	"strings"
 	"time"
 
+	"github.com/boardd/boardd/internal/ratelimit"
 	"github.com/boardd/boardd/publish"
 )
 
@@ -57,8 +59,14 @@ type Config struct {
 	// board that publishes a state.
 	Boards []string
 	// Title heads the pages (e.g. the event's name); empty: none.
-	Title  string
-	Logger *slog.Logger
+	Title string
+	// ProxyRate and ProxyBurst limit the WebSocket connections to /mqtt
+	// per browser address (default 1 a second after 30 at once). Each
+	// connection carries one MQTT login, so this is also the limit on the
+	// passwords a browser can try through the console; the broker sees
+	// every browser behind the proxy as this host.
+	ProxyRate, ProxyBurst float64
+	Logger                *slog.Logger
 }
 
 // clientConfig is /config.json.
@@ -82,6 +90,7 @@ type handler struct {
 	assets map[string]*asset // by URL path
 	config []byte
 	proxy  *httputil.ReverseProxy
+	limit  *ratelimit.Limiter // /mqtt connections by browser address
 }
 
 // Handler returns the pages' handler. Mount it at the root of a server or
@@ -123,6 +132,13 @@ func Handler(cfg Config) (http.Handler, error) {
 		if h.proxy, err = newProxy(cfg.ProxyTo, h.log); err != nil {
 			return nil, err
 		}
+		if h.cfg.ProxyRate <= 0 {
+			h.cfg.ProxyRate = 1
+		}
+		if h.cfg.ProxyBurst <= 0 {
+			h.cfg.ProxyBurst = 30
+		}
+		h.limit = ratelimit.New(h.cfg.ProxyRate, h.cfg.ProxyBurst, 4096, nil)
 	} else if broker == "" {
 		return nil, errors.New("web: no broker: set Broker (the WebSocket URL browsers use) or ProxyTo (the broker's WebSocket listener, forwarded at /mqtt)")
 	}
@@ -284,7 +300,7 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			http.NotFound(w, r)
 			return
 		}
-		h.proxy.ServeHTTP(w, r)
+		h.serveMQTT(w, r)
 		return
 	}
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
@@ -323,6 +339,69 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	hd.Set("ETag", etag)
 	http.ServeContent(w, r, "", modTime, bytes.NewReader(body))
+}
+
+// serveMQTT forwards a browser's MQTT WebSocket to the broker: only a
+// WebSocket upgrade, only from a page of this server (another site's page
+// must not use a visitor's browser to reach the broker or try passwords
+// from inside the hall's network), and at most ProxyRate a second per
+// address.
+func (h *handler) serveMQTT(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodGet || !headerHas(r.Header, "Connection", "upgrade") || !headerHas(r.Header, "Upgrade", "websocket") {
+		http.Error(w, "/mqtt takes MQTT over WebSocket only", http.StatusBadRequest)
+		return
+	}
+	if o := r.Header.Get("Origin"); o != "" {
+		u, err := url.Parse(o)
+		if err != nil || !sameHost(u.Host, r) {
+			h.log.Warn("web: MQTT WebSocket from another site's page refused", "origin", o, "host", r.Host, "remote", r.RemoteAddr)
+			http.Error(w, "cross-origin WebSocket refused", http.StatusForbidden)
+			return
+		}
+	}
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		host = r.RemoteAddr
+	}
+	if !h.limit.Allow(host) {
+		w.Header().Set("Retry-After", strconv.Itoa(int(1/h.cfg.ProxyRate+1)))
+		http.Error(w, "too many connections from this address; retry later", http.StatusTooManyRequests)
+		return
+	}
+	// The broker needs none of the browser's cookies or credentials.
+	r.Header.Del("Cookie")
+	r.Header.Del("Authorization")
+	h.proxy.ServeHTTP(w, r)
+}
+
+// sameHost reports whether host is the one the browser addressed: the
+// request's Host, or the X-Forwarded-Host of a reverse proxy in front (a
+// page cannot set headers on a WebSocket, so another site cannot forge
+// it).
+func sameHost(host string, r *http.Request) bool {
+	if strings.EqualFold(host, r.Host) {
+		return true
+	}
+	for _, v := range r.Header.Values("X-Forwarded-Host") {
+		for _, f := range strings.Split(v, ",") {
+			if strings.EqualFold(strings.TrimSpace(f), host) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// headerHas reports whether a comma-separated header holds token.
+func headerHas(hd http.Header, name, token string) bool {
+	for _, v := range hd.Values(name) {
+		for _, t := range strings.Split(v, ",") {
+			if strings.EqualFold(strings.TrimSpace(t), token) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func acceptsGzip(r *http.Request) bool {

@@ -187,7 +187,7 @@ func TestProxy(t *testing.T) {
 	}
 	srv := httptest.NewServer(h)
 	defer srv.Close()
-	req, _ := http.NewRequest("GET", srv.URL+"/mqtt", nil)
+	req := wsRequest(t, srv.URL+"/mqtt")
 	req.Header.Set("Sec-WebSocket-Protocol", "mqtt")
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
@@ -202,13 +202,94 @@ func TestProxy(t *testing.T) {
 	}
 	// A broker that is down is a 502, not a hang.
 	up.Close()
-	resp, err = http.Get(srv.URL + "/mqtt")
+	resp, err = http.DefaultClient.Do(wsRequest(t, srv.URL+"/mqtt"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	resp.Body.Close()
 	if resp.StatusCode != http.StatusBadGateway {
 		t.Fatalf("broker down: %d, want 502", resp.StatusCode)
+	}
+}
+
+// wsRequest is a browser's WebSocket upgrade request for url.
+func wsRequest(t *testing.T, url string) *http.Request {
+	t.Helper()
+	req, err := http.NewRequest("GET", url, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Connection", "Upgrade")
+	req.Header.Set("Upgrade", "websocket")
+	return req
+}
+
+// /mqtt forwards only WebSocket upgrades, only from this server's own
+// pages, and at most ProxyBurst at once per address: each is an MQTT login
+// the broker sees as coming from this host.
+func TestProxyGuards(t *testing.T) {
+	var forwarded int
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		forwarded++
+		if r.Header.Get("Cookie") != "" {
+			t.Errorf("the browser's cookie reached the broker: %q", r.Header.Get("Cookie"))
+		}
+		w.WriteHeader(http.StatusTeapot)
+	}))
+	defer up.Close()
+	h, err := web.Handler(web.Config{ProxyTo: "ws://" + strings.TrimPrefix(up.URL, "http://") + "/", ProxyBurst: 3, ProxyRate: 0.001})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	do := func(req *http.Request) int {
+		t.Helper()
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	plain, _ := http.NewRequest("GET", srv.URL+"/mqtt", nil)
+	if code := do(plain); code != http.StatusBadRequest {
+		t.Errorf("a plain GET of /mqtt: %d, want 400", code)
+	}
+	post := wsRequest(t, srv.URL+"/mqtt")
+	post.Method = "POST"
+	if code := do(post); code != http.StatusBadRequest {
+		t.Errorf("a POST to /mqtt: %d, want 400", code)
+	}
+	cross := wsRequest(t, srv.URL+"/mqtt")
+	cross.Header.Set("Origin", "https://evil.example")
+	if code := do(cross); code != http.StatusForbidden {
+		t.Errorf("a WebSocket from another site's page: %d, want 403", code)
+	}
+	if forwarded != 0 {
+		t.Fatalf("%d refused requests reached the broker", forwarded)
+	}
+	// Behind a reverse proxy that rewrites Host, the host the browser
+	// addressed is in X-Forwarded-Host.
+	proxied := wsRequest(t, srv.URL+"/mqtt")
+	proxied.Header.Set("Origin", "https://venue.example")
+	proxied.Header.Set("X-Forwarded-Host", "venue.example")
+	if code := do(proxied); code != http.StatusTeapot {
+		t.Fatalf("through a reverse proxy: %d, want the broker's answer", code)
+	}
+	for i := range 2 {
+		same := wsRequest(t, srv.URL+"/mqtt")
+		same.Header.Set("Origin", srv.URL)
+		same.Header.Set("Cookie", "session=x")
+		if code := do(same); code != http.StatusTeapot {
+			t.Fatalf("connection %d from this server's page: %d, want the broker's answer", i+1, code)
+		}
+	}
+	if code := do(wsRequest(t, srv.URL+"/mqtt")); code != http.StatusTooManyRequests {
+		t.Errorf("a fourth connection within a burst of three: %d, want 429", code)
+	}
+	if forwarded != 3 {
+		t.Errorf("the broker saw %d connections, want 3", forwarded)
 	}
 }
 
