@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"github.com/boardd/boardd/rules"
 	"io"
 	"strconv"
 	"strings"

@@ -17,8 +17,8 @@ import (
 
 	"github.com/boardd/boardd/chess"
 	"github.com/boardd/boardd/publish"
-	"github.com/boardd/boardd/reconstruct"
 	"github.com/boardd/boardd/rules"
+	"github.com/boardd/boardd/session"
 )
 
 // The checks that `run` would otherwise meet only when it opens what the
@@ -84,7 +84,7 @@ func (c *Config) checkGame() error {
 	if c.Clock.Kind == "none" {
 		judged = rules.TimeControl{}
 	}
-	if _, err := reconstruct.NewRulesJudge(c.Game.Edition, c.Game.Type, judged); err != nil {
+	if _, err := session.SettingFor(c.Game.Edition, c.Game.Type, !c.Game.Unsupervised, judged); err != nil {
 		return badKey("game.type", "%v", err)
 	}
 	return nil
