@@ -298,6 +298,9 @@ func (r *Reconstructor) Feed(ev *trace.Event, out []Output) []Output {
 		r.begun = true
 		r.lastChange = ev.T
 		r.clk.start(ev.T)
+		// A trace that starts without a frame starts from the declared
+		// position: its set-up is not in question.
+		r.sawStart = r.sawStart || ev.Kind != trace.Frame
 	}
 	switch ev.Kind {
 	case trace.Frame:

@@ -325,3 +325,24 @@ func TestPromotionUnreplacedText(t *testing.T) {
 		t.Error(v.Text)
 	}
 }
+
+// 2018 7.5.1: an illegal first move is an illegal move, not a wrong
+// set-up (7.2.1), also in a trace that starts without a frame.
+func TestIllegalFirstMove(t *testing.T) {
+	for _, frame := range []bool{true, false} {
+		s := newScript(t, "edition 2018\nclock 90m+30s", "")
+		s.wait(1000).raw("off g1").wait(300).raw("on e3 N").wait(300).raw("clock w")
+		s.wait(4000).raw("off e3").wait(300).raw("on g1 N").wait(2000).raw("clock b").move("Nf3", 1500, true)
+		text := s.b.String()
+		if !frame {
+			i := strings.Index(text, "0 frame")
+			j := i + strings.Index(text[i:], "\n") + 1
+			s.b.Reset()
+			s.b.WriteString(text[:i] + text[j:])
+		}
+		outs := s.run(0)
+		if len(find(outs, reconstruct.IllegalMove)) != 1 || len(find(outs, reconstruct.WrongSetup)) != 0 || !strings.HasSuffix(summary(outs), "Nf3") {
+			t.Errorf("frame %v: %s\n%s", frame, summary(outs), dump(outs))
+		}
+	}
+}
