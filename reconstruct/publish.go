@@ -278,8 +278,19 @@ func (r *Reconstructor) rookFirst(m, retracted chess.Move, first bool) bool {
 	if r.sensor == trace.PieceSensor {
 		slack = 150
 	}
-	return ok1 && ok2 && ok3 && rOff < kOff && rOn+slack < kOff
+	if !ok1 || !ok2 || !ok3 || rOff >= kOff {
+		return false
+	}
+	// Or the rook was clearly in the hand before the king was touched
+	// (2018 4.4.2, 1997 4.4b: touched first), even if it came down after:
+	// longer than a sweep of the board and a two-handed castling's
+	// spread.
+	return rOn+slack < kOff || kOff-rOff >= rookTouchedFirstMs
 }
+
+// rookTouchedFirstMs: a rook lifted this long before its king was
+// touched first.
+const rookTouchedFirstMs = 600
 
 // alertChanged reports that the move of ply index i replaced the move rel,
 // which had stood on the board long enough to have been released.

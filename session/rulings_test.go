@@ -346,3 +346,20 @@ func TestIllegalFirstMove(t *testing.T) {
 		}
 	}
 }
+
+// 2018 4.4.2: "If a player having the move touches his rook and then his
+// king, he may not castle on that side on that move": the rook lifted
+// well before the king, even if it comes down after it.
+func TestCastlingRookTouchedFirst(t *testing.T) {
+	for _, c := range []struct {
+		gap  int64 // rook lifted this long before the king
+		want int
+	}{{900, 1}, {100, 0}} {
+		s := newScript(t, "edition 2018\nclock 90m+30s", "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1")
+		s.wait(1000).raw("off h1").wait(c.gap).raw("off e1").wait(300).raw("on f1 R").wait(200).raw("on g1 K").wait(300).raw("clock w")
+		outs := s.run(0)
+		if got := len(find(outs, reconstruct.CastlingRookFirst)); got != c.want || !strings.HasPrefix(summary(outs), "O-O") {
+			t.Errorf("rook %d ms before the king: %d alerts: %s", c.gap, got, summary(outs))
+		}
+	}
+}
