@@ -170,17 +170,20 @@ type NoteKind string
 
 // Note kinds.
 const (
-	NoteHesitation   NoteKind = "hesitation"     // a piece lifted and put back (j'adoube or touch-move?)
-	NoteTwoLifted    NoteKind = "two-lifted"     // pieces of both sides in the air at once
-	NoteMoveChanged  NoteKind = "move-changed"   // a settled move replaced before the clock press
-	NoteTakeback     NoteKind = "takeback"       // the board went back to an earlier position
-	NoteNoPress      NoteKind = "no-press"       // a move completed by the opponent's reply, not by a press
-	NoteExtraPress   NoteKind = "extra-press"    // a press the board cannot account for
-	NoteResync       NoteKind = "resync"         // moves inferred after missed events
-	NoteRestored     NoteKind = "restored"       // the board is back in the game position
-	NoteAmbiguous    NoteKind = "ambiguous"      // several moves explain the board; the best is published
-	NoteResultSign   NoteKind = "result-gesture" // kings on the centre squares
-	NoteUnrecognised NoteKind = "unrecognised"   // the board matches nothing near the game
+	NoteHesitation  NoteKind = "hesitation"   // a piece lifted and put back (j'adoube or touch-move?)
+	NoteTwoLifted   NoteKind = "two-lifted"   // pieces of both sides in the air at once
+	NoteMoveChanged NoteKind = "move-changed" // a settled move replaced before the clock press
+	NoteTakeback    NoteKind = "takeback"     // the board went back to an earlier position
+	NoteNoPress     NoteKind = "no-press"     // a move completed by the opponent's reply, not by a press
+	NoteExtraPress  NoteKind = "extra-press"  // a press the board cannot account for
+	NoteResync      NoteKind = "resync"       // moves inferred after missed events
+	NoteRestored    NoteKind = "restored"     // the board is back in the game position
+	// NotePartlyRestored: back in the game position but for squares
+	// already reported out of place.
+	NotePartlyRestored NoteKind = "partly-restored"
+	NoteAmbiguous      NoteKind = "ambiguous"      // several moves explain the board; the best is published
+	NoteResultSign     NoteKind = "result-gesture" // kings on the centre squares
+	NoteUnrecognised   NoteKind = "unrecognised"   // the board matches nothing near the game
 )
 
 // Output is one thing the reconstruction reports. Which fields matter

@@ -419,7 +419,11 @@ func (r *Reconstructor) atPosition(t int64, out []Output) []Output {
 	}
 	if r.state == stateIrregular {
 		r.state = statePlay
-		out = r.note(out, NoteRestored, t, 0, "the board is back in the position before the irregularity")
+		if r.overlay == 0 || r.v.diff(&r.lines[0].pos) == 0 {
+			out = r.note(out, NoteRestored, t, 0, "the board is back in the position before the irregularity")
+		} else {
+			out = r.note(out, NotePartlyRestored, t, r.overlay, "the board is back in the position before the irregularity but for the squares out of place: "+squareList(r.overlay))
+		}
 	}
 	if r.overlay != 0 {
 		if r.v.diff(&r.lines[0].pos) == 0 {

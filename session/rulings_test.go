@@ -363,3 +363,22 @@ func TestCastlingRookTouchedFirst(t *testing.T) {
 		}
 	}
 }
+
+// 2018 A.4.2: in unsupervised rapid an illegal move nobody claims stands
+// once the opponent has moved. The board cannot follow the game from an
+// illegal position, but it must not turn the player's next, legal move
+// into a second offence that loses the game.
+func TestUnclaimedIllegalMoveIsNoSecondOffence(t *testing.T) {
+	s := newScript(t, "edition 2018\ngame rapid unsupervised\nclock 15m+10s", "").moves(1500, "e4", "e5")
+	s.wait(1500).raw("off g1").wait(300).raw("on a4 N").wait(300).raw("clock w")
+	s.wait(1500).raw("off b8").wait(300).raw("on c6 n").wait(300).raw("clock b")
+	s.wait(1500).raw("off a4").wait(300).raw("on c5 N").wait(300).raw("clock w")
+	outs := s.run(0)
+	if strings.Contains(summary(outs), "end:") {
+		t.Errorf("the game was ended: %s\n%s", summary(outs), dump(outs))
+	}
+	il := find(outs, reconstruct.IllegalMove)
+	if len(il) == 0 || il[0].Verdict.Action.String() != "add-time" {
+		t.Errorf("the first illegal move: %s", summary(outs))
+	}
+}

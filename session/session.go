@@ -165,6 +165,9 @@ type Session struct {
 	byPosition bool
 
 	verdicts []rules.Verdict // judged by reconstruct, waiting for their alert
+	// open: an irregularity was alerted and the board has not been set
+	// back nor a move made since.
+	open bool
 	claimPly int             // the ply of the last claim alert
 	flagged  [2]bool
 	begun    bool
@@ -225,7 +228,7 @@ func (s *Session) reset(start chess.Position) {
 	s.moves = s.moves[:0]
 	s.hist = rules.NewHistory(&start)
 	s.ended, s.result, s.reason, s.provEnd, s.gesture, s.byPosition = false, "", "", false, false, false
-	s.claimPly, s.flagged = 0, [2]bool{}
+	s.claimPly, s.flagged, s.open = 0, [2]bool{}, false
 	s.verdicts = s.verdicts[:0]
 	s.clock = nil
 	if s.cfg.TimeControl.Timed() {

@@ -83,6 +83,9 @@ func (s *Session) take(out []Output) []Output {
 			}
 			out = s.alert(o, v, out)
 		case reconstruct.Note:
+			if o.Note == reconstruct.NoteRestored {
+				s.open = false
+			}
 			if s.ended && o.Note == reconstruct.NoteNoPress {
 				continue // a move that ended the game needs no press
 			}
@@ -155,6 +158,7 @@ func (s *Session) finalMove(o *reconstruct.Output, out []Output) []Output {
 	mover := s.pos.SideToMove()
 	s.pos.MakeMove(o.Move)
 	s.moves = append(s.moves, o.Move)
+	s.open = false
 	s.hist.Push(&s.pos)
 	m := Output{Output: *o}
 	m.ClockMs = -1
@@ -405,10 +409,23 @@ func (s *Session) alert(o *reconstruct.Output, v rules.Verdict, out []Output) []
 	a := Output{Output: *o}
 	if v.Kind == string(o.Alert) {
 		vv := v
+		if s.open && (vv.Action == rules.Loss || vv.Action == rules.AddTime) {
+			// An earlier irregularity still stands on the board: this
+			// one may be the game going on from it (an illegal move that
+			// stands because nobody claimed, 2018 A.4.2, 1997 C3), which
+			// the board cannot tell from a second offence.
+			vv.Result, vv.Undetermined = "", true
+			vv.Text += "; the board was not set back after the earlier irregularity, so the arbiter decides"
+			a.Penalty = "the arbiter decides: the board was not set back after the earlier irregularity"
+		}
 		a.Verdict = &vv
+		v = vv
+	}
+	if o.Alert.Irregular() {
+		s.open = true
 	}
 	out = append(out, a)
-	if a.Verdict == nil || v.OnClaim {
+	if a.Verdict == nil || v.OnClaim || v.Undetermined {
 		return out
 	}
 	if v.Action == rules.AddTime && v.Time > 0 && s.clock != nil && s.clock.Started() {
