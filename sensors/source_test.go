@@ -233,3 +233,39 @@ func TestDebouncerMatchesCounters(t *testing.T) {
 		}
 	}
 }
+
+func TestScanSourceFreshTurnsFalseWhenScanningStalls(t *testing.T) {
+	var src *sensors.ScanSource
+	var clk *sensorstest.Clock
+	var freshDuringHang, rateDuringHang = true, 0.0
+	src, clk, _ = newFuncSource(t, sensors.SourceOptions{}, func(n int) chess.Bitboard {
+		if n == 150 {
+			// The bus hangs for 3 s inside this scan.
+			clk.Advance(3 * time.Second)
+			freshDuringHang, rateDuringHang = src.Fresh(), src.Stats().ScanRate
+		}
+		return standard
+	})
+	if !src.Fresh() {
+		t.Error("a new source is not fresh before its first scan is due")
+	}
+	collect(t, src, clk, clk.Now().Add(1200*time.Millisecond))
+	if !src.Fresh() || src.Stats().ScanRate < 90 {
+		t.Fatalf("scanning at %.1f/s: fresh %v", src.Stats().ScanRate, src.Fresh())
+	}
+	// The consumer stops reading frames: no scans happen.
+	clk.Advance(2500 * time.Millisecond)
+	if src.Fresh() {
+		t.Error("fresh 2.5 s after the last scan")
+	}
+	if src.Stats().ScanRate == 0 {
+		t.Error("the scan rate is expected to keep its last value (which is why it cannot judge freshness)")
+	}
+	collect(t, src, clk, clk.Now().Add(600*time.Millisecond))
+	if freshDuringHang || rateDuringHang == 0 {
+		t.Errorf("during a hung scan: fresh %v, rate %.1f/s", freshDuringHang, rateDuringHang)
+	}
+	if !src.Fresh() {
+		t.Error("not fresh again once scans complete")
+	}
+}
