@@ -159,6 +159,7 @@ func modelHardware(t *testing.T, cfg *sensors.Config, board *sensorstest.Board) 
 			in[i/8][i%8] = w.Square(i)
 		}
 		m := sensorstest.NewHC165Model(board, in)
+		m.SER = cfg.HC165.Sentinel == "high"
 		hw.Ports[cfg.HC165.SPI] = m
 		hw.Pins[cfg.HC165.Latch] = m.Latch()
 	case "analog":

@@ -53,7 +53,7 @@ func DefaultConfig(design string) (*Config, error) {
 		}
 	case "hc165":
 		c.ScanInterval, c.Debounce = Duration(5*time.Millisecond), 6
-		c.HC165 = &HC165Config{SPI: "/dev/spidev0.0", Latch: "GPIO25", SpeedHz: 1_000_000, Sentinel: "low", Squares: groups(names(64, 0), 8)}
+		c.HC165 = &HC165Config{SPI: "/dev/spidev0.0", Latch: "GPIO25", SpeedHz: 1_000_000, Sentinel: "high", Squares: groups(names(64, 0), 8)}
 	case "analog", "analog-ads1115":
 		c.Design = "analog"
 		c.Debounce = 2

@@ -12,6 +12,7 @@ import (
 	"github.com/boardd/boardd/sensors"
 	"github.com/boardd/boardd/sensors/sensorstest"
 	"github.com/boardd/boardd/trace"
+	"periph.io/x/conn/v3/gpio"
 	"periph.io/x/conn/v3/physic"
 	"periph.io/x/conn/v3/spi"
 )
@@ -30,11 +31,12 @@ func calibrationRig(t *testing.T) (*sensors.Config, sensors.Scanner, *sensorstes
 		in[i/8][i%8] = hidden[i]
 	}
 	model := sensorstest.NewHC165Model(board, in)
+	model.SER = gpio.High
 	c, err := model.Connect(physic.MegaHertz, spi.Mode0, 8)
 	if err != nil {
 		t.Fatal(err)
 	}
-	sc, err := sensors.NewHC165Chain(c, model.Latch(), 8, sensors.HC165Options{Sentinel: sensors.SentinelLow})
+	sc, err := sensors.NewHC165Chain(c, model.Latch(), 8, sensors.HC165Options{Sentinel: sensors.SentinelHigh})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,7 +73,7 @@ func TestCalibrateCommandWritesTheLearnedWiring(t *testing.T) {
 			t.Fatalf("input %d: %v, wired to %v", i, w.Square(i), want)
 		}
 	}
-	if !strings.Contains(out.String(), `"sentinel": "low"`) {
+	if !strings.Contains(out.String(), `"sentinel": "high"`) {
 		t.Errorf("the hardware settings were not kept:\n%s", out.String())
 	}
 }
