@@ -28,8 +28,10 @@ board, which also gets each sensor's empty reading and sensitivity
 measured). Pieces may stay where they are or be moved on: only a newly
 occupied input counts. Type s and Enter to skip a square, q to give up.
 The configuration, with the learned squares, is written to --out; use
-boardd diag to check it. Without sensor hardware it says which host
-drivers were skipped and exits 1.
+boardd diag to check it. A part that fails in every scan for 2 seconds
+(a chip that does not answer, a chain with a wrong sentinel) ends it
+with exit status 1, naming the part. Without sensor hardware it says
+which host drivers were skipped and exits 1.
 
 `)
 		fs.PrintDefaults()
@@ -99,6 +101,11 @@ func calibrate(ctx context.Context, env *cmdEnv, cfg *sensors.Config, sc sensors
 	res, err := sensors.Calibrate(ctx, sc, p, o)
 	if errors.Is(err, sensors.ErrCalibrationAborted) {
 		fmt.Fprintln(env.stderr, "boardd calibrate: aborted; nothing written")
+		return exitError{1}
+	}
+	var ue *sensors.UnitError
+	if errors.As(err, &ue) {
+		fmt.Fprintf(env.stderr, "boardd calibrate: %v\nNothing written. Check that part's power, wiring and address straps (docs/hardware.md, bring-up).\n", err)
 		return exitError{1}
 	}
 	if err != nil {
