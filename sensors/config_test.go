@@ -293,3 +293,72 @@ func FuzzParseConfig(f *testing.F) {
 		}
 	})
 }
+
+// TestEveryDesign holds each design of the table to the same contract:
+// its reference wiring validates, its squares survive a SetWiring round
+// trip, it names its inputs and the GPIO lines and buses it takes.
+func TestEveryDesign(t *testing.T) {
+	wantUses := map[string]string{
+		"matrix":   "matrix.rows[0]=GPIO GPIO5 matrix.cols[1]=GPIO GPIO17",
+		"mcp23017": "mcp23017.bus=I2C bus /dev/i2c-1 mcp23017.int_pin=GPIO GPIO17",
+		"hc165":    "hc165.spi=SPI port /dev/spidev0.0 hc165.latch_pin=GPIO GPIO25",
+		"analog":   "analog.select[0]=GPIO GPIO5 analog.bus=SPI port /dev/spidev0.0",
+	}
+	for _, d := range sensors.Designs {
+		cfg, err := sensors.DefaultConfig(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := cfg.ValidateHardware(); err != nil {
+			t.Errorf("%s: reference wiring: %v", d, err)
+		}
+		w, err := cfg.Wiring()
+		if err != nil || w.Covered() != ^chess.Bitboard(0) {
+			t.Fatalf("%s: wiring %v, covered %v", d, err, w)
+		}
+		before, _ := cfg.Marshal()
+		if err := cfg.SetWiring(w); err != nil {
+			t.Fatalf("%s: SetWiring: %v", d, err)
+		}
+		w2, _ := cfg.Wiring()
+		for i := 0; i < cfg.Inputs(); i++ {
+			if w.Square(i) != w2.Square(i) {
+				t.Fatalf("%s: input %d: %v after the round trip, was %v\n%s", d, i, w2.Square(i), w.Square(i), before)
+			}
+		}
+		if name := cfg.InputName(cfg.Inputs() - 1); name == "" || strings.HasPrefix(name, "input ") {
+			t.Errorf("%s: last input named %q", d, name)
+		}
+		uses, err := cfg.Uses()
+		if err != nil {
+			t.Fatalf("%s: %v", d, err)
+		}
+		got := map[string]bool{}
+		for _, u := range uses {
+			got[u.Key+"="+u.Kind.String()+" "+u.Name] = true
+		}
+		for _, want := range regexp.MustCompile(`\S+=(?:GPIO|I2C bus|SPI port) \S+`).FindAllString(wantUses[d], -1) {
+			if !got[want] {
+				t.Errorf("%s: uses lack %q: %v", d, want, uses)
+			}
+		}
+	}
+}
+
+func TestWiringOfAnUnvalidatedConfigIsAnError(t *testing.T) {
+	// Lists longer than the hardware are a configuration error, found by
+	// Wiring even before ValidateHardware.
+	cfg, _ := sensors.DefaultConfig("matrix")
+	cfg.Matrix.Squares[7] = append(cfg.Matrix.Squares[7], "-", "-", "a1")
+	cfg.Matrix.Squares[0][0] = "-"
+	if _, err := cfg.Wiring(); err == nil || !strings.Contains(err.Error(), "matrix.squares[7][10]: input 66 of 64") {
+		t.Errorf("error %v", err)
+	}
+	cfg.Design = "sonar"
+	if n := cfg.Inputs(); n != 0 {
+		t.Errorf("%d inputs for an unknown design", n)
+	}
+	if _, err := cfg.Uses(); err == nil || !strings.Contains(err.Error(), `design: "sonar"`) {
+		t.Errorf("Uses: %v", err)
+	}
+}

@@ -50,14 +50,15 @@ func initHost(cfg *sensors.Config) (*hostHardware, error) {
 	}
 	h := &hostHardware{state: st}
 	var missing []string
-	needGPIO, needI2C, needSPI := true, false, false
-	switch cfg.Design {
-	case "mcp23017":
-		needGPIO, needI2C = cfg.MCP23017.IntPin != "", true
-	case "hc165":
-		needSPI = true
-	case "analog":
-		needI2C, needSPI = cfg.Analog.ADC == "ads1115", cfg.Analog.ADC == "mcp3008"
+	uses, err := cfg.Uses()
+	if err != nil {
+		return nil, err
+	}
+	var needGPIO, needI2C, needSPI bool
+	for _, u := range uses {
+		needGPIO = needGPIO || u.Kind == sensors.UseGPIO
+		needI2C = needI2C || u.Kind == sensors.UseI2C
+		needSPI = needSPI || u.Kind == sensors.UseSPI
 	}
 	if needGPIO && len(gpioreg.All()) == 0 {
 		missing = append(missing, "no GPIO (no /dev/gpiochip*)")
