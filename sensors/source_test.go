@@ -185,6 +185,29 @@ func TestDebouncer(t *testing.T) {
 	}
 }
 
+func TestDebouncerDoesNotAdoptFailedInputsAsEmpty(t *testing.T) {
+	// The chip of rank 8 does not answer at the first scan. Its squares
+	// are not settled as empty: the first reading when it answers is
+	// their state, at once, as the first scan's is for the others.
+	d, _ := sensors.NewDebouncer(3)
+	rank8 := chess.Bitboard(0xff) << 56
+	valid := ^rank8
+	// A failed chip's inputs read nothing.
+	d.Step(standard&^rank8, 0, valid)
+	if occ, _ := d.State(); occ != standard&^rank8 || d.Known() != valid {
+		t.Fatalf("after the first scan: occ %v known %v", occ, d.Known())
+	}
+	d.Step(standard&^rank8, 0, valid)
+	ch := d.Step(standard, 0, ^chess.Bitboard(0))
+	if occ, _ := d.State(); ch != standard&rank8 || occ != standard {
+		t.Errorf("the chip answers: changed %v, occ %v; want rank 8's pieces at once", ch, occ)
+	}
+	// From then on its squares are debounced like the others.
+	if ch := d.Step(standard&^sq("a8").Bitboard(), 0, ^chess.Bitboard(0)); ch != 0 {
+		t.Errorf("a one-scan blip on a8 changed %v", ch)
+	}
+}
+
 // TestDebouncerMatchesCounters compares the bitboard debouncer with the
 // obvious per-square counter on random noise.
 func TestDebouncerMatchesCounters(t *testing.T) {
