@@ -16,7 +16,7 @@ func matrixReference() *Config {
 		Matrix: &MatrixConfig{
 			Rows:            strings.Fields("GPIO5 GPIO6 GPIO13 GPIO19 GPIO26 GPIO16 GPIO20 GPIO21"),
 			Cols:            strings.Fields("GPIO4 GPIO17 GPIO27 GPIO22 GPIO23 GPIO24 GPIO25 GPIO12"),
-			Settle:          Duration(10 * time.Microsecond),
+			Settle:          Duration(DefaultMatrixSettle),
 			DiodeCheckEvery: 100,
 			Squares:         groupNames(squareNames(64, 0), 8),
 		},
