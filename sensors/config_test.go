@@ -59,6 +59,9 @@ func TestConfigErrorsNameTheKey(t *testing.T) {
 		{"analog", func(c *sensors.Config) { c.Analog.ADC = "ads1015" }, `analog.adc: "ads1015"`},
 		{"analog", func(c *sensors.Config) {}, "analog.baseline_mv: no baseline for a1-h8 (run boardd calibrate"},
 		{"analog-ads1115", func(c *sensors.Config) { c.Analog.Addrs = []sensors.I2CAddr{0x20} }, "analog.addrs[0]: 0x20"},
+		{"analog-ads1115", func(c *sensors.Config) { c.Analog.SpeedHz = 400_000 }, "analog.speed_hz: 400000: an ADS1115 is on I2C"},
+		{"analog", func(c *sensors.Config) { c.Analog.SpeedHz = 8_000_000 }, "analog.speed_hz: 8000000: want 10 kHz to 3.6 MHz"},
+		{"analog", func(c *sensors.Config) { c.Analog.SpeedHz = 1_000 }, "analog.speed_hz: 1000: want 10 kHz"},
 	} {
 		cfg, _ := sensors.DefaultConfig(c.design)
 		c.edit(cfg)

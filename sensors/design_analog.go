@@ -79,6 +79,9 @@ func (a *AnalogConfig) validate() error {
 func (a *AnalogConfig) validateADC() error {
 	switch a.ADC {
 	case "ads1115":
+		if a.SpeedHz != 0 {
+			return cfgErr("analog.speed_hz", "%d: an ADS1115 is on I2C, whose clock is set by dtparam=i2c_arm_baudrate in config.txt; leave speed_hz out", a.SpeedHz)
+		}
 		if n := len(a.Addrs); n > 0 && n*4 < a.muxes() {
 			return cfgErr("analog.addrs", "%d ADS1115 (4 inputs each) for %d multiplexers", n, a.muxes())
 		}
@@ -96,6 +99,11 @@ func (a *AnalogConfig) validateADC() error {
 		}
 		if a.VRefMV < 0 {
 			return cfgErr("analog.vref_mv", "%v: want a positive voltage", a.VRefMV)
+		}
+		// MCP3008 datasheet: fCLK at most 3.6 MHz at VDD 5 V and 1.35 MHz
+		// at 2.7 V; below about 10 kHz the sampling capacitor droops.
+		if a.SpeedHz != 0 && (a.SpeedHz < 10_000 || a.SpeedHz > 3_600_000) {
+			return cfgErr("analog.speed_hz", "%d: want 10 kHz to 3.6 MHz (an MCP3008 at 3.3 V is safe up to about 1.35 MHz; default 1 MHz)", a.SpeedHz)
 		}
 	default:
 		return cfgErr("analog.adc", "%q: want ads1115 or mcp3008", a.ADC)
