@@ -292,3 +292,21 @@ func TestScanSourceFreshTurnsFalseWhenScanningStalls(t *testing.T) {
 		t.Error("not fresh again once scans complete")
 	}
 }
+
+func TestRealClockDelayIsSubMillisecond(t *testing.T) {
+	if testing.Short() {
+		t.Skip("timing on a loaded or emulated machine")
+	}
+	// A 400 µs settle (above the spinning limit) must not become the
+	// millisecond time.Sleep makes of it.
+	clk := sensors.NewRealClock()
+	best := time.Hour
+	for range 20 {
+		start := time.Now()
+		clk.Delay(400 * time.Microsecond)
+		best = min(best, time.Since(start))
+	}
+	if best < 400*time.Microsecond || best > 900*time.Microsecond {
+		t.Errorf("Delay(400µs) took at best %v", best)
+	}
+}

@@ -297,3 +297,24 @@ func TestParseCore(t *testing.T) {
 		}
 	}
 }
+
+func TestDefaultPollSleepIsSubMillisecond(t *testing.T) {
+	if testing.Short() {
+		t.Skip("timing on a loaded or emulated machine")
+	}
+	// The receive polls of 400 µs and 10 µs must not become the
+	// millisecond time.Sleep makes of them: the slave FIFO fills in
+	// about 1.5 ms.
+	l := New(block{&bus{}, 0}, block{&bus{}, 1}, block{&bus{}, 2}, false, 250, Config{})
+	for _, d := range []time.Duration{bytePoll, idlePoll} {
+		best := time.Hour
+		for range 20 {
+			start := time.Now()
+			l.sleep(d)
+			best = min(best, time.Since(start))
+		}
+		if best < d || best > d+500*time.Microsecond {
+			t.Errorf("poll of %v took at best %v", d, best)
+		}
+	}
+}
