@@ -13,10 +13,6 @@ import (
 	"github.com/boardd/boardd/sensors"
 	"github.com/boardd/boardd/sensors/sensorstest"
 	"github.com/boardd/boardd/trace"
-	"periph.io/x/conn/v3/gpio"
-	"periph.io/x/conn/v3/i2c"
-	"periph.io/x/conn/v3/physic"
-	"periph.io/x/conn/v3/spi"
 )
 
 func TestConfigErrorsNameTheKey(t *testing.T) {
@@ -114,79 +110,6 @@ func TestHardwareDocExamples(t *testing.T) {
 	}
 }
 
-// modelHardware builds the models of a design's default configuration
-// behind the names it uses.
-func modelHardware(t *testing.T, cfg *sensors.Config, board *sensorstest.Board) *sensorstest.Hardware {
-	t.Helper()
-	w, err := cfg.Wiring()
-	if err != nil {
-		t.Fatal(err)
-	}
-	hw := &sensorstest.Hardware{Pins: map[string]gpio.PinIO{}, Buses: map[string]i2c.Bus{}, Ports: map[string]spi.Port{}, Groups: map[string]gpio.Group{}}
-	switch cfg.Design {
-	case "matrix":
-		sqs := make([][]chess.Square, 8)
-		for r := range sqs {
-			sqs[r] = make([]chess.Square, 8)
-			for c := range sqs[r] {
-				sqs[r][c] = w.Square(r*8 + c)
-			}
-		}
-		m := sensorstest.NewMatrixModel(board, sqs)
-		for i, n := range cfg.Matrix.Rows {
-			hw.Pins[n] = m.Rows()[i]
-		}
-		for i, n := range cfg.Matrix.Cols {
-			hw.Pins[n] = m.Cols()[i]
-		}
-		hw.Groups[strings.Join(cfg.Matrix.Rows, ",")] = m.RowGroup()
-		hw.Groups[strings.Join(cfg.Matrix.Cols, ",")] = m.ColGroup()
-	case "mcp23017":
-		var addrs []uint16
-		var pins [][16]chess.Square
-		for i, ch := range cfg.MCP23017.Chips {
-			addrs = append(addrs, uint16(ch.Addr))
-			var p [16]chess.Square
-			for b := range p {
-				p[b] = w.Square(i*16 + b)
-			}
-			pins = append(pins, p)
-		}
-		m := sensorstest.NewMCP23017Model(board, addrs, pins)
-		m.Erratum = true
-		hw.Buses[cfg.MCP23017.Bus] = m
-		hw.Pins[cfg.MCP23017.IntPin] = m.IntLine()
-	case "hc165":
-		in := make([][8]chess.Square, 8)
-		for i := range 64 {
-			in[i/8][i%8] = w.Square(i)
-		}
-		m := sensorstest.NewHC165Model(board, in)
-		m.SER = cfg.HC165.Sentinel == "high"
-		hw.Ports[cfg.HC165.SPI] = m
-		hw.Pins[cfg.HC165.Latch] = m.Latch()
-	case "analog":
-		sqs := make([][16]chess.Square, 4)
-		for i := range 64 {
-			sqs[i/16][i%16] = w.Square(i)
-		}
-		h := sensorstest.NewHallModel(board, sqs)
-		cfg.Analog.BaselineMV = map[string]float64{}
-		for i := range 64 {
-			cfg.Analog.BaselineMV[w.Square(i).String()] = float64(h.Baseline[i/16][i%16]) / float64(physic.MilliVolt)
-		}
-		for i, p := range h.SelectPins() {
-			hw.Pins[cfg.Analog.Select[i]] = p
-		}
-		if cfg.Analog.ADC == "mcp3008" {
-			hw.Ports[cfg.Analog.Bus] = h.MCP3008(3300 * physic.MilliVolt)
-		} else {
-			hw.Buses[cfg.Analog.Bus] = h.ADS1115(0x48)
-		}
-	}
-	return hw
-}
-
 func TestOpenEachDesign(t *testing.T) {
 	for _, design := range []string{"matrix", "matrix-lines", "mcp23017", "hc165", "analog"} {
 		name := design
@@ -194,10 +117,12 @@ func TestOpenEachDesign(t *testing.T) {
 		if design == "matrix-lines" {
 			cfg.Matrix.LineSets, cfg.Matrix.DiodeCheckEvery = true, 0
 		}
-		clk := sensorstest.NewClock()
-		board := sensorstest.NewBoard(clk)
-		hw := modelHardware(t, cfg, board)
-		src, err := sensors.Open(cfg, hw, sensors.SourceOptions{Clock: clk})
+		rig, err := sensorstest.NewRig(cfg)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		clk, board := rig.Clock, rig.Board
+		src, err := sensors.Open(cfg, rig.Hardware, sensors.SourceOptions{Clock: clk})
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
