@@ -32,6 +32,9 @@ type section interface {
 	// checkComplete checks what a board ready to run needs beyond a square
 	// on every input (the analog baselines).
 	checkComplete(w *Wiring) error
+	// probeChecks makes every check of the design's scanner run on every
+	// scan, for boardd diag --probe.
+	probeChecks()
 }
 
 // designEntry is one design: its name (Config.Design and the key of its

@@ -262,3 +262,6 @@ func (a *AnalogConfig) onOff() (on, off float64) {
 	}
 	return on, off
 }
+
+// probeChecks: each scan already checks every reading against the rails.
+func (a *AnalogConfig) probeChecks() {}

@@ -106,3 +106,10 @@ func openPins(hw Hardware, key string, names []string) ([]gpio.PinIO, error) {
 	}
 	return ps, nil
 }
+
+// probeChecks runs the reverse-bias check on every scan (pins only).
+func (m *MatrixConfig) probeChecks() {
+	if !m.LineSets {
+		m.DiodeCheckEvery = 1
+	}
+}

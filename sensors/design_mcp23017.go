@@ -131,3 +131,6 @@ func (m *MCP23017Config) chipInputs(w *Wiring) []MCP23017Chip {
 	}
 	return chips
 }
+
+// probeChecks: each scan's read already checks the chip's configuration.
+func (m *MCP23017Config) probeChecks() {}

@@ -193,7 +193,7 @@ type sourceFlags struct {
 func addSourceFlags(fs *flag.FlagSet) sourceFlags {
 	return sourceFlags{
 		config: fs.String("config", "", "the board's sensor configuration (JSON, as written by boardd calibrate)"),
-		source: fs.String("source", "hw", `"hw": the board's sensors per --config; "trace:FILE": replay a boardtrace (recorded or simulated)`),
+		source: fs.String("source", "hw", `"hw": the board's sensors per --config; "trace:FILE": replay a boardtrace (recorded or simulated); "`+modelUsage+`"`),
 		fast:   fs.Bool("fast", false, "with a trace source, replay as fast as possible instead of in real time"),
 	}
 }
@@ -228,8 +228,15 @@ func openSource(env *cmdEnv, f sourceFlags, log *slog.Logger) (sensors.FrameSour
 		}
 		return p, &h, func() { p.Close(); closeIn() }, nil
 	}
+	if strings.HasPrefix(*f.source, "model:") {
+		src, err := openModelSource(*f.source)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		return src, &trace.Header{Sensor: src.Sensor()}, func() { src.Close() }, nil
+	}
 	if *f.source != "hw" {
-		return nil, nil, nil, fmt.Errorf(`--source %q: want "hw" or "trace:FILE"`, *f.source)
+		return nil, nil, nil, fmt.Errorf(`--source %q: want "hw", "trace:FILE" or "model:DESIGN"`, *f.source)
 	}
 	if *f.config == "" {
 		return nil, nil, nil, errors.New(`--config FILE is needed to read the board's sensors (or --source trace:FILE to replay a trace)`)
