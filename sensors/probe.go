@@ -70,7 +70,7 @@ func Probe(sc Scanner, o ProbeOptions) (*ProbeReport, error) {
 		r.Units[i].Name = u.Name
 	}
 	var s Scan
-	var last Inputs
+	var last, lastValid Inputs
 	t0 := o.Clock.Now()
 	for k := 0; k < o.Scans; k++ {
 		if err := sc.Scan(&s); err != nil {
@@ -89,13 +89,12 @@ func Probe(sc Scanner, o ProbeOptions) (*ProbeReport, error) {
 		occ := s.Occ
 		for w := range occ {
 			occ[w] &= s.Valid[w]
-			if k > 0 {
-				r.Flicker[w] |= (occ[w] ^ last[w]) & s.Valid[w]
-			}
+			// Only inputs read in both scans can be said to change.
+			r.Flicker[w] |= (occ[w] ^ last[w]) & s.Valid[w] & lastValid[w]
 			r.MissingDiode[w] |= s.MissingDiode[w]
 			r.Range[w] |= s.Range[w]
 		}
-		last = occ
+		last, lastValid = occ, s.Valid
 	}
 	r.Elapsed = o.Clock.Now().Sub(t0)
 	r.Occupied = last
