@@ -63,14 +63,25 @@ func (g *fastGroup) WaitForEdge(time.Duration) (int, gpio.Edge, error) {
 }
 
 // fastBus answers every read with 0x5a bytes and counts transactions.
-type fastBus struct{ n int }
+// fastBus answers I2C transactions: 0x5a bytes, and an MCP23017's
+// pull-ups as they were written (so the bank's reset check passes).
+type fastBus struct {
+	n  int
+	pu [8][2]byte
+}
 
 func (b *fastBus) String() string                  { return "fast" }
 func (b *fastBus) SetSpeed(physic.Frequency) error { return nil }
 func (b *fastBus) Tx(addr uint16, w, r []byte) error {
 	b.n++
+	if len(w) == 3 && w[0] == 0x0c {
+		b.pu[addr&7] = [2]byte{w[1], w[2]}
+	}
 	for i := range r {
 		r[i] = 0x5a
+	}
+	if len(r) == 8 && w[0] == 0x0c {
+		r[0], r[1] = b.pu[addr&7][0], b.pu[addr&7][1]
 	}
 	return nil
 }

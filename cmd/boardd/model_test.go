@@ -74,9 +74,9 @@ func TestProbeTranscriptReplays(t *testing.T) {
 	if err := json.Unmarshal(b, &tr); err != nil {
 		t.Fatal(err)
 	}
-	// 5 chips: configured (6 writes) and read once per scan.
+	// 5 chips: configured (7 writes) and read once per scan.
 	ops := tr.I2C["/dev/i2c-1"]
-	if len(ops) != 5*6+5*5 || ops[0].Addr != 0x20 || ops[0].W != "0a44" {
+	if len(ops) != 5*7+5*5 || ops[0].Addr != 0x20 || ops[0].W != "0544" || ops[1].W != "0a44" {
 		t.Fatalf("%d transactions, first %+v", len(ops), ops[0])
 	}
 	var play []i2ctest.IO
