@@ -6,12 +6,12 @@ import (
 	"time"
 
 	"github.com/boardd/boardd/chess"
+	"github.com/boardd/boardd/sensors/ads1115"
 	"github.com/boardd/boardd/sensors/mcp3008"
 	"periph.io/x/conn/v3/analog"
 	"periph.io/x/conn/v3/gpio"
 	"periph.io/x/conn/v3/physic"
 	"periph.io/x/conn/v3/spi"
-	"periph.io/x/devices/v3/ads1x15"
 )
 
 // Analog Hall sensors through CD74HC4067 multiplexers into an MCP3008 or
@@ -177,18 +177,20 @@ func (a *AnalogConfig) scanner(hw Hardware, clk Clock, w *Wiring) (Scanner, erro
 		if len(addrs) == 0 {
 			addrs = []I2CAddr{0x48}
 		}
+		devs := map[I2CAddr]*ads1115.Dev{}
 		for m := 0; m < a.muxes(); m++ {
 			addr := addrs[m/4]
-			dev, err := ads1x15.NewADS1115(bus, &ads1x15.Opts{I2cAddress: uint16(addr)})
-			if err != nil {
-				return nil, cfgErr("analog.addrs", "%v: %v", addr, err)
+			dev := devs[addr]
+			if dev == nil {
+				// 4.096 V full scale covers a 3.3 V sensor; 860 samples/s
+				// is the fastest conversion (about 1.2 ms), its end found
+				// by polling rather than by a millisecond-rounded sleep.
+				if dev, err = ads1115.New(bus, uint16(addr), ads1115.Opts{Delay: clk.Delay, Now: clk.Now}); err != nil {
+					return nil, cfgErr("analog.addrs", "%v: %v", addr, err)
+				}
+				devs[addr] = dev
 			}
-			// 4.096 V full scale covers a 3.3 V sensor; 860 samples/s is
-			// the fastest conversion (about 1.2 ms).
-			p, err := dev.PinForChannel(ads1x15.Channel0+ads1x15.Channel(m%4), 4096*physic.MilliVolt, 860*physic.Hertz, ads1x15.SaveEnergy)
-			if err != nil {
-				return nil, cfgErr("analog.adc", "ads1115 %v channel %d: %v", addr, m%4, err)
-			}
+			p, _ := dev.Pin(m % 4)
 			pins = append(pins, p)
 			names = append(names, fmt.Sprintf("ads1115 %#x ch%d (mux %d)", uint16(addr), m%4, m))
 		}
