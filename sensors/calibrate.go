@@ -51,14 +51,17 @@ type CalibrateOptions struct {
 // in every scan for a while: without their inputs no square can be
 // learned.
 type UnitError struct {
-	Units []string // the failing units ("mcp23017 0x21")
-	Errs  []error  // each one's last error
-	For   time.Duration
+	Units []string      // the failing units ("mcp23017 0x21")
+	Errs  []error       // each one's last error
+	For   time.Duration // how long (0: a count of scans, as for the baselines)
 }
 
 func (e *UnitError) Error() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s failed in every scan for %v", strings.Join(e.Units, ", "), e.For)
+	fmt.Fprintf(&b, "%s failed in every scan", strings.Join(e.Units, ", "))
+	if e.For > 0 {
+		fmt.Fprintf(&b, " for %v", e.For)
+	}
 	for i, err := range e.Errs {
 		if err == nil {
 			continue

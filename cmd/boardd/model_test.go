@@ -145,6 +145,11 @@ func TestCalibrateOnAModel(t *testing.T) {
 	if code != 1 || !strings.Contains(stderr, "boardd calibrate: mcp23017 0x22 failed in every scan for 2s") {
 		t.Errorf("a dead chip: exit %d\n%s", code, stderr)
 	}
+	// An analog board's dead ADC is named when the baselines are measured.
+	_, stderr, code = runSensorCmd(t, "\n", "calibrate", "--source", "model:analog,dead=adc")
+	if code != 1 || !strings.Contains(stderr, "boardd calibrate: mcp3008 ch0 (mux 0), mcp3008 ch1 (mux 1), mcp3008 ch2 (mux 2), mcp3008 ch3 (mux 3) failed in every scan; ") {
+		t.Errorf("a dead ADC: exit %d\n%s", code, stderr)
+	}
 	if _, _, code := runSensorCmd(t, "", "calibrate", "--source", "model:hc165", "--design", "hc165"); code != 2 {
 		t.Errorf("two sources: exit %d, want 2", code)
 	}
