@@ -1,8 +1,7 @@
 package main
 
 import (
-	"encoding/hex"
-	"encoding/json"
+	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,9 +11,6 @@ import (
 	"github.com/boardd/boardd/sensors/sensorstest"
 	"periph.io/x/conn/v3/gpio"
 	"periph.io/x/conn/v3/gpio/gpiotest"
-	"periph.io/x/conn/v3/i2c"
-	"periph.io/x/conn/v3/i2c/i2ctest"
-	"periph.io/x/conn/v3/spi"
 )
 
 func TestDiagProbeOnModels(t *testing.T) {
@@ -70,33 +66,22 @@ func TestProbeTranscriptReplays(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var tr transcript
-	if err := json.Unmarshal(b, &tr); err != nil {
+	tr, err := sensorstest.ParseTranscript(b)
+	if err != nil {
 		t.Fatal(err)
 	}
 	// 5 chips: configured (7 writes) and read once per scan.
 	ops := tr.I2C["/dev/i2c-1"]
-	if len(ops) != 5*7+5*5 || ops[0].Addr != 0x20 || ops[0].W != "0544" || ops[1].W != "0a44" {
+	if len(ops) != 5*7+5*5 || ops[0].Addr != 0x20 || !bytes.Equal(ops[0].W, []byte{0x05, 0x44}) || !bytes.Equal(ops[1].W, []byte{0x0a, 0x44}) {
 		t.Fatalf("%d transactions, first %+v", len(ops), ops[0])
 	}
-	var play []i2ctest.IO
-	for _, op := range ops {
-		w, _ := hex.DecodeString(op.W)
-		r, _ := hex.DecodeString(op.R)
-		play = append(play, i2ctest.IO{Addr: op.Addr, W: w, R: r})
-	}
-	bus := &i2ctest.Playback{Ops: play, DontPanic: true}
 	cfg, _ := sensors.DefaultConfig("mcp23017")
-	hw := &sensorstest.Hardware{
-		Buses: map[string]i2c.Bus{"/dev/i2c-1": bus},
-		Pins:  map[string]gpio.PinIO{"GPIO17": &gpiotest.Pin{N: "GPIO17", L: gpio.High, EdgesChan: make(chan gpio.Level, 1)}},
-		Ports: map[string]spi.Port{},
-	}
+	hw, done := tr.Hardware(map[string]gpio.PinIO{"GPIO17": &gpiotest.Pin{N: "GPIO17", L: gpio.High, EdgesChan: make(chan gpio.Level, 1)}})
 	var out strings.Builder
 	if err := probe(&out, &probeTarget{cfg: cfg, hw: hw}, 5, ""); err != nil {
 		t.Fatalf("%v\n%s", err, out.String())
 	}
-	if err := bus.Close(); err != nil {
+	if err := done(); err != nil {
 		t.Errorf("replay: %v", err)
 	}
 	if !strings.Contains(out.String(), "probe: OK") {
@@ -152,5 +137,38 @@ func TestCalibrateOnAModel(t *testing.T) {
 	}
 	if _, _, code := runSensorCmd(t, "", "calibrate", "--source", "model:hc165", "--design", "hc165"); code != 2 {
 		t.Errorf("two sources: exit %d, want 2", code)
+	}
+}
+
+func TestProbeTranscriptReplaysSPI(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "bus.json")
+	if stdout, stderr, code := runSensorCmd(t, "", "diag", "--probe", "--scans", "3", "--source", "model:hc165", "--record", file); code != 0 {
+		t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
+	}
+	b, _ := os.ReadFile(file)
+	tr, err := sensorstest.ParseTranscript(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Three scans: 8 chips and the sentinel byte each, 0xff (all open,
+	// SER high).
+	ops := tr.SPI["/dev/spidev0.0"]
+	if len(ops) != 3 || len(ops[0].R) != 9 || ops[0].R[8] != 0xff {
+		t.Fatalf("transfers %+v", ops)
+	}
+	cfg, _ := sensors.DefaultConfig("hc165")
+	hw, done := tr.Hardware(map[string]gpio.PinIO{"GPIO25": &gpiotest.Pin{N: "GPIO25"}})
+	var out strings.Builder
+	if err := probe(&out, &probeTarget{cfg: cfg, hw: hw}, 3, ""); err != nil || !strings.Contains(out.String(), "probe: OK") {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	if err := done(); err != nil {
+		t.Errorf("replay: %v", err)
+	}
+	// A fourth scan is not in the transcript: the replay says so.
+	hw, _ = tr.Hardware(map[string]gpio.PinIO{"GPIO25": &gpiotest.Pin{N: "GPIO25"}})
+	out.Reset()
+	if err := probe(&out, &probeTarget{cfg: cfg, hw: hw}, 4, ""); err == nil || !strings.Contains(out.String(), "failed in 1 of 4 scans") {
+		t.Errorf("a scan beyond the transcript: %v\n%s", err, out.String())
 	}
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -13,6 +12,7 @@ import (
 
 	"github.com/boardd/boardd/chess"
 	"github.com/boardd/boardd/sensors"
+	"github.com/boardd/boardd/sensors/sensorstest"
 	"periph.io/x/conn/v3"
 	"periph.io/x/conn/v3/conntest"
 	"periph.io/x/conn/v3/gpio"
@@ -191,33 +191,17 @@ func (c recordedConn) TxPackets([]spi.Packet) error {
 	return errors.New("recording: TxPackets is not recorded")
 }
 
-// transcript is the JSON of the recorded transactions, bytes in hex.
-type transcript struct {
-	I2C map[string][]transcriptOp `json:"i2c,omitempty"`
-	SPI map[string][]transcriptOp `json:"spi,omitempty"`
-}
-
-type transcriptOp struct {
-	Addr uint16 `json:"addr,omitempty"`
-	W    string `json:"w,omitempty"`
-	R    string `json:"r,omitempty"`
-}
-
 func (r *recorder) save(path string) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	t := transcript{I2C: map[string][]transcriptOp{}, SPI: map[string][]transcriptOp{}}
+	var t sensorstest.Transcript
 	for _, name := range sortedNames(r.i2c) {
-		for _, op := range r.i2c[name].Ops {
-			t.I2C[name] = append(t.I2C[name], transcriptOp{Addr: op.Addr, W: hex.EncodeToString(op.W), R: hex.EncodeToString(op.R)})
-		}
+		t.AddI2C(name, r.i2c[name].Ops)
 	}
 	for _, name := range sortedNames(r.spi) {
-		for _, op := range r.spi[name].Ops {
-			t.SPI[name] = append(t.SPI[name], transcriptOp{W: hex.EncodeToString(op.W), R: hex.EncodeToString(op.R)})
-		}
+		t.AddSPI(name, r.spi[name].Ops)
 	}
-	b, err := json.MarshalIndent(t, "", " ")
+	b, err := json.MarshalIndent(&t, "", " ")
 	if err != nil {
 		return err
 	}
