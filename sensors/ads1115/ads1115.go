@@ -16,6 +16,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/boardd/boardd/internal/finesleep"
 	"periph.io/x/conn/v3/analog"
 	"periph.io/x/conn/v3/i2c"
 	"periph.io/x/conn/v3/physic"
@@ -60,8 +61,8 @@ var ErrNotReady = errors.New("ads1115: conversion not done in time")
 
 // Opts configure a Dev.
 type Opts struct {
-	// Delay waits for d precisely (sub-millisecond); nil: time.Sleep,
-	// which rounds up to about a millisecond.
+	// Delay waits for d precisely (sub-millisecond); nil:
+	// finesleep.Sleep (time.Sleep would round it up to about 1 ms).
 	Delay func(d time.Duration)
 	// Now is the time the timeout is measured in (nil: time.Now).
 	Now func() time.Time
@@ -86,7 +87,7 @@ func New(bus i2c.Bus, addr uint16, o Opts) (*Dev, error) {
 		return nil, fmt.Errorf("ads1115: address %#x out of range 0x48-0x4b", addr)
 	}
 	if o.Delay == nil {
-		o.Delay = time.Sleep
+		o.Delay = finesleep.Sleep
 	}
 	if o.Now == nil {
 		o.Now = time.Now
