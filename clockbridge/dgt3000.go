@@ -24,7 +24,10 @@ type DGTTransport interface {
 	// when every byte was acknowledged, else ErrDGTSilent (not
 	// acknowledged, lines idle: clock off, and the expected outcome of
 	// a wake), ErrDGTLinesLow or ErrDGTStretch (collision with the
-	// clock's own transfer) or ErrDGTTimeout (bus never free).
+	// clock's own transfer) or ErrDGTTimeout (bus never free). A frame
+	// the clock sends while Send waits for the bus is taken in (so that
+	// it neither stalls the clock nor keeps the bus busy) and returned by
+	// the next Receive.
 	Send(frame []byte, listen byte) error
 	// Receive waits up to timeout for one frame received as slave and
 	// returns it with its arrival address (8-bit form) prepended, i.e.

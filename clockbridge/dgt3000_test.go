@@ -247,6 +247,40 @@ func TestDGTSetAndRunAck(t *testing.T) {
 	}
 }
 
+func TestDGTSetAndRunWhileAPressArrives(t *testing.T) {
+	// The lever moves just as boardd sends SetAndRun: the clock's Button
+	// message is on the bus when the send wants it. The transport takes it
+	// in while it waits for the bus; the command goes through at once and
+	// the press is not lost.
+	d, dev, _ := configured(t, DGT3000Config{White: Left})
+	dev.mu.Lock()
+	dev.lever = dgtBtnLever // right side down: the first position seen
+	dev.mu.Unlock()
+	dev.TimeMsg()
+	d.mu.Lock()
+	d.handle(dev.Receive(time.Millisecond))
+	d.pending = nil
+	d.mu.Unlock()
+	dev.Press(Left)
+	if err := d.SetAndRun(context.Background(), 5*time.Minute, 4*time.Minute, BlackRuns); err != nil {
+		t.Fatal(err)
+	}
+	if s := d.Stats(); s.Retries != 0 || s.NoAcks != 0 {
+		t.Errorf("stats %+v", s)
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	var press *Report
+	for i := range d.pending {
+		if d.pending[i].Kind == ReportPress {
+			press = &d.pending[i]
+		}
+	}
+	if press == nil || press.Side != chess.White {
+		t.Errorf("reports %+v, want White's press", d.pending)
+	}
+}
+
 func TestDGTSetAndRunRetries(t *testing.T) {
 	tests := []struct {
 		name  string

@@ -17,9 +17,12 @@ type fakeDGT struct {
 	ts     *FakeTime
 	listen byte // 7-bit slave address the host listens on
 
-	sent    [][]byte // every frame the host sent, as given
-	queue   []fakeTx // frames the clock will send
-	dropped int      // addressed frames the host was not listening for
+	sent  [][]byte // every frame the host sent, as given
+	queue []fakeTx // frames the clock will send
+	// drained are frames that arrived while a Send waited for the bus:
+	// the transport read them then, and Receive returns them first.
+	drained [][]byte
+	dropped int // addressed frames the host was not listening for
 
 	awake, central, mode25, displaying bool
 	left, right                        time.Duration
@@ -128,6 +131,13 @@ func (f *fakeDGT) Send(frame []byte, listen byte) error {
 	if crc8(check) != frame[len(frame)-1] {
 		return fmt.Errorf("fake clock: bad CRC in % x", frame)
 	}
+	// A frame the clock is sending when the host wants the bus is taken
+	// in by the slave while Send waits for the bus to be free.
+	f.sortQueue()
+	for len(f.queue) > 0 && !f.queue[0].at.After(f.ts.Now()) && f.accepts(f.queue[0].frame) {
+		f.drained = append(f.drained, f.queue[0].frame)
+		f.queue = f.queue[1:]
+	}
 	cmd := frame[3]
 	act := fakeAct{kind: actNormal}
 	if s := f.script[cmd]; len(s) > 0 {
@@ -231,15 +241,29 @@ func fakeFlags(a fakeAct, def byte) byte {
 	return def
 }
 
-func (f *fakeDGT) Receive(timeout time.Duration) ([]byte, error) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
+func (f *fakeDGT) sortQueue() {
 	sort.SliceStable(f.queue, func(i, j int) bool {
 		if !f.queue[i].at.Equal(f.queue[j].at) {
 			return f.queue[i].at.Before(f.queue[j].at)
 		}
 		return f.queue[i].seq < f.queue[j].seq
 	})
+}
+
+// accepts reports whether the host's slave acknowledges a frame now.
+func (f *fakeDGT) accepts(fr []byte) bool {
+	return fr[0] == dgtAddrBroadcast && f.listen == 0 || fr[0] == dgtAddrHost && f.listen == dgtAddrHost>>1
+}
+
+func (f *fakeDGT) Receive(timeout time.Duration) ([]byte, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if len(f.drained) > 0 {
+		fr := f.drained[0]
+		f.drained = f.drained[1:]
+		return fr, nil
+	}
+	f.sortQueue()
 	now := f.ts.Now()
 	end := now.Add(timeout)
 	for i := 0; i < len(f.queue); i++ {

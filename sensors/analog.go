@@ -2,6 +2,7 @@ package sensors
 
 import (
 	"fmt"
+	"math/bits"
 	"time"
 
 	"github.com/boardd/boardd/trace"
@@ -181,9 +182,15 @@ func (a *Analog) MeasureBaselines(n int) ([]physic.ElectricPotential, error) {
 	sum := make([]physic.ElectricPotential, a.Inputs())
 	var bad Inputs
 	var s Scan
+	failing := ^uint64(0) // units that failed in every scan
+	var errs [64]error
 	for k := 0; k < n; k++ {
 		if err := a.Scan(&s); err != nil {
 			return nil, err
+		}
+		failing &= s.Failed
+		for b := s.Failed; b != 0; b &= b - 1 {
+			errs[bits.TrailingZeros64(b)] = s.Errs[bits.TrailingZeros64(b)]
 		}
 		for i := range sum {
 			if s.Valid.Has(i) || s.Range.Has(i) {
@@ -198,6 +205,16 @@ func (a *Analog) MeasureBaselines(n int) ([]physic.ElectricPotential, error) {
 		if bad.Has(i) {
 			sum[i] = 0
 		}
+	}
+	if failing != 0 {
+		// Name the parts, not 16 inputs each.
+		e := &UnitError{}
+		for b := failing; b != 0; b &= b - 1 {
+			i := bits.TrailingZeros64(b)
+			e.Units = append(e.Units, a.units[i].Name)
+			e.Errs = append(e.Errs, errs[i])
+		}
+		return sum, e
 	}
 	if !bad.IsZero() {
 		return sum, fmt.Errorf("analog: inputs %v could not be read", bad.List())

@@ -1,12 +1,14 @@
 package sensors_test
 
 import (
+	"errors"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/boardd/boardd/chess"
 	"github.com/boardd/boardd/sensors"
+	"github.com/boardd/boardd/sensors/ads1115"
 	"github.com/boardd/boardd/sensors/mcp3008"
 	"github.com/boardd/boardd/sensors/sensorstest"
 	"github.com/boardd/boardd/trace"
@@ -277,5 +279,37 @@ func TestADS1115ThroughModel(t *testing.T) {
 	}
 	if bus.Conversions < 64*2 {
 		t.Errorf("%d conversions", bus.Conversions)
+	}
+}
+
+func TestADS1115BoardWaitsForEachConversion(t *testing.T) {
+	// The model takes 1.16 ms per conversion (860 SPS) on the board's
+	// clock and keeps the previous result until then: a reader that does
+	// not wait for the conversion to be done reads the previous channel.
+	cfg, _ := sensors.DefaultConfig("analog-ads1115")
+	rig, err := sensorstest.NewRig(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rig.ADS1115.ConvTime = time.Second / 860
+	src, err := sensors.Open(cfg, rig.Hardware, sensors.SourceOptions{Clock: rig.Clock})
+	if err != nil {
+		t.Fatal(err)
+	}
+	white := chess.Bitboard(0xffff)
+	rig.Board.Set(standard, white)
+	got := collect(t, src, rig.Clock, rig.Clock.Now().Add(time.Second))
+	fs := frames(got)
+	if len(fs) != 1 || fs[0].Occ != standard || fs[0].White != white || len(faults(got)) != 0 {
+		t.Fatalf("frames %v, faults %v", fs, faults(got))
+	}
+	// 64 conversions of 1.16-1.2 ms and 16 settles: 11-13 scans a second.
+	if st := src.Stats(); st.ScanTime < 74*time.Millisecond || st.ScanTime > 80*time.Millisecond {
+		t.Errorf("a scan took %v", st.ScanTime)
+	}
+	rig.ADS1115.Stuck = true
+	got = collect(t, src, rig.Clock, rig.Clock.Now().Add(time.Second))
+	if fl := faults(got); len(fl) == 0 || !errors.Is(fl[0].Err, ads1115.ErrNotReady) {
+		t.Errorf("a conversion that never ends: faults %v", fl)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/bits"
 	"strings"
 	"time"
 
@@ -40,6 +41,37 @@ type CalibrateOptions struct {
 	// Timeout ends the calibration when a square waits longer (default:
 	// none).
 	Timeout time.Duration
+	// FailAfter ends the calibration with a *UnitError when a unit (a
+	// chip that does not answer: a wrong address strap, a loose wire)
+	// has failed in every scan for that long (default 2s).
+	FailAfter time.Duration
+}
+
+// UnitError is a calibration given up because units of the scanner failed
+// in every scan for a while: without their inputs no square can be
+// learned.
+type UnitError struct {
+	Units []string      // the failing units ("mcp23017 0x21")
+	Errs  []error       // each one's last error
+	For   time.Duration // how long (0: a count of scans, as for the baselines)
+}
+
+func (e *UnitError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s failed in every scan", strings.Join(e.Units, ", "))
+	if e.For > 0 {
+		fmt.Fprintf(&b, " for %v", e.For)
+	}
+	for i, err := range e.Errs {
+		if err == nil {
+			continue
+		}
+		if len(e.Units) > 1 {
+			fmt.Fprintf(&b, "; %s", e.Units[i])
+		}
+		fmt.Fprintf(&b, ": %v", err)
+	}
+	return b.String()
 }
 
 // CalibrationResult is what a calibration learned.
@@ -81,6 +113,9 @@ func Calibrate(ctx context.Context, sc Scanner, p Prompter, o CalibrateOptions) 
 	if o.BaselineScans <= 0 {
 		o.BaselineScans = 20
 	}
+	if o.FailAfter <= 0 {
+		o.FailAfter = 2 * time.Second
+	}
 	if o.InputName == nil {
 		o.InputName = func(i int) string { return fmt.Sprintf("input %d", i) }
 	}
@@ -103,6 +138,9 @@ type calibration struct {
 	scan   Scan
 	hist   []Inputs
 	eof    bool
+	// failing has the units that failed in every scan since failSince.
+	failing   uint64
+	failSince time.Time
 }
 
 // line returns a typed line if there is one, without waiting.
@@ -155,10 +193,16 @@ func (c *calibration) stable() (Inputs, error) {
 		}
 		in := c.scan.Occ
 		if c.scan.Failed != 0 {
-			// A unit failing makes the reading meaningless: start over.
+			// A unit failing makes the reading meaningless: start over,
+			// unless it has not answered for so long that waiting on would
+			// leave the operator before a prompt that never completes.
 			c.hist = c.hist[:0]
+			if err := c.checkFailing(); err != nil {
+				return Inputs{}, err
+			}
 			continue
 		}
+		c.failing = 0
 		if len(c.hist) > 0 && c.hist[len(c.hist)-1] != in {
 			c.hist = c.hist[:0]
 		}
@@ -167,6 +211,31 @@ func (c *calibration) stable() (Inputs, error) {
 			return in, nil
 		}
 	}
+}
+
+// checkFailing follows the units failing scan after scan and returns a
+// *UnitError once some have failed in every scan for FailAfter.
+func (c *calibration) checkFailing() error {
+	now := c.o.Clock.Now()
+	if c.failing &= c.scan.Failed; c.failing == 0 {
+		c.failing, c.failSince = c.scan.Failed, now
+		return nil
+	}
+	if d := now.Sub(c.failSince); d < c.o.FailAfter {
+		return nil
+	}
+	units := c.sc.Units()
+	e := &UnitError{For: c.o.FailAfter}
+	for b := c.failing; b != 0; b &= b - 1 {
+		i := bits.TrailingZeros64(b)
+		name := fmt.Sprintf("unit %d", i)
+		if i < len(units) {
+			name = units[i].Name
+		}
+		e.Units = append(e.Units, name)
+		e.Errs = append(e.Errs, c.scan.Errs[i])
+	}
+	return e
 }
 
 func (c *calibration) run() (*CalibrationResult, error) {

@@ -217,3 +217,48 @@ func TestCalibrateAnalogBoard(t *testing.T) {
 type i2cBus = i2c.Bus
 type spiPort = spi.Port
 type pinMap = map[string]gpio.PinIO
+
+func TestCalibrateNamesADeadChip(t *testing.T) {
+	clk := sensorstest.NewClock()
+	board := sensorstest.NewBoard(clk)
+	addrs, pins, _, chips := mcpLayout(5, allSquares())
+	model := sensorstest.NewMCP23017Model(board, addrs, pins)
+	bank, _ := sensors.NewMCP23017Bank(model, nil, chips, sensors.MCP23017Options{Clock: clk})
+	// Give up after a simulated minute rather than hang the test.
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	start := clk.Now()
+	clk.OnAdvance(func(now time.Time) {
+		if now.Sub(start) > time.Minute {
+			cancel()
+		}
+	})
+
+	// A chip that misses a few scans is waited for.
+	model.Fail(0x22, 20)
+	hand(board, clk.Now().Add(time.Second), time.Second, []chess.Square{sq("a1")}, 0, false)
+	res, err := sensors.Calibrate(ctx, bank, newPrompter(""), sensors.CalibrateOptions{Clock: clk, Squares: []chess.Square{sq("a1")}})
+	if err != nil || res.Wiring.Input(sq("a1")) != 0 {
+		t.Fatalf("a chip failing briefly: %v", err)
+	}
+
+	// A chip strapped to another address never answers: the calibration
+	// ends within FailAfter of the first scan, naming it.
+	model.Unplug(0x21, true)
+	t0 := clk.Now()
+	p := newPrompter("")
+	_, err = sensors.Calibrate(ctx, bank, p, sensors.CalibrateOptions{Clock: clk})
+	var ue *sensors.UnitError
+	if !errors.As(err, &ue) {
+		t.Fatalf("a dead chip: %v after %v, want a UnitError; said %q", err, clk.Now().Sub(t0), p.said)
+	}
+	if len(ue.Units) != 1 || ue.Units[0] != "mcp23017 0x21" || !strings.HasPrefix(err.Error(), "mcp23017 0x21 failed in every scan for 2s: ") {
+		t.Errorf("error %q, units %v", err, ue.Units)
+	}
+	if d := clk.Now().Sub(t0); d > 3*time.Second {
+		t.Errorf("gave up after %v", d)
+	}
+	if said := strings.Join(p.said, "\n"); strings.Contains(said, "Put a piece") {
+		t.Errorf("prompted for a piece with a chip dead:\n%s", said)
+	}
+}

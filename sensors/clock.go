@@ -4,6 +4,8 @@ import (
 	"context"
 	"sync"
 	"time"
+
+	"github.com/boardd/boardd/internal/finesleep"
 )
 
 // Clock is the time a scanner and a frame source see. Tests and
@@ -59,7 +61,8 @@ func (c *realClock) Delay(d time.Duration) {
 		return
 	}
 	if d > spinLimit {
-		time.Sleep(d)
+		// time.Sleep would round a sub-millisecond wait up to about 1 ms.
+		finesleep.Sleep(d)
 		return
 	}
 	start := time.Now()

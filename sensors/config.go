@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"github.com/boardd/boardd/chess"
-	"github.com/boardd/boardd/sensors/mcp23017"
 	"periph.io/x/conn/v3/physic"
 )
 
@@ -109,9 +108,6 @@ type AnalogConfig struct {
 	BaselineMV  map[string]float64 `json:"baseline_mv,omitempty"`
 	ThresholdMV map[string]float64 `json:"threshold_mv,omitempty"`
 }
-
-// Designs are the Config.Design values.
-var Designs = []string{"matrix", "mcp23017", "hc165", "analog"}
 
 // Duration is a time.Duration written as text ("10ms", "1m").
 type Duration time.Duration
@@ -240,31 +236,11 @@ func (c *Config) Validate() error {
 	if missing := ^w.Covered(); missing != 0 {
 		return cfgErr(c.Design+".squares", "squares %s are not wired (run boardd calibrate to learn the map)", SquareSet(missing))
 	}
-	if c.Design == "analog" {
-		var missing chess.Bitboard
-		for b := w.Covered(); b != 0; b &= b - 1 {
-			if _, ok := c.Analog.BaselineMV[b.First().String()]; !ok {
-				missing |= b.First().Bitboard()
-			}
-		}
-		if missing != 0 {
-			return cfgErr("analog.baseline_mv", "no baseline for %s (run boardd calibrate on the empty board)", SquareSet(missing))
-		}
-		for _, sq := range sortedKeys(c.Analog.BaselineMV) {
-			if _, ok := chess.ParseSquare(sq); !ok {
-				return cfgErr("analog.baseline_mv", "%q is not a square", sq)
-			}
-		}
-		for _, sq := range sortedKeys(c.Analog.ThresholdMV) {
-			if _, ok := chess.ParseSquare(sq); !ok {
-				return cfgErr("analog.threshold_mv", "%q is not a square", sq)
-			}
-			if v := c.Analog.ThresholdMV[sq]; v <= 0 {
-				return cfgErr("analog.threshold_mv."+sq, "%v: want a positive voltage", v)
-			}
-		}
+	s, err := c.section()
+	if err != nil {
+		return err
 	}
-	return nil
+	return s.checkComplete(w)
 }
 
 func sortedKeys(m map[string]float64) []string {
@@ -279,18 +255,9 @@ func sortedKeys(m map[string]float64) []string {
 // ValidateHardware checks everything but the squares of the wiring map
 // (which boardd calibrate learns).
 func (c *Config) ValidateHardware() error {
-	sections := map[string]bool{"matrix": c.Matrix != nil, "mcp23017": c.MCP23017 != nil, "hc165": c.HC165 != nil, "analog": c.Analog != nil}
-	present, ok := sections[c.Design]
-	if !ok {
-		return cfgErr("design", "%q: want one of %s", c.Design, strings.Join(Designs, ", "))
-	}
-	if !present {
-		return cfgErr(c.Design, "missing: design %q needs its section", c.Design)
-	}
-	for _, d := range Designs {
-		if d != c.Design && sections[d] {
-			return cfgErr(d, "given, but design is %q", c.Design)
-		}
+	s, err := c.section()
+	if err != nil {
+		return err
 	}
 	if c.Debounce < 0 || c.Debounce > MaxDebounce {
 		return cfgErr("debounce", "%d: want 1 to %d scans", c.Debounce, MaxDebounce)
@@ -306,139 +273,7 @@ func (c *Config) ValidateHardware() error {
 	if c.ScanInterval > 0 && c.ScanInterval < Duration(time.Millisecond) {
 		return cfgErr("scan_interval", "%v: below 1ms the debounce count means nothing", time.Duration(c.ScanInterval))
 	}
-	switch c.Design {
-	case "matrix":
-		m := c.Matrix
-		if err := checkMatrixSize(len(m.Rows), len(m.Cols)); err != nil {
-			return cfgErr("matrix.rows", "%v", err)
-		}
-		if err := checkNames("matrix.rows", m.Rows); err != nil {
-			return err
-		}
-		if err := checkNames("matrix.cols", m.Cols); err != nil {
-			return err
-		}
-		if m.LineSets && m.DiodeCheckEvery > 0 {
-			return cfgErr("matrix.diode_check_every", "needs individual pins, not line_sets")
-		}
-		if len(m.Squares) > len(m.Rows) {
-			return cfgErr("matrix.squares", "%d rows for %d row lines", len(m.Squares), len(m.Rows))
-		}
-		for r, row := range m.Squares {
-			if len(row) > len(m.Cols) {
-				return cfgErr(fmt.Sprintf("matrix.squares[%d]", r), "%d columns for %d column lines", len(row), len(m.Cols))
-			}
-		}
-	case "mcp23017":
-		m := c.MCP23017
-		if m.Bus == "" {
-			return cfgErr("mcp23017.bus", "missing (e.g. /dev/i2c-1)")
-		}
-		if len(m.Chips) == 0 || len(m.Chips) > 8 {
-			return cfgErr("mcp23017.chips", "%d chips, want 1 to 8", len(m.Chips))
-		}
-		seen := map[I2CAddr]int{}
-		for i, ch := range m.Chips {
-			key := fmt.Sprintf("mcp23017.chips[%d]", i)
-			if ch.Addr < mcp23017.MinAddr || ch.Addr > mcp23017.MaxAddr {
-				return cfgErr(key+".addr", "%#x: an MCP23017 answers at 0x20 to 0x27", uint16(ch.Addr))
-			}
-			if j, dup := seen[ch.Addr]; dup {
-				return cfgErr(key+".addr", "%#x also used by chips[%d]", uint16(ch.Addr), j)
-			}
-			seen[ch.Addr] = i
-			for _, p := range []struct {
-				name string
-				l    []string
-			}{{"a", ch.A}, {"b", ch.B}} {
-				if len(p.l) > 8 {
-					return cfgErr(key+"."+p.name, "%d pins, a port has 8", len(p.l))
-				}
-				if len(p.l) == 8 && !m.UseGPx7 && !isNone(p.l[7]) {
-					return cfgErr(fmt.Sprintf("%s.%s[7]", key, p.name), "%q on GP%s7, which current MCP23017s cannot read as an input (Microchip: GPA7 & GPB7 cannot be used as inputs); use \"-\" and another chip, or set use_gpx7 for old silicon",
-						p.l[7], strings.ToUpper(p.name))
-				}
-			}
-		}
-	case "hc165":
-		h := c.HC165
-		if h.SPI == "" {
-			return cfgErr("hc165.spi", "missing (e.g. /dev/spidev0.0)")
-		}
-		if h.Latch == "" {
-			return cfgErr("hc165.latch_pin", "missing: the GPIO on SH/LD (not CE0)")
-		}
-		if _, err := h.sentinel(); err != nil {
-			return err
-		}
-		if n := h.chips(); n < 1 || n > maxHC165 {
-			return cfgErr("hc165.count", "%d chips, want 1 to %d", n, maxHC165)
-		}
-		if len(h.Squares) > h.chips() {
-			return cfgErr("hc165.squares", "%d chips listed, count is %d", len(h.Squares), h.chips())
-		}
-		for i, l := range h.Squares {
-			if len(l) > 8 {
-				return cfgErr(fmt.Sprintf("hc165.squares[%d]", i), "%d inputs, a 74HC165 has 8", len(l))
-			}
-		}
-		if h.SpeedHz < 0 || h.SpeedHz > 25_000_000 {
-			return cfgErr("hc165.speed_hz", "%d: want up to 25 MHz (a 74HC165 at 3.3 V manages about 20)", h.SpeedHz)
-		}
-	case "analog":
-		a := c.Analog
-		switch a.ADC {
-		case "ads1115":
-			if n := len(a.Addrs); n > 0 && n*4 < a.muxes() {
-				return cfgErr("analog.addrs", "%d ADS1115 (4 inputs each) for %d multiplexers", n, a.muxes())
-			}
-			for i, ad := range a.Addrs {
-				if ad < 0x48 || ad > 0x4b {
-					return cfgErr(fmt.Sprintf("analog.addrs[%d]", i), "%#x: an ADS1115 answers at 0x48 to 0x4b", uint16(ad))
-				}
-			}
-			if len(a.Addrs) == 0 && a.muxes() > 4 {
-				return cfgErr("analog.addrs", "missing: %d multiplexers need %d ADS1115", a.muxes(), (a.muxes()+3)/4)
-			}
-		case "mcp3008":
-			if a.muxes() > 8 {
-				return cfgErr("analog.muxes", "%d multiplexers, an MCP3008 has 8 inputs", a.muxes())
-			}
-			if a.VRefMV < 0 {
-				return cfgErr("analog.vref_mv", "%v: want a positive voltage", a.VRefMV)
-			}
-		default:
-			return cfgErr("analog.adc", "%q: want ads1115 or mcp3008", a.ADC)
-		}
-		if a.Bus == "" {
-			return cfgErr("analog.bus", "missing: the I2C bus (ads1115) or SPI port (mcp3008)")
-		}
-		if len(a.Select) != 4 {
-			return cfgErr("analog.select", "%d lines: a CD74HC4067 has four, S0..S3", len(a.Select))
-		}
-		if err := checkNames("analog.select", a.Select); err != nil {
-			return err
-		}
-		if n := a.muxes(); n < 1 || n > MaxInputs/16 {
-			return cfgErr("analog.muxes", "%d multiplexers, want 1 to %d", n, MaxInputs/16)
-		}
-		if len(a.Squares) > a.muxes() {
-			return cfgErr("analog.squares", "%d multiplexers listed, muxes is %d", len(a.Squares), a.muxes())
-		}
-		for i, l := range a.Squares {
-			if len(l) > 16 {
-				return cfgErr(fmt.Sprintf("analog.squares[%d]", i), "%d channels, a CD74HC4067 has 16", len(l))
-			}
-		}
-		on, off := a.onOff()
-		if a.OnMV < 0 || a.OffMV < 0 || off >= on {
-			return cfgErr("analog.off_mv", "%v mV: want 0 < off_mv < on_mv (%v mV)", off, on)
-		}
-		if a.Samples < 0 || a.Samples > 16 {
-			return cfgErr("analog.samples", "%d: want 1 to 16", a.Samples)
-		}
-	}
-	return nil
+	return s.validate()
 }
 
 func checkNames(key string, names []string) error {
@@ -457,123 +292,51 @@ func checkNames(key string, names []string) error {
 
 func isNone(s string) bool { return s == "" || s == "-" }
 
-func (h *HC165Config) chips() int {
-	if h.Count > 0 {
-		return h.Count
-	}
-	return len(h.Squares)
-}
-
-func (h *HC165Config) sentinel() (Sentinel, error) {
-	switch h.Sentinel {
-	case "":
-		return NoSentinel, nil
-	case "low":
-		return SentinelLow, nil
-	case "high":
-		return SentinelHigh, nil
-	}
-	return 0, cfgErr("hc165.sentinel", "%q: want low, high or nothing", h.Sentinel)
-}
-
-func (a *AnalogConfig) muxes() int {
-	if a.Muxes > 0 {
-		return a.Muxes
-	}
-	return len(a.Squares)
-}
-
-func (a *AnalogConfig) onOff() (on, off float64) {
-	on, off = 60, 30
-	if a.OnMV > 0 {
-		on = a.OnMV
-	}
-	if a.OffMV > 0 {
-		off = a.OffMV
-	}
-	return on, off
-}
-
-// Inputs returns the number of inputs of the configured scanner.
+// Inputs returns the number of inputs of the configured scanner (0 for a
+// configuration whose design is not valid).
 func (c *Config) Inputs() int {
-	switch c.Design {
-	case "matrix":
-		return len(c.Matrix.Rows) * len(c.Matrix.Cols)
-	case "mcp23017":
-		return 16 * len(c.MCP23017.Chips)
-	case "hc165":
-		return 8 * c.HC165.chips()
-	case "analog":
-		return 16 * c.Analog.muxes()
+	s, err := c.section()
+	if err != nil {
+		return 0
 	}
-	return 0
+	return s.inputs()
 }
 
 // Wiring compiles the wiring map. Squares may be missing (not yet
 // calibrated); a square given twice or a name that is no square is an
 // error naming its key.
 func (c *Config) Wiring() (*Wiring, error) {
-	n := c.Inputs()
+	s, err := c.section()
+	if err != nil {
+		return nil, err
+	}
+	n := s.inputs()
 	sq := make([]chess.Square, n)
 	keys := make([]string, n)
 	for i := range sq {
 		sq[i] = chess.NoSquare
 	}
-	set := func(i int, key, name string) error {
+	at := map[chess.Square]string{}
+	err = s.squares(func(i int, key, name string) error {
 		if isNone(name) {
 			return nil
 		}
-		s, ok := chess.ParseSquare(name)
+		t, ok := chess.ParseSquare(name)
 		if !ok {
 			return cfgErr(key, "%q is not a square (a1..h8, or \"-\" for none)", name)
 		}
-		for j, t := range sq {
-			if t == s {
-				return cfgErr(key, "%s is also at %s", name, keys[j])
-			}
+		if other, dup := at[t]; dup {
+			return cfgErr(key, "%s is also at %s", name, other)
 		}
-		sq[i], keys[i] = s, key
+		if i < 0 || i >= n {
+			return cfgErr(key, "input %d of %d", i, n)
+		}
+		at[t] = key
+		sq[i], keys[i] = t, key
 		return nil
-	}
-	var err error
-	switch c.Design {
-	case "matrix":
-		nc := len(c.Matrix.Cols)
-		for r, row := range c.Matrix.Squares {
-			for col, name := range row {
-				if err = set(r*nc+col, fmt.Sprintf("matrix.squares[%d][%d]", r, col), name); err != nil {
-					return nil, err
-				}
-			}
-		}
-	case "mcp23017":
-		for i, ch := range c.MCP23017.Chips {
-			for p, l := range [][]string{ch.A, ch.B} {
-				for b, name := range l {
-					if err = set(i*16+p*8+b, fmt.Sprintf("mcp23017.chips[%d].%c[%d]", i, 'a'+p, b), name); err != nil {
-						return nil, err
-					}
-				}
-			}
-		}
-	case "hc165":
-		for i, l := range c.HC165.Squares {
-			for b, name := range l {
-				if err = set(i*8+b, fmt.Sprintf("hc165.squares[%d][%d]", i, b), name); err != nil {
-					return nil, err
-				}
-			}
-		}
-	case "analog":
-		for m, l := range c.Analog.Squares {
-			for ch, name := range l {
-				if err = set(m*16+ch, fmt.Sprintf("analog.squares[%d][%d]", m, ch), name); err != nil {
-					return nil, err
-				}
-			}
-		}
-	default:
-		return nil, cfgErr("design", "%q: want one of %s", c.Design, strings.Join(Designs, ", "))
+	})
+	if err != nil {
+		return nil, err
 	}
 	return NewWiring(sq)
 }
@@ -581,81 +344,20 @@ func (c *Config) Wiring() (*Wiring, error) {
 // SetWiring stores a wiring map (learned by calibration) in the design's
 // squares lists, "-" for inputs without a square.
 func (c *Config) SetWiring(w *Wiring) error {
-	if w.Inputs() != c.Inputs() {
-		return fmt.Errorf("wiring has %d inputs, the %s design %d", w.Inputs(), c.Design, c.Inputs())
+	s, err := c.section()
+	if err != nil {
+		return err
 	}
-	name := func(i int) string {
+	if w.Inputs() != s.inputs() {
+		return fmt.Errorf("wiring has %d inputs, the %s design %d", w.Inputs(), c.Design, s.inputs())
+	}
+	s.setSquares(func(i int) string {
 		if sq := w.Square(i); sq != chess.NoSquare {
 			return sq.String()
 		}
 		return "-"
-	}
-	grid := func(groups, per int) [][]string {
-		g := make([][]string, groups)
-		for i := range g {
-			g[i] = make([]string, per)
-			for j := range g[i] {
-				g[i][j] = name(i*per + j)
-			}
-		}
-		return g
-	}
-	switch c.Design {
-	case "matrix":
-		c.Matrix.Squares = grid(len(c.Matrix.Rows), len(c.Matrix.Cols))
-	case "mcp23017":
-		g := grid(2*len(c.MCP23017.Chips), 8)
-		for i := range c.MCP23017.Chips {
-			c.MCP23017.Chips[i].A, c.MCP23017.Chips[i].B = g[2*i], g[2*i+1]
-		}
-	case "hc165":
-		c.HC165.Squares = grid(c.HC165.chips(), 8)
-	case "analog":
-		c.Analog.Squares = grid(c.Analog.muxes(), 16)
-	}
+	})
 	return nil
-}
-
-// mcpInputs returns, per chip, the pins to configure as inputs: those with
-// a square, or (not yet calibrated) every pin the silicon can read.
-func (c *Config) mcpInputs(w *Wiring) []MCP23017Chip {
-	m := c.MCP23017
-	chips := make([]MCP23017Chip, len(m.Chips))
-	calibrated := w.Covered() != 0
-	for i, ch := range m.Chips {
-		var in uint16
-		for b := 0; b < 16; b++ {
-			if calibrated {
-				if w.Square(i*16+b) != chess.NoSquare {
-					in |= 1 << uint(b)
-				}
-			} else if m.UseGPx7 || (1<<uint(b))&Bit7Pins == 0 {
-				in |= 1 << uint(b)
-			}
-		}
-		chips[i] = MCP23017Chip{Addr: uint16(ch.Addr), Inputs: in}
-	}
-	return chips
-}
-
-// hallCalibration builds the analog scanner's per-input calibration.
-func (c *Config) hallCalibration(w *Wiring) []HallInput {
-	a := c.Analog
-	cal := make([]HallInput, c.Inputs())
-	for i := range cal {
-		sq := w.Square(i)
-		if sq == chess.NoSquare {
-			continue
-		}
-		if v, ok := a.BaselineMV[sq.String()]; ok {
-			cal[i].Baseline = millivolts(v)
-		}
-		if v, ok := a.ThresholdMV[sq.String()]; ok {
-			cal[i].On = millivolts(v)
-			cal[i].Off = millivolts(v / 2)
-		}
-	}
-	return cal
 }
 
 func millivolts(mv float64) physic.ElectricPotential {
@@ -665,19 +367,8 @@ func millivolts(mv float64) physic.ElectricPotential {
 // InputName names input i of the configured design for people: "row 2
 // col 5", "0x21 GPB3", "chip 3 input D", "mux 1 ch 7".
 func (c *Config) InputName(i int) string {
-	switch c.Design {
-	case "matrix":
-		nc := len(c.Matrix.Cols)
-		return fmt.Sprintf("row %d col %d", i/nc, i%nc)
-	case "mcp23017":
-		ch := i / 16
-		if ch < len(c.MCP23017.Chips) {
-			return fmt.Sprintf("%#x GP%c%d", uint16(c.MCP23017.Chips[ch].Addr), 'A'+i/8%2, i%8)
-		}
-	case "hc165":
-		return fmt.Sprintf("chip %d input %c", i/8, 'A'+i%8)
-	case "analog":
-		return fmt.Sprintf("mux %d ch %d", i/16, i%16)
+	if s, err := c.section(); err == nil {
+		return s.inputName(i)
 	}
 	return fmt.Sprintf("input %d", i)
 }
@@ -688,10 +379,10 @@ func (c *Config) ApplyCalibration(r *CalibrationResult) error {
 	if err := c.SetWiring(r.Wiring); err != nil {
 		return err
 	}
-	if c.Design != "analog" || r.Baselines == nil {
+	a := c.Analog
+	if a == nil || r.Baselines == nil {
 		return nil
 	}
-	a := c.Analog
 	a.BaselineMV = map[string]float64{}
 	a.ThresholdMV = map[string]float64{}
 	a.WhiteHigh = r.WhiteHigh

@@ -13,10 +13,6 @@ import (
 	"github.com/boardd/boardd/sensors"
 	"github.com/boardd/boardd/sensors/sensorstest"
 	"github.com/boardd/boardd/trace"
-	"periph.io/x/conn/v3/gpio"
-	"periph.io/x/conn/v3/i2c"
-	"periph.io/x/conn/v3/physic"
-	"periph.io/x/conn/v3/spi"
 )
 
 func TestConfigErrorsNameTheKey(t *testing.T) {
@@ -59,6 +55,9 @@ func TestConfigErrorsNameTheKey(t *testing.T) {
 		{"analog", func(c *sensors.Config) { c.Analog.ADC = "ads1015" }, `analog.adc: "ads1015"`},
 		{"analog", func(c *sensors.Config) {}, "analog.baseline_mv: no baseline for a1-h8 (run boardd calibrate"},
 		{"analog-ads1115", func(c *sensors.Config) { c.Analog.Addrs = []sensors.I2CAddr{0x20} }, "analog.addrs[0]: 0x20"},
+		{"analog-ads1115", func(c *sensors.Config) { c.Analog.SpeedHz = 400_000 }, "analog.speed_hz: 400000: an ADS1115 is on I2C"},
+		{"analog", func(c *sensors.Config) { c.Analog.SpeedHz = 8_000_000 }, "analog.speed_hz: 8000000: want 10 kHz to 3.6 MHz"},
+		{"analog", func(c *sensors.Config) { c.Analog.SpeedHz = 1_000 }, "analog.speed_hz: 1000: want 10 kHz"},
 	} {
 		cfg, _ := sensors.DefaultConfig(c.design)
 		c.edit(cfg)
@@ -111,78 +110,6 @@ func TestHardwareDocExamples(t *testing.T) {
 	}
 }
 
-// modelHardware builds the models of a design's default configuration
-// behind the names it uses.
-func modelHardware(t *testing.T, cfg *sensors.Config, board *sensorstest.Board) *sensorstest.Hardware {
-	t.Helper()
-	w, err := cfg.Wiring()
-	if err != nil {
-		t.Fatal(err)
-	}
-	hw := &sensorstest.Hardware{Pins: map[string]gpio.PinIO{}, Buses: map[string]i2c.Bus{}, Ports: map[string]spi.Port{}, Groups: map[string]gpio.Group{}}
-	switch cfg.Design {
-	case "matrix":
-		sqs := make([][]chess.Square, 8)
-		for r := range sqs {
-			sqs[r] = make([]chess.Square, 8)
-			for c := range sqs[r] {
-				sqs[r][c] = w.Square(r*8 + c)
-			}
-		}
-		m := sensorstest.NewMatrixModel(board, sqs)
-		for i, n := range cfg.Matrix.Rows {
-			hw.Pins[n] = m.Rows()[i]
-		}
-		for i, n := range cfg.Matrix.Cols {
-			hw.Pins[n] = m.Cols()[i]
-		}
-		hw.Groups[strings.Join(cfg.Matrix.Rows, ",")] = m.RowGroup()
-		hw.Groups[strings.Join(cfg.Matrix.Cols, ",")] = m.ColGroup()
-	case "mcp23017":
-		var addrs []uint16
-		var pins [][16]chess.Square
-		for i, ch := range cfg.MCP23017.Chips {
-			addrs = append(addrs, uint16(ch.Addr))
-			var p [16]chess.Square
-			for b := range p {
-				p[b] = w.Square(i*16 + b)
-			}
-			pins = append(pins, p)
-		}
-		m := sensorstest.NewMCP23017Model(board, addrs, pins)
-		m.Erratum = true
-		hw.Buses[cfg.MCP23017.Bus] = m
-		hw.Pins[cfg.MCP23017.IntPin] = m.IntLine()
-	case "hc165":
-		in := make([][8]chess.Square, 8)
-		for i := range 64 {
-			in[i/8][i%8] = w.Square(i)
-		}
-		m := sensorstest.NewHC165Model(board, in)
-		hw.Ports[cfg.HC165.SPI] = m
-		hw.Pins[cfg.HC165.Latch] = m.Latch()
-	case "analog":
-		sqs := make([][16]chess.Square, 4)
-		for i := range 64 {
-			sqs[i/16][i%16] = w.Square(i)
-		}
-		h := sensorstest.NewHallModel(board, sqs)
-		cfg.Analog.BaselineMV = map[string]float64{}
-		for i := range 64 {
-			cfg.Analog.BaselineMV[w.Square(i).String()] = float64(h.Baseline[i/16][i%16]) / float64(physic.MilliVolt)
-		}
-		for i, p := range h.SelectPins() {
-			hw.Pins[cfg.Analog.Select[i]] = p
-		}
-		if cfg.Analog.ADC == "mcp3008" {
-			hw.Ports[cfg.Analog.Bus] = h.MCP3008(3300 * physic.MilliVolt)
-		} else {
-			hw.Buses[cfg.Analog.Bus] = h.ADS1115(0x48)
-		}
-	}
-	return hw
-}
-
 func TestOpenEachDesign(t *testing.T) {
 	for _, design := range []string{"matrix", "matrix-lines", "mcp23017", "hc165", "analog"} {
 		name := design
@@ -190,10 +117,12 @@ func TestOpenEachDesign(t *testing.T) {
 		if design == "matrix-lines" {
 			cfg.Matrix.LineSets, cfg.Matrix.DiodeCheckEvery = true, 0
 		}
-		clk := sensorstest.NewClock()
-		board := sensorstest.NewBoard(clk)
-		hw := modelHardware(t, cfg, board)
-		src, err := sensors.Open(cfg, hw, sensors.SourceOptions{Clock: clk})
+		rig, err := sensorstest.NewRig(cfg)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		clk, board := rig.Clock, rig.Board
+		src, err := sensors.Open(cfg, rig.Hardware, sensors.SourceOptions{Clock: clk})
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
@@ -291,4 +220,73 @@ func FuzzParseConfig(f *testing.F) {
 			t.Fatalf("not stable:\n%s\n%s", b, b2)
 		}
 	})
+}
+
+// TestEveryDesign holds each design of the table to the same contract:
+// its reference wiring validates, its squares survive a SetWiring round
+// trip, it names its inputs and the GPIO lines and buses it takes.
+func TestEveryDesign(t *testing.T) {
+	wantUses := map[string]string{
+		"matrix":   "matrix.rows[0]=GPIO GPIO5 matrix.cols[1]=GPIO GPIO17",
+		"mcp23017": "mcp23017.bus=I2C bus /dev/i2c-1 mcp23017.int_pin=GPIO GPIO17",
+		"hc165":    "hc165.spi=SPI port /dev/spidev0.0 hc165.latch_pin=GPIO GPIO25",
+		"analog":   "analog.select[0]=GPIO GPIO5 analog.bus=SPI port /dev/spidev0.0",
+	}
+	for _, d := range sensors.Designs {
+		cfg, err := sensors.DefaultConfig(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := cfg.ValidateHardware(); err != nil {
+			t.Errorf("%s: reference wiring: %v", d, err)
+		}
+		w, err := cfg.Wiring()
+		if err != nil || w.Covered() != ^chess.Bitboard(0) {
+			t.Fatalf("%s: wiring %v, covered %v", d, err, w)
+		}
+		before, _ := cfg.Marshal()
+		if err := cfg.SetWiring(w); err != nil {
+			t.Fatalf("%s: SetWiring: %v", d, err)
+		}
+		w2, _ := cfg.Wiring()
+		for i := 0; i < cfg.Inputs(); i++ {
+			if w.Square(i) != w2.Square(i) {
+				t.Fatalf("%s: input %d: %v after the round trip, was %v\n%s", d, i, w2.Square(i), w.Square(i), before)
+			}
+		}
+		if name := cfg.InputName(cfg.Inputs() - 1); name == "" || strings.HasPrefix(name, "input ") {
+			t.Errorf("%s: last input named %q", d, name)
+		}
+		uses, err := cfg.Uses()
+		if err != nil {
+			t.Fatalf("%s: %v", d, err)
+		}
+		got := map[string]bool{}
+		for _, u := range uses {
+			got[u.Key+"="+u.Kind.String()+" "+u.Name] = true
+		}
+		for _, want := range regexp.MustCompile(`\S+=(?:GPIO|I2C bus|SPI port) \S+`).FindAllString(wantUses[d], -1) {
+			if !got[want] {
+				t.Errorf("%s: uses lack %q: %v", d, want, uses)
+			}
+		}
+	}
+}
+
+func TestWiringOfAnUnvalidatedConfigIsAnError(t *testing.T) {
+	// Lists longer than the hardware are a configuration error, found by
+	// Wiring even before ValidateHardware.
+	cfg, _ := sensors.DefaultConfig("matrix")
+	cfg.Matrix.Squares[7] = append(cfg.Matrix.Squares[7], "-", "-", "a1")
+	cfg.Matrix.Squares[0][0] = "-"
+	if _, err := cfg.Wiring(); err == nil || !strings.Contains(err.Error(), "matrix.squares[7][10]: input 66 of 64") {
+		t.Errorf("error %v", err)
+	}
+	cfg.Design = "sonar"
+	if n := cfg.Inputs(); n != 0 {
+		t.Errorf("%d inputs for an unknown design", n)
+	}
+	if _, err := cfg.Uses(); err == nil || !strings.Contains(err.Error(), `design: "sonar"`) {
+		t.Errorf("Uses: %v", err)
+	}
 }

@@ -24,6 +24,7 @@ type Debouncer struct {
 	white  [MaxDebounce]chess.Bitboard
 	stable [2]chess.Bitboard // occupancy, white
 	settle chess.Bitboard    // squares whose last n scans agree
+	known  chess.Bitboard    // squares read validly at least once
 }
 
 // NewDebouncer returns a debouncer requiring n (1..MaxDebounce) stable
@@ -41,15 +42,25 @@ func (d *Debouncer) N() int { return d.n }
 // Step takes one raw scan: occ and white for the squares in valid (the
 // other squares are taken to read their settled state: a chip that did
 // not answer changes nothing). It returns the squares whose settled state
-// changed. The first step adopts the scan as the settled state and
-// returns every square.
+// changed. A square's first valid reading is adopted as its settled state
+// at once: the first step's (which returns every square), or, for a
+// square whose chip did not answer until then, a later one's (returned
+// as changed if it is not empty). Until then the square reads empty.
 func (d *Debouncer) Step(occ, white, valid chess.Bitboard) chess.Bitboard {
 	white &= occ
-	if !d.primed {
+	var adopted chess.Bitboard
+	if fresh := valid &^ d.known; fresh != 0 {
 		for i := 0; i < d.n; i++ {
-			d.occ[i], d.white[i] = occ, white
+			d.occ[i] = d.occ[i]&^fresh | occ&fresh
+			d.white[i] = d.white[i]&^fresh | white&fresh
 		}
-		d.stable = [2]chess.Bitboard{occ, white}
+		old := d.stable
+		d.stable[0] = d.stable[0]&^fresh | occ&fresh
+		d.stable[1] = d.stable[1]&^fresh | white&fresh
+		adopted = (old[0] ^ d.stable[0]) | (old[1] ^ d.stable[1])
+		d.known |= fresh
+	}
+	if !d.primed {
 		d.settle = ^chess.Bitboard(0)
 		d.primed = true
 		return ^chess.Bitboard(0)
@@ -76,8 +87,11 @@ func (d *Debouncer) Step(occ, white, valid chess.Bitboard) chess.Bitboard {
 	changed := (newOcc ^ d.stable[0]) | (newWhite ^ d.stable[1])
 	d.stable = [2]chess.Bitboard{newOcc, newWhite}
 	d.settle = settled
-	return changed
+	return changed | adopted
 }
+
+// Known returns the squares read validly at least once.
+func (d *Debouncer) Known() chess.Bitboard { return d.known }
 
 // State returns the settled occupancy and white squares.
 func (d *Debouncer) State() (occ, white chess.Bitboard) { return d.stable[0], d.stable[1] }

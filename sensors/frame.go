@@ -99,8 +99,9 @@ const (
 	// FaultReset: a chip lost its configuration (a brown-out or a reset)
 	// and was configured again; frames just before may have been wrong.
 	FaultReset
-	// FaultChain: a 74HC165 chain returned the wrong sentinel byte: it is
-	// broken or its data line is stuck.
+	// FaultChain: a 74HC165 chain returned the wrong sentinel byte, or
+	// more occupied inputs than a chess set has pieces: it is broken,
+	// unpowered or its data line is stuck.
 	FaultChain
 	// FaultStuck: a square's reading has not settled for the configured
 	// time (a bit flipping, a half-closed reed, a loose wire); its last

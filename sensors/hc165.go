@@ -2,6 +2,7 @@ package sensors
 
 import (
 	"fmt"
+	"math/bits"
 
 	"github.com/boardd/boardd/trace"
 	"periph.io/x/conn/v3/gpio"
@@ -11,8 +12,12 @@ import (
 // Sentinel is the level the serial input (SER) of the last 74HC165 in a
 // chain is tied to. With a sentinel, a scan clocks one byte more than
 // the chain holds and checks that it is all that level: a broken chain, a
-// missing chip or a stuck data line shows up as a fault instead of as a
-// board full (or empty) of pieces.
+// missing chip or a data line stuck at the other level shows up as a
+// fault instead of as a board full (or empty) of pieces. Tie it to the
+// level of an open switch (high with switches to ground): a line stuck
+// there reads as an empty board, harmless, while one stuck at the other
+// level would read as a full board; more than MaxPieces occupied inputs
+// are a fault in any case.
 type Sentinel uint8
 
 // Sentinel levels.
@@ -103,7 +108,20 @@ func (h *HC165Chain) Scan(s *Scan) error {
 	return nil
 }
 
-// errSentinel is wrapped with the byte seen.
+// MaxPieces is the most pieces a chess set has: a scan that reads more
+// occupied inputs is a fault, not a position.
+const MaxPieces = 32
+
+// tooManyError is a chain whose inputs read more pieces than a set has:
+// with switches to ground, what a data line stuck low, an unpowered
+// chain or an unplugged cable (MISO pulled down) gives.
+type tooManyError struct{ n int }
+
+func (e *tooManyError) Error() string {
+	return fmt.Sprintf("%d inputs read a piece, more than the %d of a chess set: data line stuck at the closed-switch level, chain unpowered or cable unplugged", e.n, MaxPieces)
+}
+
+// sentinelError is a sentinel byte that is not the level SER is tied to.
 type sentinelError struct{ got, want byte }
 
 func (e *sentinelError) Error() string {
@@ -132,6 +150,16 @@ func (h *HC165Chain) read() error {
 		if got := h.buf[h.n]; got != want {
 			return &sentinelError{got, want}
 		}
+	}
+	closed := 0
+	for _, v := range h.buf[:h.n] {
+		if !h.o.ActiveHigh {
+			v = ^v
+		}
+		closed += bits.OnesCount8(v)
+	}
+	if closed > MaxPieces {
+		return &tooManyError{closed}
 	}
 	return nil
 }

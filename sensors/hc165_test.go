@@ -169,17 +169,48 @@ func TestHC165Faults(t *testing.T) {
 	}
 }
 
-func TestHC165WithoutSentinelCannotTell(t *testing.T) {
-	// The reason for the sentinel: without it a stuck data line is a board
-	// full of pieces.
-	clk, board, model, chain, w := hc165Board(t, allSquares(), sensors.HC165Options{})
+func TestHC165StuckLowIsAFault(t *testing.T) {
+	// MISO stuck low (an unplugged cable: GPIO9 pulls down, or an
+	// unpowered chain) reads every switch closed. A sentinel tied high
+	// catches it by its byte; without a sentinel, or with one tied low,
+	// 64 occupied squares are more than a chess set and still a fault.
+	for _, tc := range []struct {
+		sentinel sensors.Sentinel
+		want     string
+	}{
+		{sensors.SentinelHigh, "sentinel byte 0x00, want 0xff"},
+		{sensors.SentinelLow, "64 inputs read a piece"},
+		{sensors.NoSentinel, "64 inputs read a piece"},
+	} {
+		clk, board, model, chain, w := hc165Board(t, allSquares(), sensors.HC165Options{Sentinel: tc.sentinel})
+		src, _ := sensors.NewScanSource(chain, w, sensors.SourceOptions{Clock: clk, Debounce: 2})
+		board.Set(standard, 0)
+		collect(t, src, clk, clk.Now().Add(100*time.Millisecond))
+		low := gpio.Low
+		model.StuckMISO = &low
+		got := collect(t, src, clk, clk.Now().Add(100*time.Millisecond))
+		fl := faults(got)
+		if len(fl) != 1 || fl[0].Kind != sensors.FaultChain || fl[0].Err == nil || !strings.Contains(fl[0].Err.Error(), tc.want) {
+			t.Errorf("sentinel %d: faults %v, want a chain fault %q", tc.sentinel, fl, tc.want)
+		}
+		if fs := frames(got); len(fs) != 0 {
+			t.Errorf("sentinel %d: frames from a stuck data line: %v", tc.sentinel, fs)
+		}
+	}
+}
+
+func TestHC165AtMost32Pieces(t *testing.T) {
+	// 32 pieces anywhere are a position; a 33rd is a fault.
+	clk, board, _, chain, w := hc165Board(t, allSquares(), sensors.HC165Options{Sentinel: sensors.SentinelHigh})
 	src, _ := sensors.NewScanSource(chain, w, sensors.SourceOptions{Clock: clk, Debounce: 2})
-	board.Set(standard, 0)
-	collect(t, src, clk, clk.Now().Add(100*time.Millisecond))
-	low := gpio.Low
-	model.StuckMISO = &low
+	board.Set(0x00ff00ff00ff00ff, 0)
 	got := collect(t, src, clk, clk.Now().Add(100*time.Millisecond))
-	if fs := frames(got); len(fs) != 1 || fs[0].Occ != ^chess.Bitboard(0) || len(faults(got)) != 0 {
-		t.Errorf("frames %v faults %v", fs, faults(got))
+	if fs := frames(got); len(fs) != 1 || fs[0].Occ.Count() != 32 || len(faults(got)) != 0 {
+		t.Fatalf("32 pieces: frames %v faults %v", fs, faults(got))
+	}
+	board.Set(0x00ff00ff00ff01ff, 0)
+	got = collect(t, src, clk, clk.Now().Add(100*time.Millisecond))
+	if fl := faults(got); len(fl) != 1 || !strings.Contains(fl[0].Err.Error(), "33 inputs read a piece") || len(frames(got)) != 0 {
+		t.Errorf("33 pieces: faults %v frames %v", fl, frames(got))
 	}
 }

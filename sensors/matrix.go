@@ -13,7 +13,10 @@ type MatrixOptions struct {
 	// Clock provides the settling delay (default: the wall clock).
 	Clock Clock
 	// Settle is the wait after driving a row before reading the columns
-	// (default 10µs; the lines' capacitance through the pull-ups).
+	// (default 50µs). The Pi's internal pull-ups are 50-65 kΩ: with a
+	// board's wiring (100 pF or more) a column released by the previous
+	// row takes about 5 RC, 25 µs or more, to read high again, and 400 µs
+	// a scan are nothing at a 10 ms scan interval.
 	Settle time.Duration
 	// DiodeCheckEvery runs, every that many scans, a reverse-bias check
 	// (columns driven, rows read) that finds a missing or shorted diode
@@ -58,12 +61,15 @@ func (o *MatrixOptions) setDefaults() {
 		o.Clock = NewRealClock()
 	}
 	if o.Settle == 0 {
-		o.Settle = 10 * time.Microsecond
+		o.Settle = DefaultMatrixSettle
 	}
 	if o.DiodeCheckEvery == 0 {
 		o.DiodeCheckEvery = 100
 	}
 }
+
+// DefaultMatrixSettle is MatrixOptions.Settle's default.
+const DefaultMatrixSettle = 50 * time.Microsecond
 
 func checkMatrixSize(nr, nc int) error {
 	if nr < 1 || nc < 1 || nr > 16 || nc > 16 || nr*nc > MaxInputs {

@@ -83,8 +83,8 @@ func TestMatrixWireLevel(t *testing.T) {
 	if got := s.Occ.List(); !equalInts(got, []int{0, 2, 3}) || s.Valid.Count() != 4 {
 		t.Errorf("inputs %v (valid %d), want [0 2 3]", got, s.Valid.Count())
 	}
-	if d := clk.Now().Sub(t0); d != 20*time.Microsecond {
-		t.Errorf("settling took %v, want 2 x 10µs", d)
+	if d := clk.Now().Sub(t0); d != 100*time.Microsecond {
+		t.Errorf("settling took %v, want 2 x 50µs", d)
 	}
 }
 
@@ -102,6 +102,29 @@ func matrixBoard(t *testing.T) (*sensorstest.Clock, *sensorstest.Board, *sensors
 		}
 	}
 	return clk, board, sensorstest.NewMatrixModel(board, sqs), mustWiring(t, identity(64))
+}
+
+func TestMatrixSettlesEachRow50us(t *testing.T) {
+	// 10 µs was too short for the Pi's 50-65 kΩ pull-ups to bring a
+	// column back high through a board's wiring; a scan of 8 rows spends
+	// 8 x 50 µs settling, nothing beside a 10 ms scan interval.
+	clk, _, model, _ := matrixBoard(t)
+	m, err := sensors.NewMatrix(model.Rows(), model.Cols(), sensors.MatrixOptions{Clock: clk, DiodeCheckEvery: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t0 := clk.Now()
+	var s sensors.Scan
+	if err := m.Scan(&s); err != nil {
+		t.Fatal(err)
+	}
+	if d := clk.Now().Sub(t0); d != 8*50*time.Microsecond {
+		t.Errorf("a scan settled for %v, want 8 x 50µs", d)
+	}
+	cfg, _ := sensors.DefaultConfig("matrix")
+	if time.Duration(cfg.Matrix.Settle) != 50*time.Microsecond {
+		t.Errorf("reference settle %v", time.Duration(cfg.Matrix.Settle))
+	}
 }
 
 func TestMatrixGameThroughModel(t *testing.T) {

@@ -48,6 +48,8 @@ type mcpChip struct {
 	inputs     uint16
 	configured bool
 	checked    time.Time
+	lost       bool   // the last read found the pull-ups not as configured
+	pullups    uint16 // as last read
 }
 
 // NewMCP23017Bank returns a scanner for chips on bus. intPin is the shared
@@ -138,24 +140,48 @@ func (b *MCP23017Bank) Scan(s *Scan) error {
 			}
 			c.checked = now
 		}
-		v, err := c.dev.ReadInputs()
-		if err != nil {
-			s.BusErrors++
-			v, err = c.dev.ReadInputs()
+		v, err := b.read(c, s)
+		if err == nil && c.lost && s.Reset&bit == 0 {
+			// Reset (brown-out) or in BANK=1: its inputs read without
+			// pull-ups or inversion. Configure it and read again, in this
+			// scan, rather than report a board of flipped squares.
+			s.Reset |= bit
+			if err = b.configure(c, s); err == nil {
+				v, err = b.read(c, s)
+			}
+		}
+		if err == nil && c.lost {
+			err = fmt.Errorf("configuration does not hold: pull-ups read %#04x after configuring %#04x", c.pullups, c.inputs)
 		}
 		if err != nil {
-			s.BusErrors++
 			s.Failed |= bit
 			s.Errs[i] = err
 			// The chip may have been reset while unreachable: configure
 			// it again before trusting it.
-			c.configured = false
+			c.configured, c.lost = false, false
 			continue
 		}
 		s.Occ.put(i*16, 16, uint64(v&c.inputs))
 		s.Valid.put(i*16, 16, uint64(c.inputs))
 	}
 	return nil
+}
+
+// read reads a chip's inputs with its pull-up configuration, retrying
+// once; c.lost says whether the pull-ups are not what was configured.
+func (b *MCP23017Bank) read(c *mcpChip, s *Scan) (uint16, error) {
+	v, pu, err := c.dev.ReadInputsChecked()
+	if err != nil {
+		s.BusErrors++
+		v, pu, err = c.dev.ReadInputsChecked()
+	}
+	if err != nil {
+		s.BusErrors++
+		return 0, err
+	}
+	c.pullups = pu
+	c.lost = pu != c.inputs
+	return v, nil
 }
 
 // configure sets a chip up, retrying once.

@@ -68,22 +68,25 @@ func shuffled() []chess.Square {
 func TestMCP23017GoldenTranscript(t *testing.T) {
 	cfg := func(addr uint16) []i2ctest.IO {
 		return []i2ctest.IO{
-			{Addr: addr, W: []byte{0x0a, 0x44}},            // IOCON: MIRROR | ODR
-			{Addr: addr, W: []byte{0x00, 0x7f, 0x7f}},      // IODIRA/B: inputs, GPx7 outputs
-			{Addr: addr, W: []byte{0x02, 0x7f, 0x7f}},      // IPOLA/B: inverted
-			{Addr: addr, W: []byte{0x0c, 0x7f, 0x7f}},      // GPPUA/B: pull-ups
-			{Addr: addr, W: []byte{0x08, 0x00, 0x00}},      // INTCONA/B: on change
-			{Addr: addr, W: []byte{0x04, 0x7f, 0x7f}},      // GPINTENA/B
-			{Addr: addr, W: []byte{0x12}, R: []byte{0, 0}}, // GPIOA+GPIOB
+			{Addr: addr, W: []byte{0x05, 0x44}},       // IOCON at its BANK=1 address: back to BANK=0
+			{Addr: addr, W: []byte{0x0a, 0x44}},       // IOCON: MIRROR | ODR
+			{Addr: addr, W: []byte{0x00, 0x7f, 0x7f}}, // IODIRA/B: inputs, GPx7 outputs
+			{Addr: addr, W: []byte{0x02, 0x7f, 0x7f}}, // IPOLA/B: inverted
+			{Addr: addr, W: []byte{0x0c, 0x7f, 0x7f}}, // GPPUA/B: pull-ups
+			{Addr: addr, W: []byte{0x08, 0x00, 0x00}}, // INTCONA/B: on change
+			{Addr: addr, W: []byte{0x04, 0x7f, 0x7f}}, // GPINTENA/B
+			// GPPUA/B (the configuration still there), INTF, INTCAP,
+			// GPIOA+GPIOB.
+			{Addr: addr, W: []byte{0x0c}, R: []byte{0x7f, 0x7f, 0, 0, 0, 0, 0, 0}},
 		}
 	}
+	read := func(addr uint16, a, b byte) i2ctest.IO {
+		return i2ctest.IO{Addr: addr, W: []byte{0x0c}, R: []byte{0x7f, 0x7f, 0, 0, 0, 0, a, b}}
+	}
 	ops := append(cfg(0x20), cfg(0x21)...)
-	ops[6].R = []byte{0x05, 0x40} // chip 0: GPA0, GPA2, GPB6
-	ops[13].R = []byte{0x7f, 0x00}
-	ops = append(ops,
-		i2ctest.IO{Addr: 0x20, W: []byte{0x12}, R: []byte{0x04, 0x00}},
-		i2ctest.IO{Addr: 0x21, W: []byte{0x12}, R: []byte{0x00, 0x01}},
-	)
+	ops[7] = read(0x20, 0x05, 0x40) // chip 0: GPA0, GPA2, GPB6
+	ops[15] = read(0x21, 0x7f, 0x00)
+	ops = append(ops, read(0x20, 0x04, 0x00), read(0x21, 0x00, 0x01))
 	bus := &i2ctest.Playback{Ops: ops, DontPanic: true}
 	intPin := &gpiotest.Pin{N: "GPIO17", EdgesChan: make(chan gpio.Level, 1)}
 	clk := sensorstest.NewClock()
@@ -100,8 +103,8 @@ func TestMCP23017GoldenTranscript(t *testing.T) {
 	if err := bank.Scan(&s); err != nil {
 		t.Fatal(err)
 	}
-	if bus.Count != 14 {
-		t.Errorf("first scan used %d transactions, want 7 per chip", bus.Count)
+	if bus.Count != 16 {
+		t.Errorf("first scan used %d transactions, want 8 per chip", bus.Count)
 	}
 	want := []int{0, 2, 14, 16, 17, 18, 19, 20, 21, 22}
 	if got := s.Occ.List(); !equalInts(got, want) {
@@ -170,19 +173,20 @@ func (f *flakyBus) Tx(addr uint16, w, r []byte) error {
 func (f *flakyBus) SetSpeed(physic.Frequency) error { return nil }
 
 func TestMCP23017RetryOnce(t *testing.T) {
-	read := i2ctest.IO{Addr: 0x20, W: []byte{0x12}, R: []byte{0x01, 0x00}}
+	read := i2ctest.IO{Addr: 0x20, W: []byte{0x0c}, R: []byte{0x7f, 0x7f, 0, 0, 0, 0, 0x01, 0x00}}
 	ops := []i2ctest.IO{
+		{Addr: 0x20, W: []byte{0x05, 0x44}},
 		{Addr: 0x20, W: []byte{0x0a, 0x44}},
 		{Addr: 0x20, W: []byte{0x00, 0x7f, 0x7f}},
 		{Addr: 0x20, W: []byte{0x02, 0x7f, 0x7f}},
 		{Addr: 0x20, W: []byte{0x0c, 0x7f, 0x7f}},
 		{Addr: 0x20, W: []byte{0x08, 0x00, 0x00}},
 		{Addr: 0x20, W: []byte{0x04, 0x7f, 0x7f}},
-		read, // scan 1: tx 6
-		read, // scan 2: tx 7 fails, retry tx 8 succeeds
+		read, // scan 1: tx 7
+		read, // scan 2: tx 8 fails, retry tx 9 succeeds
 	}
 	pb := &i2ctest.Playback{Ops: ops, DontPanic: true}
-	bus := &flakyBus{Bus: pb, fail: map[int]bool{7: true, 9: true, 10: true}}
+	bus := &flakyBus{Bus: pb, fail: map[int]bool{8: true, 10: true, 11: true}}
 	bank, err := sensors.NewMCP23017Bank(bus, nil, []sensors.MCP23017Chip{{Addr: 0x20, Inputs: 0x7f7f}}, sensors.MCP23017Options{CheckEvery: -1})
 	if err != nil {
 		t.Fatal(err)
@@ -193,7 +197,7 @@ func TestMCP23017RetryOnce(t *testing.T) {
 	if s.Failed != 0 || s.BusErrors != 1 || !s.Occ.Has(0) {
 		t.Errorf("after one failed read: failed %b, bus errors %d, occ %v; want the retry to succeed", s.Failed, s.BusErrors, s.Occ.List())
 	}
-	// Scan 3: tx 9 and its retry 10 fail: the chip is at fault, its
+	// Scan 3: tx 10 and its retry 11 fail: the chip is at fault, its
 	// inputs invalid, and it will be configured again.
 	bank.Scan(&s)
 	if s.Failed != 1 || s.BusErrors != 2 || !s.Valid.IsZero() || s.Errs[0] == nil {
@@ -331,19 +335,47 @@ func TestMCP23017FaultsAreEvents(t *testing.T) {
 		t.Error("chip 0x21 not configured again")
 	}
 
-	// A brown-out resets chip 0x20 to power-on registers: the IOCON check
-	// catches it within a second and configures it again.
+	// A brown-out resets chip 0x20 to power-on registers (pull-ups off,
+	// polarity not inverted). The next scan's read sees the pull-ups gone,
+	// configures it again and reads it again: a reset fault, and never a
+	// frame of the squares it would have misread.
 	model.Reset(0x20)
+	at := clk.Now()
 	got = collect(t, src, clk, clk.Now().Add(1500*time.Millisecond))
 	fl = faults(got)
 	if len(fl) != 1 || fl[0].Kind != sensors.FaultReset || fl[0].Chip != "mcp23017 0x20" {
 		t.Fatalf("faults after a reset %v, want a reset fault of 0x20", fl)
 	}
+	if d := fl[0].T.Sub(at); d > sensors.DefaultPollInterval+sensors.DefaultScanInterval {
+		t.Errorf("the reset was noticed after %v, want the next scan", d)
+	}
 	if model.Reg(0x20, 0x0a) != 0x44 {
 		t.Error("chip 0x20 not configured again after its reset")
 	}
-	if fs := frames(got); len(fs) == 0 || fs[len(fs)-1].Occ != moved {
-		t.Errorf("board after the reset: %v", fs)
+	if fs := frames(got); len(fs) != 0 {
+		t.Errorf("frames after the reset, the board unchanged: %v", fs)
+	}
+}
+
+func TestMCP23017LeftInBank1IsRecovered(t *testing.T) {
+	// Other software left chip 0x22 in BANK=1 (IOCON.BANK set: another
+	// register map, IOCON at 0x05). The bank brings it back to BANK=0 and
+	// reads it right from the first scan.
+	clk, board, model, bank, w := mcpBoard(t, allSquares())
+	if err := model.Tx(0x22, []byte{0x0a, 0x80}, nil); err != nil {
+		t.Fatal(err)
+	}
+	src, _ := sensors.NewScanSource(bank, w, sensors.SourceOptions{Clock: clk, Debounce: 2})
+	board.Set(standard, 0)
+	got := collect(t, src, clk, clk.Now().Add(500*time.Millisecond))
+	if fs := frames(got); len(fs) != 1 || fs[0].Occ != standard {
+		t.Fatalf("frames %v, want the start position", fs)
+	}
+	if fl := faults(got); len(fl) != 0 {
+		t.Errorf("faults %v", fl)
+	}
+	if v := model.Reg(0x22, 0x0a); v != 0x44 {
+		t.Errorf("IOCON %#x, want 0x44 (BANK=0)", v)
 	}
 }
 

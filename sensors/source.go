@@ -37,6 +37,11 @@ type SourceOptions struct {
 	// empty) when nothing has changed for that long, so that a consumer
 	// can tell a quiet board from a dead source.
 	Heartbeat time.Duration
+	// StaleAfter is how long after the last completed scan (or after
+	// the source was made, before its first scan) Fresh turns false
+	// (default 2s, and never less than twice PollInterval and
+	// ScanInterval).
+	StaleAfter time.Duration
 }
 
 // Defaults of SourceOptions.
@@ -45,6 +50,7 @@ const (
 	DefaultPollInterval = 100 * time.Millisecond
 	DefaultDebounce     = 4
 	DefaultStuckAfter   = time.Minute
+	DefaultStaleAfter   = 2 * time.Second
 )
 
 func (o *SourceOptions) setDefaults() {
@@ -66,6 +72,12 @@ func (o *SourceOptions) setDefaults() {
 	if o.StuckAfter == 0 {
 		o.StuckAfter = DefaultStuckAfter
 	}
+	if o.StaleAfter <= 0 {
+		o.StaleAfter = DefaultStaleAfter
+	}
+	// An idle interrupt-driven source scans every PollInterval: that is
+	// not staleness.
+	o.StaleAfter = max(o.StaleAfter, 2*o.PollInterval, 2*o.ScanInterval)
 }
 
 // Stats are a ScanSource's counters, for diagnostics and metrics.
@@ -117,8 +129,9 @@ type ScanSource struct {
 	rateStart time.Time
 	rateN     int
 
-	mu    sync.Mutex
-	stats Stats
+	mu      sync.Mutex
+	stats   Stats
+	created time.Time
 }
 
 // Errors carried by faults that have no bus error.
@@ -150,6 +163,7 @@ func NewScanSource(sc Scanner, w *Wiring, o SourceOptions) (*ScanSource, error) 
 		errStuck: fmt.Errorf("reading has not settled for %v", o.StuckAfter),
 	}
 	s.waiter, _ = sc.(Waiter)
+	s.created = o.Clock.Now()
 	for i := range units {
 		s.unitSq = append(s.unitSq, w.Map(&units[i].Inputs))
 	}
@@ -178,6 +192,22 @@ func (s *ScanSource) Stats() Stats {
 	st := s.stats
 	st.Failing = append([]string(nil), st.Failing...)
 	return st
+}
+
+// Fresh reports whether a scan has completed within StaleAfter: what a
+// health check or a watchdog wants to know. Unlike the scan rate, which
+// is only updated when a scan completes, it turns false when scanning
+// stalls (a hung bus, a consumer that stopped reading frames). Safe to
+// call from any goroutine.
+func (s *ScanSource) Fresh() bool {
+	now := s.o.Clock.Now()
+	s.mu.Lock()
+	last := s.stats.LastScan
+	s.mu.Unlock()
+	if last.IsZero() {
+		last = s.created
+	}
+	return now.Sub(last) <= s.o.StaleAfter
 }
 
 // Next implements FrameSource.

@@ -185,6 +185,29 @@ func TestDebouncer(t *testing.T) {
 	}
 }
 
+func TestDebouncerDoesNotAdoptFailedInputsAsEmpty(t *testing.T) {
+	// The chip of rank 8 does not answer at the first scan. Its squares
+	// are not settled as empty: the first reading when it answers is
+	// their state, at once, as the first scan's is for the others.
+	d, _ := sensors.NewDebouncer(3)
+	rank8 := chess.Bitboard(0xff) << 56
+	valid := ^rank8
+	// A failed chip's inputs read nothing.
+	d.Step(standard&^rank8, 0, valid)
+	if occ, _ := d.State(); occ != standard&^rank8 || d.Known() != valid {
+		t.Fatalf("after the first scan: occ %v known %v", occ, d.Known())
+	}
+	d.Step(standard&^rank8, 0, valid)
+	ch := d.Step(standard, 0, ^chess.Bitboard(0))
+	if occ, _ := d.State(); ch != standard&rank8 || occ != standard {
+		t.Errorf("the chip answers: changed %v, occ %v; want rank 8's pieces at once", ch, occ)
+	}
+	// From then on its squares are debounced like the others.
+	if ch := d.Step(standard&^sq("a8").Bitboard(), 0, ^chess.Bitboard(0)); ch != 0 {
+		t.Errorf("a one-scan blip on a8 changed %v", ch)
+	}
+}
+
 // TestDebouncerMatchesCounters compares the bitboard debouncer with the
 // obvious per-square counter on random noise.
 func TestDebouncerMatchesCounters(t *testing.T) {
@@ -231,5 +254,59 @@ func TestDebouncerMatchesCounters(t *testing.T) {
 				t.Fatalf("n=%d step %d: %#x, want %#x", n, step, uint64(got), uint64(want))
 			}
 		}
+	}
+}
+
+func TestScanSourceFreshTurnsFalseWhenScanningStalls(t *testing.T) {
+	var src *sensors.ScanSource
+	var clk *sensorstest.Clock
+	var freshDuringHang, rateDuringHang = true, 0.0
+	src, clk, _ = newFuncSource(t, sensors.SourceOptions{}, func(n int) chess.Bitboard {
+		if n == 150 {
+			// The bus hangs for 3 s inside this scan.
+			clk.Advance(3 * time.Second)
+			freshDuringHang, rateDuringHang = src.Fresh(), src.Stats().ScanRate
+		}
+		return standard
+	})
+	if !src.Fresh() {
+		t.Error("a new source is not fresh before its first scan is due")
+	}
+	collect(t, src, clk, clk.Now().Add(1200*time.Millisecond))
+	if !src.Fresh() || src.Stats().ScanRate < 90 {
+		t.Fatalf("scanning at %.1f/s: fresh %v", src.Stats().ScanRate, src.Fresh())
+	}
+	// The consumer stops reading frames: no scans happen.
+	clk.Advance(2500 * time.Millisecond)
+	if src.Fresh() {
+		t.Error("fresh 2.5 s after the last scan")
+	}
+	if src.Stats().ScanRate == 0 {
+		t.Error("the scan rate is expected to keep its last value (which is why it cannot judge freshness)")
+	}
+	collect(t, src, clk, clk.Now().Add(600*time.Millisecond))
+	if freshDuringHang || rateDuringHang == 0 {
+		t.Errorf("during a hung scan: fresh %v, rate %.1f/s", freshDuringHang, rateDuringHang)
+	}
+	if !src.Fresh() {
+		t.Error("not fresh again once scans complete")
+	}
+}
+
+func TestRealClockDelayIsSubMillisecond(t *testing.T) {
+	if testing.Short() {
+		t.Skip("timing on a loaded or emulated machine")
+	}
+	// A 400 µs settle (above the spinning limit) must not become the
+	// millisecond time.Sleep makes of it.
+	clk := sensors.NewRealClock()
+	best := time.Hour
+	for range 20 {
+		start := time.Now()
+		clk.Delay(400 * time.Microsecond)
+		best = min(best, time.Since(start))
+	}
+	if best < 400*time.Microsecond || best > 900*time.Microsecond {
+		t.Errorf("Delay(400µs) took at best %v", best)
 	}
 }

@@ -24,6 +24,7 @@ import (
 	"periph.io/x/host/v3/pmem"
 
 	"github.com/boardd/boardd/clockbridge"
+	"github.com/boardd/boardd/internal/finesleep"
 )
 
 // Register blocks, as offsets from the peripheral base.
@@ -90,7 +91,9 @@ type Config struct {
 	CoreMHz int
 	// Time is where timeouts are measured (nil: real time).
 	Time clockbridge.TimeSource
-	// Sleep waits between register polls (nil: time.Sleep).
+	// Sleep waits between register polls (nil: finesleep.Sleep; time.Sleep
+	// would make the 400 µs and 10 µs polls about 1.1 ms, against a FIFO
+	// that fills in 1.5 ms).
 	Sleep func(time.Duration)
 }
 
@@ -102,6 +105,20 @@ type Link struct {
 	ts                  clockbridge.TimeSource
 	sleep               func(time.Duration)
 	views               []*pmem.View
+
+	// Frames the clock sent while Send waited for the bus: the slave's
+	// FIFO is drained during that wait, as DGT's driver does, since a
+	// frame longer than the 16-byte FIFO would otherwise stall the clock,
+	// keep the bus busy until the send times out, and be lost. Receive
+	// returns them first.
+	rx     []byte    // a frame being drained, arrival address first
+	queued []rxFrame // frames drained complete
+}
+
+// rxFrame is a frame drained during a send, with its error (an overrun).
+type rxFrame struct {
+	m   []byte
+	err error
 }
 
 // Timing from DGT's driver.
@@ -174,7 +191,7 @@ func (l *Link) setDefaults(cfg Config) {
 		l.ts = clockbridge.SystemTime{}
 	}
 	if l.sleep == nil {
-		l.sleep = time.Sleep
+		l.sleep = finesleep.Sleep
 	}
 }
 
@@ -233,6 +250,7 @@ func (l *Link) pinsInput() {
 // cleared, then master ALT0 on GPIO2/3, slave ALT3 on its pins, slave
 // listening on the broadcast address, divider from the core clock.
 func (l *Link) Reset() error {
+	l.rx = nil // the rest of a frame being drained is lost with the FIFO
 	l.slave.Write(slCR, 0)
 	l.master.Write(msC, cCLEAR)
 	l.master.Write(msC, 0)
@@ -296,6 +314,7 @@ func (l *Link) Send(frame []byte, listen byte) error {
 	deadline := l.ts.Now().Add(xferTimeout)
 	for idle := 0; idle < busFreeSamples; idle++ {
 		if l.linesLow() || l.slaveBusy() {
+			l.drainSlave()
 			idle = 0
 		}
 		if l.ts.Now().After(deadline) {
@@ -345,17 +364,47 @@ func (l *Link) Send(frame []byte, listen byte) error {
 	return clockbridge.ErrDGTSilent
 }
 
-// Receive waits for one frame on the slave (clockbridge.DGTTransport).
-func (l *Link) Receive(timeout time.Duration) ([]byte, error) {
-	end := l.ts.Now().Add(timeout)
-	for !l.slaveBusy() {
-		if !l.ts.Now().Before(end) {
-			return nil, clockbridge.ErrDGTNoFrame
+// drainSlave moves what the slave's FIFO holds into l.rx, and each
+// frame completed (its length byte reached) to l.queued.
+func (l *Link) drainSlave() {
+	for l.slave.Read(slFR)&frRXFE == 0 {
+		if len(l.rx) == 0 {
+			l.rx = append(make([]byte, 0, 32), byte(l.slave.Read(slSLV)*2))
 		}
-		l.sleep(idlePoll)
+		l.rx = append(l.rx, byte(l.slave.Read(slDR)))
+		if len(l.rx) > 2 && len(l.rx) >= int(l.rx[2]) || len(l.rx) >= maxFrame {
+			f := rxFrame{m: l.rx}
+			if l.slave.Read(slRSR)&rsrOE != 0 {
+				l.slave.Write(slRSR, 0)
+				f.err = fmt.Errorf("dgtpi: slave FIFO overrun (% x): %w", f.m, clockbridge.ErrDGTOverrun)
+			}
+			l.queued = append(l.queued, f)
+			l.rx = nil
+		}
 	}
-	m := make([]byte, 1, 32)
-	m[0] = byte(l.slave.Read(slSLV) * 2)
+}
+
+// Receive waits for one frame on the slave (clockbridge.DGTTransport).
+// Frames drained while a send waited for the bus come first.
+func (l *Link) Receive(timeout time.Duration) ([]byte, error) {
+	if len(l.queued) > 0 {
+		f := l.queued[0]
+		l.queued = l.queued[1:]
+		return f.m, f.err
+	}
+	m := l.rx
+	l.rx = nil
+	if m == nil {
+		end := l.ts.Now().Add(timeout)
+		for !l.slaveBusy() {
+			if !l.ts.Now().Before(end) {
+				return nil, clockbridge.ErrDGTNoFrame
+			}
+			l.sleep(idlePoll)
+		}
+		m = make([]byte, 1, 32)
+		m[0] = byte(l.slave.Read(slSLV) * 2)
+	}
 	deadline := l.ts.Now().Add(xferTimeout)
 	for l.slaveBusy() {
 		if l.ts.Now().After(deadline) {

@@ -43,6 +43,17 @@ type bus struct {
 
 	slv, cr, rsr uint32
 	rx           []byte
+	// incoming are bytes the clock is sending to the slave: one enters
+	// the 16-byte FIFO each time the slave's flags or data are read, and
+	// while the FIFO is full the clock holds SCL low, waiting.
+	incoming []byte
+}
+
+func (b *bus) feed() {
+	if len(b.incoming) > 0 && len(b.rx) < 16 {
+		b.rx = append(b.rx, b.incoming[0])
+		b.incoming = b.incoming[1:]
+	}
 }
 
 type block struct {
@@ -60,6 +71,9 @@ func (k block) Read(off uint32) uint32 {
 		case gpFSEL1:
 			return b.fsel1
 		case gpLEV0:
+			if len(b.incoming) > 0 && len(b.rx) >= 16 {
+				return 0 // the clock stretching SCL
+			}
 			if b.linesHigh && !(b.lowAfterStart && b.started) {
 				return 0xffffffff
 			}
@@ -68,6 +82,7 @@ func (k block) Read(off uint32) uint32 {
 	case 1:
 		switch off {
 		case slDR:
+			b.feed()
 			v := uint32(b.rx[0])
 			b.rx = b.rx[1:]
 			return v
@@ -76,10 +91,15 @@ func (k block) Read(off uint32) uint32 {
 		case slRSR:
 			return b.rsr
 		case slFR:
+			b.feed()
+			fr := uint32(0)
 			if len(b.rx) == 0 {
-				return frRXFE
+				fr |= frRXFE
 			}
-			return 0
+			if len(b.incoming) > 0 {
+				fr |= frRXBUSY
+			}
+			return fr
 		}
 	case 2:
 		switch off {
@@ -186,6 +206,31 @@ func TestSend(t *testing.T) {
 	}
 }
 
+func TestSendDrainsAFrameArrivingMeanwhile(t *testing.T) {
+	// The clock starts a 22-byte Time broadcast just as a SetAndRun is
+	// to go out: more than the slave's FIFO holds. The send must read the
+	// FIFO while it waits for the bus, or the clock stalls, the bus
+	// never comes free, the send times out and the Time message is lost.
+	b := &bus{linesHigh: true}
+	l := newLink(b, 250)
+	timeMsg := []byte{0x00, 0x10, 0x16, 0x04, 0, 1, 0x29, 0x46, 0, 0, 0, 1, 0x30, 0, 0, 0, 0, 0, 0, 1, 0, 0x5c}
+	b.incoming = append([]byte(nil), timeMsg[1:]...)
+	setAndRun := []byte{0x10, 0x20, 0x0c, 0x0a, 0x01, 0x29, 0x46, 0x01, 0x30, 0x00, 0x01, 0xb9}
+	if err := l.Send(setAndRun, 0x10); err != nil {
+		t.Fatalf("send while a frame arrives: %v", err)
+	}
+	if !bytes.Equal(b.wire, setAndRun[1:]) || len(b.incoming) != 0 {
+		t.Errorf("sent % x; %d bytes still incoming", b.wire, len(b.incoming))
+	}
+	m, err := l.Receive(time.Millisecond)
+	if err != nil || !bytes.Equal(m, timeMsg) {
+		t.Fatalf("frame received during the send: % x, %v", m, err)
+	}
+	if _, err := l.Receive(time.Millisecond); !errors.Is(err, clockbridge.ErrDGTNoFrame) {
+		t.Errorf("after it: %v", err)
+	}
+}
+
 func TestSendBusNeverFree(t *testing.T) {
 	b := &bus{linesHigh: false}
 	if err := newLink(b, 250).Send([]byte{0x10, 0x20, 0x05, 0x0f, 0x48}, 0x10); !errors.Is(err, clockbridge.ErrDGTTimeout) {
@@ -249,6 +294,27 @@ func TestParseCore(t *testing.T) {
 	for _, s := range []string{"", "frequency(1)=", "frequency(1)=12"} {
 		if _, err := parseCore(s); err == nil {
 			t.Errorf("%q accepted", s)
+		}
+	}
+}
+
+func TestDefaultPollSleepIsSubMillisecond(t *testing.T) {
+	if testing.Short() {
+		t.Skip("timing on a loaded or emulated machine")
+	}
+	// The receive polls of 400 µs and 10 µs must not become the
+	// millisecond time.Sleep makes of them: the slave FIFO fills in
+	// about 1.5 ms.
+	l := New(block{&bus{}, 0}, block{&bus{}, 1}, block{&bus{}, 2}, false, 250, Config{})
+	for _, d := range []time.Duration{bytePoll, idlePoll} {
+		best := time.Hour
+		for range 20 {
+			start := time.Now()
+			l.sleep(d)
+			best = min(best, time.Since(start))
+		}
+		if best < d || best > d+500*time.Microsecond {
+			t.Errorf("poll of %v took at best %v", d, best)
 		}
 	}
 }

@@ -9,7 +9,10 @@ import (
 	"io"
 	"os"
 
+	"github.com/boardd/boardd/chess"
 	"github.com/boardd/boardd/sensors"
+	"github.com/boardd/boardd/sensors/sensorstest"
+	"github.com/boardd/boardd/trace"
 )
 
 func cmdCalibrate(ctx context.Context, env *cmdEnv, args []string) error {
@@ -19,8 +22,10 @@ func cmdCalibrate(ctx context.Context, env *cmdEnv, args []string) error {
 	design := fs.String("design", "", "start from the reference wiring of a design instead (matrix, mcp23017, hc165, analog, analog-ads1115; docs/hardware.md)")
 	out := fs.String("out", "-", `where to write the calibrated configuration ("-": standard output)`)
 	stable := fs.Int("stable", 10, "scans a piece must sit still (10 ms apart) to count")
+	source := fs.String("source", "", `"`+modelUsage+`" (a simulated hand puts a piece on a1, b1, ... h8, a second apart)`)
 	fs.Usage = func() {
 		fmt.Fprint(env.stderr, `usage: boardd calibrate (--config FILE | --design NAME) [--out FILE]
+       boardd calibrate --source model:DESIGN[,dead=UNIT][,stuck=low|high] [--out FILE]
 
 Learns which input reads which square. It asks to clear the board, then
 to put a piece on a1, b1, ... h8 in turn (a white piece on an analog Hall
@@ -28,8 +33,12 @@ board, which also gets each sensor's empty reading and sensitivity
 measured). Pieces may stay where they are or be moved on: only a newly
 occupied input counts. Type s and Enter to skip a square, q to give up.
 The configuration, with the learned squares, is written to --out; use
-boardd diag to check it. Without sensor hardware it says which host
-drivers were skipped and exits 1.
+boardd diag to check it. A part that fails in every scan for 2 seconds
+(a chip that does not answer, a chain with a wrong sentinel) ends it
+with exit status 1, naming the part. Without sensor hardware it says
+which host drivers were skipped and exits 1. A model source rehearses
+it on chip models of a design's reference board (docs/hardware.md,
+bring-up): press Enter, and a simulated hand does the rest.
 
 `)
 		fs.PrintDefaults()
@@ -37,9 +46,18 @@ drivers were skipped and exits 1.
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	if fs.NArg() != 0 || (*config == "") == (*design == "") || *stable < 1 {
+	given := 0
+	for _, v := range []string{*config, *design, *source} {
+		if v != "" {
+			given++
+		}
+	}
+	if fs.NArg() != 0 || given != 1 || *stable < 1 {
 		fs.Usage()
 		return exitError{2}
+	}
+	if *source != "" {
+		return calibrateModel(ctx, env, *source, *stable, *out)
 	}
 	var cfg *sensors.Config
 	var err error
@@ -101,6 +119,11 @@ func calibrate(ctx context.Context, env *cmdEnv, cfg *sensors.Config, sc sensors
 		fmt.Fprintln(env.stderr, "boardd calibrate: aborted; nothing written")
 		return exitError{1}
 	}
+	var ue *sensors.UnitError
+	if errors.As(err, &ue) {
+		fmt.Fprintf(env.stderr, "boardd calibrate: %v\nNothing written. Check that part's power, wiring and address straps (docs/hardware.md, bring-up).\n", err)
+		return exitError{1}
+	}
 	if err != nil {
 		return err
 	}
@@ -127,4 +150,46 @@ func calibrate(ctx context.Context, env *cmdEnv, cfg *sensors.Config, sc sensors
 		fmt.Fprintf(env.stderr, "Calibrated: %s written. Check it with: boardd diag --config %s\n", out, out)
 	}
 	return nil
+}
+
+// calibrateModel calibrates a model board: its reference squares are
+// forgotten, and a simulated hand puts a piece (a white one on an analog
+// board) on a1, b1, ... h8, a second apart from two seconds on.
+func calibrateModel(ctx context.Context, env *cmdEnv, source string, stable int, out string) error {
+	m, err := parseModelSpec(source)
+	if err != nil {
+		return err
+	}
+	cfg, rig, err := m.open()
+	if err != nil {
+		return err
+	}
+	none := make([]chess.Square, cfg.Inputs())
+	for i := range none {
+		none[i] = chess.NoSquare
+	}
+	w, err := sensors.NewWiring(none)
+	if err != nil {
+		return err
+	}
+	if err := cfg.SetWiring(w); err != nil {
+		return err
+	}
+	sc, _, err := cfg.NewScanner(rig.Hardware, rig.Clock)
+	if err != nil {
+		return err
+	}
+	defer sc.Close()
+	var evs []trace.Event
+	for k := range 64 {
+		ev := trace.Event{T: int64(2000 + 1000*k), Kind: trace.Frame, Occ: chess.Square(k).Bitboard()}
+		if sc.Sensor() == trace.Colour {
+			ev.White, ev.HasColour = ev.Occ, true
+		}
+		evs = append(evs, ev)
+	}
+	if _, err := rig.Board.Play(&sensorstest.Events{List: evs}, sensorstest.PlayOptions{}); err != nil {
+		return err
+	}
+	return calibrate(ctx, env, cfg, sc, sensors.CalibrateOptions{Clock: rig.Clock, Stable: stable}, out)
 }

@@ -7,11 +7,13 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/boardd/boardd/chess"
 	"github.com/boardd/boardd/sensors"
 	"github.com/boardd/boardd/sensors/sensorstest"
 	"github.com/boardd/boardd/trace"
+	"periph.io/x/conn/v3/gpio"
 	"periph.io/x/conn/v3/physic"
 	"periph.io/x/conn/v3/spi"
 )
@@ -20,6 +22,18 @@ import (
 // order, and a hand that puts one piece on a1, b1, ... h8 in turn, a
 // second apart, from two seconds on.
 func calibrationRig(t *testing.T) (*sensors.Config, sensors.Scanner, *sensorstest.Clock, []chess.Square) {
+	t.Helper()
+	cfg, sc, clk, model := calibrationRigModel(t)
+	return cfg, sc, clk, model.Hidden
+}
+
+// rigModel is the rig's chain model and its hidden wiring.
+type rigModel struct {
+	*sensorstest.HC165Model
+	Hidden []chess.Square
+}
+
+func calibrationRigModel(t *testing.T) (*sensors.Config, sensors.Scanner, *sensorstest.Clock, rigModel) {
 	t.Helper()
 	clk := sensorstest.NewClock()
 	board := sensorstest.NewBoard(clk)
@@ -30,11 +44,12 @@ func calibrationRig(t *testing.T) (*sensors.Config, sensors.Scanner, *sensorstes
 		in[i/8][i%8] = hidden[i]
 	}
 	model := sensorstest.NewHC165Model(board, in)
+	model.SER = gpio.High
 	c, err := model.Connect(physic.MegaHertz, spi.Mode0, 8)
 	if err != nil {
 		t.Fatal(err)
 	}
-	sc, err := sensors.NewHC165Chain(c, model.Latch(), 8, sensors.HC165Options{Sentinel: sensors.SentinelLow})
+	sc, err := sensors.NewHC165Chain(c, model.Latch(), 8, sensors.HC165Options{Sentinel: sensors.SentinelHigh})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,7 +60,7 @@ func calibrationRig(t *testing.T) (*sensors.Config, sensors.Scanner, *sensorstes
 	board.Play(&sensorstest.Events{List: evs}, sensorstest.PlayOptions{})
 	cfg, _ := sensors.DefaultConfig("hc165")
 	cfg.HC165.Squares, cfg.HC165.Count = nil, 8
-	return cfg, sc, clk, hidden
+	return cfg, sc, clk, rigModel{model, hidden}
 }
 
 func TestCalibrateCommandWritesTheLearnedWiring(t *testing.T) {
@@ -71,7 +86,7 @@ func TestCalibrateCommandWritesTheLearnedWiring(t *testing.T) {
 			t.Fatalf("input %d: %v, wired to %v", i, w.Square(i), want)
 		}
 	}
-	if !strings.Contains(out.String(), `"sentinel": "low"`) {
+	if !strings.Contains(out.String(), `"sentinel": "high"`) {
 		t.Errorf("the hardware settings were not kept:\n%s", out.String())
 	}
 }
@@ -106,5 +121,34 @@ func TestCalibrateCommandSkipAndAbort(t *testing.T) {
 	}
 	if _, stderr, code := runSensorCmd(t, "", "calibrate", "--design", "sonar"); code != 1 || !strings.Contains(stderr, `design "sonar"`) {
 		t.Errorf("--design sonar: exit %d %q", code, stderr)
+	}
+}
+
+func TestCalibrateCommandNamesAFailingChain(t *testing.T) {
+	cfg, sc, clk, model := calibrationRigModel(t)
+	// The chain's data line stuck low (a cable unplugged): the sentinel
+	// reads 0x00 in every scan. calibrate gives up, naming the chain,
+	// instead of waiting for pieces.
+	low := gpio.Low
+	model.StuckMISO = &low
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	start := clk.Now()
+	clk.OnAdvance(func(now time.Time) {
+		if now.Sub(start) > time.Minute {
+			cancel()
+		}
+	})
+	var out, errb bytes.Buffer
+	env := &cmdEnv{stdin: strings.NewReader("\n"), stdout: &out, stderr: &errb}
+	err := calibrate(ctx, env, cfg, sc, sensors.CalibrateOptions{Clock: clk}, "-")
+	if code := exitCode(env, "calibrate", err); code != 1 || out.Len() != 0 {
+		t.Fatalf("exit %d, stdout %q, stderr:\n%s", code, out.String(), errb.String())
+	}
+	if want := "boardd calibrate: 74hc165 chain failed in every scan for 2s: sentinel byte 0x00, want 0xff"; !strings.Contains(errb.String(), want) {
+		t.Errorf("stderr lacks %q:\n%s", want, errb.String())
+	}
+	if strings.Contains(errb.String(), "Put a piece") {
+		t.Errorf("prompted for pieces on a dead chain:\n%s", errb.String())
 	}
 }

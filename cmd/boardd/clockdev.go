@@ -29,11 +29,11 @@ func openClockDevice(c ClockConfig, log *slog.Logger) (clockbridge.Device, func(
 		}
 		return lever, func() {}, nil
 	case "dgt3000":
-		link, err := dgtpi.Open(dgtpi.Config{})
+		link, err := dgtpi.Open(dgtpi.Config{CoreMHz: c.DGTCoreMHz})
 		if err != nil {
 			return nil, nil, fmt.Errorf("clock: DGT3000 link (needs root, /dev/mem and a fixed core clock; see docs/clock.md): %w", err)
 		}
-		dev, err := clockbridge.NewDGT3000(clockbridge.DGT3000Config{Transport: link, Logger: log.With("part", "dgt3000")})
+		dev, err := clockbridge.NewDGT3000(dgtConfig(c, link, log))
 		if err != nil {
 			link.Close()
 			return nil, nil, fmt.Errorf("clock: DGT3000: %w", err)
@@ -41,4 +41,13 @@ func openClockDevice(c ClockConfig, log *slog.Logger) (clockbridge.Device, func(
 		return dev, func() { link.Close() }, nil
 	}
 	return nil, nil, fmt.Errorf("clock.kind %q has no device", c.Kind)
+}
+
+// dgtConfig is the DGT3000 protocol's configuration from the clock keys.
+func dgtConfig(c ClockConfig, t clockbridge.DGTTransport, log *slog.Logger) clockbridge.DGT3000Config {
+	white := clockbridge.Left
+	if c.WhiteSide == "right" {
+		white = clockbridge.Right
+	}
+	return clockbridge.DGT3000Config{Transport: t, White: white, LeverInverted: c.DGTLeverInverted, Logger: log.With("part", "dgt3000")}
 }

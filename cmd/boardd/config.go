@@ -65,8 +65,13 @@ type SensorsConfig struct {
 // ClockConfig selects the clock.
 type ClockConfig struct {
 	Kind     string `toml:"kind" doc:"software (boardd keeps the time; presses come from the simulated board or the web), lever (a lever switch on GPIO), dgt3000 (a DGT3000 on the Pi's I2C pins) or none (moves complete when the board stands still)."`
-	LeverPin string `toml:"lever_pin" doc:"Lever: the GPIO the lever switch pulls low when White's side is down."`
-	I2CBus   string `toml:"i2c_bus" doc:"DGT3000: the I2C bus; empty: the first one."`
+	LeverPin string `toml:"lever_pin" doc:"Lever: the GPIO the lever switch pulls low when White's side is down. It must not be a pin the sensor board uses (GPIO17 is the reference MCP23017 INT and matrix column 1)."`
+	// I2CBus is obsolete: the DGT3000 link always uses the Pi's BSC1
+	// pins. It is still read so that files written with it load.
+	I2CBus           string `toml:"i2c_bus" doc:"-"`
+	WhiteSide        string `toml:"white_side" doc:"DGT3000: the half of the clock, left or right as the arbiter faces the clock, that shows White's time and whose lever side White presses."`
+	DGTLeverInverted bool   `toml:"dgt_lever_inverted" doc:"DGT3000: swap the lever's sides, for a clock that reports them the other way round (docs/clock.md, section 6)."`
+	DGTCoreMHz       int    `toml:"dgt_core_mhz" doc:"DGT3000: the Pi's VPU core clock in MHz, fixed by core_freq and core_freq_min in config.txt; 0: ask vcgencmd at start."`
 }
 
 // MQTTConfig configures publishing.
@@ -115,7 +120,7 @@ func DefaultConfig() Config {
 		Board:      BoardConfig{ID: "board-1"},
 		Game:       GameConfig{Edition: "2023", Start: "standard", TimeControl: "90m+30s"},
 		Sensors:    SensorsConfig{Kind: "simulated", File: "/etc/boardd/sensors.json", Simulated: "occupancy"},
-		Clock:      ClockConfig{Kind: "software", LeverPin: "GPIO17", I2CBus: ""},
+		Clock:      ClockConfig{Kind: "software", LeverPin: "GPIO18", WhiteSide: "left"},
 		MQTT:       MQTTConfig{Broker: "embedded", Listen: "127.0.0.1:1883", WSListen: "127.0.0.1:8083", ReconnectMax: "2m"},
 		HTTP:       HTTPConfig{Listen: "127.0.0.1:8080"},
 		Journal:    JournalConfig{},
@@ -230,7 +235,11 @@ func LoadConfig(path string, getenv func(string) string, sets []string) (Config,
 			return cfg, &ConfigError{Key: k, Msg: "unknown key (see 'boardd run --print-config')"}
 		}
 	}
-	if err := cfg.Validate(); err != nil {
+	err := cfg.Validate()
+	if err == nil {
+		err = checkHardware(&cfg, hostPiModel())
+	}
+	if err != nil {
 		var ce *ConfigError
 		if errors.As(err, &ce) && path != "" && lines[ce.Key] > 0 {
 			ce.File, ce.Line = path, lines[ce.Key]
@@ -279,7 +288,7 @@ func (c *Config) Validate() error {
 	if err := oneOf("sensors.simulated_sensor", c.Sensors.Simulated, "occupancy", "colour", "piece"); err != nil {
 		return err
 	}
-	if err := oneOf("clock.kind", c.Clock.Kind, "software", "lever", "dgt3000", "none"); err != nil {
+	if err := c.Clock.validate(); err != nil {
 		return err
 	}
 	if c.MQTT.Broker != "embedded" {
@@ -300,6 +309,33 @@ func (c *Config) Validate() error {
 		return err
 	}
 	return c.checkRunnable()
+}
+
+// validate checks the clock keys.
+func (c *ClockConfig) validate() error {
+	bad := func(key, format string, args ...any) error {
+		return &ConfigError{Key: key, Msg: fmt.Sprintf(format, args...)}
+	}
+	switch c.Kind {
+	case "software", "lever", "dgt3000", "none":
+	default:
+		return bad("clock.kind", "%q: want one of software, lever, dgt3000, none", c.Kind)
+	}
+	if c.Kind == "lever" {
+		if _, ok := gpioNumber(c.LeverPin); !ok {
+			return bad("clock.lever_pin", "%q: want a GPIO of the Pi's header, GPIO0 to GPIO27", c.LeverPin)
+		}
+	}
+	if c.WhiteSide != "left" && c.WhiteSide != "right" {
+		return bad("clock.white_side", "%q: want left or right", c.WhiteSide)
+	}
+	if c.DGTCoreMHz != 0 && (c.DGTCoreMHz < 100 || c.DGTCoreMHz > 1000) {
+		return bad("clock.dgt_core_mhz", "%d: want the core clock in MHz (250 or 300 as fixed in config.txt), or 0 to ask vcgencmd", c.DGTCoreMHz)
+	}
+	if c.I2CBus != "" {
+		return bad("clock.i2c_bus", "%q: no longer used: the DGT3000 link always uses the Pi's GPIO2/GPIO3 (BSC1); remove the key", c.I2CBus)
+	}
+	return nil
 }
 
 // startSpec is a parsed game.start value.
@@ -378,6 +414,9 @@ func configFields(c *Config) []configField {
 		st := sv.Type()
 		for j := 0; j < st.NumField(); j++ {
 			f := st.Field(j)
+			if f.Tag.Get("doc") == "-" {
+				continue // obsolete: read, never written or documented
+			}
 			out = append(out, configField{key: sec + "." + f.Tag.Get("toml"), section: sec, doc: f.Tag.Get("doc"), value: sv.Field(j)})
 		}
 	}

@@ -12,7 +12,6 @@ import (
 	sdnotify "github.com/coreos/go-systemd/v22/daemon"
 
 	"github.com/boardd/boardd/publish/web"
-	"github.com/boardd/boardd/sensors"
 )
 
 // The daemon's web server, health, systemd readiness and reload.
@@ -68,13 +67,13 @@ func (d *daemon) openHTTP(ctx context.Context) error {
 }
 
 // fresh reports whether the sensors are alive: the source goroutine runs
-// and, for a scanner, scans arrived recently.
+// and, for a scanner, a scan completed recently.
 func (d *daemon) fresh() bool {
 	if !d.srcAlive.Load() {
 		return false
 	}
-	if ss, ok := d.src.(interface{ Stats() sensors.Stats }); ok {
-		return ss.Stats().ScanRate > 0
+	if ss, ok := d.src.(interface{ Fresh() bool }); ok {
+		return ss.Fresh()
 	}
 	return true
 }

@@ -22,9 +22,14 @@ func cmdDiag(ctx context.Context, env *cmdEnv, args []string) error {
 	sf := addSourceFlags(fs)
 	nframes := fs.Int("frames", 0, "stop after this many frames (0: until interrupted or the trace ends)")
 	every := fs.Duration("stats", time.Second, "print the scan statistics this often (hardware only; 0: never)")
+	doProbe := fs.Bool("probe", false, "check the board once and exit: every chip answers and keeps its configuration, sentinels, diodes, raw inputs, scan rate")
+	scans := fs.Int("scans", 100, "with --probe, the scans to make")
+	record := fs.String("record", "", "with --probe, write every I2C and SPI transaction to this file (JSON) to replay in tests")
 	fs.Usage = func() {
 		fmt.Fprint(env.stderr, `usage: boardd diag --config FILE [--frames N] [--stats D]
+       boardd diag --config FILE --probe [--scans N] [--record FILE]
        boardd diag --source trace:FILE [--fast] ...
+       boardd diag --source model:DESIGN[,dead=UNIT][,stuck=low|high] [--probe]
 
 Shows what the board's sensors report: every frame as an 8x8 picture
 (x occupied, W/B by colour, piece letters; the squares that changed in
@@ -32,15 +37,31 @@ brackets), sensor faults as they come and clear, and every --stats the
 scan rate, the time one scan takes, bus errors, and the units failing.
 Use it to check a board's wiring after boardd calibrate.
 
+With --probe it scans the board --scans times back to back and says
+whether every chip, row or chain answered every time and kept its
+configuration, what the inputs read (there should be no piece on the
+board, or only those you put), and the scan rate; exit status 1 when
+something is wrong. A model source rehearses it all on chip models of a
+design's reference board, with a chip that does not answer or a stuck
+data line if asked (docs/hardware.md, bring-up).
+
 `)
 		fs.PrintDefaults()
 	}
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	if fs.NArg() != 0 || *nframes < 0 || *every < 0 {
+	if fs.NArg() != 0 || *nframes < 0 || *every < 0 || *scans < 1 || (*record != "" && !*doProbe) {
 		fs.Usage()
 		return exitError{2}
+	}
+	if *doProbe {
+		t, err := openTarget(sf, true)
+		if err != nil {
+			return reportOpenError(env, "diag", err)
+		}
+		defer t.close()
+		return probe(env.stdout, t, *scans, *record)
 	}
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	src, _, closeSrc, err := openSource(env, sf, log)
@@ -71,9 +92,11 @@ type statser interface{ Stats() sensors.Stats }
 func diag(ctx context.Context, w io.Writer, src sensors.FrameSource, nframes int, every time.Duration) error {
 	out := &lockedWriter{w: w}
 	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
 	var wg sync.WaitGroup
+	// Stop the statistics ticker, then wait for it (defers run last
+	// first).
 	defer wg.Wait()
+	defer cancel()
 	if st, ok := src.(statser); ok && every > 0 {
 		wg.Add(1)
 		go func() {
@@ -97,6 +120,7 @@ func diag(ctx context.Context, w io.Writer, src sensors.FrameSource, nframes int
 		err := src.Next(ctx, &ev)
 		switch {
 		case errors.Is(err, io.EOF), errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+			finalStats(out, src)
 			return nil
 		case err != nil:
 			return err
@@ -127,7 +151,15 @@ func diag(ctx context.Context, w io.Writer, src sensors.FrameSource, nframes int
 			out.printf("+%.3fs  %s\n", at, inputLine(&ev.Input))
 		}
 	}
+	finalStats(out, src)
 	return nil
+}
+
+// finalStats prints a scanning source's statistics once more at the end.
+func finalStats(out *lockedWriter, src sensors.FrameSource) {
+	if st, ok := src.(statser); ok {
+		out.printf("%s\n", statsLine(st.Stats()))
+	}
 }
 
 // squareList names the squares of b: "e2 e4".

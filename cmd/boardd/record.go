@@ -50,14 +50,15 @@ func initHost(cfg *sensors.Config) (*hostHardware, error) {
 	}
 	h := &hostHardware{state: st}
 	var missing []string
-	needGPIO, needI2C, needSPI := true, false, false
-	switch cfg.Design {
-	case "mcp23017":
-		needGPIO, needI2C = cfg.MCP23017.IntPin != "", true
-	case "hc165":
-		needSPI = true
-	case "analog":
-		needI2C, needSPI = cfg.Analog.ADC == "ads1115", cfg.Analog.ADC == "mcp3008"
+	uses, err := cfg.Uses()
+	if err != nil {
+		return nil, err
+	}
+	var needGPIO, needI2C, needSPI bool
+	for _, u := range uses {
+		needGPIO = needGPIO || u.Kind == sensors.UseGPIO
+		needI2C = needI2C || u.Kind == sensors.UseI2C
+		needSPI = needSPI || u.Kind == sensors.UseSPI
 	}
 	if needGPIO && len(gpioreg.All()) == 0 {
 		missing = append(missing, "no GPIO (no /dev/gpiochip*)")
@@ -192,7 +193,7 @@ type sourceFlags struct {
 func addSourceFlags(fs *flag.FlagSet) sourceFlags {
 	return sourceFlags{
 		config: fs.String("config", "", "the board's sensor configuration (JSON, as written by boardd calibrate)"),
-		source: fs.String("source", "hw", `"hw": the board's sensors per --config; "trace:FILE": replay a boardtrace (recorded or simulated)`),
+		source: fs.String("source", "hw", `"hw": the board's sensors per --config; "trace:FILE": replay a boardtrace (recorded or simulated); "`+modelUsage+`"`),
 		fast:   fs.Bool("fast", false, "with a trace source, replay as fast as possible instead of in real time"),
 	}
 }
@@ -227,8 +228,15 @@ func openSource(env *cmdEnv, f sourceFlags, log *slog.Logger) (sensors.FrameSour
 		}
 		return p, &h, func() { p.Close(); closeIn() }, nil
 	}
+	if strings.HasPrefix(*f.source, "model:") {
+		src, err := openModelSource(*f.source)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		return src, &trace.Header{Sensor: src.Sensor()}, func() { src.Close() }, nil
+	}
 	if *f.source != "hw" {
-		return nil, nil, nil, fmt.Errorf(`--source %q: want "hw" or "trace:FILE"`, *f.source)
+		return nil, nil, nil, fmt.Errorf(`--source %q: want "hw", "trace:FILE" or "model:DESIGN"`, *f.source)
 	}
 	if *f.config == "" {
 		return nil, nil, nil, errors.New(`--config FILE is needed to read the board's sensors (or --source trace:FILE to replay a trace)`)

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"time"
 
 	"github.com/boardd/boardd/chess"
 	"periph.io/x/conn/v3"
@@ -202,11 +203,20 @@ type ADS1115Model struct {
 	failN int
 	// Conversions counts conversions.
 	Conversions int
+	// ConvTime is how long a conversion takes on the board's clock: until
+	// it is done the config register's OS bit reads 0 and the conversion
+	// register keeps the previous result (default 0: at once).
+	ConvTime time.Duration
+	// Stuck makes conversions never complete.
+	Stuck   bool
+	doneAt  map[uint16]time.Time
+	pending map[uint16]int16
 }
 
 // ADS1115 returns ADS1115s at addrs reading the muxes, four per chip.
 func (h *HallModel) ADS1115(addrs ...uint16) *ADS1115Model {
-	return &ADS1115Model{hall: h, addrs: addrs, ptr: map[uint16]byte{}, conf: map[uint16]uint16{}, conv: map[uint16]int16{}}
+	return &ADS1115Model{hall: h, addrs: addrs, ptr: map[uint16]byte{}, conf: map[uint16]uint16{}, conv: map[uint16]int16{},
+		doneAt: map[uint16]time.Time{}, pending: map[uint16]int16{}}
 }
 
 // Fail makes the next n transactions fail.
@@ -257,18 +267,31 @@ func (a *ADS1115Model) Tx(addr uint16, w, r []byte) error {
 			a.mu.Lock()
 			fsr := adsFSR[c>>9&7] * physic.MilliVolt
 			code := int64(v) * 32768 / int64(fsr)
-			a.conv[addr] = int16(max(-32768, min(code, 32767)))
+			a.pending[addr] = int16(max(-32768, min(code, 32767)))
+			a.doneAt[addr] = a.hall.board.clk.Now().Add(a.ConvTime)
 			a.Conversions++
 		}
 	} else if len(w) > 1 {
 		return fmt.Errorf("ads1115 model: write of %d bytes not modelled", len(w))
+	}
+	converting := false
+	if v, ok := a.pending[addr]; ok {
+		if a.Stuck || a.hall.board.clk.Now().Before(a.doneAt[addr]) {
+			converting = true
+		} else {
+			a.conv[addr] = v
+			delete(a.pending, addr)
+		}
 	}
 	switch {
 	case len(r) == 2 && a.ptr[addr] == 0:
 		c := a.conv[addr]
 		r[0], r[1] = byte(uint16(c)>>8), byte(c)
 	case len(r) == 2 && a.ptr[addr] == 1:
-		c := a.conf[addr] | 0x8000 // not converting
+		c := a.conf[addr]
+		if !converting {
+			c |= 0x8000
+		}
 		r[0], r[1] = byte(c>>8), byte(c)
 	case len(r) != 0:
 		return fmt.Errorf("ads1115 model: read of %d bytes from register %d not modelled", len(r), a.ptr[addr])

@@ -21,7 +21,7 @@ var ErrNoAck = errors.New("i2c: no acknowledge")
 // pins wired to a Board's squares (switch to ground: a piece pulls its pin
 // low) and their open-drain INT outputs wired together on one IntLine. It
 // implements i2c.Bus: registers, the BANK=0 address pointer with
-// auto-increment, input polarity, pull-ups, interrupt-on-change with INTF
+// auto-increment (and the BANK=1 register map), input polarity, pull-ups, interrupt-on-change with INTF
 // and INTCAP, clearing on a GPIO or INTCAP read, and IOCON.MIRROR.
 type MCP23017Model struct {
 	mu    sync.Mutex
@@ -211,11 +211,13 @@ func (m *MCP23017Model) Tx(addr uint16, w, r []byte) error {
 		return errors.New("mcp23017 model: transaction without a register address")
 	}
 	c.ptr = w[0]
-	if c.ptr >= mcp23017.NumRegs {
+	if _, ok := c.reg(c.ptr); !ok && c.regs[mcp23017.IOCON]&mcp23017.IOCONBank == 0 {
 		return fmt.Errorf("mcp23017 model: register %#x does not exist", c.ptr)
 	}
 	for _, v := range w[1:] {
-		m.write(c, c.ptr, v)
+		if reg, ok := c.reg(c.ptr); ok {
+			m.write(c, reg, v)
+		}
 		m.next(c)
 	}
 	if len(r) > 0 {
@@ -223,14 +225,38 @@ func (m *MCP23017Model) Tx(addr uint16, w, r []byte) error {
 		c.level = m.levels(c, occ)
 	}
 	for i := range r {
-		r[i] = m.read(c, c.ptr)
+		r[i] = 0 // an address without a register reads 0
+		if reg, ok := c.reg(c.ptr); ok {
+			r[i] = m.read(c, reg)
+		}
 		m.next(c)
 	}
 	m.update()
 	return nil
 }
 
+// reg maps a register address to the BANK=0 register it is: itself in
+// BANK=0; in BANK=1 (IOCON.BANK set) port A's registers are 0x00-0x0A and
+// port B's 0x10-0x1A, in the BANK=0 order.
+func (c *mcpChip) reg(addr byte) (byte, bool) {
+	if c.regs[mcp23017.IOCON]&mcp23017.IOCONBank == 0 {
+		return addr, addr < mcp23017.NumRegs
+	}
+	port, off := addr>>4, addr&0x0f
+	if port > 1 || off > 0x0a {
+		return 0, false
+	}
+	return off*2 + port, true
+}
+
 func (m *MCP23017Model) next(c *mcpChip) {
+	if c.regs[mcp23017.IOCON]&mcp23017.IOCONBank != 0 {
+		c.ptr++ // BANK=1: sequential through the port's registers
+		if c.ptr > 0x1a {
+			c.ptr = 0
+		}
+		return
+	}
 	if c.regs[mcp23017.IOCON]&mcp23017.IOCONSeqOp != 0 {
 		c.ptr ^= 1 // byte mode, BANK=0: toggles within the A/B pair
 		return
