@@ -167,8 +167,8 @@ type Session struct {
 	verdicts []rules.Verdict // judged by reconstruct, waiting for their alert
 	// open: an irregularity was alerted and the board has not been set
 	// back nor a move made since.
-	open bool
-	claimPly int             // the ply of the last claim alert
+	open     bool
+	claimPly int // the ply of the last claim alert
 	flagged  [2]bool
 	begun    bool
 	lastT    int64
