@@ -47,8 +47,9 @@ func cmdRelay(ctx context.Context, env *cmdEnv, args []string) error {
 	fs.Var(&push, "push", "push a round to a Lichess-style endpoint: ROUND=URL (repeatable); token from $BOARDD_PUSH_TOKEN or --token-file")
 	tokenFile := fs.String("token-file", "", "file holding the push endpoint's OAuth token")
 	verbose := fs.Bool("v", false, "log every push and connection event")
-	webBroker := fs.String("web-broker", "", "serve the demonstration boards and the arbiter console under /live/, connecting browsers to this MQTT-over-WebSocket URL (e.g. ws://broker.venue:9001/; ws://:9001/ means the host the page came from)")
-	webProxy := fs.String("web-proxy", "", "serve the pages under /live/ and forward /live/mqtt to this broker WebSocket listener (e.g. ws://127.0.0.1:9001/), so browsers need only the relay's address")
+	webPages := fs.Bool("web", true, "serve the demonstration boards and a read-only console under /live/, fed by the relay itself with every message held back by the delay")
+	webBroker := fs.String("web-broker", "", "with no delay only: the pages under /live/ connect browsers to this MQTT-over-WebSocket URL instead (e.g. ws://broker.venue:9001/; ws://:9001/ means the host the page came from)")
+	webProxy := fs.String("web-proxy", "", "with no delay only: forward /live/mqtt to this broker WebSocket listener instead (e.g. ws://127.0.0.1:9001/), so the console can send decisions")
 	title := fs.String("title", "", "heading of the pages (e.g. the event's name)")
 	fs.Usage = func() {
 		fmt.Fprint(env.stderr, `usage: boardd relay [flags]
@@ -58,14 +59,15 @@ one multi-game PGN per round (the PGN Round tag) for broadcast pollers:
 
   GET /round/<round>.pgn   the round's games, ordered by the Board tag
   GET /board/<id>.pgn      one board's game
-  GET /live/               demonstration boards (with --web-broker or --web-proxy;
-                           ?round=3 shows one round, ?large=1 a wall display)
-  GET /live/console        the arbiter console
+  GET /live/               demonstration boards (?round=3 shows one round,
+                           ?large=1 a wall display)
+  GET /live/console        the arbiter console, read-only
 
 and, with --push, posts each round's PGN to a Lichess-style push endpoint
-(POST /api/broadcast/round/<id>/push) whenever it changes. Games are held
-back by the transmission delay: 15 minutes in tournament mode, none in
-casual mode. See docs/broadcast.md.
+(POST /api/broadcast/round/<id>/push) whenever it changes. Everything
+that leaves the relay, the pages' feed included, is held back by the
+transmission delay: 15 minutes in tournament mode, none in casual mode.
+See docs/broadcast.md.
 
 `)
 		fs.PrintDefaults()
@@ -91,6 +93,11 @@ casual mode. See docs/broadcast.md.
 		d = relay.CasualDelay
 	default:
 		fmt.Fprintf(env.stderr, "boardd relay: --mode %q: want tournament or casual\n", *mode)
+		return exitError{2}
+	}
+	if d > 0 && (*webBroker != "" || *webProxy != "") {
+		// Either would hand browsers the venue broker's live topics.
+		fmt.Fprintf(env.stderr, "boardd relay: --web-broker and --web-proxy show the boards live, which the %v delay forbids; leave them out (the pages under /live/ then follow the delay) or use --mode casual\n", d)
 		return exitError{2}
 	}
 	var ids []string
@@ -133,8 +140,24 @@ casual mode. See docs/broadcast.md.
 			return fmt.Errorf("listen: %w", err)
 		}
 		handler := r.Handler()
-		if *webBroker != "" || *webProxy != "" {
-			pages, err := web.Handler(web.Config{Broker: *webBroker, ProxyTo: *webProxy, Boards: ids, Title: *title, Logger: log})
+		if *webPages || *webBroker != "" || *webProxy != "" {
+			proxyTo := *webProxy
+			if *webBroker == "" && *webProxy == "" {
+				// The pages read a broker of the relay's own that gets
+				// every viewer topic only once the delay has passed.
+				vb, err := relay.StartViewerBroker(log)
+				if err != nil {
+					return err
+				}
+				defer func() { cancel(); vb.Close() }()
+				m, err := relay.NewMirror(relay.MirrorConfig{From: dialer, To: vb.Dialer, ClientID: *clientID + "-mirror", Boards: ids, Delay: d, Logger: log})
+				if err != nil {
+					return err
+				}
+				go m.Run(ctx)
+				proxyTo = vb.WS
+			}
+			pages, err := web.Handler(web.Config{Broker: *webBroker, ProxyTo: proxyTo, Boards: ids, Title: *title, Logger: log})
 			if err != nil {
 				return fmt.Errorf("web pages: %w", err)
 			}
