@@ -17,6 +17,10 @@ import (
 	"github.com/boardd/boardd/publish/web"
 )
 
+// DefaultRelayPort is the relay's HTTP port: not boardd run's 8080, so
+// a relay starts beside a board on the same host.
+const DefaultRelayPort = "8090"
+
 // pushFlags collects repeated --push ROUND=URL flags.
 type pushFlags []relay.PushTarget
 
@@ -34,13 +38,13 @@ func cmdRelay(ctx context.Context, env *cmdEnv, args []string) error {
 	fs := flag.NewFlagSet("relay", flag.ContinueOnError)
 	fs.SetOutput(env.stderr)
 	broker := fs.String("broker", "tcp://localhost:1883", "venue broker URL: tcp://, ssl:// (TLS), ws:// or wss://")
-	username := fs.String("username", "relay", "username at the broker (password from $BOARDD_MQTT_PASSWORD)")
+	username := fs.String("username", "", "username at the broker, password from $BOARDD_MQTT_PASSWORD (default: relay when that is set, else anonymous, which reads every board under the venue ACL)")
 	caFile := fs.String("ca", "", "CA certificate (PEM) of the broker's TLS certificate")
 	certFile := fs.String("cert", "", "client certificate (PEM)")
 	keyFile := fs.String("key", "", "client key (PEM)")
 	clientID := fs.String("client-id", "boardd-relay", "MQTT client id (one per relay; the session is persistent)")
 	boards := fs.String("boards", "", "comma-separated board ids to relay; empty: every board on the broker")
-	listen := fs.String("listen", ":8080", "HTTP address serving /round/<round>.pgn and /board/<id>.pgn; empty: none")
+	listen := fs.String("listen", ":"+DefaultRelayPort, "HTTP address serving /round/<round>.pgn, /board/<id>.pgn and /live/; empty: none")
 	mode := fs.String("mode", "tournament", "tournament (15 minute transmission delay) or casual (none)")
 	delay := fs.String("delay", "", "transmission delay, overriding --mode (e.g. 15m, 0)")
 	var push pushFlags
@@ -114,7 +118,12 @@ See docs/broadcast.md.
 		}
 		token = strings.TrimSpace(string(b))
 	}
-	dialer := publish.PahoDialer{URL: *broker, Username: *username, Password: env.getenv("BOARDD_MQTT_PASSWORD")}
+	password := env.getenv("BOARDD_MQTT_PASSWORD")
+	user := *username
+	if user == "" && password != "" {
+		user = "relay"
+	}
+	dialer := publish.PahoDialer{URL: *broker, Username: user, Password: password}
 	if *caFile != "" || *certFile != "" || *keyFile != "" {
 		tc, err := publish.TLSConfig(*caFile, *certFile, *keyFile)
 		if err != nil {

@@ -5,6 +5,8 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"os"
+	"path/filepath"
 	"net/http"
 	"regexp"
 	"strings"
@@ -269,5 +271,64 @@ func TestRelayRefusesLivePagesWithDelay(t *testing.T) {
 		if code := runMain(context.Background(), env, append([]string{"relay", "--listen", "127.0.0.1:0"}, args...)); code != 2 || !strings.Contains(errOut.String(), "delay") {
 			t.Errorf("boardd relay %v: exit %d, want 2 naming the delay (%s)", args, code, errOut.String())
 		}
+	}
+}
+
+// boardd relay with its defaults starts beside boardd run with its
+// defaults: another HTTP port, and an account (anonymous, no password
+// set) the embedded broker accepts. Only the ports are moved off the
+// well-known ones so the test runs beside others.
+func TestRelayBesideRun(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs a simulated board")
+	}
+	if def := DefaultConfig().HTTP.Listen; strings.HasSuffix(def, ":"+DefaultRelayPort) {
+		t.Fatalf("boardd run serves on %s, the relay's default port too", def)
+	}
+	dir := t.TempDir()
+	g := shortGame(t)
+	pgnFile := filepath.Join(dir, "game.pgn")
+	if err := os.WriteFile(pgnFile, []byte(g.PGN()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	mqttPort := freePort(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	runErr := &syncBuffer{}
+	runDone := make(chan int, 1)
+	go func() {
+		env := &cmdEnv{stdout: io.Discard, stderr: runErr, getenv: func(string) string { return "" }}
+		runDone <- runMain(ctx, env, []string{"run",
+			"--set", "board.id=beside",
+			"--set", "journal.dir=" + filepath.Join(dir, "journal"),
+			"--set", "mqtt.listen=127.0.0.1:" + mqttPort,
+			"--set", "mqtt.ws_listen=127.0.0.1:0",
+			"--set", "http.listen=127.0.0.1:0",
+			"--set", "simulation.pgn=" + pgnFile,
+			"--set", "simulation.speed=200",
+		})
+	}()
+	base, stop := startRelay(t, ctx, "--broker", "tcp://127.0.0.1:"+mqttPort, "--listen", "127.0.0.1:0", "--mode", "casual", "--client-id", "relay-beside")
+	var moves int
+	for deadline := time.Now().Add(60 * time.Second); moves < 4 && time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+		resp, err := http.Get(base + "/board/beside.pgn")
+		if err != nil {
+			continue
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if gs, _ := chess.ReadAllPGN(bytes.NewReader(body)); len(gs) == 1 {
+			moves = len(gs[0].Moves)
+		}
+	}
+	if moves < 4 {
+		t.Fatalf("the relay never got the board's game (%d moves)\nrun: %s", moves, runErr.String())
+	}
+	stop()
+	cancel()
+	select {
+	case <-runDone:
+	case <-time.After(20 * time.Second):
+		t.Fatal("boardd run did not stop")
 	}
 }

@@ -299,7 +299,7 @@ func (m *Mirror) keep(ctx context.Context, name string, d publish.Dialer, setup 
 		if ctx.Err() != nil {
 			return
 		}
-		m.log.Warn("relay mirror: broker connection", "broker", name, "err", err, "retry_in", delay)
+		m.log.Warn("relay mirror: broker connection", "broker", name, "err", err, "retry_in", delay, "hint", loginHint(err))
 		select {
 		case <-ctx.Done():
 		case <-time.After(delay):
