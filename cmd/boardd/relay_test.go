@@ -306,10 +306,12 @@ func TestRelayBesideRun(t *testing.T) {
 			"--set", "http.listen=127.0.0.1:0",
 			"--set", "simulation.pgn=" + pgnFile,
 			"--set", "simulation.speed=200",
+			"--set", "game.board_no=7",
 		})
 	}()
 	base, stop := startRelay(t, ctx, "--broker", "tcp://127.0.0.1:"+mqttPort, "--listen", "127.0.0.1:0", "--mode", "casual", "--client-id", "relay-beside")
 	var moves int
+	var boardTag string
 	for deadline := time.Now().Add(60 * time.Second); moves < 4 && time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
 		resp, err := http.Get(base + "/board/beside.pgn")
 		if err != nil {
@@ -318,11 +320,14 @@ func TestRelayBesideRun(t *testing.T) {
 		body, _ := io.ReadAll(resp.Body)
 		resp.Body.Close()
 		if gs, _ := chess.ReadAllPGN(bytes.NewReader(body)); len(gs) == 1 {
-			moves = len(gs[0].Moves)
+			moves, boardTag = len(gs[0].Moves), gs[0].Tag("Board")
 		}
 	}
 	if moves < 4 {
 		t.Fatalf("the relay never got the board's game (%d moves)\nrun: %s", moves, runErr.String())
+	}
+	if boardTag != "7" {
+		t.Errorf("game.board_no = 7 gave [Board %q]", boardTag)
 	}
 	stop()
 	cancel()
