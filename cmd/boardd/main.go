@@ -42,6 +42,7 @@ func commands() map[string]command {
 		"simulate": {"play real games on a simulated sensor board and write their boardtraces", cmdSimulate},
 		"replay":   {"reconstruct the games of a boardtrace file: PGN, or --events as JSON lines", cmdReplay},
 		"relay":    {"serve the venue's games as delayed live PGN per round; push to a broadcast", cmdRelay},
+		"round":    {"set up a round: send each board its pairing from a FIDE TRF or CSV file", cmdRound},
 		"perft":    {"count leaf nodes of the legal move tree (move generator check and benchmark)", cmdPerft},
 		"version":  {"print the version", cmdVersion},
 
