@@ -29,8 +29,12 @@ func (b *roundBoard) SetPosition(context.Context, publish.SetPositionCmd) error 
 func (b *roundBoard) SetTimeControl(context.Context, publish.SetTimeControlCmd) error {
 	return errors.New("not here")
 }
-func (b *roundBoard) AckAlert(context.Context, publish.AckAlertCmd) error { return errors.New("not here") }
-func (b *roundBoard) Promote(context.Context, publish.PromoteCmd) error   { return errors.New("not here") }
+func (b *roundBoard) AckAlert(context.Context, publish.AckAlertCmd) error {
+	return errors.New("not here")
+}
+func (b *roundBoard) Promote(context.Context, publish.PromoteCmd) error {
+	return errors.New("not here")
+}
 
 // boardd round import sends each board of a CSV its new_game through the
 // venue ACL's director account; the boards' PGNs then carry the round,
