@@ -210,6 +210,24 @@ export function alertLabel(kind) {
     return ALERT_KINDS[kind] || kind
 }
 
+// lawText is an alert's article as the console shows it: "FIDE Laws
+// 2023, Art. 7.5.1". The article field holds the article number(s) of
+// the edition alone ("7.5.1", or "7.5.1, 7.5.5" when the penalty has its
+// own); an older form that repeats the edition ("2023 Art. 7.5.1") is
+// read too, so an alert journaled before is not shown twice prefixed.
+export function lawText(edition, article) {
+    let a = String(article || "").trim()
+    let ed = String(edition || "").trim()
+    const m = /^(\d{4})\s+Art(?:icles?|s)?\.?\s*/i.exec(a)
+    if (m) {
+        a = a.slice(m[0].length)
+        ed = ed || m[1]
+    }
+    a = a.replace(/^Art(?:icles?|s)?\.?\s*/i, "")
+    if (!a) return ""
+    return `FIDE Laws${ed ? " " + ed : ""}, Art. ${a}`
+}
+
 // topicParts splits prefix/<board>/<leaf...>.
 export function topicParts(prefix, topic) {
     const p = prefix.endsWith("/") ? prefix : prefix + "/"
