@@ -173,6 +173,7 @@ See docs/broadcast.md.
 			mux := http.NewServeMux()
 			mux.Handle("/", handler)
 			mux.Handle("/live/", http.StripPrefix("/live", pages))
+			mux.Handle("/favicon.ico", pages)
 			handler = mux
 		}
 		srv := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second}

@@ -228,6 +228,16 @@ export function lawText(edition, article) {
     return `FIDE Laws${ed ? " " + ed : ""}, Art. ${a}`
 }
 
+// pgnFileName names a game's PGN download: "Round 3 Board 2 White-Black.pgn"
+// with what is known, in characters every file system takes.
+export function pgnFileName(st) {
+    const s = st || {}
+    const parts = [s.round && `Round ${s.round}`, s.board_no && `Board ${s.board_no}`,
+        (s.white || s.black) && `${s.white || "White"}-${s.black || "Black"}`].filter(Boolean)
+    const name = (parts.join(" ") || s.game || "game").replace(/[\\/:*?"<>|\x00-\x1f]+/g, "_").replace(/,/g, "").slice(0, 120)
+    return name + ".pgn"
+}
+
 // topicParts splits prefix/<board>/<leaf...>.
 export function topicParts(prefix, topic) {
     const p = prefix.endsWith("/") ? prefix : prefix + "/"

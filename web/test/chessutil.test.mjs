@@ -2,7 +2,7 @@
 import {test} from "node:test"
 import assert from "node:assert/strict"
 import {
-    START_FEN, applyUCI, formatClock, isPrefix, lawText, moveLabel, notOlder, placement, placementAfter,
+    START_FEN, applyUCI, formatClock, isPrefix, lawText, moveLabel, pgnFileName, notOlder, placement, placementAfter,
     placementFEN, remainingMS, sansFromPGN, topicParts,
 } from "../src/chessutil.js"
 
@@ -96,4 +96,11 @@ test("lawText: the edition once, the article without a prefix", () => {
     assert.equal(lawText("", "7.4"), "FIDE Laws, Art. 7.4")
     assert.equal(lawText("2023", ""), "")
     assert.equal(lawText("2023", undefined), "")
+})
+
+test("pgnFileName: round, board and players, safe for any file system", () => {
+    assert.equal(pgnFileName({round: "3", board_no: "1", white: "Ju, Wenjun", black: "Lei, Tingjie"}), "Round 3 Board 1 Ju Wenjun-Lei Tingjie.pgn")
+    assert.equal(pgnFileName({white: "A/B", black: "C:D"}), "A_B-C_D.pgn")
+    assert.equal(pgnFileName({game: "b1-20250601"}), "b1-20250601.pgn")
+    assert.equal(pgnFileName(null), "game.pgn")
 })
