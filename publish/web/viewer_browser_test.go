@@ -2,7 +2,6 @@ package web_test
 
 import (
 	"context"
-	"fmt"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -102,7 +101,6 @@ func TestBrowserViewer(t *testing.T) {
 
 	// The PGN download is the board's PGN.
 	want := b1.PGN()
-	must(demo.waitFor(ctx, "pgn with 11 moves", fmt.Sprintf(`(() => { const b = document.querySelector('.tile[data-board="board-1"]'); return b ? true : null })()`), true, time.Second))
 	must(demo.eval(ctx, tileExpr("board-1", `(t.querySelector('.download').click(), true)`), nil))
 	file := filepath.Join(downloads, "Round 3 Board 1 Ju Wenjun-Lei Tingjie.pgn")
 	var got []byte
