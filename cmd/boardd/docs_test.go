@@ -31,7 +31,7 @@ func TestDocsConfigurationRuns(t *testing.T) {
 }
 
 var (
-	docKeyRe     = regexp.MustCompile("^([a-z0-9_]+)\\.([a-z0-9_*]+)(?:\\s*=\\s*(.+))?$")
+	docKeyRe     = regexp.MustCompile(`^([a-z0-9_]+)\.([a-z0-9_*]+)(?:\s*=\s*(.+))?$`)
 	docTickRe    = regexp.MustCompile("`([^`]+)`")
 	docSetRe     = regexp.MustCompile(`--set[ =]([a-z0-9_]+\.[a-z0-9_]+)=("[^"]*"|'[^']*'|\S+)`)
 	docEnvRe     = regexp.MustCompile(`\bBOARDD_([A-Z0-9]+)_([A-Z0-9_]+)=`)
