@@ -226,6 +226,9 @@ func (m *Mirror) Run(ctx context.Context) error {
 	for {
 		now := m.cfg.Now()
 		pending = append(pending, m.due(now)...)
+		if n := len(pending) - m.cfg.MaxQueued; n > 0 {
+			pending = pending[n:] // the viewers' broker is away for long
+		}
 		if conn != nil {
 			select {
 			case <-conn.Lost():
@@ -244,6 +247,7 @@ func (m *Mirror) Run(ctx context.Context) error {
 			}
 			if err := ack.Err(); err != nil {
 				m.log.Warn("relay mirror: publish", "topic", pending[0].Topic, "err", err)
+				conn.Close() // so that keep dials a new one
 				conn = nil
 				break
 			}
