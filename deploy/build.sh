@@ -15,6 +15,7 @@
 #   VERSION            package and 'boardd version' string; default from git
 #   SOURCE_DATE_EPOCH  every timestamp in the packages; default: the commit time
 #   NFPM               the packager command (default: nfpm v2.45.2 via go run)
+#   MAINTAINER         the packages' Maintainer and changelog signature
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -56,6 +57,8 @@ if [ "$print_version" = 1 ]; then
 	exit 0
 fi
 NFPM=${NFPM:-go run github.com/goreleaser/nfpm/v2/cmd/nfpm@v2.45.2}
+MAINTAINER=${MAINTAINER:-boardd maintainers <maintainers@boardd.invalid>}
+export MAINTAINER
 
 mkdir -p "$out"
 echo "boardd $VERSION, SOURCE_DATE_EPOCH=$SOURCE_DATE_EPOCH, $(go version)"
@@ -134,6 +137,20 @@ fi
 produced+=(boardd.toml)
 
 if [ "$debs" = 1 ]; then
+	# What Debian wants beside the binary: the manual page (from the
+	# binary's own help), the changelog of this version and the copyright
+	# file with every licence in the binary. gzip -n: no name or time in
+	# the header, so the files are reproducible.
+	deploy/manpage.sh "$gen/boardd" "$VERSION" | gzip -9n >"$gen/boardd.1.gz"
+	{
+		printf 'boardd (%s) unstable; urgency=medium\n\n' "$VERSION"
+		printf '  * Built from commit %s. The changes are in the project'"'"'s history\n' \
+			"$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)"
+		printf '    at https://github.com/boardd/boardd.\n\n'
+		printf ' -- %s  %s\n' "$MAINTAINER" "$(LC_ALL=C date -u -R -d "@$SOURCE_DATE_EPOCH")"
+	} | gzip -9n >"$gen/changelog.gz"
+	deploy/copyright.sh >"$gen/copyright"
+	export MANPAGE=$gen/boardd.1.gz CHANGELOG=$gen/changelog.gz COPYRIGHT=$gen/copyright
 	for t in "${targets[@]}"; do
 		arch=${t#linux/}
 		case "$arch" in arm) deb_arch=armhf ;; *) deb_arch=$arch ;; esac

@@ -35,7 +35,9 @@ check_deb() {
 	contents=$(dpkg-deb -c "$deb")
 	for f in ./usr/bin/boardd ./usr/lib/systemd/system/boardd.service ./etc/boardd/boardd.toml \
 		./usr/share/boardd/boardd.toml ./usr/share/doc/boardd/install.md ./usr/share/doc/boardd/config.md \
-		./usr/share/doc/boardd/dgt3000-bsc.conf ./usr/share/doc/boardd/boardd.env.example; do
+		./usr/share/doc/boardd/dgt3000-bsc.conf ./usr/share/doc/boardd/boardd.env.example \
+		./usr/share/man/man1/boardd.1.gz ./usr/share/doc/boardd/changelog.gz ./usr/share/doc/boardd/copyright \
+		./usr/share/lintian/overrides/boardd; do
 		expect "contains $f" grep -q " $f\$" <<<"$contents"
 	done
 	expect "/usr/bin/boardd is root-owned and 0755" grep -q '^-rwxr-xr-x root/root .* ./usr/bin/boardd$' <<<"$contents"
@@ -50,6 +52,20 @@ check_deb() {
 	expect "shipped unit equals systemd/boardd.service" cmp "$tmp/usr/lib/systemd/system/boardd.service" systemd/boardd.service
 	expect "conffile equals the pristine copy" cmp "$tmp/etc/boardd/boardd.toml" "$tmp/usr/share/boardd/boardd.toml"
 	expect "binary is built without cgo (static)" sh -c "go version -m '$tmp/usr/bin/boardd' | grep -q 'CGO_ENABLED=0'"
+	expect "Maintainer has a name and an address" grep -Eq '^[^<>]+ <[^<>@ ]+@[^<>@ ]+>$' <<<"$(dpkg-deb -f "$deb" Maintainer)"
+	expect "changelog names this version" sh -c "zcat '$tmp/usr/share/doc/boardd/changelog.gz' | head -1 | grep -qF '($(dpkg-deb -f "$deb" Version))'"
+	expect "manual page renders without warnings and names every command" sh -c \
+		"w=\$(zcat '$tmp/usr/share/man/man1/boardd.1.gz' | groff -man -Tutf8 -ww -z 2>&1); [ -z \"\$w\" ] && zcat '$tmp/usr/share/man/man1/boardd.1.gz' | grep -q '^\.SS relay\$'"
+	expect "copyright carries the licence of every module in the binary" sh -c \
+		"for m in \$(go version -m '$tmp/usr/bin/boardd' | awk '\$1==\"dep\"{print \$2}'); do grep -q \"^License: \$m-licence\$\" '$tmp/usr/share/doc/boardd/copyright' || exit 1; done"
+	if command -v lintian >/dev/null; then
+		local out
+		out=$(lintian --fail-on error,warning "$deb" 2>&1) && ok "lintian: no error or warning" || bad "lintian: $out"
+	elif grep -qw lintian <<<"${BOARDD_REQUIRE:-}"; then
+		bad "lintian is not installed and BOARDD_REQUIRE names it (apt-get install lintian)"
+	else
+		echo "  skip lintian (not installed)"
+	fi
 	rm -rf "$tmp"
 }
 

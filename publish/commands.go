@@ -149,6 +149,16 @@ type newGameWire struct {
 	TimeControl string `json:"time_control"`
 	FEN         string `json:"fen"`
 	Chess960    *int   `json:"chess960"`
+	WhiteElo    int    `json:"white_elo"`
+	WhiteTitle  string `json:"white_title"`
+	WhiteFed    string `json:"white_fed"`
+	WhiteFideID string `json:"white_fide_id"`
+	WhiteTeam   string `json:"white_team"`
+	BlackElo    int    `json:"black_elo"`
+	BlackTitle  string `json:"black_title"`
+	BlackFed    string `json:"black_fed"`
+	BlackFideID string `json:"black_fide_id"`
+	BlackTeam   string `json:"black_team"`
 }
 
 type setPositionWire struct {
@@ -257,7 +267,9 @@ func (p *Publisher) parseCommand(verb string, payload []byte, size int, now time
 		if err := decodeStrict(payload, &w); err != nil {
 			return c, err
 		}
-		gi := GameInfo{ID: w.Game, White: w.White, Black: w.Black, Event: w.Event, Site: w.Site, Date: w.Date, Round: w.Round, BoardNo: w.BoardNo, TimeControl: w.TimeControl, FEN: w.FEN}
+		gi := GameInfo{ID: w.Game, White: w.White, Black: w.Black, Event: w.Event, Site: w.Site, Date: w.Date, Round: w.Round, BoardNo: w.BoardNo, TimeControl: w.TimeControl, FEN: w.FEN,
+			WhiteElo: w.WhiteElo, WhiteTitle: w.WhiteTitle, WhiteFed: w.WhiteFed, WhiteFideID: w.WhiteFideID, WhiteTeam: w.WhiteTeam,
+			BlackElo: w.BlackElo, BlackTitle: w.BlackTitle, BlackFed: w.BlackFed, BlackFideID: w.BlackFideID, BlackTeam: w.BlackTeam}
 		if w.Chess960 != nil {
 			if w.FEN != "" {
 				return c, errors.New("fen and chess960 both given; a Chess960 start is named by its number alone")

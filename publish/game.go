@@ -2,6 +2,7 @@ package publish
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -49,10 +50,52 @@ func ValidTag(name, v string) error {
 	return nil
 }
 
+// checkPlayer checks a player's rating, title (upper-cased), federation
+// (upper-cased) and FIDE id.
+func checkPlayer(side string, elo int, title, fed, fide *string) error {
+	if elo < 0 || elo > 4000 {
+		return fmt.Errorf("%s_elo %d: want 0 to 4000", side, elo)
+	}
+	*title = strings.ToUpper(strings.TrimSpace(*title))
+	if !asciiLetters(*title, 1, 4) && *title != "" {
+		return fmt.Errorf("%s_title %q: want a FIDE title like GM, WIM or CM", side, *title)
+	}
+	*fed = strings.ToUpper(strings.TrimSpace(*fed))
+	if !asciiLetters(*fed, 3, 3) && *fed != "" {
+		return fmt.Errorf("%s_fed %q: want FIDE's three-letter federation code like NOR", side, *fed)
+	}
+	*fide = strings.TrimSpace(*fide)
+	if len(*fide) > 12 || strings.Trim(*fide, "0123456789") != "" {
+		return fmt.Errorf("%s_fide_id %q: want the FIDE id's digits", side, *fide)
+	}
+	return nil
+}
+
+func asciiLetters(s string, minLen, maxLen int) bool {
+	if len(s) < minLen || len(s) > maxLen {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < 'A' || s[i] > 'Z' {
+			return false
+		}
+	}
+	return true
+}
+
 // normalizeGameInfo checks and completes a new game's info.
 func normalizeGameInfo(gi GameInfo, board string, now time.Time) (GameInfo, *chess.Position, error) {
-	for name, v := range map[string]string{"white": gi.White, "black": gi.Black, "event": gi.Event, "site": gi.Site, "round": gi.Round, "board_no": gi.BoardNo, "game": gi.ID} {
+	for name, v := range map[string]string{"white": gi.White, "black": gi.Black, "event": gi.Event, "site": gi.Site, "round": gi.Round, "board_no": gi.BoardNo, "game": gi.ID, "white_team": gi.WhiteTeam, "black_team": gi.BlackTeam} {
 		if err := ValidTag(name, v); err != nil {
+			return gi, nil, fmt.Errorf("new game: %w", err)
+		}
+	}
+	for _, side := range []struct {
+		name             string
+		elo              int
+		title, fed, fide *string
+	}{{"white", gi.WhiteElo, &gi.WhiteTitle, &gi.WhiteFed, &gi.WhiteFideID}, {"black", gi.BlackElo, &gi.BlackTitle, &gi.BlackFed, &gi.BlackFideID}} {
+		if err := checkPlayer(side.name, side.elo, side.title, side.fed, side.fide); err != nil {
 			return gi, nil, fmt.Errorf("new game: %w", err)
 		}
 	}
@@ -313,6 +356,22 @@ func (g *game) chessGame() *chess.Game {
 	cg.SetTag("Black", g.info.Black)
 	if g.info.BoardNo != "" {
 		cg.SetTag("Board", g.info.BoardNo)
+	}
+	elo := func(n int) string {
+		if n > 0 {
+			return strconv.Itoa(n)
+		}
+		return ""
+	}
+	// In a fixed order: the PGN text must not change between two
+	// publications of the same game (relays compare it).
+	for _, t := range [][2]string{
+		{"WhiteElo", elo(g.info.WhiteElo)}, {"WhiteTitle", g.info.WhiteTitle}, {"WhiteFideId", g.info.WhiteFideID}, {"WhiteTeam", g.info.WhiteTeam},
+		{"BlackElo", elo(g.info.BlackElo)}, {"BlackTitle", g.info.BlackTitle}, {"BlackFideId", g.info.BlackFideID}, {"BlackTeam", g.info.BlackTeam},
+	} {
+		if t[1] != "" {
+			cg.SetTag(t[0], t[1])
+		}
 	}
 	if g.info.TimeControl != "" {
 		if tc, err := rules.ParseTimeControl(g.info.TimeControl); err == nil {

@@ -37,6 +37,12 @@ func (p *Publisher) Run(ctx context.Context) error {
 	failures := 0
 	for {
 		conn, err := p.dial(ctx)
+		if err == nil && ctx.Err() != nil {
+			// Stopped while connecting: the connection is up now, so the
+			// board can say offline and leave cleanly (see dial).
+			p.goodbye(conn, nil)
+			return nil
+		}
 		if err == nil {
 			var healthy bool
 			healthy, err = p.serve(ctx, conn)
@@ -81,8 +87,14 @@ func (p *Publisher) dial(ctx context.Context) (Conn, error) {
 	p.statusHdr = p.header(p.j.LastSeq(), p.cfg.Now())
 	will, _ := json.Marshal(StatusPayload{Header: p.statusHdr, Status: Status{Online: false, State: "lost", Firmware: p.status.Firmware}})
 	p.mu.Unlock()
-	dctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	// A stop while connecting does not abandon the connection at once: a
+	// connection given up half-way is closed without a DISCONNECT, and the
+	// broker then sends the will ("lost") for a board that stopped
+	// cleanly. It gets stopGrace to come up, so that Run can say offline
+	// and disconnect.
+	dctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
 	defer cancel()
+	defer context.AfterFunc(ctx, func() { time.AfterFunc(stopGrace, cancel) })()
 	conn, err := p.cfg.Dialer.Dial(dctx, DialOptions{
 		ClientID:  "boardd-" + p.board,
 		Will:      &Message{Topic: Topic(p.board, LeafStatus), Payload: will, QoS: 1, Retain: true},
@@ -114,6 +126,10 @@ func (p *Publisher) serve(ctx context.Context, conn Conn) (healthy bool, err err
 		p.saveAcked()
 	}()
 	if err := conn.Subscribe(ctx, Topic(p.board, LeafCmd+"/+"), 1); err != nil {
+		if ctx.Err() != nil {
+			p.goodbye(conn, nil)
+			return false, nil
+		}
 		conn.Close()
 		return false, fmt.Errorf("subscribing to commands: %w", err)
 	}
@@ -271,10 +287,14 @@ func (p *Publisher) saveAcked() {
 	p.ackedSaved = v
 }
 
+// stopGrace bounds what a stop waits for: a connection being made, the
+// acknowledgements in flight, the "offline" status.
+const stopGrace = 2 * time.Second
+
 // goodbye drains what is in flight (briefly), says offline and
 // disconnects, so the will is not sent for a clean stop.
 func (p *Publisher) goodbye(conn Conn, inflight []flight) {
-	deadline := time.After(2 * time.Second)
+	deadline := time.After(stopGrace)
 drain:
 	for _, f := range inflight {
 		select {
@@ -297,7 +317,7 @@ drain:
 	a := conn.Publish(Message{Topic: Topic(p.board, LeafStatus), Payload: b, QoS: 1, Retain: true})
 	select {
 	case <-a.Done():
-	case <-time.After(2 * time.Second):
+	case <-time.After(stopGrace):
 	case <-conn.Lost():
 	}
 	conn.Close()

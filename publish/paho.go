@@ -89,7 +89,12 @@ func (d PahoDialer) Dial(ctx context.Context, o DialOptions) (Conn, error) {
 	select {
 	case <-tok.Done():
 	case <-ctx.Done():
-		go pc.c.Disconnect(0)
+		// Once the connection is up, close it with a DISCONNECT: closed
+		// half-way, the broker would send the will.
+		go func() {
+			tok.Wait()
+			pc.c.Disconnect(250)
+		}()
 		return nil, ctx.Err()
 	}
 	if err := tok.Error(); err != nil {

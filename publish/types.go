@@ -32,6 +32,20 @@ type GameInfo struct {
 	FEN string `json:"start_fen,omitempty"`
 	// Chess960 marks a Chess960 game (FEN then holds its start).
 	Chess960 bool `json:"chess960,omitempty"`
+	// The players' details, each tagged in the PGN (WhiteElo,
+	// WhiteTitle, WhiteFideId, WhiteTeam, ...) and shown only when known.
+	// The federation (FIDE's three letters) is for viewers and has no
+	// PGN tag.
+	WhiteElo    int    `json:"white_elo,omitempty"`
+	WhiteTitle  string `json:"white_title,omitempty"`
+	WhiteFed    string `json:"white_fed,omitempty"`
+	WhiteFideID string `json:"white_fide_id,omitempty"`
+	WhiteTeam   string `json:"white_team,omitempty"`
+	BlackElo    int    `json:"black_elo,omitempty"`
+	BlackTitle  string `json:"black_title,omitempty"`
+	BlackFed    string `json:"black_fed,omitempty"`
+	BlackFideID string `json:"black_fide_id,omitempty"`
+	BlackTeam   string `json:"black_team,omitempty"`
 }
 
 // Clocks are both players' remaining times.

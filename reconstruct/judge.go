@@ -1,7 +1,6 @@
 package reconstruct
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/boardd/boardd/rules"
@@ -54,12 +53,11 @@ func NewRulesJudge(edition, gameType string, tc rules.TimeControl) (*RulesJudge,
 // Judge implements Judge.
 func (j *RulesJudge) Judge(a *Output, prior int) (article, penalty string, countsAsIllegal bool) {
 	v := j.Profile.Verdict(string(a.Alert), a.Side, prior)
+	// The plain article of the profile's edition ("7.5.1, 7.5.5"): the
+	// edition travels beside it (docs/mqtt.md).
 	article = v.Article
-	if v.PenaltyArticle != "" {
+	if v.PenaltyArticle != "" && v.PenaltyArticle != v.Article {
 		article += ", " + v.PenaltyArticle
 	}
-	if article != "" {
-		article = fmt.Sprintf("%s Art. %s", j.Profile.Edition, strings.TrimSpace(article))
-	}
-	return article, v.Text, v.CountsAsIllegal
+	return strings.TrimSpace(article), v.Text, v.CountsAsIllegal
 }

@@ -36,6 +36,7 @@ await esbuild.build({
 copyFileSync(join(here, "src", "board.html"), join(out, "index.html"))
 copyFileSync(join(here, "src", "console.html"), join(out, "console.html"))
 copyFileSync(join(here, "src", "markers.svg"), join(assets, "markers.svg"))
+copyFileSync(join(here, "src", "favicon.svg"), join(assets, "favicon.svg"))
 copyFileSync(join(here, "node_modules", "cm-chessboard", "assets", "pieces", "standard.svg"), join(assets, "pieces", "standard.svg"))
 
 // One licence file for everything bundled.

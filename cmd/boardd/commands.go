@@ -40,6 +40,7 @@ func (h *commandHandler) NewGame(ctx context.Context, c publish.NewGameCmd) erro
 		}
 		setup.info = info
 		d.cfg.Game.White, d.cfg.Game.Black, d.cfg.Game.Event, d.cfg.Game.Round = info.White, info.Black, info.Event, info.Round
+		d.cfg.Game.BoardNo = info.BoardNo
 		return d.startGame(setup, false)
 	})
 }

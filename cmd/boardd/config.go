@@ -52,6 +52,7 @@ type GameConfig struct {
 	Black        string `toml:"black" doc:"Black player's name."`
 	Event        string `toml:"event" doc:"Event name (PGN Event tag)."`
 	Round        string `toml:"round" doc:"Round (PGN Round tag)."`
+	BoardNo      string `toml:"board_no" doc:"This board's number in the round (PGN Board tag), by which relays order a round's games."`
 }
 
 // SensorsConfig selects the frame source.

@@ -27,7 +27,7 @@ func (d *daemon) initialGame() gameSetup {
 }
 
 func (d *daemon) setupFor(start *chess.Position) gameSetup {
-	info := publish.GameInfo{White: d.cfg.Game.White, Black: d.cfg.Game.Black, Event: d.cfg.Game.Event, Round: d.cfg.Game.Round, TimeControl: d.cfg.Game.TimeControl}
+	info := publish.GameInfo{White: d.cfg.Game.White, Black: d.cfg.Game.Black, Event: d.cfg.Game.Event, Round: d.cfg.Game.Round, BoardNo: d.cfg.Game.BoardNo, TimeControl: d.cfg.Game.TimeControl}
 	if d.simLoop != nil && len(d.simGames) > 0 {
 		g := d.simGames[d.simLoop.Game()%len(d.simGames)]
 		info.White, info.Black, info.Event, info.Round, info.Site, info.Date = g.white, g.black, g.event, g.round, g.site, g.date

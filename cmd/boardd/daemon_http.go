@@ -132,5 +132,6 @@ func (d *daemon) reload() {
 	d.level.Set(parseLevel(cfg.Log.Level))
 	d.cfg.Log.Level = cfg.Log.Level
 	d.cfg.Game.White, d.cfg.Game.Black, d.cfg.Game.Event, d.cfg.Game.Round = cfg.Game.White, cfg.Game.Black, cfg.Game.Event, cfg.Game.Round
+	d.cfg.Game.BoardNo = cfg.Game.BoardNo
 	d.log.Info("SIGHUP: reloaded the log level and player names (other keys need a restart)", "level", cfg.Log.Level)
 }

@@ -43,6 +43,7 @@ func commands() map[string]command {
 		"replay":   {"reconstruct the games of a boardtrace file: PGN, or --events as JSON lines", cmdReplay},
 		"relay":    {"serve the venue's games as delayed live PGN per round; push to a broadcast", cmdRelay},
 		"passwd":   {"print a mosquitto password_file line for a user, hashed at today's cost", cmdPasswd},
+		"round":    {"set up a round: send each board its pairing from a FIDE TRF or CSV file", cmdRound},
 		"perft":    {"count leaf nodes of the legal move tree (move generator check and benchmark)", cmdPerft},
 		"version":  {"print the version", cmdVersion},
 

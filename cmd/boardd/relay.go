@@ -17,6 +17,10 @@ import (
 	"github.com/boardd/boardd/publish/web"
 )
 
+// DefaultRelayPort is the relay's HTTP port: not boardd run's 8080, so
+// a relay starts beside a board on the same host.
+const DefaultRelayPort = "8090"
+
 // pushFlags collects repeated --push ROUND=URL flags.
 type pushFlags []relay.PushTarget
 
@@ -34,21 +38,22 @@ func cmdRelay(ctx context.Context, env *cmdEnv, args []string) error {
 	fs := flag.NewFlagSet("relay", flag.ContinueOnError)
 	fs.SetOutput(env.stderr)
 	broker := fs.String("broker", "tcp://localhost:1883", "venue broker URL: tcp://, ssl:// (TLS), ws:// or wss://")
-	username := fs.String("username", "relay", "username at the broker (password from $BOARDD_MQTT_PASSWORD)")
+	username := fs.String("username", "", "username at the broker, password from $BOARDD_MQTT_PASSWORD (default: relay when that is set, else anonymous, which reads every board under the venue ACL)")
 	caFile := fs.String("ca", "", "CA certificate (PEM) of the broker's TLS certificate")
 	certFile := fs.String("cert", "", "client certificate (PEM)")
 	keyFile := fs.String("key", "", "client key (PEM)")
 	clientID := fs.String("client-id", "boardd-relay", "MQTT client id (one per relay; the session is persistent)")
 	boards := fs.String("boards", "", "comma-separated board ids to relay; empty: every board on the broker")
-	listen := fs.String("listen", ":8080", "HTTP address serving /round/<round>.pgn and /board/<id>.pgn; empty: none")
+	listen := fs.String("listen", ":"+DefaultRelayPort, "HTTP address serving /round/<round>.pgn, /board/<id>.pgn and /live/; empty: none")
 	mode := fs.String("mode", "tournament", "tournament (15 minute transmission delay) or casual (none)")
 	delay := fs.String("delay", "", "transmission delay, overriding --mode (e.g. 15m, 0)")
 	var push pushFlags
 	fs.Var(&push, "push", "push a round to a Lichess-style endpoint: ROUND=URL (repeatable); token from $BOARDD_PUSH_TOKEN or --token-file")
 	tokenFile := fs.String("token-file", "", "file holding the push endpoint's OAuth token")
 	verbose := fs.Bool("v", false, "log every push and connection event")
-	webBroker := fs.String("web-broker", "", "serve the demonstration boards and the arbiter console under /live/, connecting browsers to this MQTT-over-WebSocket URL (e.g. ws://broker.venue:9001/; ws://:9001/ means the host the page came from)")
-	webProxy := fs.String("web-proxy", "", "serve the pages under /live/ and forward /live/mqtt to this broker WebSocket listener (e.g. ws://127.0.0.1:9001/), so browsers need only the relay's address")
+	webPages := fs.Bool("web", true, "serve the demonstration boards and a read-only console under /live/, fed by the relay itself with every message held back by the delay")
+	webBroker := fs.String("web-broker", "", "with no delay only: the pages under /live/ connect browsers to this MQTT-over-WebSocket URL instead (e.g. ws://broker.venue:9001/; ws://:9001/ means the host the page came from)")
+	webProxy := fs.String("web-proxy", "", "with no delay only: forward /live/mqtt to this broker WebSocket listener instead (e.g. ws://127.0.0.1:9001/), so the console can send decisions")
 	title := fs.String("title", "", "heading of the pages (e.g. the event's name)")
 	fs.Usage = func() {
 		fmt.Fprint(env.stderr, `usage: boardd relay [flags]
@@ -58,14 +63,15 @@ one multi-game PGN per round (the PGN Round tag) for broadcast pollers:
 
   GET /round/<round>.pgn   the round's games, ordered by the Board tag
   GET /board/<id>.pgn      one board's game
-  GET /live/               demonstration boards (with --web-broker or --web-proxy;
-                           ?round=3 shows one round, ?large=1 a wall display)
-  GET /live/console        the arbiter console
+  GET /live/               demonstration boards (?round=3 shows one round,
+                           ?large=1 a wall display)
+  GET /live/console        the arbiter console, read-only
 
 and, with --push, posts each round's PGN to a Lichess-style push endpoint
-(POST /api/broadcast/round/<id>/push) whenever it changes. Games are held
-back by the transmission delay: 15 minutes in tournament mode, none in
-casual mode. See docs/broadcast.md.
+(POST /api/broadcast/round/<id>/push) whenever it changes. Everything
+that leaves the relay, the pages' feed included, is held back by the
+transmission delay: 15 minutes in tournament mode, none in casual mode.
+See docs/broadcast.md.
 
 `)
 		fs.PrintDefaults()
@@ -93,6 +99,11 @@ casual mode. See docs/broadcast.md.
 		fmt.Fprintf(env.stderr, "boardd relay: --mode %q: want tournament or casual\n", *mode)
 		return exitError{2}
 	}
+	if d > 0 && (*webBroker != "" || *webProxy != "") {
+		// Either would hand browsers the venue broker's live topics.
+		fmt.Fprintf(env.stderr, "boardd relay: --web-broker and --web-proxy show the boards live, which the %v delay forbids; leave them out (the pages under /live/ then follow the delay) or use --mode casual\n", d)
+		return exitError{2}
+	}
 	var ids []string
 	if *boards != "" {
 		for _, b := range strings.Split(*boards, ",") {
@@ -107,7 +118,12 @@ casual mode. See docs/broadcast.md.
 		}
 		token = strings.TrimSpace(string(b))
 	}
-	dialer := publish.PahoDialer{URL: *broker, Username: *username, Password: env.getenv("BOARDD_MQTT_PASSWORD")}
+	password := env.getenv("BOARDD_MQTT_PASSWORD")
+	user := *username
+	if user == "" && password != "" {
+		user = "relay"
+	}
+	dialer := publish.PahoDialer{URL: *broker, Username: user, Password: password}
 	if *caFile != "" || *certFile != "" || *keyFile != "" {
 		tc, err := publish.TLSConfig(*caFile, *certFile, *keyFile)
 		if err != nil {
@@ -133,14 +149,31 @@ casual mode. See docs/broadcast.md.
 			return fmt.Errorf("listen: %w", err)
 		}
 		handler := r.Handler()
-		if *webBroker != "" || *webProxy != "" {
-			pages, err := web.Handler(web.Config{Broker: *webBroker, ProxyTo: *webProxy, Boards: ids, Title: *title, Logger: log})
+		if *webPages || *webBroker != "" || *webProxy != "" {
+			proxyTo := *webProxy
+			if *webBroker == "" && *webProxy == "" {
+				// The pages read a broker of the relay's own that gets
+				// every viewer topic only once the delay has passed.
+				vb, err := relay.StartViewerBroker(log)
+				if err != nil {
+					return err
+				}
+				defer func() { cancel(); vb.Close() }()
+				m, err := relay.NewMirror(relay.MirrorConfig{From: dialer, To: vb.Dialer, ClientID: *clientID + "-mirror", Boards: ids, Delay: d, Logger: log})
+				if err != nil {
+					return err
+				}
+				go m.Run(ctx)
+				proxyTo = vb.WS
+			}
+			pages, err := web.Handler(web.Config{Broker: *webBroker, ProxyTo: proxyTo, Boards: ids, Title: *title, Logger: log})
 			if err != nil {
 				return fmt.Errorf("web pages: %w", err)
 			}
 			mux := http.NewServeMux()
 			mux.Handle("/", handler)
 			mux.Handle("/live/", http.StripPrefix("/live", pages))
+			mux.Handle("/favicon.ico", pages)
 			handler = mux
 		}
 		srv := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute, MaxHeaderBytes: 64 << 10}

@@ -164,7 +164,7 @@ func (r *Relay) Run(ctx context.Context) error {
 		if ctx.Err() != nil {
 			break
 		}
-		r.log.Warn("relay: broker connection", "err", err, "retry_in", delay)
+		r.log.Warn("relay: broker connection", "err", err, "retry_in", delay, "hint", loginHint(err))
 		select {
 		case <-ctx.Done():
 		case <-time.After(delay):
@@ -172,6 +172,19 @@ func (r *Relay) Run(ctx context.Context) error {
 		delay = min(2*delay, 30*time.Second)
 	}
 	return nil
+}
+
+// loginHint says what to change when the broker refuses the login, which
+// retrying alone will not cure.
+func loginHint(err error) string {
+	if err == nil {
+		return ""
+	}
+	e := strings.ToLower(err.Error())
+	if strings.Contains(e, "not authorized") || strings.Contains(e, "bad user name or password") {
+		return "the broker refused the login: give the relay account's password in BOARDD_MQTT_PASSWORD, or leave --username empty to read anonymously"
+	}
+	return ""
 }
 
 func (r *Relay) subscribe(ctx context.Context, conn publish.Conn) error {

@@ -221,6 +221,18 @@ func (b *browser) event(m cdpMsg) {
 		}
 		json.Unmarshal(m.Params, &p)
 		line = "exception: " + p.Details.Text + " " + p.Details.Exception.Description
+	case "Log.entryAdded":
+		// Browser messages: CSP violations, failed loads (404s).
+		var p struct {
+			Entry struct {
+				Source string `json:"source"`
+				Level  string `json:"level"`
+				Text   string `json:"text"`
+				URL    string `json:"url"`
+			} `json:"entry"`
+		}
+		json.Unmarshal(m.Params, &p)
+		line = "log." + p.Entry.Level + ": " + p.Entry.Source + ": " + p.Entry.Text + " " + p.Entry.URL
 	default:
 		return
 	}
@@ -290,7 +302,7 @@ func (b *browser) newPage(ctx context.Context, width, height int) *page {
 		b.t.Fatal(err)
 	}
 	p := &page{b: b, session: ar.SessionID}
-	for _, m := range []string{"Page.enable", "Runtime.enable"} {
+	for _, m := range []string{"Page.enable", "Runtime.enable", "Log.enable"} {
 		if err := b.call(ctx, p.session, m, map[string]any{}, nil); err != nil {
 			b.t.Fatal(err)
 		}

@@ -284,6 +284,11 @@ func (h *handler) load() error {
 	}
 	h.assets["/"] = h.assets["/index.html"]
 	h.assets["/console"] = h.assets["/console.html"]
+	// Browsers ask for /favicon.ico whatever the pages link; an SVG under
+	// that name is shown all the same, and the request is no 404.
+	if a := h.assets["/assets/favicon.svg"]; a != nil {
+		h.assets["/favicon.ico"] = a
+	}
 	return nil
 }
 
@@ -324,8 +329,10 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	if strings.HasPrefix(a.ctype, "text/html") {
 		// The pages load only their own scripts and styles and talk only
-		// to the broker; inline styles are cm-chessboard's.
-		hd.Set("Content-Security-Policy", "default-src 'self'; connect-src 'self' ws: wss:; img-src 'self' data:; style-src 'self' 'unsafe-inline'; frame-ancestors 'self'")
+		// to the broker; inline styles are cm-chessboard's. mqtt.js runs
+		// its keep-alive timer in a worker made from a blob (timers in a
+		// background tab are throttled, workers' are not).
+		hd.Set("Content-Security-Policy", "default-src 'self'; connect-src 'self' ws: wss:; img-src 'self' data:; style-src 'self' 'unsafe-inline'; worker-src 'self' blob:; frame-ancestors 'self'")
 	}
 	// Files keep their names across versions: browsers revalidate by ETag
 	// (a 304 when nothing changed) rather than cache blindly.

@@ -97,15 +97,20 @@ func TestPagesAndAssets(t *testing.T) {
 		if r.StatusCode != 200 || !strings.Contains(b, want) || !strings.HasPrefix(r.Header.Get("Content-Type"), "text/html") {
 			t.Errorf("GET %s: %d %q, body lacks %q", path, r.StatusCode, r.Header.Get("Content-Type"), want)
 		}
-		if csp := r.Header.Get("Content-Security-Policy"); !strings.Contains(csp, "default-src 'self'") {
+		// mqtt.js's timer worker is made from a blob; a CSP without
+		// worker-src blob: blocks it.
+		if csp := r.Header.Get("Content-Security-Policy"); !strings.Contains(csp, "default-src 'self'") || !strings.Contains(csp, "worker-src 'self' blob:") {
 			t.Errorf("GET %s: CSP %q", path, csp)
+		}
+		if !strings.Contains(b, `rel="icon" href="assets/favicon.svg"`) {
+			t.Errorf("GET %s: no icon link", path)
 		}
 	}
 	// Every file the pages load is there with a sensible type: the
 	// scripts' imports, the pieces, the markers, the licences.
 	idx := body(t, get(t, h, "GET", "/", nil))
 	js := body(t, get(t, h, "GET", "/assets/board.js", nil))
-	refs := []string{"/assets/app.css", "/assets/board.js", "/assets/console.js", "/assets/pieces/standard.svg", "/assets/markers.svg", "/assets/LICENSES.txt"}
+	refs := []string{"/assets/app.css", "/assets/board.js", "/assets/console.js", "/assets/pieces/standard.svg", "/assets/markers.svg", "/assets/LICENSES.txt", "/assets/favicon.svg", "/favicon.ico"}
 	for _, part := range strings.Split(js, `"./`)[1:] {
 		if f, _, ok := strings.Cut(part, `"`); ok && strings.HasSuffix(f, ".js") {
 			refs = append(refs, "/assets/"+f)
@@ -114,7 +119,7 @@ func TestPagesAndAssets(t *testing.T) {
 	if len(refs) < 7 || !strings.Contains(idx, "assets/app.css") {
 		t.Fatalf("board.js imports no shared chunk (refs %v)", refs)
 	}
-	types := map[string]string{".css": "text/css", ".js": "text/javascript", ".svg": "image/svg+xml", ".txt": "text/plain"}
+	types := map[string]string{".css": "text/css", ".js": "text/javascript", ".svg": "image/svg+xml", ".txt": "text/plain", ".ico": "image/svg+xml"}
 	for _, ref := range refs {
 		r := get(t, h, "GET", ref, nil)
 		ext := ref[strings.LastIndex(ref, "."):]

@@ -1,7 +1,7 @@
 // The demonstration board page: one board or a grid of boards, live.
 import {Chessboard, BORDER_TYPE, COLOR} from "cm-chessboard/src/Chessboard.js"
 import {Markers} from "cm-chessboard/src/extensions/markers/Markers.js"
-import {formatClock, moveLabel, remainingMS} from "./chessutil.js"
+import {formatClock, moveLabel, pgnFileName, placementAfter, remainingMS} from "./chessutil.js"
 import {Feed, connectionBadge, loadConfig} from "./feed.js"
 
 const MARK_LAST = {class: "marker-last", slice: "markerSquare"}
@@ -32,7 +32,15 @@ class Tile {
         const flip = el("button", "flip", "⇅")
         flip.title = "Turn the board"
         flip.addEventListener("click", () => this.setOrientation(this.orientation === COLOR.white ? COLOR.black : COLOR.white))
-        head.append(this.title, this.badge, flip)
+        this.download = el("button", "download", "PGN")
+        this.download.title = "Download the game (PGN)"
+        this.download.hidden = true
+        this.download.addEventListener("click", () => this.savePGN())
+        this.live = el("button", "live", "Live ▸")
+        this.live.title = "Back to the position on the board"
+        this.live.hidden = true
+        this.live.addEventListener("click", () => this.review(0))
+        head.append(this.title, this.badge, this.live, this.download, flip)
         this.top = this.player()
         this.bottom = this.player()
         this.boardEl = el("div", "board")
@@ -40,6 +48,16 @@ class Tile {
         this.notice.hidden = true
         this.result = el("div", "result")
         this.moves = el("ol", "moves")
+        // A click on a move shows the position after it; Live (or a click
+        // on the last move) returns to the board.
+        this.moves.addEventListener("click", (e) => {
+            const m = e.target.closest(".san[data-ply]")
+            if (!m) return
+            const ply = parseInt(m.dataset.ply, 10)
+            const n = this.b.state && this.b.state.moves ? this.b.state.moves.length : 0
+            this.review(ply >= n && !this.b.state.provisional ? 0 : ply)
+        })
+        this.reviewPly = 0
         const side = el("div", "side")
         side.append(this.result, this.moves)
         this.top.row.classList.add("top")
@@ -63,10 +81,44 @@ class Tile {
 
     player() {
         const row = el("div", "player")
+        const who = el("span", "who")
+        const title = el("span", "ptitle")
         const name = el("span", "name")
+        const elo = el("span", "elo")
+        const fed = el("span", "fed")
+        who.append(title, name, elo, fed)
         const clock = el("span", "clock")
-        row.append(name, clock)
-        return {row, name, clock}
+        row.append(who, clock)
+        return {row, name, title, elo, fed, clock}
+    }
+
+    setPlayer(p, name, title, elo, fed) {
+        p.name.textContent = name
+        p.title.textContent = title || ""
+        p.title.hidden = !title
+        p.elo.textContent = elo ? String(elo) : ""
+        p.elo.hidden = !elo
+        p.fed.textContent = fed || ""
+        p.fed.hidden = !fed
+    }
+
+    // review shows the position after ply (0: the live board).
+    review(ply) {
+        this.reviewPly = ply
+        this.update()
+    }
+
+    savePGN() {
+        const pg = this.b.pgn, st = this.b.state
+        if (!pg || !pg.text || !st || pg.game !== st.game) return
+        const url = URL.createObjectURL(new Blob([pg.text], {type: "application/x-chess-pgn"}))
+        const a = el("a")
+        a.href = url
+        a.download = pgnFileName(st)
+        document.body.append(a)
+        a.click()
+        a.remove()
+        setTimeout(() => URL.revokeObjectURL(url), 10000)
     }
 
     setOrientation(o) {
@@ -87,13 +139,30 @@ class Tile {
         const info = [st.board_no && `Board ${st.board_no}`, st.round && `Round ${st.round}`, st.event].filter(Boolean)
         this.title.textContent = info.length ? info.join(" · ") : b.id
         this.title.title = b.id
-        this.white.name.textContent = st.white || "White"
-        this.black.name.textContent = st.black || "Black"
+        this.setPlayer(this.white, st.white || "White", st.white_title, st.white_elo, st.white_fed)
+        this.setPlayer(this.black, st.black || "Black", st.black_title, st.black_elo, st.black_fed)
+        const pg = b.pgn
+        this.download.hidden = !(pg && pg.text && pg.game === st.game)
         // The board shows what stands on the real board: the provisional
-        // move (made, clock not yet pressed) too.
+        // move (made, clock not yet pressed) too; or, while a move of the
+        // list is looked at, the position after it.
         const prov = st.provisional && st.provisional.fen ? st.provisional : null
-        const fen = prov ? prov.fen : st.fen
+        const moves = st.moves || []
+        if (this.reviewPly > moves.length) this.reviewPly = 0 // taken back meanwhile
+        const reviewing = this.reviewPly > 0
+        let fen = prov ? prov.fen : st.fen
+        if (reviewing) {
+            try {
+                fen = placementAfter(st.start_fen, moves, this.reviewPly)
+            } catch {
+                this.reviewPly = 0
+                return this.update()
+            }
+        }
+        this.live.hidden = !reviewing
+        this.root.classList.toggle("reviewing", reviewing)
         const root = this.root.dataset
+        root.review = String(this.reviewPly)
         root.fen = st.fen
         root.shownFen = fen
         root.ply = String(st.ply || 0)
@@ -109,12 +178,12 @@ class Tile {
             this.drawing++
             this.cb.setPosition(fen, animate).finally(() => { this.drawing-- })
         }
-        const last = prov ? prov.uci : st.last_move ? st.last_move.uci : ""
-        root.last = last || ""
+        const last = reviewing ? moves[this.reviewPly - 1] : prov ? prov.uci : st.last_move ? st.last_move.uci : ""
+        root.last = reviewing ? "" : last || ""
         this.cb.removeMarkers(MARK_LAST)
         this.cb.removeMarkers(MARK_PROV)
         if (last && last.length >= 4) {
-            const mk = prov ? MARK_PROV : MARK_LAST
+            const mk = prov && !reviewing ? MARK_PROV : MARK_LAST
             this.cb.addMarker(mk, last.slice(0, 2))
             this.cb.addMarker(mk, last.slice(2, 4))
         }
@@ -148,7 +217,7 @@ class Tile {
             }
             const m = el("span", "san", sans[i])
             m.dataset.ply = String(i + 1)
-            if (i === sans.length - 1 && !prov) m.classList.add("current")
+            if (this.reviewPly ? i + 1 === this.reviewPly : i === sans.length - 1 && !prov) m.classList.add("current")
             li.append(m)
         }
         if (prov) {
@@ -163,7 +232,7 @@ class Tile {
             li.append(m)
         }
         this.moves.replaceChildren(frag)
-        this.moves.scrollTop = this.moves.scrollHeight
+        if (!this.reviewPly) this.moves.scrollTop = this.moves.scrollHeight
     }
 
     updateBadge() {

@@ -210,6 +210,34 @@ export function alertLabel(kind) {
     return ALERT_KINDS[kind] || kind
 }
 
+// lawText is an alert's article as the console shows it: "FIDE Laws
+// 2023, Art. 7.5.1". The article field holds the article number(s) of
+// the edition alone ("7.5.1", or "7.5.1, 7.5.5" when the penalty has its
+// own); an older form that repeats the edition ("2023 Art. 7.5.1") is
+// read too, so an alert journaled before is not shown twice prefixed.
+export function lawText(edition, article) {
+    let a = String(article || "").trim()
+    let ed = String(edition || "").trim()
+    const m = /^(\d{4})\s+Art(?:icles?|s)?\.?\s*/i.exec(a)
+    if (m) {
+        a = a.slice(m[0].length)
+        ed = ed || m[1]
+    }
+    a = a.replace(/^Art(?:icles?|s)?\.?\s*/i, "")
+    if (!a) return ""
+    return `FIDE Laws${ed ? " " + ed : ""}, Art. ${a}`
+}
+
+// pgnFileName names a game's PGN download: "Round 3 Board 2 White-Black.pgn"
+// with what is known, in characters every file system takes.
+export function pgnFileName(st) {
+    const s = st || {}
+    const parts = [s.round && `Round ${s.round}`, s.board_no && `Board ${s.board_no}`,
+        (s.white || s.black) && `${s.white || "White"}-${s.black || "Black"}`].filter(Boolean)
+    const name = (parts.join(" ") || s.game || "game").replace(/[\\/:*?"<>|\x00-\x1f]+/g, "_").replace(/,/g, "").slice(0, 120)
+    return name + ".pgn"
+}
+
 // topicParts splits prefix/<board>/<leaf...>.
 export function topicParts(prefix, topic) {
     const p = prefix.endsWith("/") ? prefix : prefix + "/"

@@ -3,7 +3,7 @@
 // decision sent as <b>/cmd/ack_alert.
 import {Chessboard, BORDER_TYPE, COLOR} from "cm-chessboard/src/Chessboard.js"
 import {Markers} from "cm-chessboard/src/extensions/markers/Markers.js"
-import {alertLabel, formatClock, moveLabel, placementAfter, remainingMS} from "./chessutil.js"
+import {alertLabel, formatClock, lawText, moveLabel, placementAfter, remainingMS} from "./chessutil.js"
 import {Feed, connectionBadge, loadConfig} from "./feed.js"
 
 const MARK_DIFF = {class: "marker-diff", slice: "markerFrame"}
@@ -88,7 +88,7 @@ class AlertCard {
         ply.dataset.ply = String(a.ply)
         const text = el("p", "text", a.text)
         const law = el("p", "law")
-        if (a.article) law.append(el("span", "article", `FIDE Laws ${a.edition || ""}, Art. ${a.article}`.replace("  ", " ")))
+        if (lawText(a.edition, a.article)) law.append(el("span", "article", lawText(a.edition, a.article)))
         if (a.penalty) law.append(el("span", "penalty", a.penalty))
         const sq = el("p", "squares", a.squares && a.squares.length ? `Squares: ${a.squares.join(", ")}` : "")
         const actions = el("div", "actions")

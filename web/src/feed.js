@@ -59,7 +59,7 @@ export class Board {
         this.clock = null      // newest of <b>/clock and state.clock
         this.clockAt = 0
         this.clockHdr = null
-        this.pgn = null        // {game, sans}
+        this.pgn = null        // {game, sans, text}
         this.status = null
         this.alerts = null     // null until alerts/active arrived
         this.correction = null // {text, at} of the last correction seen
@@ -201,7 +201,7 @@ export class Feed {
             if (this.setClock(b, m, m, now)) this.onChange(b, "clock")
             break
         case "pgn":
-            b.pgn = {game: m.game, sans: sansFromPGN(m.pgn)}
+            b.pgn = {game: m.game, sans: sansFromPGN(m.pgn), text: m.pgn}
             this.onChange(b, "pgn")
             break
         case "status":

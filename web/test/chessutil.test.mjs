@@ -2,7 +2,7 @@
 import {test} from "node:test"
 import assert from "node:assert/strict"
 import {
-    START_FEN, applyUCI, formatClock, isPrefix, moveLabel, notOlder, placement, placementAfter,
+    START_FEN, applyUCI, formatClock, isPrefix, lawText, moveLabel, pgnFileName, notOlder, placement, placementAfter,
     placementFEN, remainingMS, sansFromPGN, topicParts,
 } from "../src/chessutil.js"
 
@@ -84,4 +84,23 @@ test("isPrefix and topicParts", () => {
     assert.deepEqual(topicParts("chess/v1/board", "chess/v1/board/b-1/alerts/active"), {board: "b-1", leaf: "alerts/active"})
     assert.equal(topicParts("chess/v1/board", "chess/v1/other/b-1/state"), null)
     assert.equal(topicParts("chess/v1/board", "chess/v1/board/b-1"), null)
+})
+
+test("lawText: the edition once, the article without a prefix", () => {
+    assert.equal(lawText("2023", "7.5.1"), "FIDE Laws 2023, Art. 7.5.1")
+    assert.equal(lawText("2023", "7.5.1, 7.5.5"), "FIDE Laws 2023, Art. 7.5.1, 7.5.5")
+    // The form boards once sent: the edition inside the article.
+    assert.equal(lawText("2023", "2023 Art. 7.2.1"), "FIDE Laws 2023, Art. 7.2.1")
+    assert.equal(lawText("", "2018 Art. 4.4.2"), "FIDE Laws 2018, Art. 4.4.2")
+    assert.equal(lawText("1997", "Art. 7.4"), "FIDE Laws 1997, Art. 7.4")
+    assert.equal(lawText("", "7.4"), "FIDE Laws, Art. 7.4")
+    assert.equal(lawText("2023", ""), "")
+    assert.equal(lawText("2023", undefined), "")
+})
+
+test("pgnFileName: round, board and players, safe for any file system", () => {
+    assert.equal(pgnFileName({round: "3", board_no: "1", white: "Ju, Wenjun", black: "Lei, Tingjie"}), "Round 3 Board 1 Ju Wenjun-Lei Tingjie.pgn")
+    assert.equal(pgnFileName({white: "A/B", black: "C:D"}), "A_B-C_D.pgn")
+    assert.equal(pgnFileName({game: "b1-20250601"}), "b1-20250601.pgn")
+    assert.equal(pgnFileName(null), "game.pgn")
 })
