@@ -5,7 +5,7 @@ import (
 	"strings"
 )
 
-// TopicPrefix is the root of every board's topic tree (DESIGN §5).
+// TopicPrefix is the root of every board's topic tree (docs/mqtt.md).
 const TopicPrefix = "chess/v1/board/"
 
 // The leaves below <b> = chess/v1/board/<boardId>.

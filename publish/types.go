@@ -2,7 +2,7 @@ package publish
 
 import "time"
 
-// PayloadVersion is the "v" of every payload (topic tree v1, DESIGN §5).
+// PayloadVersion is the "v" of every payload (topic tree v1, docs/mqtt.md).
 const PayloadVersion = 1
 
 // The inputs below are what the daemon hands to a Publisher: its own
@@ -104,12 +104,12 @@ type Correction struct {
 	Dropped int `json:"dropped,omitempty"`
 }
 
-// Alert is an irregularity (DESIGN §3) for the arbiter.
+// Alert is an irregularity (docs/rules.md, "Alert kinds") for the arbiter.
 type Alert struct {
 	// ID is unique per board; the Publisher makes one up if empty.
 	ID   string `json:"id"`
 	Game string `json:"game,omitempty"`
-	// Kind is a DESIGN §3 kind: illegal-move, clock-without-move, ...
+	// Kind is an alert kind (rules.Kinds): illegal-move, clock-without-move, ...
 	Kind    string   `json:"kind"`
 	Ply     int      `json:"ply"`
 	Side    string   `json:"side,omitempty"`

@@ -1,7 +1,7 @@
 // Package web serves boardd's browser pages from the binary: the
 // demonstration board (one board or a round's grid, with a large mode for
 // a wall display) at /, and the arbiter console at /console. Both pages
-// subscribe to the boards' topics (DESIGN §5) over MQTT over WebSocket
+// subscribe to the boards' topics (docs/mqtt.md) over MQTT over WebSocket
 // themselves; the server only hands out the files and /config.json, which
 // tells the pages where the broker is and which boards to show. It can
 // also forward /mqtt to the broker's WebSocket listener, so a browser
