@@ -330,18 +330,41 @@ func (g *game) applyPosition(pos *chess.Position) {
 	g.result = Result{Game: g.info.ID, Result: "*"}
 }
 
+// terminationTag maps the reasons a game ends with (the game session's,
+// docs/rules.md, and the alert kinds older journals wrote) to the PGN
+// Termination tag.
 var terminationTag = map[string]string{
-	"checkmate":     "normal",
-	"stalemate":     "normal",
-	"resignation":   "normal",
-	"agreement":     "normal",
-	"dead-position": "normal",
-	"draw-fivefold": "normal",
-	"draw-75-moves": "normal",
-	"flag-fall":     "time forfeit",
-	"both-flags":    "time forfeit",
-	"arbiter":       "adjudication",
-	"forfeit":       "rules infraction",
+	"checkmate":                   "normal",
+	"stalemate":                   "normal",
+	"resignation":                 "normal",
+	"agreement":                   "normal",
+	"dead position":               "normal",
+	"fivefold repetition":         "normal",
+	"75-move rule":                "normal",
+	"result shown with the kings": "normal",
+	"time forfeit":                "time forfeit",
+	"both flags fallen":           "time forfeit",
+	"illegal move":                "rules infraction",
+	"dead-position":               "normal",
+	"draw-fivefold":               "normal",
+	"draw-75-moves":               "normal",
+	"flag-fall":                   "time forfeit",
+	"both-flags":                  "time forfeit",
+	"arbiter":                     "adjudication",
+	"arbiter's decision":          "adjudication",
+	"forfeit":                     "rules infraction",
+}
+
+// termination is the PGN Termination of a game ended for reason ("" when
+// none fits): the arbiter's forfeits read "forfeit: ...".
+func termination(reason string) string {
+	if t, ok := terminationTag[reason]; ok {
+		return t
+	}
+	if strings.HasPrefix(reason, "forfeit") {
+		return "rules infraction"
+	}
+	return ""
 }
 
 // chessGame builds the PGN game: the final moves only, with [%clk] of the
@@ -381,7 +404,7 @@ func (g *game) chessGame() *chess.Game {
 		}
 	}
 	if g.ended {
-		if t := terminationTag[g.result.Termination]; t != "" {
+		if t := termination(g.result.Termination); t != "" {
 			cg.SetTag("Termination", t)
 		}
 	}

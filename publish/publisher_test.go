@@ -552,3 +552,28 @@ func TestCrashAfterRotation(t *testing.T) {
 		t.Fatalf("after the crash: game %q with %d moves, want %q with 1", r.Info.ID, len(r.Moves), info.ID)
 	}
 }
+
+// The game session's reasons for the end of a game give the PGN its
+// Termination tag.
+func TestTerminationOfSessionReasons(t *testing.T) {
+	for reason, want := range map[string]string{
+		"time forfeit":                  "time forfeit",
+		"dead position":                 "normal",
+		"illegal move":                  "rules infraction",
+		"forfeit: White did not appear": "rules infraction",
+		"resignation":                   "normal",
+	} {
+		b := publishtest.New()
+		p := openFake(t, b, t.TempDir(), nil)
+		if _, err := p.StartGame(publish.GameInfo{White: "A", Black: "B"}); err != nil {
+			t.Fatal(err)
+		}
+		if err := p.End(publish.Result{Result: "1-0", Termination: reason}); err != nil {
+			t.Fatal(err)
+		}
+		if pg := p.PGN(); !strings.Contains(pg, `[Termination "`+want+`"]`) {
+			t.Errorf("%s: %s", reason, pg)
+		}
+		p.Close()
+	}
+}
