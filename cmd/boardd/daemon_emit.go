@@ -39,7 +39,16 @@ func (d *daemon) emit() {
 		o := &d.outs[i]
 		switch o.Kind {
 		case session.ClockChange:
-			d.publishClock(o.Clock, o.ClockEvent)
+			// The clock topic's events (docs/mqtt.md): time added is an
+			// adjustment, a new game's clock a start.
+			ev := o.ClockEvent
+			switch ev {
+			case "penalty":
+				ev = "adjust"
+			case "reset":
+				ev = "start"
+			}
+			d.publishClock(o.Clock, ev)
 			if o.ClockEvent == "penalty" && d.clock != nil && o.ClockMs > 0 {
 				// The device shows the time the Laws added.
 				if err := d.clock.AddTime(d.ctx, o.Side, time.Duration(o.ClockMs)*time.Millisecond); err != nil {
