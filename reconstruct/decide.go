@@ -363,6 +363,11 @@ func (r *Reconstructor) checkOrientation(t int64, out []Output) []Output {
 		}
 	}
 	if ok != 0 {
+		if !r.sawStart && r.alertKey != 0 {
+			// The wrong set-up alerted before is put right.
+			out = r.note(out, NoteRestored, t, 0, "the start position is set up correctly now")
+			r.alertKey = 0
+		}
 		r.sawStart = true
 	}
 	if ok == 0 || ok&1 != 0 && r.orient == 0 {

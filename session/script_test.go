@@ -242,3 +242,37 @@ func mustEvent(t *testing.T, line string) trace.Event {
 	}
 	return ev
 }
+
+func mustFEN(t *testing.T, fen string) chess.Position {
+	t.Helper()
+	p, err := chess.ParseFEN(fen)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return *p
+}
+
+// runConfig plays trace text through a session of cfg (the header's
+// configuration is ignored).
+func runConfig(t *testing.T, cfg Config, text string) []Output {
+	t.Helper()
+	tr, err := trace.NewReader(strings.NewReader(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sess, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var outs []Output
+	last := int64(0)
+	for {
+		ev, err := tr.Next()
+		if err != nil {
+			break
+		}
+		last = ev.T
+		outs = sess.Feed(&ev, outs)
+	}
+	return sess.End(last, outs)
+}

@@ -30,6 +30,10 @@ type Config struct {
 	// Clock says a chess clock is connected: a move is complete when its
 	// player presses the clock (a trace that presses switches it on).
 	Clock bool
+	// Resumed: the game goes on from Start after a restart; it is not set
+	// up anew. A board that does not show Start has pieces out of place
+	// (7.4.1), not a wrong set-up that annuls the game (7.2.1).
+	Resumed bool
 	// ClockStartsWithPress: the clock starts when Black (or the arbiter)
 	// presses it (2018 6.6), as on a live board; otherwise it starts at the
 	// first event, as a trace writes it.

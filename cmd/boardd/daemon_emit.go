@@ -67,6 +67,9 @@ func (d *daemon) emit() {
 				d.moveClocks[o.Ply-start.Ply()-1] = publish.ClocksOf(o.Clock.Remaining[chess.White], o.Clock.Remaining[chess.Black])
 			}
 			sync("")
+			// A move from the game position: what was out of place is
+			// back (the session publishes no move from anywhere else).
+			d.resolveBoardAlerts("the game went on with a legal move")
 		case reconstruct.Retract, reconstruct.Amend:
 			if o.Provisional && o.Kind == reconstruct.Retract {
 				if d.provOut {
@@ -80,6 +83,9 @@ func (d *daemon) emit() {
 			sync("")
 			d.publishAlert(o)
 		case reconstruct.Note:
+			if o.Note == reconstruct.NoteRestored {
+				d.resolveBoardAlerts(o.Text)
+			}
 			d.notes.Add(1)
 			d.log.Info("note", "kind", string(o.Note), "ply", o.Ply, "side", o.Side.String(), "squares", sensors.SquareSet(o.Squares), "text", o.Text)
 		case reconstruct.NewGame:
@@ -174,6 +180,25 @@ func (d *daemon) publishProvisional(o *reconstruct.Output) {
 	d.movesProv.Add(1)
 }
 
+// boardAlerts are the irregularities the board itself shows: the board
+// resolves them when it shows the game position again, and while one
+// lasts a new alert of its kind replaces the active one (at most every
+// alertRefresh) instead of adding another.
+var boardAlerts = map[reconstruct.AlertKind]bool{
+	reconstruct.MisplacedPieces: true, reconstruct.WrongSetup: true, reconstruct.BoardRotated: true,
+	reconstruct.IllegalMove: true, reconstruct.ClockWithoutMove: true, reconstruct.PromotionUnreplaced: true,
+}
+
+// alertRefresh is how often a lasting irregularity's alert is replaced by
+// its latest description.
+const alertRefresh = 2 * time.Second
+
+// activeAlert is a board irregularity's alert on the active list.
+type activeAlert struct {
+	id      string
+	updated time.Time
+}
+
 func (d *daemon) publishAlert(o *session.Output) {
 	start := d.sess.Start()
 	a := publish.Alert{
@@ -192,12 +217,56 @@ func (d *daemon) publishAlert(o *session.Output) {
 	if a.Ply < 1 {
 		a.Ply = o.Ply
 	}
-	if _, err := d.pub.Alert(a); err != nil {
+	d.raiseAlert(o.Alert, a, time.Now())
+}
+
+// raiseAlert publishes a, or, while an alert of a board irregularity of
+// its kind is active, replaces that one with it, at most every
+// alertRefresh (a newer one waits in pendingAlerts for flushAlerts).
+func (d *daemon) raiseAlert(kind reconstruct.AlertKind, a publish.Alert, now time.Time) {
+	if prev, ok := d.boardAlerts[kind]; ok && boardAlerts[kind] {
+		if now.Sub(prev.updated) < alertRefresh {
+			d.pendingAlerts[kind] = a
+			return
+		}
+		if err := d.pub.ClearAlert(publish.AlertClear{ID: prev.id, Why: "superseded by the irregularity's latest state"}); err != nil {
+			d.log.Debug("clearing a superseded alert", "alert", prev.id, "err", err)
+		}
+		delete(d.boardAlerts, kind)
+	}
+	delete(d.pendingAlerts, kind)
+	pa, err := d.pub.Alert(a)
+	if err != nil {
 		d.log.Error("journal refused an alert", "kind", a.Kind, "err", err)
 		return
 	}
+	if boardAlerts[kind] {
+		d.boardAlerts[kind] = activeAlert{id: pa.ID, updated: now}
+	}
 	d.alerts.Add(1)
 	d.log.Warn("alert", "kind", a.Kind, "ply", a.Ply, "side", a.Side, "squares", strings.Join(a.Squares, ","), "article", a.Article, "text", a.Text)
+}
+
+// flushAlerts publishes the latest state of a lasting irregularity whose
+// alert is due for replacement.
+func (d *daemon) flushAlerts(now time.Time) {
+	for kind, a := range d.pendingAlerts {
+		if prev, ok := d.boardAlerts[kind]; !ok || now.Sub(prev.updated) >= alertRefresh {
+			d.raiseAlert(kind, a, now)
+		}
+	}
+}
+
+// resolveBoardAlerts takes the board's irregularities off the active list
+// once the board shows the game position again.
+func (d *daemon) resolveBoardAlerts(why string) {
+	clear(d.pendingAlerts)
+	for k, a := range d.boardAlerts {
+		if err := d.pub.ClearAlert(publish.AlertClear{ID: a.id, Why: why}); err != nil {
+			d.log.Debug("clearing a resolved alert", "alert", a.id, "err", err)
+		}
+		delete(d.boardAlerts, k)
+	}
 }
 
 func squareNames(b chess.Bitboard) []string {

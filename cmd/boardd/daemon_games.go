@@ -46,7 +46,7 @@ func (d *daemon) startGame(g gameSetup, resume bool) error {
 	if resume && cur.Info.ID != "" && !cur.Ended {
 		start, err := chess.ParseFEN(cur.FEN)
 		if err == nil {
-			rc, err := d.newSession(start)
+			rc, err := d.newSession(start, true)
 			if err != nil {
 				return err
 			}
@@ -59,7 +59,7 @@ func (d *daemon) startGame(g gameSetup, resume bool) error {
 		}
 		d.log.Warn("the journal's game cannot be resumed; starting a new one", "err", err)
 	}
-	rc, err := d.newSession(g.start)
+	rc, err := d.newSession(g.start, false)
 	if err != nil {
 		return err
 	}
@@ -73,6 +73,9 @@ func (d *daemon) startGame(g gameSetup, resume bool) error {
 func (d *daemon) beginGame(g gameSetup) error {
 	d.game = g
 	d.base, d.provOut = 0, false
+	// A new game clears the active alerts.
+	clear(d.boardAlerts)
+	clear(d.pendingAlerts)
 	if _, err := d.pub.StartGame(g.info); err != nil {
 		return fmt.Errorf("starting the game: %w", err)
 	}
@@ -93,7 +96,9 @@ func (d *daemon) beginGame(g gameSetup) error {
 	return nil
 }
 
-func (d *daemon) newSession(start *chess.Position) (*session.Session, error) {
+// newSession starts the board's game session from start; resumed says the
+// game goes on from the journal after a restart.
+func (d *daemon) newSession(start *chess.Position, resumed bool) (*session.Session, error) {
 	sensor := trace.Occupancy
 	if d.src != nil {
 		sensor = d.src.Sensor()
@@ -111,5 +116,6 @@ func (d *daemon) newSession(start *chess.Position) (*session.Session, error) {
 		// A simulated board's players start at once; at a real board Black
 		// or the arbiter starts White's clock (2018 6.6).
 		ClockStartsWithPress: !d.pressesFromSource,
+		Resumed:              resumed,
 	})
 }

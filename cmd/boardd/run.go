@@ -21,6 +21,7 @@ import (
 	"github.com/boardd/boardd/clockbridge"
 	"github.com/boardd/boardd/publish"
 	"github.com/boardd/boardd/publish/broker"
+	"github.com/boardd/boardd/reconstruct"
 	"github.com/boardd/boardd/rules"
 	"github.com/boardd/boardd/sensors"
 	"github.com/boardd/boardd/sensors/sim"
@@ -164,13 +165,15 @@ type daemon struct {
 	epoch time.Time
 	speed float64
 
-	tc         rules.TimeControl
-	game       gameSetup
-	sess       *session.Session
-	outs       []session.Output
-	moveClocks map[int]*publish.Clocks // final moves' clocks at their press, by the session's move index
-	base       int                     // published moves before the reconstruction's first move
-	provOut    bool                    // a provisional move is published
+	tc            rules.TimeControl
+	game          gameSetup
+	sess          *session.Session
+	outs          []session.Output
+	boardAlerts   map[reconstruct.AlertKind]activeAlert   // the board's irregularities on the active list, by kind
+	pendingAlerts map[reconstruct.AlertKind]publish.Alert // their latest state, waiting for alertRefresh
+	moveClocks    map[int]*publish.Clocks                 // final moves' clocks at their press, by the session's move index
+	base          int                                     // published moves before the reconstruction's first move
+	provOut       bool                                    // a provisional move is published
 	// pressesFromSource: the frame source (a simulated board) reports the
 	// clock presses itself; the clock's own press events are then not fed
 	// to the reconstruction a second time.
@@ -204,6 +207,8 @@ func (d *daemon) run(ctx context.Context) error {
 	d.speed = 1
 	d.requests = make(chan func())
 	d.moveClocks = make(map[int]*publish.Clocks)
+	d.boardAlerts = make(map[reconstruct.AlertKind]activeAlert)
+	d.pendingAlerts = make(map[reconstruct.AlertKind]publish.Alert)
 	d.clockEvents = make(chan clockbridge.Event, 64)
 	d.movesFinal = d.m.counter("boardd_moves_total", "Final moves published.")
 	d.movesProv = d.m.counter("boardd_provisional_moves_total", "Provisional moves (shown before the clock press) published.")
@@ -313,6 +318,7 @@ func (d *daemon) loop(ctx context.Context, src <-chan sensors.Event, srcDone <-c
 		case now := <-tick.C:
 			d.outs = d.sess.Advance(d.boardTime(now), d.outs[:0])
 			d.emit()
+			d.flushAlerts(now)
 			if now.Sub(lastClockTick) >= time.Second {
 				lastClockTick = now
 				if s, ok := d.sess.Clock(d.boardTime(now)); ok && s.Running != rules.ClockStopped && !s.Paused {

@@ -1,0 +1,46 @@
+package session
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/boardd/boardd/reconstruct"
+)
+
+// After a restart the game resumes from the journal while the players
+// put the pieces back: pieces out of place (7.4.1), one alert however many
+// frames the rebuilding takes, never a wrong set-up that annuls the game
+// (7.2.1), and the board is back when it shows the position.
+func TestResumedGameWhileTheBoardIsRebuilt(t *testing.T) {
+	fen := "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"
+	for _, resumed := range []bool{true, false} {
+		s := newScript(t, "edition 2023", fen)
+		// The board comes up with three pieces still off, which are put
+		// back one by one.
+		text := s.b.String()
+		i := strings.Index(text, "0 frame ")
+		s.b.Reset()
+		s.b.WriteString(text[:i] + "0 frame r1bqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKB2\n")
+		s.wait(6000).raw("on c6 n").wait(3000).raw("on f3 N").wait(3000).raw("on h1 R").wait(3000)
+		s.pos = mustFEN(t, fen)
+		s.moves(1500, "Bb5", "a6")
+		tr := s.b.String()
+		cfg, _ := ConfigFromHeader(mustHeader(t, "edition 2023\nsetup fen "+fen))
+		cfg.Resumed = resumed
+		outs := runConfig(t, cfg, tr)
+		mis, ws := find(outs, reconstruct.MisplacedPieces), find(outs, reconstruct.WrongSetup)
+		if resumed && (len(ws) != 0 || len(mis) == 0) || !resumed && len(ws) == 0 {
+			t.Errorf("resumed %v: %d misplaced, %d wrong set-up\n%s", resumed, len(mis), len(ws), dump(outs))
+		}
+		restored := false
+		for _, o := range outs {
+			restored = restored || o.Kind == reconstruct.Note && o.Note == reconstruct.NoteRestored
+		}
+		if !restored {
+			t.Errorf("resumed %v: the board shows the position again, but no note says so", resumed)
+		}
+		if !strings.HasSuffix(summary(outs), "Bb5 a6") {
+			t.Errorf("resumed %v: the game does not go on: %s", resumed, summary(outs))
+		}
+	}
+}
