@@ -1,10 +1,14 @@
 // The arbiter console: every board of the room with its state, the open
 // alerts with the position before the irregularity, and the arbiter's
-// decision sent as <b>/cmd/ack_alert.
+// commands: the decision on an alert (<b>/cmd/ack_alert), a result
+// (set_result), a new game on one board or on every board of a round
+// (new_game), each confirmed first and written to the command log with
+// the board's reply.
 import {Chessboard, BORDER_TYPE, COLOR} from "cm-chessboard/src/Chessboard.js"
 import {Markers} from "cm-chessboard/src/extensions/markers/Markers.js"
 import {alertLabel, formatClock, lawText, moveLabel, placementAfter, remainingMS} from "./chessutil.js"
 import {Feed, connectionBadge, loadConfig} from "./feed.js"
+import {LOG_MAX, brokerRefusal, fieldsOf, gameCommand, gameLine, logEntry, resultCommand, resultText, roundGames, settle} from "./commands.js"
 
 const MARK_DIFF = {class: "marker-diff", slice: "markerFrame"}
 
@@ -146,17 +150,9 @@ class AlertCard {
         this.outcome.dataset.status = "sending"
         this.outcome.textContent = `sending “${decision}”…`
         try {
-            const r = await this.app.feed.command(this.b.id, "ack_alert", {alert: this.a.id, decision, note: this.note.value.trim()})
-            if (r.ok) {
-                this.outcome.dataset.status = "ok"
-                this.outcome.textContent = `${decision} – acknowledged by the board`
-            } else {
-                this.outcome.dataset.status = "error"
-                this.outcome.textContent = `refused by the board: ${r.error}`
-            }
-        } catch (e) {
-            this.outcome.dataset.status = "error"
-            this.outcome.textContent = String(e.message || e)
+            const r = await this.app.send(this.b.id, "ack_alert", {alert: this.a.id, decision, note: this.note.value.trim()})
+            this.outcome.dataset.status = r.ok ? "ok" : "error"
+            this.outcome.textContent = r.ok ? `${decision} – acknowledged by the board` : r.text
         } finally {
             this.sending = false
             this.authorised(this.app.loggedIn)
@@ -205,10 +201,12 @@ class App {
                 const r = new BoardRow(b)
                 this.rows.set(b.id, r)
                 r.root.addEventListener("click", () => {
+                    this.select(b.id)
                     const c = [...this.cards.values()].find(c => c.b.id === b.id)
                     if (c) c.root.scrollIntoView({behavior: "smooth", block: "center"})
                 })
                 this.placeRows()
+                this.boardsChanged()
             },
             onChange: (b, what) => {
                 const r = this.rows.get(b.id)
@@ -219,8 +217,10 @@ class App {
                     r.placeKey = key
                     this.placeRows()
                 }
+                if (what === "state") this.boardsChanged()
             },
         })
+        this.setupActions()
         for (const id of this.cfg.boards) this.feed.board(id)
         document.getElementById("login").addEventListener("submit", (e) => {
             e.preventDefault()
@@ -259,8 +259,238 @@ class App {
             c.authorised(this.loggedIn)
             if (!c.sending) c.outcome.textContent = ""
         }
+        for (const b of document.querySelectorAll(".needs-login")) {
+            b.disabled = !user
+            b.title = user ? "" : "log in to send commands"
+        }
         this.pass.value = ""
         this.feed.connect(user, pass)
+    }
+
+    // send publishes a command, writes it to the command log and resolves
+    // with {ok, text}: the board's reply, or why it never got one (the
+    // broker refused it, no connection, no reply in time). It never
+    // rejects.
+    async send(board, verb, body) {
+        const e = logEntry({at: Date.now(), by: this.feed.username, board, verb, body})
+        this.log.unshift(e)
+        this.log.length = Math.min(this.log.length, LOG_MAX)
+        this.renderLog()
+        let r
+        try {
+            const reply = await this.feed.command(board, verb, body)
+            settle(e, reply)
+            r = {ok: !!reply.ok, text: reply.ok ? "ok" : `refused by the board: ${reply.error}`}
+        } catch (err) {
+            const text = err && err.broker ? brokerRefusal(err, this.feed.username, verb) : String(err && err.message || err)
+            settle(e, {ok: false, error: text})
+            r = {ok: false, text}
+        }
+        this.renderLog()
+        return r
+    }
+
+    loadLog() {
+        try {
+            const l = JSON.parse(sessionStorage.getItem("boardd.log") || "[]")
+            if (!Array.isArray(l)) return []
+            // A command sent before a reload has no reply here any more.
+            for (const e of l) if (e.status === "sending") Object.assign(e, {status: "error", reply: "no reply seen (the page was reloaded)"})
+            return l.slice(0, LOG_MAX)
+        } catch {
+            return []
+        }
+    }
+
+    renderLog() {
+        sessionStorage.setItem("boardd.log", JSON.stringify(this.log))
+        document.getElementById("log-empty").hidden = this.log.length > 0
+        const rows = this.log.map(e => {
+            const tr = el("tr")
+            tr.dataset.status = e.status
+            tr.dataset.verb = e.verb
+            tr.dataset.board = e.board
+            const t = new Date(e.at)
+            const time = el("td", "at", t.toLocaleTimeString([], {hour12: false}))
+            time.title = e.at
+            tr.append(time, el("td", "by", e.by || "anonymous"), el("td", "board", e.board), el("td", "verb", e.verb),
+                el("td", "what", e.what), el("td", "reply", e.status === "sending" ? "waiting…" : e.reply))
+            return tr
+        })
+        document.getElementById("log-rows").replaceChildren(...rows)
+    }
+
+    setupActions() {
+        this.log = this.loadLog()
+        this.renderLog()
+        this.boardSel = document.getElementById("act-board")
+        this.gameForm = document.getElementById("game-form")
+        this.actOutcome = document.getElementById("act-outcome")
+        this.dialog = document.getElementById("confirm")
+        this.boardSel.addEventListener("change", () => this.select(this.boardSel.value))
+        document.getElementById("game-fill").addEventListener("click", () => this.fillGame())
+        document.getElementById("result-form").addEventListener("submit", (e) => {
+            e.preventDefault()
+            this.enterResult()
+        })
+        this.gameForm.addEventListener("submit", (e) => {
+            e.preventDefault()
+            this.startGame()
+        })
+        document.getElementById("round-send").addEventListener("click", () => this.startRound())
+    }
+
+    label(b) {
+        const st = b.state || {}
+        return st.board_no ? `Board ${st.board_no} · ${b.id}` : b.id
+    }
+
+    // boardsChanged refreshes the board list of the actions.
+    boardsChanged() {
+        const ids = [...this.room.children].map(r => r.dataset.board)
+        const cur = this.boardSel.value
+        const opts = ids.map(id => {
+            const o = el("option", "", this.label(this.feed.board(id)))
+            o.value = id
+            return o
+        })
+        const same = opts.length === this.boardSel.options.length && opts.every((o, i) => o.value === this.boardSel.options[i].value && o.textContent === this.boardSel.options[i].textContent)
+        if (!same) {
+            this.boardSel.replaceChildren(...opts)
+            if (ids.includes(cur)) this.boardSel.value = cur
+            else if (ids.length) this.select(ids[0])
+        }
+        this.showGame()
+    }
+
+    select(id) {
+        const changed = this.boardSel.value !== id || !this.selected
+        this.boardSel.value = id
+        this.selected = id
+        this.showGame()
+        if (changed) this.fillGame()
+    }
+
+    // showGame says which game the actions apply to.
+    showGame() {
+        const b = this.boardSel.value && this.feed.board(this.boardSel.value)
+        const st = b && b.state
+        const t = document.getElementById("act-game")
+        if (!st) {
+            setText(t, b ? "no game known" : "")
+            return
+        }
+        const res = st.result && st.result !== "*" ? `result ${st.result}` : `${st.ply || 0} plies played`
+        setText(t, `${st.white || "White"} – ${st.black || "Black"}${st.round ? ", round " + st.round : ""}; ${res}`)
+    }
+
+    // fillGame puts the selected board's game into the new-game form.
+    fillGame() {
+        const b = this.boardSel.value && this.feed.board(this.boardSel.value)
+        if (!b || !b.state) return
+        const f = fieldsOf(b.state)
+        for (const [k, v] of Object.entries(f)) {
+            const i = this.gameForm.elements.namedItem(k)
+            if (i) i.value = v
+        }
+    }
+
+    // confirm asks before sending; resolves true when the arbiter confirms.
+    confirm(title, lines, warn, action) {
+        document.getElementById("confirm-title").textContent = title
+        document.getElementById("confirm-list").replaceChildren(...lines.map(l => el("li", "", l)))
+        const w = document.getElementById("confirm-warn")
+        w.textContent = warn || ""
+        w.hidden = !warn
+        document.getElementById("confirm-ok").textContent = action
+        this.dialog.returnValue = ""
+        return new Promise((resolve) => {
+            this.dialog.addEventListener("close", () => resolve(this.dialog.returnValue === "ok"), {once: true})
+            this.dialog.showModal()
+        })
+    }
+
+    outcome(status, text) {
+        this.actOutcome.dataset.status = status
+        this.actOutcome.textContent = text
+    }
+
+    async enterResult() {
+        const id = this.boardSel.value
+        if (!id) return this.outcome("error", "no board selected")
+        const b = this.feed.board(id)
+        let body
+        try {
+            body = resultCommand({
+                result: document.getElementById("res-result").value,
+                reason: document.getElementById("res-reason").value,
+                detail: document.getElementById("res-detail").value,
+                replace: document.getElementById("res-replace").checked,
+            })
+        } catch (e) {
+            return this.outcome("error", e.message)
+        }
+        const st = b.state || {}
+        const game = `${st.white || "White"} – ${st.black || "Black"}`
+        let warn = ""
+        if (st.result && st.result !== "*") {
+            warn = body.replace ? `The game's result ${st.result} is replaced.` : `The game already has the result ${st.result}: the board refuses another unless "replace a result" is ticked.`
+        }
+        if (!await this.confirm(`Enter a result on ${this.label(b)}`, [`${game}: ${resultText(body.result)}, ${body.reason}`], warn, "Enter result")) {
+            return this.outcome("", "")
+        }
+        this.outcome("sending", `sending ${body.result} to ${id}…`)
+        const r = await this.send(id, "set_result", body)
+        this.outcome(r.ok ? "ok" : "error", r.ok ? `${this.label(b)}: result ${body.result} (${body.reason}) entered` : `${this.label(b)}: ${r.text}`)
+    }
+
+    formFields() {
+        const f = {}
+        for (const i of this.gameForm.querySelectorAll("input[name]")) f[i.name] = i.value
+        return f
+    }
+
+    async startGame() {
+        const id = this.boardSel.value
+        if (!id) return this.outcome("error", "no board selected")
+        const b = this.feed.board(id)
+        let body
+        try {
+            body = gameCommand(this.formFields())
+        } catch (e) {
+            return this.outcome("error", e.message)
+        }
+        const st = b.state
+        const warn = st && st.ply > 0 && (!st.result || st.result === "*")
+            ? `${this.label(b)} has a game in progress (${st.white || "White"} – ${st.black || "Black"}, ${st.ply} plies, no result): the new game replaces it.` : ""
+        if (!await this.confirm(`Start a new game on ${this.label(b)}`, [gameLine(id, body)], warn, "Start game")) {
+            return this.outcome("", "")
+        }
+        this.outcome("sending", `starting a new game on ${id}…`)
+        const r = await this.send(id, "new_game", body)
+        this.outcome(r.ok ? "ok" : "error", r.ok ? `${this.label(b)}: new game started` : `${this.label(b)}: ${r.text}`)
+    }
+
+    // startRound sends one new_game to every board the console sees whose
+    // game is of the round typed, with the players it shows.
+    async startRound() {
+        const f = this.formFields()
+        let games
+        try {
+            games = roundGames([...this.feed.boards.values()], f.round, f.time_control)
+        } catch (e) {
+            return this.outcome("error", e.message)
+        }
+        const busy = games.filter(g => g.inProgress)
+        const warn = busy.length ? `${busy.length} of these boards ${busy.length > 1 ? "have games" : "has a game"} in progress (${busy.map(g => g.board).join(", ")}): the new games replace them.` : ""
+        if (!await this.confirm(`Start ${games.length} new game${games.length > 1 ? "s" : ""} of round ${f.round.trim()}`, games.map(g => gameLine(g.board, g.body)), warn, `Start ${games.length} game${games.length > 1 ? "s" : ""}`)) {
+            return this.outcome("", "")
+        }
+        this.outcome("sending", `starting ${games.length} games…`)
+        const rs = await Promise.all(games.map(g => this.send(g.board, "new_game", g.body)))
+        const bad = rs.map((r, i) => [games[i].board, r]).filter(([, r]) => !r.ok)
+        const done = `round ${f.round.trim()}: ${rs.length - bad.length} of ${rs.length} new games started`
+        this.outcome(bad.length ? "error" : "ok", bad.length ? `${done}; ${bad.map(([id, r]) => `${id}: ${r.text}`).join("; ")}` : done)
     }
 
     placeRows() {

@@ -252,8 +252,8 @@ export class Feed {
     }
 
     // command sends <b>/cmd/<verb> and resolves with the board's reply
-    // ({ok, error}), or rejects when the broker refuses it or no reply
-    // comes within timeoutMs.
+    // ({ok, error}), or rejects when the broker refuses it (the error's
+    // broker is true) or no reply comes within timeoutMs.
     command(board, verb, body, timeoutMs = 15000) {
         const c = this.client
         if (!c || !c.connected) return Promise.reject(new Error("not connected to the broker"))
@@ -273,7 +273,10 @@ export class Feed {
                 if (err || (rc !== undefined && rc >= 0x80)) {
                     clearTimeout(timer)
                     this.pending.delete(id)
-                    reject(err || new Error(`refused by the broker (reason ${rc})`))
+                    // Marked as the broker's: the board never saw it.
+                    const e = err || new Error(`refused by the broker (reason ${rc})`)
+                    e.broker = true
+                    reject(e)
                 }
             })
         })
