@@ -35,12 +35,13 @@ import (
 const gamesPGN = "../../testdata/games/lichess_broadcast_fide_womens_world_rapid_2024_r1-6.pgn"
 
 var users = map[string]string{
-	"board-1": "pw-board-1",
-	"board-2": "pw-board-2",
-	"arbiter": "pw-arbiter",
-	"board-3": "pw-board-3",
-	"board-4": "pw-board-4",
-	"relay":   "pw-relay", // reads everything, may send no command
+	"board-1":  "pw-board-1",
+	"board-2":  "pw-board-2",
+	"arbiter":  "pw-arbiter",
+	"board-3":  "pw-board-3",
+	"board-4":  "pw-board-4",
+	"relay":    "pw-relay",    // reads everything, may send no command
+	"director": "pw-director", // may send every command
 }
 
 func TestBrowserEmbeddedBroker(t *testing.T) {

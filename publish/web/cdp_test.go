@@ -364,6 +364,13 @@ func (p *page) waitFor(ctx context.Context, what, expr string, want any, timeout
 	for {
 		var got json.RawMessage
 		err := p.eval(ctx, expr, &got)
+		if err == nil {
+			// Chromium escapes non-ASCII text (\u2013); compare values.
+			var v any
+			if json.Unmarshal(got, &v) == nil {
+				got, _ = json.Marshal(v)
+			}
+		}
 		if err == nil && string(got) == string(wantJSON) {
 			return nil
 		}

@@ -132,7 +132,7 @@ export function roundGames(boards, round, timeControl = "") {
 
 // gameLine says a new game in one line: "Board 3 · b-003: Carlsen – Caruana, 90m+30s".
 export function gameLine(board, body) {
-    const where = body.board_no ? `Board ${body.board_no} · ${board}` : board
+    const where = [body.board_no ? `Board ${body.board_no}` : "", board].filter(Boolean).join(" · ")
     const side = (s) => [body[s + "_title"], body[s] || (s === "white" ? "White" : "Black"), body[s + "_elo"]].filter(Boolean).join(" ")
     const tc = body.time_control ? `, ${body.time_control}` : ""
     const rd = body.round ? `, round ${body.round}` : ""

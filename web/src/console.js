@@ -338,6 +338,15 @@ class App {
             this.startGame()
         })
         document.getElementById("round-send").addEventListener("click", () => this.startRound())
+        document.getElementById("confirm-ok").addEventListener("click", () => this.answerDialog(true))
+        document.getElementById("confirm-cancel").addEventListener("click", () => this.answerDialog(false))
+        this.dialog.addEventListener("cancel", (e) => { // Escape
+            e.preventDefault()
+            this.answerDialog(false)
+        })
+        this.dialog.addEventListener("close", () => {
+            if (!this.dialog.open && this.answer) this.answerDialog(false)
+        })
     }
 
     label(b) {
@@ -403,11 +412,22 @@ class App {
         w.textContent = warn || ""
         w.hidden = !warn
         document.getElementById("confirm-ok").textContent = action
-        this.dialog.returnValue = ""
+        // A confirmation still open is answered no.
+        if (this.answer) this.answerDialog(false)
         return new Promise((resolve) => {
-            this.dialog.addEventListener("close", () => resolve(this.dialog.returnValue === "ok"), {once: true})
+            this.answer = resolve
             this.dialog.showModal()
         })
+    }
+
+    // answerDialog closes the confirmation with the arbiter's answer, at
+    // once: the dialog's close event is queued and could arrive after the
+    // next confirmation opened.
+    answerDialog(yes) {
+        const a = this.answer
+        this.answer = null
+        if (this.dialog.open) this.dialog.close()
+        if (a) a(yes)
     }
 
     outcome(status, text) {
