@@ -292,8 +292,18 @@ func TestBrowserConsoleActions(t *testing.T) {
 	// The log survives a reload of the tab.
 	cons.navigate(ctx, srv.URL+"/console")
 	must(cons.waitFor(ctx, "log after a reload", `document.querySelectorAll("#log-rows tr").length`, 6, 10*time.Second))
-	time.Sleep(500 * time.Millisecond)
+	// The form shows the first board's game once its state arrives.
+	must(cons.waitFor(ctx, "form filled after a reload", `["white", "white_elo", "round", "board_no", "time_control"].map(k => document.getElementById("game-form").elements[k].value)`,
+		[]string{"Ju, Wenjun", "2536", "3", "1", "25m+10s"}, 10*time.Second))
+	must(cons.waitFor(ctx, "still director", `[conn.dataset.conn, document.body.dataset.user]`, []string{"connected", "director"}, 10*time.Second))
+	enterResult("1/2-1/2", "agreement")
+	must(cons.waitFor(ctx, "confirmation open", `document.getElementById("confirm").open`, true, 5*time.Second))
+	time.Sleep(300 * time.Millisecond)
 	must(cons.screenshot(ctx, filepath.Join(screenshotDir(t, "console"), "console-actions.png")))
+	confirmDialog("draw", []string{"Ju, Wenjun – Lei, Tingjie: draw (½-½), agreement"}, "", false)
+	if got := h1.seen(); len(got) != 3 {
+		t.Fatalf("board-1's handler got %q after a cancelled result", got)
+	}
 
 	br.mu.Lock()
 	defer br.mu.Unlock()

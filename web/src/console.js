@@ -311,10 +311,10 @@ class App {
             tr.dataset.verb = e.verb
             tr.dataset.board = e.board
             const t = new Date(e.at)
-            const time = el("td", "at", t.toLocaleTimeString([], {hour12: false}))
+            const time = el("td", "l-at", t.toLocaleTimeString([], {hour12: false}))
             time.title = e.at
-            tr.append(time, el("td", "by", e.by || "anonymous"), el("td", "board", e.board), el("td", "verb", e.verb),
-                el("td", "what", e.what), el("td", "reply", e.status === "sending" ? "waiting…" : e.reply))
+            tr.append(time, el("td", "l-by", e.by || "anonymous"), el("td", "l-board", e.board), el("td", "l-verb", e.verb),
+                el("td", "l-what", e.what), el("td", "l-reply", e.status === "sending" ? "waiting…" : e.reply))
             return tr
         })
         document.getElementById("log-rows").replaceChildren(...rows)
@@ -373,11 +373,10 @@ class App {
     }
 
     select(id) {
-        const changed = this.boardSel.value !== id || !this.selected
+        if (this.boardSel.value !== id || this.selected !== id) this.filled = ""
         this.boardSel.value = id
         this.selected = id
         this.showGame()
-        if (changed) this.fillGame()
     }
 
     // showGame says which game the actions apply to.
@@ -388,6 +387,11 @@ class App {
         if (!st) {
             setText(t, b ? "no game known" : "")
             return
+        }
+        // The form shows the selected board's game once its state is known.
+        if (this.filled !== b.id) {
+            this.filled = b.id
+            this.fillGame()
         }
         const res = st.result && st.result !== "*" ? `result ${st.result}` : `${st.ply || 0} plies played`
         setText(t, `${st.white || "White"} – ${st.black || "Black"}${st.round ? ", round " + st.round : ""}; ${res}`)
