@@ -145,9 +145,9 @@ const ClientIDPrefix = "boardd-"
 
 // DefaultACL is the venue ACL, identical to deploy/mosquitto/acl (a test
 // keeps them equal): each board owns its subtree (its username is its
-// board id), arbiters read everything and may only acknowledge alerts,
-// directors may send every command, relays and anonymous viewers only
-// read.
+// board id), arbiters read everything and may acknowledge alerts and
+// enter results, directors may send every command, relays and anonymous
+// viewers only read.
 const DefaultACL = `# boardd venue ACL (mosquitto acl_file format). The embedded broker of
 # boardd reads the same file with the same rules.
 #

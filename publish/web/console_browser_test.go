@@ -235,10 +235,10 @@ func TestBrowserConsoleActions(t *testing.T) {
 	warn2 := "Board 2 · board-2 has a game in progress (Goryachkina, Aleksandra – Muzychuk, Anna, 6 plies, no result): the new game replaces it."
 	confirmDialog("arbiter's new game", []string{"Board 2 · board-2: Goryachkina, Aleksandra – Muzychuk, Anna, round 3, 15m+10s"}, warn2, true)
 	s := outcome("arbiter's new game", "error")
-	if !strings.Contains(s, `refused by the broker: the account "arbiter" may not send new_game`) || !strings.Contains(s, "Not authorized") {
+	if !strings.Contains(s, `refused by the broker: the account "arbiter" has no right to send new_game`) || !strings.Contains(s, "Not authorized") {
 		t.Fatalf("outcome %q: want the broker's refusal for lack of rights", s)
 	}
-	if r := logRow(0); len(r) != 6 || r[0] != "error" || r[3] != "new_game" || !strings.Contains(r[5], "may not send new_game") {
+	if r := logRow(0); len(r) != 6 || r[0] != "error" || r[3] != "new_game" || !strings.Contains(r[5], "has no right to send new_game") {
 		t.Fatalf("log row %q", r)
 	}
 	t.Logf("new game by the arbiter: %s", s)

@@ -158,7 +158,7 @@ export function describe(verb, body) {
 export function brokerRefusal(err, user, verb) {
     const msg = String(err && err.message || err)
     if (/not authori[sz]ed|0x87|reason 135/i.test(msg)) {
-        return `refused by the broker: the account "${user}" may not send ${verb} (${msg}). Log in with an account that may, such as director.`
+        return `refused by the broker: the account "${user || "anonymous"}" has no right to send ${verb} (${msg})`
     }
     return `refused by the broker: ${msg}`
 }

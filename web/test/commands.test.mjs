@@ -55,6 +55,6 @@ test("the log: who, what, and the reply or the refusal", () => {
     assert.equal(e.reply, "set_result: the game has a result (1-0)")
     assert.equal(settle(e, {ok: true}).reply, "ok")
     assert.equal(describe("ack_alert", {alert: "a-1", decision: "upheld", note: "+2m"}), "alert a-1: upheld (+2m)")
-    assert.match(brokerRefusal(new Error("Publish error: Not authorized"), "arbiter", "new_game"), /"arbiter" may not send new_game/)
+    assert.match(brokerRefusal(new Error("Publish error: Not authorized"), "arbiter", "new_game"), /"arbiter" has no right to send new_game/)
     assert.equal(brokerRefusal(new Error("Publish error: Quota exceeded"), "arbiter", "new_game"), "refused by the broker: Publish error: Quota exceeded")
 })
