@@ -3,6 +3,7 @@ package web_test
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"net/http/httptest"
 	"path/filepath"
 	"strings"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/boardd/boardd/publish"
 	"github.com/boardd/boardd/publish/broker"
+	"github.com/boardd/boardd/publish/internal/mosqtest"
 	"github.com/boardd/boardd/publish/web"
 )
 
@@ -113,6 +115,24 @@ func TestBrowserConsoleActions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	runConsoleActions(t, "embedded", e.URL(), h)
+}
+
+// The same with mosquitto and the venue ACL, the pages dialling its
+// websockets listener: mosquitto refuses the arbiter's new game with its
+// own reason code.
+func TestBrowserConsoleActionsMosquitto(t *testing.T) {
+	t.Parallel()
+	startBrowserCheck(t)
+	m := mosqtest.Start(t, mosqtest.Options{Users: users, ACL: broker.DefaultACL, AllowAnonymous: true, WebSocket: true})
+	h, err := web.Handler(web.Config{Broker: fmt.Sprintf("ws://:%d/", m.WSPort), Boards: []string{"board-1", "board-2"}, Title: "Club championship, round 3"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	runConsoleActions(t, "mosquitto", m.URL(), h)
+}
+
+func runConsoleActions(t *testing.T, name, brokerURL string, h http.Handler) {
 	srv := httptest.NewServer(h)
 	defer srv.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
@@ -125,9 +145,9 @@ func TestBrowserConsoleActions(t *testing.T) {
 	}
 
 	games := loadGames(t)
-	b1, h1 := startGameBoard(t, ctx, "board-1", e.URL())
-	b2, h2 := startGameBoard(t, ctx, "board-2", e.URL())
-	_, err = b1.StartGame(publish.GameInfo{White: "Ju, Wenjun", Black: "Lei, Tingjie", Round: "3", BoardNo: "1", TimeControl: "15m+10s",
+	b1, h1 := startGameBoard(t, ctx, "board-1", brokerURL)
+	b2, h2 := startGameBoard(t, ctx, "board-2", brokerURL)
+	_, err := b1.StartGame(publish.GameInfo{White: "Ju, Wenjun", Black: "Lei, Tingjie", Round: "3", BoardNo: "1", TimeControl: "15m+10s",
 		WhiteTitle: "GM", WhiteElo: 2536, WhiteFed: "CHN", WhiteFideID: "8603006", BlackTitle: "GM", BlackElo: 2518, BlackFed: "CHN"})
 	must(err)
 	_, err = b2.StartGame(publish.GameInfo{White: "Goryachkina, Aleksandra", Black: "Muzychuk, Anna", Round: "3", BoardNo: "2", TimeControl: "15m+10s"})
@@ -241,7 +261,7 @@ func TestBrowserConsoleActions(t *testing.T) {
 	if r := logRow(0); len(r) != 6 || r[0] != "error" || r[3] != "new_game" || !strings.Contains(r[5], "has no right to send new_game") {
 		t.Fatalf("log row %q", r)
 	}
-	t.Logf("new game by the arbiter: %s", s)
+	t.Logf("%s: new game by the arbiter: %s", name, s)
 	if got := h2.seen(); len(got) != 0 {
 		t.Fatalf("board-2's handler got %q, want nothing", got)
 	}
@@ -299,7 +319,7 @@ func TestBrowserConsoleActions(t *testing.T) {
 	enterResult("1/2-1/2", "agreement")
 	must(cons.waitFor(ctx, "confirmation open", `document.getElementById("confirm").open`, true, 5*time.Second))
 	time.Sleep(300 * time.Millisecond)
-	must(cons.screenshot(ctx, filepath.Join(screenshotDir(t, "console"), "console-actions.png")))
+	must(cons.screenshot(ctx, filepath.Join(screenshotDir(t, "console-"+name), "console-actions.png")))
 	confirmDialog("draw", []string{"Ju, Wenjun – Lei, Tingjie: draw (½-½), agreement"}, "", false)
 	if got := h1.seen(); len(got) != 3 {
 		t.Fatalf("board-1's handler got %q after a cancelled result", got)
