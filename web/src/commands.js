@@ -42,7 +42,7 @@ function utf8Length(s) {
 const TAGS = ["white", "black", "event", "site", "round", "board_no", "white_team", "black_team"]
 
 function checkTag(name, v) {
-    if (/[\r\n]/.test(v)) throw new Error(`${name}: one line only`)
+    if (/[\r\n\0]/.test(v)) throw new Error(`${name}: one line only, no NUL`)
     if (utf8Length(v) > 200) throw new Error(`${name}: ${utf8Length(v)} bytes, at most 200`)
 }
 
