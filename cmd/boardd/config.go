@@ -77,17 +77,18 @@ type ClockConfig struct {
 
 // MQTTConfig configures publishing.
 type MQTTConfig struct {
-	Broker          string `toml:"broker" doc:"embedded (an in-process broker) or the URL of an external one: tcp://host:1883, ssl://host:8883, ws://host/mqtt."`
-	Listen          string `toml:"listen" doc:"Embedded broker: MQTT TCP listener address."`
-	WSListen        string `toml:"ws_listen" doc:"Embedded broker: MQTT-over-WebSocket listener address (for the web pages); empty: none."`
-	Username        string `toml:"username" doc:"Username at the broker; empty: the board id."`
-	Password        string `toml:"password" doc:"Password at the broker (prefer the environment: BOARDD_MQTT_PASSWORD)."`
-	CAFile          string `toml:"ca_file" doc:"CA certificate (PEM) to verify the broker's TLS certificate."`
-	CertFile        string `toml:"cert_file" doc:"Client certificate (PEM) for TLS client authentication."`
-	KeyFile         string `toml:"key_file" doc:"Client key (PEM) for the certificate."`
-	ArbiterPassword string `toml:"arbiter_password" doc:"Embedded broker: password of the 'arbiter' account that may acknowledge alerts from the console; empty: a new one of 128 random bits at each start, shown in the log."`
-	WSURL           string `toml:"ws_url" doc:"External broker: its MQTT-over-WebSocket URL for the web pages (e.g. ws://broker.venue:8080/); empty: the pages show nothing live."`
-	ReconnectMax    string `toml:"reconnect_max" doc:"Longest wait between reconnection attempts (jittered exponential backoff)."`
+	Broker           string `toml:"broker" doc:"embedded (an in-process broker) or the URL of an external one: tcp://host:1883, ssl://host:8883, ws://host/mqtt."`
+	Listen           string `toml:"listen" doc:"Embedded broker: MQTT TCP listener address."`
+	WSListen         string `toml:"ws_listen" doc:"Embedded broker: MQTT-over-WebSocket listener address (for the web pages); empty: none."`
+	Username         string `toml:"username" doc:"Username at the broker; empty: the board id."`
+	Password         string `toml:"password" doc:"Password at the broker (prefer the environment: BOARDD_MQTT_PASSWORD)."`
+	CAFile           string `toml:"ca_file" doc:"CA certificate (PEM) to verify the broker's TLS certificate."`
+	CertFile         string `toml:"cert_file" doc:"Client certificate (PEM) for TLS client authentication."`
+	KeyFile          string `toml:"key_file" doc:"Client key (PEM) for the certificate."`
+	ArbiterPassword  string `toml:"arbiter_password" doc:"Embedded broker: password of the 'arbiter' account that may acknowledge alerts from the console; empty: a new one of 128 random bits at each start, shown in the log."`
+	DirectorPassword string `toml:"director_password" doc:"Embedded broker: password of the 'director' account that may send every command (start new games from the console); empty: no such account."`
+	WSURL            string `toml:"ws_url" doc:"External broker: its MQTT-over-WebSocket URL for the web pages (e.g. ws://broker.venue:8080/); empty: the pages show nothing live."`
+	ReconnectMax     string `toml:"reconnect_max" doc:"Longest wait between reconnection attempts (jittered exponential backoff)."`
 }
 
 // HTTPConfig configures the web server.

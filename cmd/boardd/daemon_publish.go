@@ -64,6 +64,13 @@ func (d *daemon) openPublisher(ctx context.Context) error {
 		if err != nil {
 			return fmt.Errorf("embedded broker: %w", err)
 		}
+		if d.cfg.MQTT.DirectorPassword != "" {
+			// The tournament director's account, for new games from the
+			// console: only when a password is chosen.
+			if err := pw.Set("director", d.cfg.MQTT.DirectorPassword); err != nil {
+				return fmt.Errorf("embedded broker: %w", err)
+			}
+		}
 		acl, err := broker.ParseACL(strings.NewReader(broker.DefaultACL))
 		if err != nil {
 			return fmt.Errorf("embedded broker ACL: %w", err)
