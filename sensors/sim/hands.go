@@ -538,11 +538,13 @@ func (s *Source) knock(m chess.Move, side chess.Color, leave bool) {
 }
 
 // canOverlap reports whether knocked piece f can be put back while the
-// opponent's next move is made: there is one, with no injection planned,
-// and it does not involve the squares the piece lies on or goes back to.
+// opponent's next move is made: in a game without a clock (with one, the
+// player puts it back before pressing, or it would be misplaced at the
+// press), when there is a next move, with no injection planned, that does
+// not involve the squares the piece lies on or goes back to.
 func (s *Source) canOverlap(f *fixLater) bool {
 	i := s.ply + 1
-	if i >= len(s.moves) {
+	if s.clocked || i >= len(s.moves) {
 		return false
 	}
 	for _, p := range s.plan {
