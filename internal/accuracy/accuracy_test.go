@@ -244,3 +244,81 @@ func TestRegressionGames(t *testing.T) {
 		}
 	}
 }
+
+func TestBehind(t *testing.T) {
+	p := chess.NewPosition()
+	var game []chess.Move
+	for _, san := range []string{"e4", "e5", "Nf3", "Nc6", "Bb5"} {
+		m, err := p.ParseSAN(san)
+		if err != nil {
+			t.Fatal(err)
+		}
+		game = append(game, m)
+		p.MakeMove(m)
+	}
+	wrong := chess.NewMove(chess.NewSquare(6, 0), chess.NewSquare(7, 2)) // Nh3
+	for _, c := range []struct {
+		done      int
+		published []chess.Move
+		want      int
+	}{
+		{0, nil, 0},
+		{3, game[:3], 0},
+		{3, game[:2], 1}, // the last move not yet published
+		{5, game[:1], 4}, // lost the thread after the first move
+		{5, []chess.Move{game[0], wrong, game[2]}, 4}, // a wrong ply counts with every ply after it
+		{2, game, 0}, // published ahead of the sample point
+		{9, game, 0}, // done beyond the game's end
+	} {
+		if got := behind(game, c.done, c.published); got != c.want {
+			t.Errorf("behind(done %d, %d published) = %d, want %d", c.done, len(c.published), got, c.want)
+		}
+	}
+}
+
+// TestStressGrid plays a small grid: one cell per combination of the
+// axes, Chess960 files apart, and the worst cell listed per sensor kind.
+func TestStressGrid(t *testing.T) {
+	rep, err := Stress(context.Background(), StressOptions{
+		Files: corpus(t), Sensors: []trace.Sensor{trace.PieceSensor}, Limit: 1, Seed: 1,
+		Scales: []float64{1, 0.03}, Knocks: []float64{0.005}, FastSwaps: []float64{0},
+	}, quiet)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Cells) != 2*2*2 {
+		t.Fatalf("%d cells, want 8 (2 scales, clock or not, standard and 960)", len(rep.Cells))
+	}
+	var n960 int
+	for _, c := range rep.Cells {
+		if c.Chess960 {
+			n960++
+		}
+		if len(c.Rows) != 1 || c.Rows[0].Games == 0 {
+			t.Errorf("cell %s: rows %+v", c.name(), c.Rows)
+		}
+	}
+	if n960 != 4 {
+		t.Errorf("%d Chess960 cells, want 4", n960)
+	}
+	var b strings.Builder
+	if err := rep.WriteTable(&b); err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Count(b.String(), "worst"); got != 1 {
+		t.Errorf("%d worst lines, want 1:\n%s", got, b.String())
+	}
+	t.Log("\n" + b.String())
+}
+
+func TestParseFloats(t *testing.T) {
+	got, err := ParseFloats("1, 0.3,5%")
+	if err != nil || len(got) != 3 || got[0] != 1 || got[1] != 0.3 || got[2] != 0.05 {
+		t.Errorf("ParseFloats = %v, %v", got, err)
+	}
+	for _, bad := range []string{"", "x", "-1", "1,,2", "0.3x"} {
+		if _, err := ParseFloats(bad); err == nil {
+			t.Errorf("ParseFloats(%q): no error", bad)
+		}
+	}
+}
