@@ -93,7 +93,7 @@ docs/simulation.md describes the simulated hands and the injections.
 
 	if *stress {
 		so := accuracy.StressOptions{Files: opts.Files, Sensors: opts.Sensors, Irregular: opts.Irregular,
-			Limit: opts.Limit, Seed: opts.Seed, Workers: opts.Workers}
+			Limit: opts.Limit, Seed: opts.Seed, Workers: opts.Workers, Examples: opts.Examples}
 		if !modeSet {
 			so.Irregular = []bool{false}
 		}
@@ -109,7 +109,14 @@ docs/simulation.md describes the simulated hands and the injections.
 		if err != nil {
 			return err
 		}
-		return rep.WriteTable(env.stdout)
+		if err := rep.WriteTable(env.stdout); err != nil {
+			return err
+		}
+		if *examples > 0 {
+			fmt.Fprintln(env.stdout, "\nfailing games:")
+			return rep.WriteExamples(env.stdout)
+		}
+		return nil
 	}
 
 	rep, err := accuracy.Run(ctx, opts, log)

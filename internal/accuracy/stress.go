@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"math"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -33,6 +34,9 @@ type StressOptions struct {
 	Limit   int
 	Seed    uint64
 	Workers int
+	// Examples keeps up to this many failing games per cell, sensor kind
+	// and mode.
+	Examples int
 	// The grid's axes; nil takes the defaults (DefaultScales and so on).
 	Scales, Knocks, FastSwaps []float64
 }
@@ -51,6 +55,7 @@ type Cell struct {
 	FastSwap float64
 	Chess960 bool
 	Rows     []Row
+	Examples []Game
 }
 
 func (c *Cell) name() string {
@@ -121,11 +126,14 @@ func Stress(ctx context.Context, opts StressOptions, log *slog.Logger) (*StressR
 							cm = sim.ClockAlways
 						}
 						r, err := Run(ctx, Options{Files: files, Sensors: opts.Sensors, Irregular: irregular, Limit: opts.Limit,
-							Seed: opts.Seed, Rates: &rates, Clock: cm, Workers: opts.Workers}, log)
+							Seed: opts.Seed, Rates: &rates, Clock: cm, Workers: opts.Workers, Examples: opts.Examples}, log)
 						if err != nil {
 							return nil, err
 						}
 						c := Cell{Scale: scale, Clock: clock, Knock: knock, FastSwap: swap, Chess960: variant, Rows: r.Totals()}
+						for _, row := range r.Rows {
+							c.Examples = append(c.Examples, row.Examples...)
+						}
 						log.Info("stress cell", "cell", c.name(), "elapsed", time.Since(start).Round(time.Second))
 						rep.Cells = append(rep.Cells, c)
 					}
@@ -220,6 +228,43 @@ func (r *StressReport) WriteTable(w io.Writer) error {
 	}
 	_, err := fmt.Fprintf(w, "stress grid: %d cells, %s, seed %d, %s\n", len(r.Cells), limit, r.Seed, r.Elapsed.Round(1e8))
 	return err
+}
+
+// WriteExamples lists the failing games kept per cell, each with the
+// command that writes its trace.
+func (r *StressReport) WriteExamples(w io.Writer) error {
+	for _, c := range r.Cells {
+		clock := "always"
+		if !c.Clock {
+			clock = "never"
+		}
+		for _, g := range c.Examples {
+			irr := ""
+			if g.Irregular {
+				irr = " --irregular"
+			}
+			if c.FastSwap != 0 {
+				irr += fmt.Sprintf(" --fast-swap %v", c.FastSwap)
+			}
+			what := []string{}
+			if g.Why != "" {
+				what = append(what, g.Why)
+			}
+			if len(g.FalseAlerts) > 0 {
+				what = append(what, "false alerts: "+strings.Join(g.FalseAlerts, ", "))
+			}
+			what = append(what, g.Unfound...)
+			if g.Behind > 2 {
+				what = append(what, fmt.Sprintf("%d plies behind", g.Behind))
+			}
+			if _, err := fmt.Fprintf(w, "%s: %s game %d, %s %s: %s\n    boardd simulate --pgn %s --game %d --sensor %s --seed %d --clock %s --think-scale %v --knock %v%s\n",
+				c.name(), filepath.Base(g.File), g.Game, g.Sensor, mode(g.Irregular), strings.Join(what, "; "),
+				g.File, g.Game, g.Sensor, r.Seed, clock, c.Scale, c.Knock, irr); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // worse reports whether row a is worse than row b.
