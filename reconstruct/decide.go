@@ -188,6 +188,109 @@ func (r *Reconstructor) onCommit(t int64, out []Output) []Output {
 	return out
 }
 
+// replyBegins runs before a change of raw square s at t (on: an empty
+// square filled, else a lift). Without a clock, a board that stood still
+// for minReplyMs showing one legal move from the published game, exactly
+// and with its victim seen taken, is that move completed when the next
+// change is the opponent's hand beginning the reply: a piece of the
+// player to move after it lifted, or slid onto a neighbouring empty
+// square, or a piece that player can capture lifted and then another
+// piece (the victim removed first; held until that next lift). So fast plies, with no still moment long enough for the commit
+// timer between them, are followed one by one. A change by the mover's
+// own pieces (a castling rook, the pawn on the last rank swapped for its
+// new piece, a touch-down) continues the move, and one sooner than
+// minReplyMs is the mover's hand knocking a piece: neither completes it.
+func (r *Reconstructor) replyBegins(s chess.Square, on bool, t int64, out []Output) []Output {
+	if r.clock || !(r.state == statePlay || r.state == stateSetup && r.sawStart) || r.pending || r.overlay != 0 ||
+		r.rec.events == 0 || t-r.lastChange < minReplyMs || r.raw.occ.Has(s) == on {
+		return out
+	}
+	r.decisions++
+	r.makeView()
+	best, _, useIx := r.weigh(true)
+	if best < 0 || useIx {
+		return out
+	}
+	c := &r.cands[best]
+	if c.n == 0 || c.back != 0 || c.missed || c.stale {
+		return out
+	}
+	m := c.moves[c.n-1]
+	if m.IsPromotion() && r.sensor != trace.PieceSensor && r.promo == chess.NoPieceType {
+		// Its promote input usually follows the piece: wait for it.
+		return out
+	}
+	before := r.lines[c.line].pos
+	for _, mv := range c.moves[:c.n-1] {
+		before.MakeMove(mv)
+	}
+	after := before
+	after.MakeMove(m)
+	gs := rotSquare(s, r.orient)
+	mine := after.ByColor(after.SideToMove())
+	hold := false
+	if on {
+		all, _ := moveSquares(&before, m)
+		if chess.KingAttacks(gs)&mine == 0 || all.Has(gs) {
+			return out
+		}
+		hold = true
+	} else if !mine.Has(gs) {
+		if !r.canCapture(&after, gs) {
+			return out
+		}
+		hold = true
+	}
+	if hold {
+		r.held = heldMove{ok: true, on: on, sq: s, t: t, lastChange: r.lastChange, best: best,
+			cands: append(r.held.cands[:0], r.cands...), plies: len(r.plies), after: after}
+		return out
+	}
+	return r.adopt(best, r.lastChange, out)
+}
+
+// resolveHeld runs before a lift of raw square s right after the held
+// move's change: the reply has begun when the change was a victim's lift
+// and this is another piece's, or when it filled a square next to s and s
+// holds a piece of the player to reply (a slide). The held change is
+// recorded again for the reply, whose evidence it is.
+func (r *Reconstructor) resolveHeld(s chess.Square, out []Output) []Output {
+	h := &r.held
+	h.ok = false
+	if len(r.plies) != h.plies {
+		return out
+	}
+	if h.on {
+		gs, gh := rotSquare(s, r.orient), rotSquare(h.sq, r.orient)
+		if !chess.KingAttacks(gh).Has(gs) || !h.after.ByColor(h.after.SideToMove()).Has(gs) {
+			return out
+		}
+	}
+	r.cands = append(r.cands[:0], h.cands...)
+	out = r.adopt(h.best, h.lastChange, out)
+	if h.on {
+		r.rec.on(h.sq, h.t)
+	} else {
+		r.rec.off(h.sq, h.t)
+	}
+	return out
+}
+
+// canCapture reports whether the side to move in p has a legal capture on
+// s: a lift of the piece there may be the victim of the reply, removed
+// first.
+func (r *Reconstructor) canCapture(p *chess.Position, s chess.Square) bool {
+	if p.PieceAt(s) == chess.NoPiece {
+		return false
+	}
+	for _, m := range r.legal(p).Moves() {
+		if m.To() == s && !m.IsCastling() {
+			return true
+		}
+	}
+	return false
+}
+
 // onAlertTimer runs when the board has been still for AlertMs: without a
 // clock, a board no move explains is judged.
 func (r *Reconstructor) onAlertTimer(t int64, out []Output) []Output {

@@ -122,6 +122,26 @@ type cand struct {
 // proves it: the published moves are amended).
 func (c *cand) changes() bool { return c.n > 0 || c.back > 0 || c.line != 0 }
 
+// heldMove is a move that stood still on the board until a change that
+// may be the reply's first or the mover's hand going on: a piece of its
+// player lifted that the opponent could capture (the reply's victim
+// removed first, or a touch-down on the way), or an empty square filled
+// next to an opponent's piece (a slide begun, or a piece the mover's hand
+// knocked). The next event tells: another piece lifted, next to the
+// filled square and the opponent's when one was filled, is the reply (the
+// move is adopted as the board showed it before); anything else is not.
+type heldMove struct {
+	ok         bool
+	on         bool         // a square filled, else lifted
+	sq         chess.Square // the raw square
+	t          int64        // when
+	lastChange int64        // when the move's board was complete
+	best       int
+	cands      []cand // the explanation of that board
+	plies      int    // published plies then
+	after      chess.Position
+}
+
 // movesCache holds the legal moves of one position.
 type movesCache struct {
 	key uint64
@@ -200,6 +220,7 @@ type Reconstructor struct {
 	ixAlts    []inexact // moves with misplaced squares, from every hypothesis
 	spare     []line
 	decisions int // boards judged (settles, presses, timers)
+	held      heldMove
 
 	// The last explanation and what it depended on; ver changes whenever
 	// the hypotheses, the published moves, the record or the overlay do.
@@ -299,12 +320,24 @@ func (r *Reconstructor) Feed(ev *trace.Event, out []Output) []Output {
 		r.lastChange = ev.T
 		r.clk.start(ev.T)
 	}
+	if ev.Kind != trace.Off {
+		r.held.ok = false
+	}
 	switch ev.Kind {
 	case trace.Frame:
 		r.frame(ev)
 	case trace.Off:
+		if r.held.ok && ev.Square != r.held.sq && r.raw.occ.Has(ev.Square) {
+			out = r.resolveHeld(ev.Square, out)
+		} else {
+			out = r.replyBegins(ev.Square, false, ev.T, out)
+		}
 		r.squareOff(ev.Square, ev.T)
 	case trace.On:
+		r.held.ok = false
+		if !r.raw.occ.Has(ev.Square) {
+			out = r.replyBegins(ev.Square, true, ev.T, out)
+		}
 		r.squareOn(ev.Square, ev.Piece, ev.HasColour, ev.HasPieces, ev.T)
 	case trace.Press:
 		out = r.press(ev.Side, ev.T, out)

@@ -1,0 +1,112 @@
+package reconstruct
+
+import (
+	"testing"
+
+	"github.com/boardd/boardd/chess"
+	"github.com/boardd/boardd/trace"
+)
+
+// TestFastPliesWithoutClock: 1. c4 c5 2. Nf3 Nf6 3. b3 d5 4. cxd5 Nxd5
+// within six seconds and without a clock: no still moment is long enough for
+// the commit timer, yet each move is published as the reply to it begins,
+// so the published game is never more than the move standing on the
+// board behind.
+func TestFastPliesWithoutClock(t *testing.T) {
+	want := []string{"c4", "c5", "Nf3", "Nf6", "b3", "d5", "cxd5", "Nxd5"}
+	for _, s := range allSensors {
+		h := newHands(t, s, chess.NewPosition())
+		var marks []int // events fed before each move's first
+		step := func(f func()) { marks = append(marks, len(h.evs)); f(); h.wait(300) }
+		step(func() { h.move("c2", "c4") })
+		step(func() { h.move("c7", "c5") })
+		step(func() { h.move("g1", "f3") })
+		step(func() { h.move("g8", "f6") })
+		step(func() { h.move("b2", "b3") })
+		step(func() { h.move("d7", "d5") })
+		step(func() { h.lift("c4").lift("d5").wait(100).placeFirst("d5") })
+		step(func() { h.lift("d5").wait(200).lift("f6").place("d5") }) // the victim removed first
+		if h.now > 1000+6000 {
+			t.Fatalf("the moves take %d ms", h.now-1000)
+		}
+		r, err := New(Config{Sensor: s})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []Output
+		for i := range h.evs {
+			for k, m := range marks {
+				if m == i+1 {
+					// The first event of move k+1 is fed: moves 1..k-1 are
+					// published (move k may wait for the reply's next event).
+					if got := len(r.Moves()); got < k-1 {
+						t.Errorf("%s: %d moves published when move %d begins, want %d", s, got, k+1, k-1)
+					}
+				}
+			}
+			out = r.Feed(&h.evs[i], out[:0])
+			for _, o := range out {
+				if o.Kind == Alert || o.Kind == Retract || o.Kind == Amend {
+					t.Errorf("%s: %s", s, AppendJSON(nil, &o))
+				}
+			}
+		}
+		if got := len(r.Moves()); got < len(want)-1 {
+			t.Errorf("%s: %d moves published before the end, want %d", s, got, len(want)-1)
+		}
+		r.End(h.now+10000, out[:0])
+		if got, w := sanList(r), joinSAN(want); got != w {
+			t.Errorf("%s: moves %q, want %q", s, got, w)
+		}
+	}
+}
+
+func joinSAN(s []string) string {
+	out := ""
+	for i, m := range s {
+		if i > 0 {
+			out += " "
+		}
+		out += m
+	}
+	return out
+}
+
+// TestTouchDownIsNotAReply: without a clock, a queen touched down for
+// 300 ms on a square the opponent could capture on, then carried on to its
+// destination, is the move to the destination: the lift from the
+// touch-down square, followed by a landing rather than another lift, is
+// not the opponent removing a victim.
+func TestTouchDownIsNotAReply(t *testing.T) {
+	start := mustFEN(t, "r2q1r1k/1p1b1ppn/p3p2p/b3N3/3P3Q/PB6/1P3PPP/R1BR2K1 w - - 4 19")
+	check(t, "touch-down", start, allSensors, []bool{false}, func(h *hands, _ bool) {
+		h.lift("h4").place("g5").wait(300).lift("g5").place("h5").wait(500)
+		h.move("d7", "e8").wait(1500)
+	}, "Qh5 Be8", "")
+}
+
+// TestKnockLandingIsNotASlide: without a clock, a piece the mover's hand
+// knocks onto an empty square next to the opponent's piece, seen landing
+// before its own square empties, is not the opponent's slide begun: the
+// knock is alerted on the mover's ply.
+func TestKnockLandingIsNotASlide(t *testing.T) {
+	start := mustFEN(t, "rnbqkbnr/pppp1ppp/4p3/8/4P3/2N5/PPPP1PPP/R1BQKBNR b KQkq - 1 2")
+	for _, s := range allSensors {
+		h := newHands(t, s, start)
+		h.lift("d7").place("d5").wait(110)
+		// e6 falls onto f5: the scan sees f5 filled, then e6 empty.
+		h.evs = append(h.evs, h.onEvent(sq(t, "f5"), chess.BlackPawn))
+		h.board[sq(t, "f5")] = chess.BlackPawn
+		h.wait(30)
+		h.evs = append(h.evs, trace.Event{T: h.now, Kind: trace.Off, Square: sq(t, "e6")})
+		h.board[sq(t, "e6")] = chess.NoPiece
+		h.wait(12000)
+		r, outs := h.run(Config{Start: start})
+		if got := sanList(r); got != "d5" {
+			t.Errorf("%s: moves %q, want \"d5\"", s, got)
+		}
+		if got := alertList(outs); got != "misplaced-pieces@4" {
+			t.Errorf("%s: alerts %q, want misplaced-pieces@4", s, got)
+		}
+	}
+}
