@@ -526,8 +526,10 @@ func (r *Reconstructor) explainNow(allowBack, allowResync bool) int {
 	}
 	best := r.best()
 	// A move in progress is no reason to search, unless hands touched
-	// squares it does not explain (a missed capture and a reply).
-	if best < 0 && allowResync && !r.inProgress(true) {
+	// squares it does not explain (a missed capture and a reply). A
+	// takeback is searched past: a repetition played fast shows an earlier
+	// position that moves forward reach too.
+	if (best < 0 || r.cands[best].back > 0) && allowResync && !r.inProgress(true) {
 		if k := r.viewKey(); k != r.resyncKey {
 			r.resync(&rv)
 			best = r.best()

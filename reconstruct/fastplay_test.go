@@ -110,3 +110,22 @@ func TestKnockLandingIsNotASlide(t *testing.T) {
 		}
 	}
 }
+
+// TestFastRepetitionIsNotATakeback: without a clock, after Kh6 Qe2 Kg7,
+// Qe1 (whose hand knocks the f2 pawn onto f1 and puts it back while Black
+// replies) and Kh6 bring back the position of two plies before. The moves
+// forward explain the board as well as a takeback of two plies, and the
+// play goes on: they are searched past the takeback.
+func TestFastRepetitionIsNotATakeback(t *testing.T) {
+	start := mustFEN(t, "8/6k1/5rp1/p2B3p/P1Pqp2P/6P1/5PK1/4Q3 b - - 3 42")
+	check(t, "repetition", start, allSensors, []bool{false}, func(h *hands, _ bool) {
+		h.move("g7", "h6").wait(1500)
+		h.move("e1", "e2").wait(1500)
+		h.move("h6", "g7").wait(1500)
+		h.move("e2", "e1").lift("f2").place("f1").wait(450)
+		h.slide("g7", "h6").wait(1500)
+		h.lift("f1").place("f2").wait(500)
+		h.move("e1", "e2").wait(400)
+		h.move("h6", "g7").wait(1500)
+	}, "Kh6 Qe2 Kg7 Qe1 Kh6 Qe2 Kg7", "")
+}
