@@ -82,9 +82,20 @@ func moveSquares(p *chess.Position, m chess.Move) (all, needLift chess.Bitboard)
 	from, to := m.From(), m.To()
 	switch {
 	case m.IsCastling():
+		kTo, rTo := m.CastlingKingTo(), m.CastlingRookTo()
 		f := from.Bitboard() | to.Bitboard()
-		dst := m.CastlingKingTo().Bitboard() | m.CastlingRookTo().Bitboard()
-		return f | dst, f & dst
+		dst := kTo.Bitboard() | rTo.Bitboard()
+		// A square one piece leaves and another fills needs a lift seen
+		// there; a Chess960 king or rook already on its square need not
+		// be lifted at all (the hand may only touch it).
+		need := f & dst
+		if from == kTo {
+			need &^= from.Bitboard()
+		}
+		if to == rTo {
+			need &^= to.Bitboard()
+		}
+		return f | dst, need
 	case m.IsEnPassant():
 		return from.Bitboard() | to.Bitboard() | (to ^ 8).Bitboard(), 0
 	}

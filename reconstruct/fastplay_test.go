@@ -129,3 +129,34 @@ func TestFastRepetitionIsNotATakeback(t *testing.T) {
 		h.move("h6", "g7").wait(1500)
 	}, "Kh6 Qe2 Kg7 Qe1 Kh6 Qe2 Kg7", "")
 }
+
+// TestChess960RookOnlyCastlingFollowedAtOnce: without a clock, a Chess960
+// castling that moves only the rook (the king already on its square,
+// only touched) answered at once is published when the reply begins: the
+// king's square needs no lift, so the castling is not a capture still in
+// the hand.
+func TestChess960RookOnlyCastlingFollowedAtOnce(t *testing.T) {
+	start := mustFEN(t, "r1k1b1rn/pppppppp/8/8/8/8/PPPPPPPP/R1K1B1RN w GAga - 0 1")
+	start.SetChess960(true)
+	for _, s := range allSensors {
+		h := newHands(t, s, start)
+		h.move("a1", "d1").wait(300)
+		h.move("b7", "b6").wait(300)
+		h.move("b2", "b3").wait(300)
+		r, err := New(Config{Sensor: s, Start: start})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []Output
+		for i := range h.evs {
+			out = r.Feed(&h.evs[i], out[:0])
+		}
+		if got := sanList(r); got != "O-O-O b6" {
+			t.Errorf("%s: before the end %q published, want \"O-O-O b6\"", s, got)
+		}
+		r.End(h.now+10000, out[:0])
+		if got := sanList(r); got != "O-O-O b6 b3" {
+			t.Errorf("%s: moves %q, want \"O-O-O b6 b3\"", s, got)
+		}
+	}
+}
