@@ -194,8 +194,8 @@ func (r *Reconstructor) onCommit(t int64, out []Output) []Output {
 // and with its victim seen taken, is that move completed when the next
 // change is the opponent's hand beginning the reply: a piece of the
 // player to move after it lifted, or slid onto a neighbouring empty
-// square, or a piece that player can capture lifted and then another
-// piece (the victim removed first; held until that next lift). So fast plies, with no still moment long enough for the commit
+// square, or a piece that player can capture lifted and then the piece
+// that can capture it (the victim removed first; held until that lift). So fast plies, with no still moment long enough for the commit
 // timer between them, are followed one by one. A change by the mover's
 // own pieces (a castling rook, the pawn on the last rank swapped for its
 // new piece, a touch-down) continues the move, and one sooner than
@@ -251,8 +251,9 @@ func (r *Reconstructor) replyBegins(s chess.Square, on bool, t int64, out []Outp
 
 // resolveHeld runs before a lift of raw square s right after the held
 // move's change: the reply has begun when the change was a victim's lift
-// and this is another piece's, or when it filled a square next to s and s
-// holds a piece of the player to reply (a slide). The held change is
+// and this is the lift of a piece that can capture there, or when it
+// filled a square next to s and s holds a piece of the player to reply
+// (a slide). The held change is
 // recorded again for the reply, whose evidence it is.
 func (r *Reconstructor) resolveHeld(s chess.Square, out []Output) []Output {
 	h := &r.held
@@ -260,11 +261,13 @@ func (r *Reconstructor) resolveHeld(s chess.Square, out []Output) []Output {
 	if len(r.plies) != h.plies {
 		return out
 	}
+	gs, gh := rotSquare(s, r.orient), rotSquare(h.sq, r.orient)
 	if h.on {
-		gs, gh := rotSquare(s, r.orient), rotSquare(h.sq, r.orient)
 		if !chess.KingAttacks(gh).Has(gs) || !h.after.ByColor(h.after.SideToMove()).Has(gs) {
 			return out
 		}
+	} else if !r.captures(&h.after, gs, gh) {
+		return out
 	}
 	r.cands = append(r.cands[:0], h.cands...)
 	out = r.adopt(h.best, h.lastChange, out)
@@ -274,6 +277,19 @@ func (r *Reconstructor) resolveHeld(s chess.Square, out []Output) []Output {
 		r.rec.off(h.sq, h.t)
 	}
 	return out
+}
+
+// captures reports whether the side to move in p can capture from a on b.
+func (r *Reconstructor) captures(p *chess.Position, a, b chess.Square) bool {
+	if p.PieceAt(b) == chess.NoPiece {
+		return false
+	}
+	for _, m := range r.legal(p).Moves() {
+		if m.From() == a && m.To() == b && !m.IsCastling() {
+			return true
+		}
+	}
+	return false
 }
 
 // canCapture reports whether the side to move in p has a legal capture on

@@ -127,9 +127,10 @@ func (c *cand) changes() bool { return c.n > 0 || c.back > 0 || c.line != 0 }
 // player lifted that the opponent could capture (the reply's victim
 // removed first, or a touch-down on the way), or an empty square filled
 // next to an opponent's piece (a slide begun, or a piece the mover's hand
-// knocked). The next event tells: another piece lifted, next to the
-// filled square and the opponent's when one was filled, is the reply (the
-// move is adopted as the board showed it before); anything else is not.
+// knocked). The next lift tells: the opponent's piece that can capture on
+// the emptied square, or the opponent's piece next to the filled one, is
+// the reply (the move is adopted as the board showed it before); anything
+// else is not.
 type heldMove struct {
 	ok         bool
 	on         bool         // a square filled, else lifted

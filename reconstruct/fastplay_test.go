@@ -160,3 +160,21 @@ func TestChess960RookOnlyCastlingFollowedAtOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestTouchDownThenKnockIsNotAReply: without a clock, a queen touched down
+// on d3 (where Black's c4 pawn could capture it), lifted again and set on
+// e3, the hand knocking its own f2 pawn onto e1 on the way: the lift after
+// the touch-down is followed by the mover's own pawn, not by a piece that
+// could capture on d3, so it is not the reply's victim removed first.
+// Black replies at once, while White puts the pawn back.
+func TestTouchDownThenKnockIsNotAReply(t *testing.T) {
+	start := mustFEN(t, "1r1qr1k1/1b2bp1n/p2p2pB/1pnPp2p/P1p1P3/2P2NNP/1PBQ1PP1/R4RK1 w - - 6 23")
+	check(t, "touch-down-knock", start, allSensors, []bool{false}, func(h *hands, _ bool) {
+		h.lift("d2").place("d3").wait(250)
+		h.lift("d3").lift("f2").placeFirst("e3").place("e1").wait(400)
+		// Black replies while White puts the pawn back.
+		h.move("b7", "c8").wait(300)
+		h.lift("e1").place("f2").wait(400)
+		h.lift("a4").lift("b5").wait(100).placeFirst("b5").wait(1500)
+	}, "Qe3 Bc8 axb5", "")
+}
