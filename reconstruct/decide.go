@@ -207,13 +207,23 @@ func (r *Reconstructor) replyBegins(s chess.Square, on bool, t int64, out []Outp
 	}
 	r.decisions++
 	r.makeView()
-	best, _, useIx := r.weigh(true)
-	if best < 0 || useIx {
+	// Only an exact explanation is adopted here; most changes come in the
+	// middle of a move, which none explains, and cost no more.
+	best := r.explainFirst(true)
+	if best < 0 {
 		return out
 	}
 	c := &r.cands[best]
 	if c.n == 0 || c.back != 0 || c.missed || c.stale {
 		return out
+	}
+	if c.n > 1 {
+		// Several moves at once: not when one move with pieces out of
+		// place explains the board better (a knock).
+		if ix := r.inexactBest(); ix.cost < c.cost {
+			return out
+		}
+		c = &r.cands[best]
 	}
 	m := c.moves[c.n-1]
 	if m.IsPromotion() && r.sensor != trace.PieceSensor && r.promo == chess.NoPieceType {
