@@ -63,6 +63,13 @@ type Options struct {
 	Annotate bool
 	// Rates overrides the behaviour rates; nil means DefaultRates().
 	Rates *Rates
+	// Retime, when set, replaces the idle time (ms) before the hands of
+	// game move n (1 = the first) start: the time from the last event of
+	// the move before (its press, with a clock) to the reach for this one.
+	// The hands' own events stay as they were, so traces retimed
+	// differently differ only in the gaps between moves (timing
+	// invariance tests). The result is kept at 0 or more.
+	Retime func(n int, idle int64) int64
 }
 
 // Rates are the probabilities and timings of the hand model. Probabilities

@@ -856,6 +856,9 @@ func (s *Source) finishPly(m chess.Move, side chess.Color, think, pressAt int64)
 	default:
 		offset = s.base + max(think, minReaction)
 	}
+	if s.opts.Retime != nil {
+		offset = s.base + max(s.opts.Retime(s.ply+1, offset-s.base), 0)
+	}
 	offset = s.flush(offset)
 	for _, c := range s.carryOut {
 		c.t += offset
