@@ -94,6 +94,7 @@ type Source struct {
 	injs    []Injection   // injections of the batch (relative T)
 	note    []string
 	base    int64       // absolute time of the previous batch's last event
+	shift   int64       // what Options.Retime has added to the times so far
 	running chess.Color // whose clock runs
 	since   int64       // when it started
 	moved   [2]int      // presses that ended a turn, per side
@@ -846,18 +847,24 @@ func (s *Source) endMove(side chess.Color) {
 // position is put right (the trace cannot say that an arbiter stopped the
 // clocks).
 func (s *Source) finishPly(m chess.Move, side chess.Color, think, pressAt int64) {
+	// The hands' own clock ignores Options.Retime (shift is what it has
+	// added so far), so that retiming changes nothing but the gaps.
 	var offset int64
+	base := s.base - s.shift
 	switch {
 	case s.clocked:
-		offset = max(s.base+minReaction, s.since+think-pressAt)
+		offset = max(base+minReaction, s.since+think-pressAt)
 	case s.r.FittedThink:
 		// A think time is the whole turn, the hands' work included.
-		offset = s.base + max(think-pressAt, minReaction)
+		offset = base + max(think-pressAt, minReaction)
 	default:
-		offset = s.base + max(think, minReaction)
+		offset = base + max(think, minReaction)
 	}
+	plain := offset
+	offset += s.shift
 	if s.opts.Retime != nil {
-		offset = s.base + max(s.opts.Retime(s.ply+1, offset-s.base), 0)
+		offset = s.base + max(s.opts.Retime(s.ply+1, plain-base), 0)
+		s.shift = offset - plain
 	}
 	offset = s.flush(offset)
 	for _, c := range s.carryOut {
@@ -869,7 +876,7 @@ func (s *Source) finishPly(m chess.Move, side chess.Color, think, pressAt int64)
 		if d.Kind != trace.Press || d.Side != s.running {
 			continue
 		}
-		t := offset + d.T
+		t := plain + d.T
 		s.rem[d.Side] += s.tc.Increment.Milliseconds() - (t - s.since)
 		s.moved[d.Side]++
 		if s.tc.Moves > 0 && s.moved[d.Side] == s.tc.Moves {

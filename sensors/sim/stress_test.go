@@ -260,3 +260,37 @@ func TestUnderPromotionCapturedAtOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestRetimeChangesOnlyTheGaps: Options.Retime moves each move's events
+// by the idle time it adds before it, and changes nothing else.
+func TestRetimeChangesOnlyTheGaps(t *testing.T) {
+	for gi, pg := range corpusGames(t, 1) {
+		for _, clock := range []ClockMode{ClockAlways, ClockNever} {
+			opts := Options{Sensor: trace.Colour, Seed: GameSeed(2, gi), Clock: clock}
+			src, err := NewSource(FromPGN(pg), opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			base := drain(t, src)
+			opts.Retime = func(n int, idle int64) int64 { return idle + 33000 } // a whole number of scan periods
+			src, err = NewSource(FromPGN(pg), opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := drain(t, src)
+			if len(got) != len(base) {
+				t.Fatalf("game %d: %d items retimed, %d before", gi, len(got), len(base))
+			}
+			for k := range got {
+				a, b := base[k], got[k]
+				shift := int64(33000 * a.Move)
+				if a.Move > len(pg.Moves) {
+					shift = int64(33000 * len(pg.Moves))
+				}
+				if b.Move != a.Move || b.Event.Kind != a.Event.Kind || b.Event.Square != a.Event.Square || b.Event.T != a.Event.T+shift {
+					t.Fatalf("game %d clock %v item %d: move %d t=%d %v %s, want move %d t=%d %v %s shifted by %d ms", gi, clock, k, b.Move, b.Event.T, b.Event.Kind, b.Event.Square, a.Move, a.Event.T, a.Event.Kind, a.Event.Square, shift)
+				}
+			}
+		}
+	}
+}
