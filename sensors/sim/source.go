@@ -885,6 +885,14 @@ func (s *Source) finishPly(m chess.Move, side chess.Color, think, pressAt int64)
 		s.running, s.since = d.Side.Other(), t
 	}
 	s.base = s.lastT
+	if s.r.FittedThink {
+		// The opponent reacts to what the hands did, seen by the sensors
+		// or not (a capture swapped between two scans lands after the
+		// last event).
+		for _, c := range s.changes {
+			s.base = max(s.base, c.t)
+		}
+	}
 	s.pos.MakeMove(m)
 	s.ply++
 }

@@ -294,3 +294,44 @@ func TestRetimeChangesOnlyTheGaps(t *testing.T) {
 		}
 	}
 }
+
+// TestFittedThinkWaitsForUnseenLanding: with the stress hands, the
+// opponent reacts to the capturing piece landing even when no scan sees
+// it (a swap between two scans): after a capture whose last event is the
+// capturing piece's lift, the reply's first event comes no sooner than
+// the quickest carry (75 ms), the fastest reaction (300 ms) and the
+// quickest reach (75 ms) after that lift.
+func TestFittedThinkWaitsForUnseenLanding(t *testing.T) {
+	r := StressRates(0.001, 0, 1)
+	r.Hesitation, r.Adjustment = 0, 0
+	n := 0
+	for gi, pg := range corpusGames(t, 3) {
+		src, err := NewSource(FromPGN(pg), Options{Sensor: trace.Occupancy, Seed: GameSeed(4, gi), Clock: ClockNever, Rates: &r})
+		if err != nil {
+			t.Fatal(err)
+		}
+		items := drain(t, src)
+		capture := make([]bool, len(pg.Moves))
+		p := *pg.Start
+		for i, m := range pg.Moves {
+			capture[i] = !m.IsCastling() && p.PieceAt(m.To()) != chess.NoPiece
+			p.MakeMove(m)
+		}
+		for k := 0; k+1 < len(items); k++ {
+			a, b := items[k], items[k+1]
+			if a.Move < 1 || b.Move != a.Move+1 || a.Move > len(pg.Moves) {
+				continue
+			}
+			m := pg.Moves[a.Move-1]
+			if capture[a.Move-1] && a.Event.Kind == trace.Off && a.Event.Square == m.From() {
+				n++
+				if gap := b.Event.T - a.Event.T; gap < 75+300+75 {
+					t.Errorf("game %d move %d: the reply began %d ms after the capturing piece was lifted", gi, a.Move, gap)
+				}
+			}
+		}
+	}
+	if n < 20 {
+		t.Fatalf("only %d captures end with the capturing piece's lift", n)
+	}
+}
