@@ -214,7 +214,7 @@ func (r *Reconstructor) replyBegins(s chess.Square, on bool, t int64, out []Outp
 		return out
 	}
 	c := &r.cands[best]
-	if c.n == 0 || c.back != 0 || c.missed || c.stale {
+	if c.n == 0 || c.back != 0 || c.stale {
 		return out
 	}
 	if c.n > 1 {
@@ -239,6 +239,16 @@ func (r *Reconstructor) replyBegins(s chess.Square, on bool, t int64, out []Outp
 	gs := rotSquare(s, r.orient)
 	mine := after.ByColor(after.SideToMove())
 	hold := false
+	if c.missed && (on || !mine.Has(gs) || c.n > 1 || c.line != 0 || r.captures(&before, m.From(), gs) || !r.carried(m, t)) {
+		// A capture whose victim nobody saw taken looks like a piece in
+		// the air: only the opponent's own piece lifted says it is down,
+		// and only for one move from the published game, not a piece the
+		// one in the air could take (the victim plucked while the hand
+		// holds the capturing piece), and not before the capturing piece
+		// could have landed and a reply begun (sooner, the capturing
+		// hand knocked it).
+		return out
+	}
 	if on {
 		all, _ := moveSquares(&before, m)
 		if chess.KingAttacks(gs)&mine == 0 || all.Has(gs) {
@@ -287,6 +297,14 @@ func (r *Reconstructor) resolveHeld(s chess.Square, out []Output) []Output {
 		r.rec.off(h.sq, h.t)
 	}
 	return out
+}
+
+// carried reports whether at t move m's piece, whose landing nobody saw,
+// has been down long enough for a reply to begin: minCarryMs after its
+// lift, then minReplyMs.
+func (r *Reconstructor) carried(m chess.Move, t int64) bool {
+	lift, ok := r.lastOff(m.From())
+	return ok && t >= lift+minCarryMs+minReplyMs
 }
 
 // captures reports whether the side to move in p can capture from a on b.

@@ -178,3 +178,39 @@ func TestTouchDownThenKnockIsNotAReply(t *testing.T) {
 		h.lift("a4").lift("b5").wait(100).placeFirst("b5").wait(1500)
 	}, "Qe3 Bc8 axb5", "")
 }
+
+// TestUnseenCaptureFollowedAtOnce: without a clock, on an occupancy board,
+// captures whose victims nobody saw leave (swapped faster than a scan),
+// each answered at once. A capture like that looks like a piece in the
+// air, but a lift of the opponent's own piece, long enough after the
+// capturing piece's lift for it to have landed and a reply to begin,
+// says it is down: each is published as the reply begins.
+func TestUnseenCaptureFollowedAtOnce(t *testing.T) {
+	start := mustFEN(t, "rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2")
+	h := newHands(t, trace.Occupancy, start)
+	h.lift("e4").wait(250).swap("d5").wait(150) // exd5
+	h.lift("d8").wait(250).swap("d5").wait(150) // Qxd5
+	nc3 := len(h.evs)
+	h.move("b1", "c3").wait(300) // Nc3
+	h.move("g8", "f6").wait(300) // Nf6
+	r, err := New(Config{Start: start, Sensor: trace.Occupancy})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []Output
+	for i := range h.evs {
+		out = r.Feed(&h.evs[i], out[:0])
+		if i == nc3 {
+			if got := sanList(r); got != "exd5 Qxd5" {
+				t.Errorf("when Nc3 begins %q published, want \"exd5 Qxd5\"", got)
+			}
+		}
+	}
+	if got := sanList(r); got != "exd5 Qxd5 Nc3" {
+		t.Errorf("before the end %q published, want \"exd5 Qxd5 Nc3\"", got)
+	}
+	r.End(h.now+10000, out[:0])
+	if got := sanList(r); got != "exd5 Qxd5 Nc3 Nf6" {
+		t.Errorf("moves %q, want \"exd5 Qxd5 Nc3 Nf6\"", got)
+	}
+}
