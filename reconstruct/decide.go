@@ -238,15 +238,24 @@ func (r *Reconstructor) replyBegins(s chess.Square, on bool, t int64, out []Outp
 	after.MakeMove(m)
 	gs := rotSquare(s, r.orient)
 	mine := after.ByColor(after.SideToMove())
-	hold := false
-	if c.missed && (on || !mine.Has(gs) || c.n > 1 || c.line != 0 || r.captures(&before, m.From(), gs) || !r.carried(m, t)) {
+	hold, near := false, false
+	if !on && mine.Has(gs) && chess.KingAttacks(moveLanding(m)).Has(gs) && t-r.lastChange < knockMs {
+		// Next to where the move landed, a lift this soon may be the
+		// mover's hand knocking the piece (its scan up to a sweep late):
+		// held until the piece is seen going where it can move.
+		hold, near = true, true
+	}
+	if c.missed && (on || !mine.Has(gs) || c.n > 1 || c.line != 0 || r.captures(&before, m.From(), gs) || !r.carried(m, t) ||
+		r.sensor == trace.Occupancy && len(r.plies) > 0 && r.plies[len(r.plies)-1].uncertain) {
 		// A capture whose victim nobody saw taken looks like a piece in
 		// the air: only the opponent's own piece lifted says it is down,
 		// and only for one move from the published game, not a piece the
 		// one in the air could take (the victim plucked while the hand
 		// holds the capturing piece), and not before the capturing piece
 		// could have landed and a reply begun (sooner, the capturing
-		// hand knocked it).
+		// hand knocked it). Nor, on occupancy sensors, after an uncertain
+		// move: the lift may be the victim of a reply to the move it was
+		// not.
 		return out
 	}
 	if on {
@@ -262,19 +271,20 @@ func (r *Reconstructor) replyBegins(s chess.Square, on bool, t int64, out []Outp
 		hold = true
 	}
 	if hold {
-		r.held = heldMove{ok: true, on: on, sq: s, t: t, lastChange: r.lastChange, best: best,
+		r.held = heldMove{ok: true, on: on, near: near, sq: s, t: t, lastChange: r.lastChange, best: best, landing: moveLanding(m),
 			cands: append(r.held.cands[:0], r.cands...), plies: len(r.plies), after: after}
 		return out
 	}
 	return r.adopt(best, r.lastChange, out)
 }
 
-// resolveHeld runs before a lift of raw square s right after the held
+// resolveHeld runs before the change of raw square s right after the held
 // move's change: the reply has begun when the change was a victim's lift
-// and this is the lift of a piece that can capture there, or when it
-// filled a square next to s and s holds a piece of the player to reply
-// (a slide). The held change is
-// recorded again for the reply, whose evidence it is.
+// and this is the lift of a piece that can capture there, when it filled
+// a square next to s and this lifts a piece of the player to reply there
+// (a slide), or when it lifted a piece next to the move's landing and
+// this sets it where it can move or lifts a piece it can capture. The
+// held change is recorded again for the reply, whose evidence it is.
 func (r *Reconstructor) resolveHeld(s chess.Square, out []Output) []Output {
 	h := &r.held
 	h.ok = false
@@ -282,8 +292,19 @@ func (r *Reconstructor) resolveHeld(s chess.Square, out []Output) []Output {
 		return out
 	}
 	gs, gh := rotSquare(s, r.orient), rotSquare(h.sq, r.orient)
-	if h.on {
+	if h.near {
+		// The piece lifted goes where it can move, or takes off a piece
+		// it can capture.
+		if !r.moves(&h.after, gh, gs) {
+			return out
+		}
+	} else if h.on {
 		if !chess.KingAttacks(gh).Has(gs) || !h.after.ByColor(h.after.SideToMove()).Has(gs) {
+			return out
+		}
+		if h.t-h.lastChange < knockMs && chess.KingAttacks(h.landing).Has(gs) {
+			// Soon after the move, a piece next to its landing falling
+			// onto a square next to it: the mover's hand knocked it.
 			return out
 		}
 	} else if !r.captures(&h.after, gs, gh) {
@@ -305,6 +326,17 @@ func (r *Reconstructor) resolveHeld(s chess.Square, out []Output) []Output {
 func (r *Reconstructor) carried(m chess.Move, t int64) bool {
 	lift, ok := r.lastOff(m.From())
 	return ok && t >= lift+minCarryMs+minReplyMs
+}
+
+// moves reports whether the side to move in p has a legal move from a to
+// b (castling aside).
+func (r *Reconstructor) moves(p *chess.Position, a, b chess.Square) bool {
+	for _, m := range r.legal(p).Moves() {
+		if m.From() == a && m.To() == b && !m.IsCastling() {
+			return true
+		}
+	}
+	return false
 }
 
 // captures reports whether the side to move in p can capture from a on b.

@@ -12,8 +12,13 @@ import (
 // explanation of the board is preferred when it needs fewer unlikely
 // things to have happened.
 const (
-	maxLines       = 16  // hypotheses kept about the recent moves
-	minReplyMs     = 250 // no reply starts sooner after the move it answers
+	maxLines   = 16  // hypotheses kept about the recent moves
+	minReplyMs = 250 // no reply starts sooner after the move it answers
+	// knockMs: a piece next to a move's landing lifted sooner than this
+	// after the move may be one its hand knocked (the hand withdraws
+	// within 150 ms, a 250 ms sweep may report it that much later), so
+	// it is not taken for the reply's first lift.
+	knockMs        = 500
 	minCarryMs     = 400 // nor a piece lands sooner after it is lifted (when its landing is unseen)
 	slideSlackMs   = 300 // a slid piece can show on its destination this long before its square empties
 	maxResync      = 6   // plies searched to re-synchronise: 4 always, 5 and 6 within the budget
@@ -127,13 +132,18 @@ func (c *cand) changes() bool { return c.n > 0 || c.back > 0 || c.line != 0 }
 // player lifted that the opponent could capture (the reply's victim
 // removed first, or a touch-down on the way), or an empty square filled
 // next to an opponent's piece (a slide begun, or a piece the mover's hand
-// knocked). The next lift tells: the opponent's piece that can capture on
-// the emptied square, or the opponent's piece next to the filled one, is
-// the reply (the move is adopted as the board showed it before); anything
-// else is not.
+// knocked), or the opponent's piece next to the move's landing lifted
+// soon after it (the reply, or a piece the mover's hand knocked). The next
+// change tells: the opponent's piece that can capture on the emptied
+// square lifted, the opponent's piece next to the filled one lifted, or
+// the piece lifted next to the landing set where it can move (or the
+// piece it can capture lifted), is the reply (the move is adopted as the
+// board showed it before); anything else is not.
 type heldMove struct {
 	ok         bool
 	on         bool         // a square filled, else lifted
+	near       bool         // a lift next to the move's landing, soon after it
+	landing    chess.Square // where the move landed (game coordinates)
 	sq         chess.Square // the raw square
 	t          int64        // when
 	lastChange int64        // when the move's board was complete
@@ -321,7 +331,7 @@ func (r *Reconstructor) Feed(ev *trace.Event, out []Output) []Output {
 		r.lastChange = ev.T
 		r.clk.start(ev.T)
 	}
-	if ev.Kind != trace.Off {
+	if ev.Kind != trace.Off && ev.Kind != trace.On {
 		r.held.ok = false
 	}
 	switch ev.Kind {
@@ -335,6 +345,9 @@ func (r *Reconstructor) Feed(ev *trace.Event, out []Output) []Output {
 		}
 		r.squareOff(ev.Square, ev.T)
 	case trace.On:
+		if r.held.ok && r.held.near && !r.raw.occ.Has(ev.Square) {
+			out = r.resolveHeld(ev.Square, out)
+		}
 		r.held.ok = false
 		if !r.raw.occ.Has(ev.Square) {
 			out = r.replyBegins(ev.Square, true, ev.T, out)

@@ -226,6 +226,14 @@ func TestRegressionGames(t *testing.T) {
 			"a rook slid down the e-file takes on e1 and its hand knocks the queen from d1 onto e2 before Black presses; Re2 Qxe2 fits the board too, but ends with White's move"},
 		{"gnuchess_book_otb_masters_dev.pgn", 8779, trace.Occupancy, true, 1,
 			"no clock: a knight capture, and 72 ms after it lands its hand knocks a pawn of the player to move off the board for 26 s; the knight taking that pawn instead, still in the hand, fits the board too"},
+		{"gnuchess_book_otb_masters_dev.pgn", 8355, trace.Occupancy, false, 1,
+			"no clock: Rxb6 published as Rxa5 (the same occupancy), then the recapture axb6 lifts its victim first; that lift is not a rook capture on d6 nobody saw, to be published as the reply begins"},
+		{"gnuchess_book_otb_masters_dev.pgn", 5688, trace.Occupancy, false, 1,
+			"no clock: a queen capture nobody saw after an uncertain one; the next lift is not the reply to it"},
+		{"gnuchess_book_otb_masters_dev.pgn", 3611, trace.PieceSensor, true, 1,
+			"no clock: Ng5, whose hand knocks the f6 knight onto g6, seen 277 ms after the landing by a 250 ms sweep: not the reply's first lift"},
+		{"gnuchess_book_otb_masters_dev.pgn", 7396, trace.PieceSensor, true, 1,
+			"no clock: Nc7, whose hand knocks the c8 rook onto d7, seen landing 254 ms after the knight: not Black's slide begun"},
 	} {
 		path := filepath.Join("../../testdata/games", c.file)
 		l, _, err := loadFile(path, c.game, quiet)
