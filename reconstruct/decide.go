@@ -208,8 +208,16 @@ func (r *Reconstructor) replyBegins(s chess.Square, on bool, t int64, out []Outp
 	r.decisions++
 	r.makeView()
 	// Only an exact explanation is adopted here; most changes come in the
-	// middle of a move, which none explains, and cost no more.
-	best := r.explainFirst(true)
+	// middle of a move, which none explains, and cost no more. Several
+	// moves are searched for only when enough squares were touched for
+	// two (a piece in the hand touches one or two).
+	best := r.explainFirst(false)
+	if best < 0 || r.cands[best].back > 0 {
+		if (r.rec.lifted | r.rec.placed).Count() < 3 {
+			return out
+		}
+		best = r.explainFirst(true)
+	}
 	if best < 0 {
 		return out
 	}

@@ -461,9 +461,10 @@ func (r *Reconstructor) explain(allowBack, allowResync bool) int {
 	// The same still board with the same hypotheses explains the same way
 	// (a settle, then the press): reuse the answer.
 	// An answer found without re-synchronising serves a question that
-	// allows it too: the search runs only when nothing closer fits.
+	// allows it too: the search runs only when nothing closer fits (or
+	// only a takeback does).
 	key := explainKey{t: r.lastChange, ver: r.ver, orient: r.orient, back: allowBack, promo: r.promo}
-	if r.explained && key == r.explKey && (r.explResync || !allowResync || r.explBest >= 0) {
+	if r.explained && key == r.explKey && (r.explResync || !allowResync || r.explBest >= 0 && r.cands[r.explBest].back == 0) {
 		return r.explBest
 	}
 	r.explBest = r.explainNow(allowBack, allowResync)
