@@ -214,3 +214,25 @@ func TestUnseenCaptureFollowedAtOnce(t *testing.T) {
 		t.Errorf("moves %q, want \"exd5 Qxd5 Nc3 Nf6\"", got)
 	}
 }
+
+// TestUnderPromotionCapturedAtOnce: on a piece board without a clock, a
+// pawn takes on e8 and becomes a knight (the sensors report the knight),
+// and Black's rook takes it within a second: fxe8=N, not the queen, and
+// Rxe8.
+func TestUnderPromotionCapturedAtOnce(t *testing.T) {
+	start := mustFEN(t, "r3r2k/5P1p/8/8/8/8/6PP/6K1 w - - 0 1")
+	h := newHands(t, trace.PieceSensor, start)
+	// The pawn is put aside and the knight set on e8 in place of the rook.
+	h.lift("f7").lift("e8").wait(300).put("e8", chess.WhiteKnight).wait(300)
+	h.lift("e8").wait(200).lift("a8").place("e8").wait(1500)
+	r, outs := h.run(Config{Start: start})
+	if got := sanList(r); got != "fxe8=N Rxe8" {
+		t.Errorf("moves %q, want \"fxe8=N Rxe8\"", got)
+		for _, o := range outs {
+			t.Logf("%s", AppendJSON(nil, &o))
+		}
+	}
+	if got := alertList(outs); got != "" {
+		t.Errorf("alerts %q, want none", got)
+	}
+}
