@@ -329,11 +329,11 @@ func (r *Reconstructor) resolveHeld(s chess.Square, out []Output) []Output {
 }
 
 // carried reports whether at t move m's piece, whose landing nobody saw,
-// has been down long enough for a reply to begin: minCarryMs after its
-// lift, then minReplyMs.
+// can have been down long enough for a reply to begin: the quickest
+// carry after its lift, then minReplyMs.
 func (r *Reconstructor) carried(m chess.Move, t int64) bool {
 	lift, ok := r.lastOff(m.From())
-	return ok && t >= lift+minCarryMs+minReplyMs
+	return ok && t >= lift+minQuickCarryMs+minReplyMs
 }
 
 // moves reports whether the side to move in p has a legal move from a to

@@ -18,12 +18,15 @@ const (
 	// after the move may be one its hand knocked (the hand withdraws
 	// within 150 ms, a 250 ms sweep may report it that much later), so
 	// it is not taken for the reply's first lift.
-	knockMs        = 500
-	minCarryMs     = 400 // nor a piece lands sooner after it is lifted (when its landing is unseen)
-	slideSlackMs   = 300 // a slid piece can show on its destination this long before its square empties
-	maxResync      = 6   // plies searched to re-synchronise: 4 always, 5 and 6 within the budget
-	maxResyncLines = 4   // hypotheses re-synchronised from, best first
-	resyncBudget   = 400000
+	knockMs    = 500
+	minCarryMs = 400 // nor a piece lands sooner after it is lifted (when its landing is unseen)
+	// minQuickCarryMs: the quickest a hand carries a piece to a square
+	// next door and sets it down (a player in a hurry).
+	minQuickCarryMs = 100
+	slideSlackMs    = 300 // a slid piece can show on its destination this long before its square empties
+	maxResync       = 6   // plies searched to re-synchronise: 4 always, 5 and 6 within the budget
+	maxResyncLines  = 4   // hypotheses re-synchronised from, best first
+	resyncBudget    = 400000
 
 	costMissedLift      = 20 // a capture whose victim was never seen lifted
 	costUnseen          = 40 // in a re-synchronised sequence, a piece's lift or landing on an empty square never seen

@@ -236,3 +236,40 @@ func TestUnderPromotionCapturedAtOnce(t *testing.T) {
 		t.Errorf("alerts %q, want none", got)
 	}
 }
+
+// TestUnseenCaptureInAHurry: the same as TestUnseenCaptureFollowedAtOnce
+// at a hurried player's pace: the reply's piece is lifted 450 ms after the
+// capturing piece, time enough to carry it next door and set it down
+// (100 ms) and react (250 ms).
+func TestUnseenCaptureInAHurry(t *testing.T) {
+	start := mustFEN(t, "rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2")
+	h := newHands(t, trace.Occupancy, start)
+	h.lift("e4").swap("d5").wait(150) // exd5
+	qxd5 := len(h.evs)
+	h.lift("d8").swap("d5").wait(150) // Qxd5
+	nc3 := len(h.evs)
+	h.move("b1", "c3").wait(300) // Nc3
+	h.move("g8", "f6").wait(300) // Nf6
+	r, err := New(Config{Start: start, Sensor: trace.Occupancy})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []Output
+	for i := range h.evs {
+		out = r.Feed(&h.evs[i], out[:0])
+		switch i {
+		case qxd5:
+			if got := sanList(r); got != "exd5" {
+				t.Errorf("when Qxd5 begins %q published, want \"exd5\"", got)
+			}
+		case nc3:
+			if got := sanList(r); got != "exd5 Qxd5" {
+				t.Errorf("when Nc3 begins %q published, want \"exd5 Qxd5\"", got)
+			}
+		}
+	}
+	r.End(h.now+10000, out[:0])
+	if got := sanList(r); got != "exd5 Qxd5 Nc3 Nf6" {
+		t.Errorf("moves %q, want \"exd5 Qxd5 Nc3 Nf6\"", got)
+	}
+}
