@@ -2,7 +2,6 @@ package accuracy
 
 import (
 	"errors"
-	"fmt"
 	"io"
 	"math/rand/v2"
 	"testing"
@@ -128,6 +127,6 @@ func TestTimingInvariance(t *testing.T) {
 				t.Errorf("%v, %s: %d of %d games changed", s, v.name, n, total)
 			}
 		}
-		t.Log(fmt.Sprintf("%v: %d traces, changed %v", s, total, changed))
+		t.Logf("%v: %d traces, changed %v", s, total, changed)
 	}
 }
