@@ -253,7 +253,7 @@ func (r *Reconstructor) replyBegins(s chess.Square, on bool, t int64, out []Outp
 		// held until the piece is seen going where it can move.
 		hold, near = true, true
 	}
-	if c.missed && (on || !mine.Has(gs) || c.n > 1 || c.line != 0 || r.captures(&before, m.From(), gs) || !r.carried(m, t) ||
+	if c.missed && (on || !mine.Has(gs) || c.n > 1 || c.line != 0 || r.captures(&before, m.From(), gs) || !r.carried(m, gs, t) ||
 		r.sensor == trace.Occupancy && len(r.plies) > 0 && r.plies[len(r.plies)-1].uncertain) {
 		// A capture whose victim nobody saw taken looks like a piece in
 		// the air: only the opponent's own piece lifted says it is down,
@@ -329,11 +329,17 @@ func (r *Reconstructor) resolveHeld(s chess.Square, out []Output) []Output {
 }
 
 // carried reports whether at t move m's piece, whose landing nobody saw,
-// can have been down long enough for a reply to begin: the quickest
-// carry after its lift, then minReplyMs.
-func (r *Reconstructor) carried(m chess.Move, t int64) bool {
+// can have been down long enough for the lift of game square s to be a
+// reply: the quickest carry after its lift, then minReplyMs; for a piece
+// next to its landing, which the hand withdrawing may knock, an ordinary
+// carry (minCarryMs).
+func (r *Reconstructor) carried(m chess.Move, s chess.Square, t int64) bool {
 	lift, ok := r.lastOff(m.From())
-	return ok && t >= lift+minQuickCarryMs+minReplyMs
+	carry := int64(minQuickCarryMs)
+	if chess.KingAttacks(moveLanding(m)).Has(s) {
+		carry = minCarryMs
+	}
+	return ok && t >= lift+carry+minReplyMs
 }
 
 // moves reports whether the side to move in p has a legal move from a to

@@ -232,6 +232,8 @@ func TestRegressionGames(t *testing.T) {
 			"no clock: a queen capture nobody saw after an uncertain one; the next lift is not the reply to it"},
 		{"gnuchess_book_otb_masters_dev.pgn", 3611, trace.PieceSensor, true, 1,
 			"no clock: Ng5, whose hand knocks the f6 knight onto g6, seen 277 ms after the landing by a 250 ms sweep: not the reply's first lift"},
+		{"gnuchess_book_otb_masters_dev.pgn", 5422, trace.Occupancy, true, 2,
+			"no clock: Nxe4 pushing its victim off, whose hand knocks the e5 pawn next to it off the board 628 ms after the knight was lifted: not the reply (exd6 nobody saw) to a capture that had landed"},
 		{"gnuchess_book_otb_masters_dev.pgn", 7396, trace.PieceSensor, true, 1,
 			"no clock: Nc7, whose hand knocks the c8 rook onto d7, seen landing 254 ms after the knight: not Black's slide begun"},
 	} {
