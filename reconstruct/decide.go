@@ -290,7 +290,8 @@ func (r *Reconstructor) replyBegins(s chess.Square, on bool, t int64, out []Outp
 // move's change: the reply has begun when the change was a victim's lift
 // and this is the lift of a piece that can capture there, when it filled
 // a square next to s and this lifts a piece of the player to reply there
-// (a slide), or when it lifted a piece next to the move's landing and
+// (a slide) or one that can move there (carried faster than a sweep, its
+// landing seen first), or when it lifted a piece next to the move's landing and
 // this sets it where it can move or lifts a piece it can capture. The
 // held change is recorded again for the reply, whose evidence it is.
 func (r *Reconstructor) resolveHeld(s chess.Square, out []Output) []Output {
@@ -307,7 +308,10 @@ func (r *Reconstructor) resolveHeld(s chess.Square, out []Output) []Output {
 			return out
 		}
 	} else if h.on {
-		if !chess.KingAttacks(gh).Has(gs) || !h.after.ByColor(h.after.SideToMove()).Has(gs) {
+		// A slide begun from next door, or a piece carried there faster
+		// than a sweep, its landing seen before its lift.
+		slide := chess.KingAttacks(gh).Has(gs) && h.after.ByColor(h.after.SideToMove()).Has(gs)
+		if !slide && !r.reaches(&h.after, gs, gh) {
 			return out
 		}
 		if h.t-h.lastChange < knockMs && chess.KingAttacks(h.landing).Has(gs) {
@@ -340,6 +344,22 @@ func (r *Reconstructor) carried(m chess.Move, s chess.Square, t int64) bool {
 		carry = minCarryMs
 	}
 	return ok && t >= lift+carry+minReplyMs
+}
+
+// reaches reports whether the side to move in p has a legal move that
+// takes the piece on a to b, castling included (its king or its rook).
+func (r *Reconstructor) reaches(p *chess.Position, a, b chess.Square) bool {
+	for _, m := range r.legal(p).Moves() {
+		switch {
+		case m.IsCastling():
+			if m.From() == a && m.CastlingKingTo() == b || m.To() == a && m.CastlingRookTo() == b {
+				return true
+			}
+		case m.From() == a && m.To() == b:
+			return true
+		}
+	}
+	return false
 }
 
 // moves reports whether the side to move in p has a legal move from a to

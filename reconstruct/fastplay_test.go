@@ -273,3 +273,39 @@ func TestUnseenCaptureInAHurry(t *testing.T) {
 		t.Errorf("moves %q, want \"exd5 Qxd5 Nc3 Nf6\"", got)
 	}
 }
+
+// TestCarryFasterThanASweep: on a piece board whose sweep reads a square
+// after the one a piece was carried to, the reply's landing is seen
+// before its lift. Without a clock, f3 is published when Black's rook,
+// castling (Chess960, the king staying on g8), shows on f8 and then
+// leaves h8: the rook that can get there has begun the reply.
+func TestCarryFasterThanASweep(t *testing.T) {
+	start := mustFEN(t, "nrbnq1kr/ppp1b1pp/3p4/3Ppp2/2P1P3/8/PP3PPP/NRBNQBKR w HBhb - 0 5")
+	start.SetChess960(true)
+	h := newHands(t, trace.PieceSensor, start)
+	h.move("f2", "f3").wait(300)
+	f8 := len(h.evs)
+	h.put("f8", chess.BlackRook)
+	h.evs[len(h.evs)-1].T = h.now - 150
+	h.evs = append(h.evs, trace.Event{T: h.now - 144, Kind: trace.Off, Square: sq(t, "h8")})
+	h.board[sq(t, "h8")] = chess.NoPiece
+	h.wait(300)
+	h.move("a1", "c2").wait(300)
+	r, err := New(Config{Start: start, Sensor: trace.PieceSensor})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []Output
+	for i := range h.evs {
+		out = r.Feed(&h.evs[i], out[:0])
+		if i == f8+1 {
+			if got := sanList(r); got != "f3" {
+				t.Errorf("when the rook leaves h8 %q published, want \"f3\"", got)
+			}
+		}
+	}
+	r.End(h.now+10000, out[:0])
+	if got := sanList(r); got != "f3 O-O Nc2" {
+		t.Errorf("moves %q, want \"f3 O-O Nc2\"", got)
+	}
+}
