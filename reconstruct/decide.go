@@ -253,6 +253,15 @@ func (r *Reconstructor) replyBegins(s chess.Square, on bool, t int64, out []Outp
 		// held until the piece is seen going where it can move.
 		hold, near = true, true
 	}
+	if c.missed && !on && gs == moveLanding(m) && c.n == 1 && c.line == 0 && r.carried(m, gs, t) &&
+		!(r.sensor == trace.Occupancy && len(r.plies) > 0 && r.plies[len(r.plies)-1].uncertain) && r.canCapture(&after, gs) {
+		// The capturing piece itself lifted from where it landed unseen:
+		// the reply's victim, if the next lift is a piece that can take
+		// it there (else the hand holding it goes on).
+		r.held = heldMove{ok: true, sq: s, t: t, lastChange: r.lastChange, best: best, landing: moveLanding(m),
+			cands: append(r.held.cands[:0], r.cands...), plies: len(r.plies), after: after}
+		return out
+	}
 	if c.missed && (on || !mine.Has(gs) || c.n > 1 || c.line != 0 || r.captures(&before, m.From(), gs) || !r.carried(m, gs, t) ||
 		r.sensor == trace.Occupancy && len(r.plies) > 0 && r.plies[len(r.plies)-1].uncertain) {
 		// A capture whose victim nobody saw taken looks like a piece in

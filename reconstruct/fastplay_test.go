@@ -309,3 +309,35 @@ func TestCarryFasterThanASweep(t *testing.T) {
 		t.Errorf("moves %q, want \"f3 O-O Nc2\"", got)
 	}
 }
+
+// TestUnseenCaptureRecapturedVictimFirst: without a clock, on an
+// occupancy board, a bishop takes the d7 knight pushing it off (nothing
+// seen on d7), and Black recaptures at once, the bishop taken off first:
+// the lift on d7 is the bishop's, which only the reply can take, and the
+// queen lifted next can take it there. Bxd7+ is published as the queen
+// is lifted, and Qxd7 after it.
+func TestUnseenCaptureRecapturedVictimFirst(t *testing.T) {
+	start := mustFEN(t, "r2qkb1r/pp1n1ppp/4p3/3pN3/B7/8/PPP2PPP/RNBQK2R w KQkq - 0 1")
+	h := newHands(t, trace.Occupancy, start)
+	h.lift("a4").wait(250).swap("d7").wait(150) // Bxd7+, d7 never seen empty
+	queen := len(h.evs) + 1
+	h.lift("d7").wait(300).lift("d8").place("d7").wait(300) // Qxd7, the bishop first
+	h.move("e1", "g1").move("h1", "f1").wait(300)          // O-O
+	r, err := New(Config{Start: start, Sensor: trace.Occupancy})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []Output
+	for i := range h.evs {
+		out = r.Feed(&h.evs[i], out[:0])
+		if i == queen {
+			if got := sanList(r); got != "Bxd7+" {
+				t.Errorf("when the queen is lifted %q published, want \"Bxd7+\"", got)
+			}
+		}
+	}
+	r.End(h.now+10000, out[:0])
+	if got := sanList(r); got != "Bxd7+ Qxd7 O-O" {
+		t.Errorf("moves %q, want \"Bxd7+ Qxd7 O-O\"", got)
+	}
+}
