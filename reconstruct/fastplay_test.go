@@ -322,7 +322,7 @@ func TestUnseenCaptureRecapturedVictimFirst(t *testing.T) {
 	h.lift("a4").wait(250).swap("d7").wait(150) // Bxd7+, d7 never seen empty
 	queen := len(h.evs) + 1
 	h.lift("d7").wait(300).lift("d8").place("d7").wait(300) // Qxd7, the bishop first
-	h.move("e1", "g1").move("h1", "f1").wait(300)          // O-O
+	h.move("e1", "g1").move("h1", "f1").wait(300)           // O-O
 	r, err := New(Config{Start: start, Sensor: trace.Occupancy})
 	if err != nil {
 		t.Fatal(err)
