@@ -188,6 +188,228 @@ func (r *Reconstructor) onCommit(t int64, out []Output) []Output {
 	return out
 }
 
+// replyBegins runs before a change of raw square s at t (on: an empty
+// square filled, else a lift). Without a clock, a board that stood still
+// for minReplyMs showing one legal move from the published game, exactly
+// and with its victim seen taken, is that move completed when the next
+// change is the opponent's hand beginning the reply: a piece of the
+// player to move after it lifted, or slid onto a neighbouring empty
+// square, or a piece that player can capture lifted and then the piece
+// that can capture it (the victim removed first; held until that lift). So fast plies, with no still moment long enough for the commit
+// timer between them, are followed one by one. A change by the mover's
+// own pieces (a castling rook, the pawn on the last rank swapped for its
+// new piece, a touch-down) continues the move, and one sooner than
+// minReplyMs is the mover's hand knocking a piece: neither completes it.
+func (r *Reconstructor) replyBegins(s chess.Square, on bool, t int64, out []Output) []Output {
+	if r.clock || !(r.state == statePlay || r.state == stateSetup && r.sawStart) || r.pending || r.overlay != 0 ||
+		r.rec.events == 0 || t-r.lastChange < minReplyMs || r.raw.occ.Has(s) == on {
+		return out
+	}
+	r.decisions++
+	r.makeView()
+	// Only an exact explanation is adopted here; most changes come in the
+	// middle of a move, which none explains, and cost no more. Several
+	// moves are searched for only when enough squares were touched for
+	// two (a piece in the hand touches one or two).
+	best := r.explainFirst(false)
+	if best < 0 || r.cands[best].back > 0 {
+		if (r.rec.lifted | r.rec.placed).Count() < 3 {
+			return out
+		}
+		best = r.explainFirst(true)
+	}
+	if best < 0 {
+		return out
+	}
+	c := &r.cands[best]
+	if c.n == 0 || c.back != 0 || c.stale {
+		return out
+	}
+	if c.n > 1 {
+		// Several moves at once: not when one move with pieces out of
+		// place explains the board better (a knock).
+		if ix := r.inexactBest(); ix.cost < c.cost {
+			return out
+		}
+		c = &r.cands[best]
+	}
+	m := c.moves[c.n-1]
+	if m.IsPromotion() && r.sensor != trace.PieceSensor && r.promo == chess.NoPieceType {
+		// Its promote input usually follows the piece: wait for it.
+		return out
+	}
+	before := r.lines[c.line].pos
+	for _, mv := range c.moves[:c.n-1] {
+		before.MakeMove(mv)
+	}
+	after := before
+	after.MakeMove(m)
+	gs := rotSquare(s, r.orient)
+	mine := after.ByColor(after.SideToMove())
+	hold, near := false, false
+	if !on && mine.Has(gs) && chess.KingAttacks(moveLanding(m)).Has(gs) && t-r.lastChange < knockMs {
+		// Next to where the move landed, a lift this soon may be the
+		// mover's hand knocking the piece (its scan up to a sweep late):
+		// held until the piece is seen going where it can move.
+		hold, near = true, true
+	}
+	if c.missed && !on && gs == moveLanding(m) && c.n == 1 && c.line == 0 && r.carried(m, gs, t) &&
+		!(r.sensor == trace.Occupancy && len(r.plies) > 0 && r.plies[len(r.plies)-1].uncertain) && r.canCapture(&after, gs) {
+		// The capturing piece itself lifted from where it landed unseen:
+		// the reply's victim, if the next lift is a piece that can take
+		// it there (else the hand holding it goes on).
+		r.held = heldMove{ok: true, sq: s, t: t, lastChange: r.lastChange, best: best, landing: moveLanding(m),
+			cands: append(r.held.cands[:0], r.cands...), plies: len(r.plies), after: after}
+		return out
+	}
+	if c.missed && (on || !mine.Has(gs) || c.n > 1 || c.line != 0 || r.captures(&before, m.From(), gs) || !r.carried(m, gs, t) ||
+		r.sensor == trace.Occupancy && len(r.plies) > 0 && r.plies[len(r.plies)-1].uncertain) {
+		// A capture whose victim nobody saw taken looks like a piece in
+		// the air: only the opponent's own piece lifted says it is down,
+		// and only for one move from the published game, not a piece the
+		// one in the air could take (the victim plucked while the hand
+		// holds the capturing piece), and not before the capturing piece
+		// could have landed and a reply begun (sooner, the capturing
+		// hand knocked it). Nor, on occupancy sensors, after an uncertain
+		// move: the lift may be the victim of a reply to the move it was
+		// not.
+		return out
+	}
+	if on {
+		all, _ := moveSquares(&before, m)
+		if chess.KingAttacks(gs)&mine == 0 || all.Has(gs) {
+			return out
+		}
+		hold = true
+	} else if !mine.Has(gs) {
+		if !r.canCapture(&after, gs) {
+			return out
+		}
+		hold = true
+	}
+	if hold {
+		r.held = heldMove{ok: true, on: on, near: near, sq: s, t: t, lastChange: r.lastChange, best: best, landing: moveLanding(m),
+			cands: append(r.held.cands[:0], r.cands...), plies: len(r.plies), after: after}
+		return out
+	}
+	return r.adopt(best, r.lastChange, out)
+}
+
+// resolveHeld runs before the change of raw square s right after the held
+// move's change: the reply has begun when the change was a victim's lift
+// and this is the lift of a piece that can capture there, when it filled
+// a square next to s and this lifts a piece of the player to reply there
+// (a slide) or one that can move there (carried faster than a sweep, its
+// landing seen first), or when it lifted a piece next to the move's landing and
+// this sets it where it can move or lifts a piece it can capture. The
+// held change is recorded again for the reply, whose evidence it is.
+func (r *Reconstructor) resolveHeld(s chess.Square, out []Output) []Output {
+	h := &r.held
+	h.ok = false
+	if len(r.plies) != h.plies {
+		return out
+	}
+	gs, gh := rotSquare(s, r.orient), rotSquare(h.sq, r.orient)
+	if h.near {
+		// The piece lifted goes where it can move, or takes off a piece
+		// it can capture.
+		if !r.moves(&h.after, gh, gs) {
+			return out
+		}
+	} else if h.on {
+		// A slide begun from next door, or a piece carried there faster
+		// than a sweep, its landing seen before its lift.
+		slide := chess.KingAttacks(gh).Has(gs) && h.after.ByColor(h.after.SideToMove()).Has(gs)
+		if !slide && !r.reaches(&h.after, gs, gh) {
+			return out
+		}
+		if h.t-h.lastChange < knockMs && chess.KingAttacks(h.landing).Has(gs) {
+			// Soon after the move, a piece next to its landing falling
+			// onto a square next to it: the mover's hand knocked it.
+			return out
+		}
+	} else if !r.captures(&h.after, gs, gh) {
+		return out
+	}
+	r.cands = append(r.cands[:0], h.cands...)
+	out = r.adopt(h.best, h.lastChange, out)
+	if h.on {
+		r.rec.on(h.sq, h.t)
+	} else {
+		r.rec.off(h.sq, h.t)
+	}
+	return out
+}
+
+// carried reports whether at t move m's piece, whose landing nobody saw,
+// can have been down long enough for the lift of game square s to be a
+// reply: the quickest carry after its lift, then minReplyMs; for a piece
+// next to its landing, which the hand withdrawing may knock, an ordinary
+// carry (minCarryMs).
+func (r *Reconstructor) carried(m chess.Move, s chess.Square, t int64) bool {
+	lift, ok := r.lastOff(m.From())
+	carry := int64(minQuickCarryMs)
+	if chess.KingAttacks(moveLanding(m)).Has(s) {
+		carry = minCarryMs
+	}
+	return ok && t >= lift+carry+minReplyMs
+}
+
+// reaches reports whether the side to move in p has a legal move that
+// takes the piece on a to b, castling included (its king or its rook).
+func (r *Reconstructor) reaches(p *chess.Position, a, b chess.Square) bool {
+	for _, m := range r.legal(p).Moves() {
+		switch {
+		case m.IsCastling():
+			if m.From() == a && m.CastlingKingTo() == b || m.To() == a && m.CastlingRookTo() == b {
+				return true
+			}
+		case m.From() == a && m.To() == b:
+			return true
+		}
+	}
+	return false
+}
+
+// moves reports whether the side to move in p has a legal move from a to
+// b (castling aside).
+func (r *Reconstructor) moves(p *chess.Position, a, b chess.Square) bool {
+	for _, m := range r.legal(p).Moves() {
+		if m.From() == a && m.To() == b && !m.IsCastling() {
+			return true
+		}
+	}
+	return false
+}
+
+// captures reports whether the side to move in p can capture from a on b.
+func (r *Reconstructor) captures(p *chess.Position, a, b chess.Square) bool {
+	if p.PieceAt(b) == chess.NoPiece {
+		return false
+	}
+	for _, m := range r.legal(p).Moves() {
+		if m.From() == a && m.To() == b && !m.IsCastling() {
+			return true
+		}
+	}
+	return false
+}
+
+// canCapture reports whether the side to move in p has a legal capture on
+// s: a lift of the piece there may be the victim of the reply, removed
+// first.
+func (r *Reconstructor) canCapture(p *chess.Position, s chess.Square) bool {
+	if p.PieceAt(s) == chess.NoPiece {
+		return false
+	}
+	for _, m := range r.legal(p).Moves() {
+		if m.To() == s && !m.IsCastling() {
+			return true
+		}
+	}
+	return false
+}
+
 // onAlertTimer runs when the board has been still for AlertMs: without a
 // clock, a board no move explains is judged.
 func (r *Reconstructor) onAlertTimer(t int64, out []Output) []Output {

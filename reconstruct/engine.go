@@ -12,13 +12,21 @@ import (
 // explanation of the board is preferred when it needs fewer unlikely
 // things to have happened.
 const (
-	maxLines       = 16  // hypotheses kept about the recent moves
-	minReplyMs     = 250 // no reply starts sooner after the move it answers
-	minCarryMs     = 400 // nor a piece lands sooner after it is lifted (when its landing is unseen)
-	slideSlackMs   = 300 // a slid piece can show on its destination this long before its square empties
-	maxResync      = 6   // plies searched to re-synchronise: 4 always, 5 and 6 within the budget
-	maxResyncLines = 4   // hypotheses re-synchronised from, best first
-	resyncBudget   = 400000
+	maxLines   = 16  // hypotheses kept about the recent moves
+	minReplyMs = 250 // no reply starts sooner after the move it answers
+	// knockMs: a piece next to a move's landing lifted sooner than this
+	// after the move may be one its hand knocked (the hand withdraws
+	// within 150 ms, a 250 ms sweep may report it that much later), so
+	// it is not taken for the reply's first lift.
+	knockMs    = 500
+	minCarryMs = 400 // nor a piece lands sooner after it is lifted (when its landing is unseen)
+	// minQuickCarryMs: the quickest a hand carries a piece to a square
+	// next door and sets it down (a player in a hurry).
+	minQuickCarryMs = 100
+	slideSlackMs    = 300 // a slid piece can show on its destination this long before its square empties
+	maxResync       = 6   // plies searched to re-synchronise: 4 always, 5 and 6 within the budget
+	maxResyncLines  = 4   // hypotheses re-synchronised from, best first
+	resyncBudget    = 400000
 
 	costMissedLift      = 20 // a capture whose victim was never seen lifted
 	costUnseen          = 40 // in a re-synchronised sequence, a piece's lift or landing on an empty square never seen
@@ -122,6 +130,32 @@ type cand struct {
 // proves it: the published moves are amended).
 func (c *cand) changes() bool { return c.n > 0 || c.back > 0 || c.line != 0 }
 
+// heldMove is a move that stood still on the board until a change that
+// may be the reply's first or the mover's hand going on: a piece of its
+// player lifted that the opponent could capture (the reply's victim
+// removed first, or a touch-down on the way), or an empty square filled
+// next to an opponent's piece (a slide begun, or a piece the mover's hand
+// knocked), or the opponent's piece next to the move's landing lifted
+// soon after it (the reply, or a piece the mover's hand knocked). The next
+// change tells: the opponent's piece that can capture on the emptied
+// square lifted, the opponent's piece next to the filled one lifted, or
+// the piece lifted next to the landing set where it can move (or the
+// piece it can capture lifted), is the reply (the move is adopted as the
+// board showed it before); anything else is not.
+type heldMove struct {
+	ok         bool
+	on         bool         // a square filled, else lifted
+	near       bool         // a lift next to the move's landing, soon after it
+	landing    chess.Square // where the move landed (game coordinates)
+	sq         chess.Square // the raw square
+	t          int64        // when
+	lastChange int64        // when the move's board was complete
+	best       int
+	cands      []cand // the explanation of that board
+	plies      int    // published plies then
+	after      chess.Position
+}
+
 // movesCache holds the legal moves of one position.
 type movesCache struct {
 	key uint64
@@ -200,6 +234,7 @@ type Reconstructor struct {
 	ixAlts    []inexact // moves with misplaced squares, from every hypothesis
 	spare     []line
 	decisions int // boards judged (settles, presses, timers)
+	held      heldMove
 
 	// The last explanation and what it depended on; ver changes whenever
 	// the hypotheses, the published moves, the record or the overlay do.
@@ -302,12 +337,27 @@ func (r *Reconstructor) Feed(ev *trace.Event, out []Output) []Output {
 		// position: its set-up is not in question.
 		r.sawStart = r.sawStart || ev.Kind != trace.Frame
 	}
+	if ev.Kind != trace.Off && ev.Kind != trace.On {
+		r.held.ok = false
+	}
 	switch ev.Kind {
 	case trace.Frame:
 		r.frame(ev)
 	case trace.Off:
+		if r.held.ok && ev.Square != r.held.sq && r.raw.occ.Has(ev.Square) {
+			out = r.resolveHeld(ev.Square, out)
+		} else {
+			out = r.replyBegins(ev.Square, false, ev.T, out)
+		}
 		r.squareOff(ev.Square, ev.T)
 	case trace.On:
+		if r.held.ok && r.held.near && !r.raw.occ.Has(ev.Square) {
+			out = r.resolveHeld(ev.Square, out)
+		}
+		r.held.ok = false
+		if !r.raw.occ.Has(ev.Square) {
+			out = r.replyBegins(ev.Square, true, ev.T, out)
+		}
 		r.squareOn(ev.Square, ev.Piece, ev.HasColour, ev.HasPieces, ev.T)
 	case trace.Press:
 		out = r.press(ev.Side, ev.T, out)

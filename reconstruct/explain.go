@@ -82,9 +82,20 @@ func moveSquares(p *chess.Position, m chess.Move) (all, needLift chess.Bitboard)
 	from, to := m.From(), m.To()
 	switch {
 	case m.IsCastling():
+		kTo, rTo := m.CastlingKingTo(), m.CastlingRookTo()
 		f := from.Bitboard() | to.Bitboard()
-		dst := m.CastlingKingTo().Bitboard() | m.CastlingRookTo().Bitboard()
-		return f | dst, f & dst
+		dst := kTo.Bitboard() | rTo.Bitboard()
+		// A square one piece leaves and another fills needs a lift seen
+		// there; a Chess960 king or rook already on its square need not
+		// be lifted at all (the hand may only touch it).
+		need := f & dst
+		if from == kTo {
+			need &^= from.Bitboard()
+		}
+		if to == rTo {
+			need &^= to.Bitboard()
+		}
+		return f | dst, need
 	case m.IsEnPassant():
 		return from.Bitboard() | to.Bitboard() | (to ^ 8).Bitboard(), 0
 	}
@@ -450,9 +461,10 @@ func (r *Reconstructor) explain(allowBack, allowResync bool) int {
 	// The same still board with the same hypotheses explains the same way
 	// (a settle, then the press): reuse the answer.
 	// An answer found without re-synchronising serves a question that
-	// allows it too: the search runs only when nothing closer fits.
+	// allows it too: the search runs only when nothing closer fits (or
+	// only a takeback does).
 	key := explainKey{t: r.lastChange, ver: r.ver, orient: r.orient, back: allowBack, promo: r.promo}
-	if r.explained && key == r.explKey && (r.explResync || !allowResync || r.explBest >= 0) {
+	if r.explained && key == r.explKey && (r.explResync || !allowResync || r.explBest >= 0 && r.cands[r.explBest].back == 0) {
 		return r.explBest
 	}
 	r.explBest = r.explainNow(allowBack, allowResync)
@@ -526,8 +538,10 @@ func (r *Reconstructor) explainNow(allowBack, allowResync bool) int {
 	}
 	best := r.best()
 	// A move in progress is no reason to search, unless hands touched
-	// squares it does not explain (a missed capture and a reply).
-	if best < 0 && allowResync && !r.inProgress(true) {
+	// squares it does not explain (a missed capture and a reply). A
+	// takeback is searched past: a repetition played fast shows an earlier
+	// position that moves forward reach too.
+	if (best < 0 || r.cands[best].back > 0) && allowResync && !r.inProgress(true) {
 		if k := r.viewKey(); k != r.resyncKey {
 			r.resync(&rv)
 			best = r.best()

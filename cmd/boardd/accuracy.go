@@ -24,10 +24,17 @@ func cmdAccuracy(ctx context.Context, env *cmdEnv, args []string) error {
 	workers := fs.Int("workers", 0, "games played in parallel (0 = one per CPU)")
 	examples := fs.Int("examples", 0, "list up to `N` failing games per row, with the command that writes each trace")
 	verbose := fs.Bool("v", false, "log progress to stderr")
+	stress := fs.Bool("stress", false, "play the stress grid (think-time scale x1, x0.3, x0.1, x0.03; clock or none; knocks 0.5, 2, 5%; fast swaps 0, 12%; standard and Chess960) and print every cell and the worst; --mode defaults to clean")
+	scales := fs.String("scales", "1,0.3,0.1,0.03", "with --stress: the think-time scales, comma-separated")
+	knocks := fs.String("knocks", "0.5%,2%,5%", "with --stress: the knock rates per move, comma-separated")
+	swaps := fs.String("fast-swaps", "0,12%", "with --stress: the shares of forced fast swaps, comma-separated")
 	fs.Usage = func() {
 		fmt.Fprint(env.stderr, `usage: boardd accuracy [--games N] [--sensor LIST] [--mode clean|irregular|both]
                        [--seed N] [--no-promote] [--fast-swap FRACTION]
                        [--workers N] [--examples N] [-v]
+                       [FILE.pgn ...]
+       boardd accuracy --stress [--games N] [--sensor LIST] [--mode clean|irregular|both]
+                       [--seed N] [--scales LIST] [--knocks LIST] [--fast-swaps LIST]
                        [FILE.pgn ...]
 
 Measures the move reconstruction: plays every game of the PGN files
@@ -38,7 +45,11 @@ reconstructed exactly (the game's moves, and no result that contradicts
 the PGN's), false alerts (irregularity alerts on clean traces or matching
 no injection), injected irregularities found with the right kind at the
 right ply, found one or two plies off, found only as another kind, or
-missed, and published moves retracted or amended per 1,000 moves.
+missed, published moves retracted or amended per 1,000 moves, and how
+far the published game fell behind the board (games more than 2 plies
+behind at some moment, and the most plies). --stress plays every cell of
+the stress grid with fitted, scaled think times and knocks put back while
+the opponent replies, and prints each cell's totals and the worst cell.
 docs/simulation.md describes the simulated hands and the injections.
 
 `)
@@ -51,6 +62,8 @@ docs/simulation.md describes the simulated hands and the injections.
 		fmt.Fprintf(env.stderr, "boardd accuracy: "+format+"\n", a...)
 		return exitError{2}
 	}
+	modeSet := false
+	fs.Visit(func(f *flag.Flag) { modeSet = modeSet || f.Name == "mode" })
 	opts := accuracy.Options{Limit: *games, Seed: *seed, NoPromote: *noPromote, Workers: *workers, Examples: *examples}
 	var err error
 	if opts.Sensors, err = accuracy.ParseSensors(*sensors); err != nil {
@@ -77,6 +90,34 @@ docs/simulation.md describes the simulated hands and the injections.
 		logOut = env.stderr
 	}
 	log := slog.New(slog.NewTextHandler(logOut, nil))
+
+	if *stress {
+		so := accuracy.StressOptions{Files: opts.Files, Sensors: opts.Sensors, Irregular: opts.Irregular,
+			Limit: opts.Limit, Seed: opts.Seed, Workers: opts.Workers, Examples: opts.Examples}
+		if !modeSet {
+			so.Irregular = []bool{false}
+		}
+		for _, ax := range []struct {
+			flag, val string
+			dst       *[]float64
+		}{{"--scales", *scales, &so.Scales}, {"--knocks", *knocks, &so.Knocks}, {"--fast-swaps", *swaps, &so.FastSwaps}} {
+			if *ax.dst, err = accuracy.ParseFloats(ax.val); err != nil {
+				return usageErr("%s: %v", ax.flag, err)
+			}
+		}
+		rep, err := accuracy.Stress(ctx, so, log)
+		if err != nil {
+			return err
+		}
+		if err := rep.WriteTable(env.stdout); err != nil {
+			return err
+		}
+		if *examples > 0 {
+			fmt.Fprintln(env.stdout, "\nfailing games:")
+			return rep.WriteExamples(env.stdout)
+		}
+		return nil
+	}
 
 	rep, err := accuracy.Run(ctx, opts, log)
 	if err != nil {

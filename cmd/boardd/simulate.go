@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -27,12 +28,15 @@ func cmdSimulate(ctx context.Context, env *cmdEnv, args []string) error {
 	clock := fs.String("clock", "auto", "chess clock: auto (when the game has clock times or a time control, else by chance), always or never")
 	annotate := fs.Bool("annotate", false, "add a \"# hand\" comment per move saying what the hands did")
 	fastSwap := fs.Float64("fast-swap", 0, "force the scan to miss the victim's lift in this `FRACTION` of captures (a stress setting; 0: from the hands' timing and the scan period)")
+	thinkScale := fs.Float64("think-scale", 0, "the stress grid's hands (docs/simulation.md): think times fitted to the corpus, multiplied by `F`, knocked pieces put back while the opponent replies, under-promoted pieces captured at once (0: the default hands)")
+	knock := fs.Float64("knock", 0.005, "with --think-scale: the share of moves after which the hand knocks a piece over")
 	game := fs.Int("game", 0, "write game `N` of the file (1 = the first) to stdout (default 1)")
 	out := fs.String("out", "", "write every game's trace to `DIR` (DIR/<pgn name>-<NNNNN>.trace)")
 	fs.Usage = func() {
 		fmt.Fprint(env.stderr, `usage: boardd simulate --pgn FILE [--sensor occupancy|colour|piece] [--seed N]
                        [--irregular] [--no-promote] [--clock auto|always|never]
-                       [--annotate] [--fast-swap FRACTION] [--game N | --out DIR]
+                       [--annotate] [--fast-swap FRACTION] [--think-scale F [--knock RATE]]
+                       [--game N | --out DIR]
 
 Plays real games on a simulated sensor board and writes what its sensors
 and clock report as boardtraces (docs/trace.md): one game to stdout, or
@@ -75,6 +79,15 @@ file's game N, the options and the seed.
 	opts := sim.Options{Sensor: s, Irregular: *irregular, NoPromote: *noPromote, Clock: cm, Annotate: *annotate}
 	if opts.Rates, err = fastSwapRates(*fastSwap); err != nil {
 		return usageErr("%v", err)
+	}
+	switch {
+	case *thinkScale < 0 || math.IsInf(*thinkScale, 0) || math.IsNaN(*thinkScale):
+		return usageErr("--think-scale %v: want a positive factor", *thinkScale)
+	case !(*knock >= 0 && *knock <= 1):
+		return usageErr("--knock %v: want a fraction in [0, 1]", *knock)
+	case *thinkScale > 0:
+		r := sim.StressRates(*thinkScale, *knock, *fastSwap)
+		opts.Rates = &r
 	}
 
 	f, err := os.Open(*pgnPath)
@@ -193,6 +206,9 @@ func simulateGame(w io.Writer, name string, n int, pg *chess.Game, opts sim.Opti
 	}
 	if opts.Rates != nil && opts.Rates.FastSwap != 0 {
 		cmd += fmt.Sprintf(" --fast-swap %v", opts.Rates.FastSwap)
+	}
+	if opts.Rates != nil && opts.Rates.FittedThink {
+		cmd += fmt.Sprintf(" --think-scale %v --knock %v", opts.Rates.ThinkScale, opts.Rates.Knock)
 	}
 	comments := []string{
 		fmt.Sprintf("simulated by %s (scan period %d ms)", cmd, src.ScanPeriod()),

@@ -153,3 +153,67 @@ func TestSimulateFastSwap(t *testing.T) {
 		t.Error("--fast-swap 1 should make every capture, and only then, a forced fast swap")
 	}
 }
+
+// TestSimulateThinkScale: --think-scale plays the stress hands: the trace
+// says how to make it again, the same command writes the same trace, and
+// at x0.03 the game is over far sooner than with the default hands.
+func TestSimulateThinkScale(t *testing.T) {
+	args := []string{"simulate", "--pgn", corpus960, "--game", "3", "--sensor", "colour", "--clock", "never"}
+	plain, errs, code := runCmd(t, args...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	fast, errs, code := runCmd(t, append(args, "--think-scale", "0.03", "--knock", "0.05")...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if !strings.Contains(fast, "--clock never --think-scale 0.03 --knock 0.05 (scan period") {
+		t.Errorf("no --think-scale in the provenance comment:\n%.400s", fast)
+	}
+	if again, _, _ := runCmd(t, append(args, "--think-scale", "0.03", "--knock", "0.05")...); again != fast {
+		t.Error("the same command wrote a different trace")
+	}
+	last := func(s string) int64 {
+		r, err := trace.NewReader(strings.NewReader(s))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var t0 int64
+		for {
+			ev, err := r.Next()
+			if errors.Is(err, io.EOF) {
+				return t0
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			t0 = ev.T
+		}
+	}
+	if a, b := last(plain), last(fast); b*5 > a {
+		t.Errorf("the game takes %d ms at x0.03, %d ms with the default hands", b, a)
+	}
+	for _, bad := range [][]string{{"--think-scale", "-1"}, {"--knock", "2", "--think-scale", "1"}} {
+		if _, errs, code := runCmd(t, append(args, bad...)...); code != 2 || errs == "" {
+			t.Errorf("%v: exit %d, stderr %q; want 2 and a message", bad, code, errs)
+		}
+	}
+}
+
+// TestAccuracyStress: --stress prints a line per cell and the worst.
+func TestAccuracyStress(t *testing.T) {
+	out, errs, code := runCmd(t, "accuracy", "--stress", "--games", "1", "--sensor", "piece", "--scales", "1,0.1",
+		"--knocks", "2%", "--fast-swaps", "0", "--examples", "1", corpus960)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if n := strings.Count(out, " piece clean "); n != 2*2+1 {
+		t.Errorf("%d lines for piece boards, want 4 cells and the worst:\n%s", n, out)
+	}
+	if !strings.Contains(out, "worst") || !strings.Contains(out, "stress grid: 4 cells") {
+		t.Errorf("table:\n%s", out)
+	}
+	if _, _, code := runCmd(t, "accuracy", "--stress", "--scales", "fast", corpus960); code != 2 {
+		t.Errorf("--scales fast: exit %d, want 2", code)
+	}
+}

@@ -47,6 +47,9 @@ type Options struct {
 	NoPromote bool
 	// Rates are the simulator's hand model; nil means sim.DefaultRates().
 	Rates *sim.Rates
+	// Clock says whether the games are played with a chess clock
+	// (sim.ClockAuto: as the game's clock readings and time control say).
+	Clock sim.ClockMode
 	// Workers run games in parallel (0 = GOMAXPROCS).
 	Workers int
 	// Examples keeps up to this many failing games per row.
@@ -80,6 +83,11 @@ type Game struct {
 	Unfound []string
 	// Corrections counts published moves retracted or amended.
 	Corrections int
+	// Behind is the most plies the published game was behind the game
+	// on the board: at the first event of each move's hands and at the
+	// end, the moves completed on the board less those the published
+	// game shares with them (a wrong ply counts with every ply after it).
+	Behind int
 }
 
 // Failed reports whether the game is worth a look.
@@ -103,6 +111,10 @@ type Row struct {
 	WrongKind int
 	Missed    int
 	Corrected int
+	// Behind2 counts the games that were more than 2 plies behind at some
+	// moment; MaxBehind is the most any game was (Game.Behind).
+	Behind2   int
+	MaxBehind int
 	Examples  []Game
 }
 
@@ -120,9 +132,17 @@ func (r *Row) add(g *Game, examples int) {
 	r.WrongKind += g.WrongKind
 	r.Missed += g.Missed
 	r.Corrected += g.Corrections
+	r.addBehind(g.Behind)
 	if g.Failed() && len(r.Examples) < examples {
 		r.Examples = append(r.Examples, *g)
 	}
+}
+
+func (r *Row) addBehind(n int) {
+	if n > 2 {
+		r.Behind2++
+	}
+	r.MaxBehind = max(r.MaxBehind, n)
 }
 
 // Report is the result of a run.

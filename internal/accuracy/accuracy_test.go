@@ -226,6 +226,16 @@ func TestRegressionGames(t *testing.T) {
 			"a rook slid down the e-file takes on e1 and its hand knocks the queen from d1 onto e2 before Black presses; Re2 Qxe2 fits the board too, but ends with White's move"},
 		{"gnuchess_book_otb_masters_dev.pgn", 8779, trace.Occupancy, true, 1,
 			"no clock: a knight capture, and 72 ms after it lands its hand knocks a pawn of the player to move off the board for 26 s; the knight taking that pawn instead, still in the hand, fits the board too"},
+		{"gnuchess_book_otb_masters_dev.pgn", 8355, trace.Occupancy, false, 1,
+			"no clock: Rxb6 published as Rxa5 (the same occupancy), then the recapture axb6 lifts its victim first; that lift is not a rook capture on d6 nobody saw, to be published as the reply begins"},
+		{"gnuchess_book_otb_masters_dev.pgn", 5688, trace.Occupancy, false, 1,
+			"no clock: a queen capture nobody saw after an uncertain one; the next lift is not the reply to it"},
+		{"gnuchess_book_otb_masters_dev.pgn", 3611, trace.PieceSensor, true, 1,
+			"no clock: Ng5, whose hand knocks the f6 knight onto g6, seen 277 ms after the landing by a 250 ms sweep: not the reply's first lift"},
+		{"gnuchess_book_otb_masters_dev.pgn", 5422, trace.Occupancy, true, 2,
+			"no clock: Nxe4 pushing its victim off, whose hand knocks the e5 pawn next to it off the board 628 ms after the knight was lifted: not the reply (exd6 nobody saw) to a capture that had landed"},
+		{"gnuchess_book_otb_masters_dev.pgn", 7396, trace.PieceSensor, true, 1,
+			"no clock: Nc7, whose hand knocks the c8 rook onto d7, seen landing 254 ms after the knight: not Black's slide begun"},
 	} {
 		path := filepath.Join("../../testdata/games", c.file)
 		l, _, err := loadFile(path, c.game, quiet)
@@ -241,6 +251,84 @@ func TestRegressionGames(t *testing.T) {
 		if !g.Exact || len(g.FalseAlerts) > 0 || g.Found != g.Injected {
 			t.Errorf("%s game %d (%v, seed %d; %s): exact %v %s, false alerts %v, %d of %d injections found %v",
 				c.file, c.game, c.sensor, c.seed, c.what, g.Exact, g.Why, g.FalseAlerts, g.Found, g.Injected, g.Unfound)
+		}
+	}
+}
+
+func TestBehind(t *testing.T) {
+	p := chess.NewPosition()
+	var game []chess.Move
+	for _, san := range []string{"e4", "e5", "Nf3", "Nc6", "Bb5"} {
+		m, err := p.ParseSAN(san)
+		if err != nil {
+			t.Fatal(err)
+		}
+		game = append(game, m)
+		p.MakeMove(m)
+	}
+	wrong := chess.NewMove(chess.NewSquare(6, 0), chess.NewSquare(7, 2)) // Nh3
+	for _, c := range []struct {
+		done      int
+		published []chess.Move
+		want      int
+	}{
+		{0, nil, 0},
+		{3, game[:3], 0},
+		{3, game[:2], 1}, // the last move not yet published
+		{5, game[:1], 4}, // lost the thread after the first move
+		{5, []chess.Move{game[0], wrong, game[2]}, 4}, // a wrong ply counts with every ply after it
+		{2, game, 0}, // published ahead of the sample point
+		{9, game, 0}, // done beyond the game's end
+	} {
+		if got := behind(game, c.done, c.published); got != c.want {
+			t.Errorf("behind(done %d, %d published) = %d, want %d", c.done, len(c.published), got, c.want)
+		}
+	}
+}
+
+// TestStressGrid plays a small grid: one cell per combination of the
+// axes, Chess960 files apart, and the worst cell listed per sensor kind.
+func TestStressGrid(t *testing.T) {
+	rep, err := Stress(context.Background(), StressOptions{
+		Files: corpus(t), Sensors: []trace.Sensor{trace.PieceSensor}, Limit: 1, Seed: 1,
+		Scales: []float64{1, 0.03}, Knocks: []float64{0.005}, FastSwaps: []float64{0},
+	}, quiet)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Cells) != 2*2*2 {
+		t.Fatalf("%d cells, want 8 (2 scales, clock or not, standard and 960)", len(rep.Cells))
+	}
+	var n960 int
+	for _, c := range rep.Cells {
+		if c.Chess960 {
+			n960++
+		}
+		if len(c.Rows) != 1 || c.Rows[0].Games == 0 {
+			t.Errorf("cell %s: rows %+v", c.name(), c.Rows)
+		}
+	}
+	if n960 != 4 {
+		t.Errorf("%d Chess960 cells, want 4", n960)
+	}
+	var b strings.Builder
+	if err := rep.WriteTable(&b); err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Count(b.String(), "worst"); got != 1 {
+		t.Errorf("%d worst lines, want 1:\n%s", got, b.String())
+	}
+	t.Log("\n" + b.String())
+}
+
+func TestParseFloats(t *testing.T) {
+	got, err := ParseFloats("1, 0.3,5%")
+	if err != nil || len(got) != 3 || got[0] != 1 || got[1] != 0.3 || got[2] != 0.05 {
+		t.Errorf("ParseFloats = %v, %v", got, err)
+	}
+	for _, bad := range []string{"", "x", "-1", "1,,2", "0.3x"} {
+		if _, err := ParseFloats(bad); err == nil {
+			t.Errorf("ParseFloats(%q): no error", bad)
 		}
 	}
 }

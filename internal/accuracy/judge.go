@@ -28,7 +28,7 @@ func play(c Case, pg *chess.Game, opts *Options, buf *[]reconstruct.Output) Game
 	g := Game{Case: c, Moves: len(pg.Moves)}
 	src, err := sim.NewSource(sim.FromPGN(pg), sim.Options{
 		Sensor: c.Sensor, Seed: sim.GameSeed(opts.Seed, c.Game-1), Irregular: c.Irregular, NoPromote: opts.NoPromote,
-		Rates: opts.Rates,
+		Rates: opts.Rates, Clock: opts.Clock,
 	})
 	if err != nil {
 		g.Why = "simulator: " + err.Error()
@@ -68,6 +68,7 @@ func play(c Case, pg *chess.Game, opts *Options, buf *[]reconstruct.Output) Game
 	}
 	out := (*buf)[:0]
 	var lastT int64
+	move := 0
 	for {
 		it, err := src.Next()
 		if errors.Is(err, io.EOF) {
@@ -81,6 +82,12 @@ func play(c Case, pg *chess.Game, opts *Options, buf *[]reconstruct.Output) Game
 		lastT = it.Event.T
 		out = r.Feed(&it.Event, out[:0])
 		tally(out)
+		if it.Move != move {
+			// The first event of a move's hands: the moves before it
+			// are complete on the board.
+			move = it.Move
+			g.Behind = max(g.Behind, behind(pg.Moves, max(move-1, 0), r.Moves()))
+		}
 	}
 	quiet := opts.Quiet
 	if quiet <= 0 {
@@ -89,6 +96,7 @@ func play(c Case, pg *chess.Game, opts *Options, buf *[]reconstruct.Output) Game
 	out = r.End(lastT+quiet, out[:0])
 	tally(out)
 	*buf = out
+	g.Behind = max(g.Behind, behind(pg.Moves, len(pg.Moves), r.Moves()))
 
 	g.Why = compareGame(pg, r.Moves(), newGames)
 	if g.Why == "" {
@@ -98,6 +106,17 @@ func play(c Case, pg *chess.Game, opts *Options, buf *[]reconstruct.Output) Game
 	g.Exact = g.Why == ""
 	matchAlerts(&g, src.Injections(), alerts)
 	return g
+}
+
+// behind is how many of the first done moves of the game the published
+// moves do not share.
+func behind(game []chess.Move, done int, published []chess.Move) int {
+	done = min(done, len(game))
+	n := 0
+	for n < done && n < len(published) && published[n] == game[n] {
+		n++
+	}
+	return done - n
 }
 
 // compareGame says how the published moves differ from the game's.

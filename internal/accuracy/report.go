@@ -61,6 +61,8 @@ func (r *Report) Totals() []Row {
 		t.WrongKind += row.WrongKind
 		t.Missed += row.Missed
 		t.Corrected += row.Corrected
+		t.Behind2 += row.Behind2
+		t.MaxBehind = max(t.MaxBehind, row.MaxBehind)
 	}
 	return out
 }
@@ -68,11 +70,12 @@ func (r *Report) Totals() []Row {
 // WriteTable writes the rows and the totals as an aligned text table.
 func (r *Report) WriteTable(w io.Writer) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 1, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "file\tsensor\tmode\tgames\texact\texact %\tmoves\tfalse alerts\tinjected\tfound\twrong ply\twrong kind\tmissed\tcorr/1k\t")
+	fmt.Fprintln(tw, "file\tsensor\tmode\tgames\texact\texact %\tmoves\tfalse alerts\tinjected\tfound\twrong ply\twrong kind\tmissed\tcorr/1k\tbehind>2\tmax behind\t")
 	line := func(row Row) {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%s\t\n",
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%s\t%d\t%d\t\n",
 			strings.TrimSuffix(row.File, ".pgn"), row.Sensor, mode(row.Irregular), row.Games, row.Exact, pct(row.Exact, row.Games),
-			row.Moves, row.False, row.Injected, row.Found, row.WrongPly, row.WrongKind, row.Missed, perK(row.Corrected, row.Moves))
+			row.Moves, row.False, row.Injected, row.Found, row.WrongPly, row.WrongKind, row.Missed, perK(row.Corrected, row.Moves),
+			row.Behind2, row.MaxBehind)
 	}
 	for _, row := range r.Rows {
 		line(row)

@@ -269,7 +269,7 @@ func (s *Source) changeMind(from, to chess.Square, pc chess.Piece) {
 		return
 	}
 	var cands []chess.Square
-	for bb := chess.KingAttacks(to) &^ from.Bitboard(); bb != 0; bb &= bb - 1 {
+	for bb := chess.KingAttacks(to) &^ (from.Bitboard() | s.busy); bb != 0; bb &= bb - 1 {
 		if sq := bb.First(); s.phys[sq] == chess.NoPiece {
 			cands = append(cands, sq)
 		}
@@ -388,7 +388,7 @@ func (s *Source) ownPiece(side chess.Color) chess.Square {
 	var sqs [16]chess.Square
 	n := 0
 	for sq, pc := range s.phys {
-		if pc != chess.NoPiece && pc.Color() == side && n < len(sqs) {
+		if pc != chess.NoPiece && pc.Color() == side && n < len(sqs) && !s.busy.Has(chess.Square(sq)) {
 			sqs[n] = chess.Square(sq)
 			n++
 		}
@@ -455,7 +455,7 @@ func (s *Source) knockable(m chess.Move) []chess.Square {
 	var out []chess.Square
 	for bb := chess.KingAttacks(to); bb != 0; bb &= bb - 1 {
 		sq := bb.First()
-		if pc := s.phys[sq]; pc != chess.NoPiece && pc.Type() != chess.King && sq != keep {
+		if pc := s.phys[sq]; pc != chess.NoPiece && pc.Type() != chess.King && sq != keep && !s.busy.Has(sq) {
 			out = append(out, sq)
 		}
 	}
@@ -501,7 +501,7 @@ func (s *Source) knock(m chess.Move, side chess.Color, leave bool) {
 		emptied := s.physAt0Occ() &^ s.physOcc()
 		var free []chess.Square
 		for bb := chess.KingAttacks(origin) &^ emptied; bb != 0; bb &= bb - 1 {
-			if sq := bb.First(); s.phys[sq] == chess.NoPiece && !(leave && s.looksLikeMove(m, origin, sq)) {
+			if sq := bb.First(); s.phys[sq] == chess.NoPiece && !s.busy.Has(sq) && !(leave && s.looksLikeMove(m, origin, sq)) {
 				free = append(free, sq)
 			}
 		}
@@ -529,8 +529,41 @@ func (s *Source) knock(m chess.Move, side chess.Color, leave bool) {
 		return
 	}
 	s.notef("knock %s", origin)
+	if s.chance(s.r.KnockOverlap) && s.canOverlap(f) {
+		s.overlap, s.overlapAt = f, s.t+s.between(400, 2500)
+		return
+	}
 	s.wait(400, 2500)
 	s.doFix(f)
+}
+
+// canOverlap reports whether knocked piece f can be put back while the
+// opponent's next move is made: in a game without a clock (with one, the
+// player puts it back before pressing, or it would be misplaced at the
+// press), when there is a next move, with no injection planned, that does
+// not involve the squares the piece lies on or goes back to.
+func (s *Source) canOverlap(f *fixLater) bool {
+	i := s.ply + 1
+	if s.clocked || i >= len(s.moves) {
+		return false
+	}
+	for _, p := range s.plan {
+		if p == i {
+			return false
+		}
+	}
+	next := s.moves[i]
+	touched := next.From().Bitboard() | next.To().Bitboard() | chess.Between(next.From(), next.To())
+	if next.IsCastling() {
+		touched |= next.CastlingKingTo().Bitboard() | next.CastlingRookTo().Bitboard()
+	}
+	if next.IsEnPassant() {
+		touched |= chess.NewSquare(next.To().File(), next.From().Rank()).Bitboard()
+	}
+	if f.landing != chess.NoSquare && touched.Has(f.landing) {
+		return false
+	}
+	return !touched.Has(f.origin)
 }
 
 // fixAfterMove decides whether a piece left misplaced can stay so during

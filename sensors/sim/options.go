@@ -63,6 +63,13 @@ type Options struct {
 	Annotate bool
 	// Rates overrides the behaviour rates; nil means DefaultRates().
 	Rates *Rates
+	// Retime, when set, replaces the idle time (ms) before the hands of
+	// game move n (1 = the first) start: the time from the last event of
+	// the move before (its press, with a clock) to the reach for this one.
+	// The hands' own events stay as they were, so traces retimed
+	// differently differ only in the gaps between moves (timing
+	// invariance tests). The result is kept at 0 or more.
+	Retime func(n int, idle int64) int64
 }
 
 // Rates are the probabilities and timings of the hand model. Probabilities
@@ -105,6 +112,25 @@ type Rates struct {
 	// ClockedGame is the probability that a game without clock readings or
 	// time control is played with a clock (ClockAuto).
 	ClockedGame float64
+
+	// FittedThink draws think times from ThinkOpening (the first 16
+	// plies) and ThinkLater instead of the default model, and takes a game's
+	// [%clk] readings as its think times with or without a clock. A think
+	// time is then a whole turn, as a clock measures it: from the
+	// opponent's last act (press or placement) to the player's own.
+	FittedThink              bool
+	ThinkOpening, ThinkLater ThinkMix
+	// ThinkScale multiplies every think time (0 means 1): 0.3, 0.1 and
+	// 0.03 turn a rapid game into blitz and bullet hands. Hands never
+	// react faster than their own movements allow.
+	ThinkScale float64
+	// KnockOverlap is the share of knocked pieces (Knock) whose put-back
+	// the opponent does not wait for: the reply may begin while the
+	// knocker's hand is still putting the piece back.
+	KnockOverlap float64
+	// QuickPromoCapture: a move that captures the piece an under-promotion
+	// has just made comes at once (as fast as the hands allow).
+	QuickPromoCapture bool
 
 	// ScanPeriods are the sampling periods (ms) a board of each sensor kind
 	// may have; one is drawn per game.
@@ -169,6 +195,12 @@ func DefaultRates() Rates {
 
 		ClockedGame: 0.6,
 
+		// The FIDE Women's World Rapid 2024 (15 min + 10 s), fitted to
+		// the turn times its [%clk] readings give (33,726 moves; see
+		// docs/simulation.md): the first 16 plies, and the rest.
+		ThinkOpening: ThinkMix{Fast: 0.38, FastMedian: 1.6, FastSigma: 0.5, SlowMedian: 8, SlowSigma: 1.5},
+		ThinkLater:   ThinkMix{Fast: 0.20, FastMedian: 1.6, FastSigma: 0.9, SlowMedian: 18, SlowSigma: 1.2},
+
 		ScanPeriods: [3][]int64{
 			trace.Occupancy:   {5, 10, 20},
 			trace.Colour:      {5, 33, 100},
@@ -184,6 +216,39 @@ func DefaultRates() Rates {
 			MoveChanged:      0.25,
 		},
 	}
+}
+
+// ThinkMix is a two-component log-normal mixture of think times (s):
+// with probability Fast the median FastMedian and σ FastSigma, else the
+// median SlowMedian and σ SlowSigma.
+type ThinkMix struct {
+	Fast                  float64
+	FastMedian, FastSigma float64
+	SlowMedian, SlowSigma float64
+}
+
+// draw returns a think time in ms.
+func (m ThinkMix) draw(rng *rand.Rand) int64 {
+	med, sigma := m.SlowMedian, m.SlowSigma
+	if rng.Float64() < m.Fast {
+		med, sigma = m.FastMedian, m.FastSigma
+	}
+	return int64(1000 * med * math.Exp(sigma*rng.NormFloat64()))
+}
+
+// StressRates returns DefaultRates with the hands of the stress grid:
+// fitted think times multiplied by scale, knocks at the given rate whose
+// put-back overlaps the reply, under-promoted pieces captured at once and
+// the given share of forced fast swaps.
+func StressRates(scale, knock, fastSwap float64) Rates {
+	r := DefaultRates()
+	r.FittedThink = true
+	r.ThinkScale = scale
+	r.Knock = knock
+	r.KnockOverlap = 1
+	r.QuickPromoCapture = true
+	r.FastSwap = fastSwap
+	return r
 }
 
 // GameSeed derives the seed of game n of a collection from a run's seed,

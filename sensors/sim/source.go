@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/boardd/boardd/chess"
 	"github.com/boardd/boardd/trace"
@@ -19,6 +20,10 @@ type Item struct {
 	Event      trace.Event
 	Injections []Injection
 	Note       string
+	// Move is the game move whose hands made the event (1 = the first of
+	// Game.Moves): its events come after Move-1 moves were completed.
+	// 0 for the opening frame, len(Moves)+1 after the last move.
+	Move int
 }
 
 // change is one physical change of a square: at time t (ms) it starts to
@@ -89,6 +94,7 @@ type Source struct {
 	injs    []Injection   // injections of the batch (relative T)
 	note    []string
 	base    int64       // absolute time of the previous batch's last event
+	shift   int64       // what Options.Retime has added to the times so far
 	running chess.Color // whose clock runs
 	since   int64       // when it started
 	moved   [2]int      // presses that ended a turn, per side
@@ -96,6 +102,18 @@ type Source struct {
 
 	plan [numKinds]int // move index of each planned injection, -1 none
 	fix  *fixLater
+
+	// A knocked piece whose put-back overlaps the next move
+	// (Rates.KnockOverlap): overlap is decided in the knocking move, its
+	// changes are cut from that batch (carryOut, batch-relative) and
+	// played in the next one (carryIn, absolute), whose hands leave the
+	// squares in busy alone.
+	overlap   *fixLater
+	overlapAt int64
+	carryOut  []change
+	carryIn   []change
+	carryFix  *fixLater
+	busy      chess.Bitboard
 
 	out     []Item
 	outPos  int
@@ -277,7 +295,7 @@ func (s *Source) step() {
 		}
 		ev.HasColour = s.opts.Sensor != trace.Occupancy
 		ev.HasPieces = s.opts.Sensor == trace.PieceSensor
-		s.out = append(s.out, Item{Event: ev})
+		s.out = append(s.out, Item{Event: ev, Move: 0})
 		return
 	}
 	if s.ply >= len(s.moves) {
@@ -315,6 +333,17 @@ func (s *Source) begin() {
 	s.changes, s.direct, s.injs, s.note = s.changes[:0], s.direct[:0], s.injs[:0], s.note[:0]
 	s.grp, s.ngrp = 0, 0
 	s.physAt0 = s.phys
+	s.busy = 0
+	if f := s.carryFix; f != nil && len(s.carryIn) > 0 {
+		// The put-back is still to come: at the batch's start the piece
+		// lies where it fell.
+		s.physAt0[f.origin] = chess.NoPiece
+		s.busy = f.origin.Bitboard()
+		if f.landing != chess.NoSquare {
+			s.physAt0[f.landing] = f.pc
+			s.busy |= f.landing.Bitboard()
+		}
+	}
 	s.t = 0
 }
 
@@ -442,6 +471,9 @@ func (s *Source) flush(offset int64) int64 {
 	for i := range s.changes {
 		s.changes[i].t += offset
 	}
+	// A knocked piece put back while this batch's move is made.
+	s.changes = append(s.changes, s.carryIn...)
+	s.carryIn, s.carryFix = s.carryIn[:0], nil
 	// A fast swap is moved (by less than a scan period) to start just
 	// after a sample of its square, so that the next sample sees only
 	// its result.
@@ -519,7 +551,7 @@ func (s *Source) flush(offset int64) int64 {
 	emit := func(ev trace.Event) {
 		ev.T = max(ev.T, s.lastT)
 		s.lastT = ev.T
-		s.out = append(s.out, Item{Event: ev})
+		s.out = append(s.out, Item{Event: ev, Move: s.ply + 1})
 	}
 	for _, ev := range evs {
 		for di < len(s.direct) && s.direct[di].T+offset < ev.T {
@@ -571,6 +603,13 @@ func cmpInt(a, b int64) int {
 // recorded clocks when they are known, else drawn from a log-normal
 // distribution and kept within the remaining clock time.
 func (s *Source) thinkTime(i int, side chess.Color) int64 {
+	if s.r.FittedThink {
+		scale := s.r.ThinkScale
+		if scale <= 0 {
+			scale = 1
+		}
+		return int64(scale * float64(s.fittedThink(i, side)))
+	}
 	g := &s.game
 	if s.clocked {
 		if cur := g.clock(i); cur >= 0 {
@@ -605,6 +644,46 @@ func (s *Source) thinkTime(i int, side chess.Color) int64 {
 	return think
 }
 
+// fittedThink is a think time of Rates.FittedThink: a whole turn, from
+// the opponent's last act to the player's own. A game's clock readings
+// give it with or without a clock; otherwise it is drawn from the corpus
+// fit and, with a clock, kept within the remaining time.
+func (s *Source) fittedThink(i int, side chess.Color) int64 {
+	g := &s.game
+	if s.r.QuickPromoCapture && i > 0 {
+		if prev := s.moves[i-1]; prev.IsPromotion() && prev.Promotion() != chess.Queen && s.moves[i].To() == prev.To() {
+			return 0
+		}
+	}
+	if cur := g.clock(i); cur >= 0 {
+		if s.clocked {
+			aim := max(cur.Milliseconds(), 1000)
+			used := s.rem[side] + s.tc.Increment.Milliseconds() - aim
+			return max(min(used, s.rem[side]-500), 0)
+		}
+		var inc time.Duration
+		if g.TimeControl != nil {
+			inc = g.TimeControl.Increment
+		}
+		if prev := g.clock(i - 2); prev >= 0 {
+			// Readings are truncated to whole seconds: the turn took
+			// up to a second more than their difference says.
+			return max((prev+inc-cur).Milliseconds(), 0) + s.rng.Int64N(1000)
+		}
+	}
+	mix := s.r.ThinkLater
+	if i < 16 {
+		mix = s.r.ThinkOpening
+	}
+	think := min(mix.draw(s.rng), 15*60*1000)
+	if s.clocked {
+		movesLeft := int64(max(10, 45-i/2))
+		avail := s.rem[side] - 120000
+		think = min(think, max(avail*2/movesLeft, 1000))
+	}
+	return think
+}
+
 // shortOfTime reports whether either player has under enough ms, or
 // will have by the recorded clocks within horizon moves.
 func (s *Source) shortOfTime(i, horizon int, enough int64) bool {
@@ -626,7 +705,7 @@ func (s *Source) playPly() {
 	side := s.pos.SideToMove()
 	think := s.thinkTime(i, side)
 	s.think = think
-	s.hurry = s.clocked && think < 4000
+	s.hurry = (s.clocked || s.r.FittedThink) && think < 4000
 	s.begin()
 	if s.opts.Annotate {
 		s.notef("hand ply=%d move=%s", s.ply0+i+1, s.pos.SAN(m))
@@ -720,6 +799,18 @@ func (s *Source) playPly() {
 		s.wait(2000, 10000)
 		s.doFix(pending)
 	}
+	if f := s.overlap; f != nil {
+		// The put-back is played with the next move's events: the
+		// opponent does not wait for it.
+		s.overlap = nil
+		end, n0 := s.t, len(s.changes)
+		s.t = max(s.overlapAt, end)
+		s.doFix(f)
+		s.carryOut = append(s.carryOut[:0], s.changes[n0:]...)
+		s.changes = s.changes[:n0]
+		s.carryFix = f
+		s.t = end
+	}
 	s.finishPly(m, side, think, pressAt)
 }
 
@@ -756,18 +847,36 @@ func (s *Source) endMove(side chess.Color) {
 // position is put right (the trace cannot say that an arbiter stopped the
 // clocks).
 func (s *Source) finishPly(m chess.Move, side chess.Color, think, pressAt int64) {
+	// The hands' own clock ignores Options.Retime (shift is what it has
+	// added so far), so that retiming changes nothing but the gaps.
 	var offset int64
-	if s.clocked {
-		offset = max(s.base+minReaction, s.since+think-pressAt)
-	} else {
-		offset = s.base + max(think, minReaction)
+	base := s.base - s.shift
+	switch {
+	case s.clocked:
+		offset = max(base+minReaction, s.since+think-pressAt)
+	case s.r.FittedThink:
+		// A think time is the whole turn, the hands' work included.
+		offset = base + max(think-pressAt, minReaction)
+	default:
+		offset = base + max(think, minReaction)
+	}
+	plain := offset
+	offset += s.shift
+	if s.opts.Retime != nil {
+		offset = s.base + max(s.opts.Retime(s.ply+1, plain-base), 0)
+		s.shift = offset - plain
 	}
 	offset = s.flush(offset)
+	for _, c := range s.carryOut {
+		c.t += offset
+		s.carryIn = append(s.carryIn, c)
+	}
+	s.carryOut = s.carryOut[:0]
 	for _, d := range s.direct {
 		if d.Kind != trace.Press || d.Side != s.running {
 			continue
 		}
-		t := offset + d.T
+		t := plain + d.T
 		s.rem[d.Side] += s.tc.Increment.Milliseconds() - (t - s.since)
 		s.moved[d.Side]++
 		if s.tc.Moves > 0 && s.moved[d.Side] == s.tc.Moves {
@@ -776,6 +885,14 @@ func (s *Source) finishPly(m chess.Move, side chess.Color, think, pressAt int64)
 		s.running, s.since = d.Side.Other(), t
 	}
 	s.base = s.lastT
+	if s.r.FittedThink {
+		// The opponent reacts to what the hands did, seen by the sensors
+		// or not (a capture swapped between two scans lands after the
+		// last event).
+		for _, c := range s.changes {
+			s.base = max(s.base, c.t)
+		}
+	}
 	s.pos.MakeMove(m)
 	s.ply++
 }

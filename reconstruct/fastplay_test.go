@@ -1,0 +1,343 @@
+package reconstruct
+
+import (
+	"testing"
+
+	"github.com/boardd/boardd/chess"
+	"github.com/boardd/boardd/trace"
+)
+
+// TestFastPliesWithoutClock: 1. c4 c5 2. Nf3 Nf6 3. b3 d5 4. cxd5 Nxd5
+// within six seconds and without a clock: no still moment is long enough for
+// the commit timer, yet each move is published as the reply to it begins,
+// so the published game is never more than the move standing on the
+// board behind.
+func TestFastPliesWithoutClock(t *testing.T) {
+	want := []string{"c4", "c5", "Nf3", "Nf6", "b3", "d5", "cxd5", "Nxd5"}
+	for _, s := range allSensors {
+		h := newHands(t, s, chess.NewPosition())
+		var marks []int // events fed before each move's first
+		step := func(f func()) { marks = append(marks, len(h.evs)); f(); h.wait(300) }
+		step(func() { h.move("c2", "c4") })
+		step(func() { h.move("c7", "c5") })
+		step(func() { h.move("g1", "f3") })
+		step(func() { h.move("g8", "f6") })
+		step(func() { h.move("b2", "b3") })
+		step(func() { h.move("d7", "d5") })
+		step(func() { h.lift("c4").lift("d5").wait(100).placeFirst("d5") })
+		step(func() { h.lift("d5").wait(200).lift("f6").place("d5") }) // the victim removed first
+		if h.now > 1000+6000 {
+			t.Fatalf("the moves take %d ms", h.now-1000)
+		}
+		r, err := New(Config{Sensor: s})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []Output
+		for i := range h.evs {
+			for k, m := range marks {
+				if m == i+1 {
+					// The first event of move k+1 is fed: moves 1..k-1 are
+					// published (move k may wait for the reply's next event).
+					if got := len(r.Moves()); got < k-1 {
+						t.Errorf("%s: %d moves published when move %d begins, want %d", s, got, k+1, k-1)
+					}
+				}
+			}
+			out = r.Feed(&h.evs[i], out[:0])
+			for _, o := range out {
+				if o.Kind == Alert || o.Kind == Retract || o.Kind == Amend {
+					t.Errorf("%s: %s", s, AppendJSON(nil, &o))
+				}
+			}
+		}
+		if got := len(r.Moves()); got < len(want)-1 {
+			t.Errorf("%s: %d moves published before the end, want %d", s, got, len(want)-1)
+		}
+		r.End(h.now+10000, out[:0])
+		if got, w := sanList(r), joinSAN(want); got != w {
+			t.Errorf("%s: moves %q, want %q", s, got, w)
+		}
+	}
+}
+
+func joinSAN(s []string) string {
+	out := ""
+	for i, m := range s {
+		if i > 0 {
+			out += " "
+		}
+		out += m
+	}
+	return out
+}
+
+// TestTouchDownIsNotAReply: without a clock, a queen touched down for
+// 300 ms on a square the opponent could capture on, then carried on to its
+// destination, is the move to the destination: the lift from the
+// touch-down square, followed by a landing rather than another lift, is
+// not the opponent removing a victim.
+func TestTouchDownIsNotAReply(t *testing.T) {
+	start := mustFEN(t, "r2q1r1k/1p1b1ppn/p3p2p/b3N3/3P3Q/PB6/1P3PPP/R1BR2K1 w - - 4 19")
+	check(t, "touch-down", start, allSensors, []bool{false}, func(h *hands, _ bool) {
+		h.lift("h4").place("g5").wait(300).lift("g5").place("h5").wait(500)
+		h.move("d7", "e8").wait(1500)
+	}, "Qh5 Be8", "")
+}
+
+// TestKnockLandingIsNotASlide: without a clock, a piece the mover's hand
+// knocks onto an empty square next to the opponent's piece, seen landing
+// before its own square empties, is not the opponent's slide begun: the
+// knock is alerted on the mover's ply.
+func TestKnockLandingIsNotASlide(t *testing.T) {
+	start := mustFEN(t, "rnbqkbnr/pppp1ppp/4p3/8/4P3/2N5/PPPP1PPP/R1BQKBNR b KQkq - 1 2")
+	for _, s := range allSensors {
+		h := newHands(t, s, start)
+		h.lift("d7").place("d5").wait(110)
+		// e6 falls onto f5: the scan sees f5 filled, then e6 empty.
+		h.evs = append(h.evs, h.onEvent(sq(t, "f5"), chess.BlackPawn))
+		h.board[sq(t, "f5")] = chess.BlackPawn
+		h.wait(30)
+		h.evs = append(h.evs, trace.Event{T: h.now, Kind: trace.Off, Square: sq(t, "e6")})
+		h.board[sq(t, "e6")] = chess.NoPiece
+		h.wait(12000)
+		r, outs := h.run(Config{Start: start})
+		if got := sanList(r); got != "d5" {
+			t.Errorf("%s: moves %q, want \"d5\"", s, got)
+		}
+		if got := alertList(outs); got != "misplaced-pieces@4" {
+			t.Errorf("%s: alerts %q, want misplaced-pieces@4", s, got)
+		}
+	}
+}
+
+// TestFastRepetitionIsNotATakeback: without a clock, after Kh6 Qe2 Kg7,
+// Qe1 (whose hand knocks the f2 pawn onto f1 and puts it back while Black
+// replies) and Kh6 bring back the position of two plies before. The moves
+// forward explain the board as well as a takeback of two plies, and the
+// play goes on: they are searched past the takeback.
+func TestFastRepetitionIsNotATakeback(t *testing.T) {
+	start := mustFEN(t, "8/6k1/5rp1/p2B3p/P1Pqp2P/6P1/5PK1/4Q3 b - - 3 42")
+	check(t, "repetition", start, allSensors, []bool{false}, func(h *hands, _ bool) {
+		h.move("g7", "h6").wait(1500)
+		h.move("e1", "e2").wait(1500)
+		h.move("h6", "g7").wait(1500)
+		h.move("e2", "e1").lift("f2").place("f1").wait(450)
+		h.slide("g7", "h6").wait(1500)
+		h.lift("f1").place("f2").wait(500)
+		h.move("e1", "e2").wait(400)
+		h.move("h6", "g7").wait(1500)
+	}, "Kh6 Qe2 Kg7 Qe1 Kh6 Qe2 Kg7", "")
+}
+
+// TestChess960RookOnlyCastlingFollowedAtOnce: without a clock, a Chess960
+// castling that moves only the rook (the king already on its square,
+// only touched) answered at once is published when the reply begins: the
+// king's square needs no lift, so the castling is not a capture still in
+// the hand.
+func TestChess960RookOnlyCastlingFollowedAtOnce(t *testing.T) {
+	start := mustFEN(t, "r1k1b1rn/pppppppp/8/8/8/8/PPPPPPPP/R1K1B1RN w GAga - 0 1")
+	start.SetChess960(true)
+	for _, s := range allSensors {
+		h := newHands(t, s, start)
+		h.move("a1", "d1").wait(300)
+		h.move("b7", "b6").wait(300)
+		h.move("b2", "b3").wait(300)
+		r, err := New(Config{Sensor: s, Start: start})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []Output
+		for i := range h.evs {
+			out = r.Feed(&h.evs[i], out[:0])
+		}
+		if got := sanList(r); got != "O-O-O b6" {
+			t.Errorf("%s: before the end %q published, want \"O-O-O b6\"", s, got)
+		}
+		r.End(h.now+10000, out[:0])
+		if got := sanList(r); got != "O-O-O b6 b3" {
+			t.Errorf("%s: moves %q, want \"O-O-O b6 b3\"", s, got)
+		}
+	}
+}
+
+// TestTouchDownThenKnockIsNotAReply: without a clock, a queen touched down
+// on d3 (where Black's c4 pawn could capture it), lifted again and set on
+// e3, the hand knocking its own f2 pawn onto e1 on the way: the lift after
+// the touch-down is followed by the mover's own pawn, not by a piece that
+// could capture on d3, so it is not the reply's victim removed first.
+// Black replies at once, while White puts the pawn back.
+func TestTouchDownThenKnockIsNotAReply(t *testing.T) {
+	start := mustFEN(t, "1r1qr1k1/1b2bp1n/p2p2pB/1pnPp2p/P1p1P3/2P2NNP/1PBQ1PP1/R4RK1 w - - 6 23")
+	check(t, "touch-down-knock", start, allSensors, []bool{false}, func(h *hands, _ bool) {
+		h.lift("d2").place("d3").wait(250)
+		h.lift("d3").lift("f2").placeFirst("e3").place("e1").wait(400)
+		// Black replies while White puts the pawn back.
+		h.move("b7", "c8").wait(300)
+		h.lift("e1").place("f2").wait(400)
+		h.lift("a4").lift("b5").wait(100).placeFirst("b5").wait(1500)
+	}, "Qe3 Bc8 axb5", "")
+}
+
+// TestUnseenCaptureFollowedAtOnce: without a clock, on an occupancy board,
+// captures whose victims nobody saw leave (swapped faster than a scan),
+// each answered at once. A capture like that looks like a piece in the
+// air, but a lift of the opponent's own piece, long enough after the
+// capturing piece's lift for it to have landed and a reply to begin,
+// says it is down: each is published as the reply begins.
+func TestUnseenCaptureFollowedAtOnce(t *testing.T) {
+	start := mustFEN(t, "rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2")
+	h := newHands(t, trace.Occupancy, start)
+	h.lift("e4").wait(250).swap("d5").wait(150) // exd5
+	h.lift("d8").wait(250).swap("d5").wait(150) // Qxd5
+	nc3 := len(h.evs)
+	h.move("b1", "c3").wait(300) // Nc3
+	h.move("g8", "f6").wait(300) // Nf6
+	r, err := New(Config{Start: start, Sensor: trace.Occupancy})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []Output
+	for i := range h.evs {
+		out = r.Feed(&h.evs[i], out[:0])
+		if i == nc3 {
+			if got := sanList(r); got != "exd5 Qxd5" {
+				t.Errorf("when Nc3 begins %q published, want \"exd5 Qxd5\"", got)
+			}
+		}
+	}
+	if got := sanList(r); got != "exd5 Qxd5 Nc3" {
+		t.Errorf("before the end %q published, want \"exd5 Qxd5 Nc3\"", got)
+	}
+	r.End(h.now+10000, out[:0])
+	if got := sanList(r); got != "exd5 Qxd5 Nc3 Nf6" {
+		t.Errorf("moves %q, want \"exd5 Qxd5 Nc3 Nf6\"", got)
+	}
+}
+
+// TestUnderPromotionCapturedAtOnce: on a piece board without a clock, a
+// pawn takes on e8 and becomes a knight (the sensors report the knight),
+// and Black's rook takes it within a second: fxe8=N, not the queen, and
+// Rxe8.
+func TestUnderPromotionCapturedAtOnce(t *testing.T) {
+	start := mustFEN(t, "r3r2k/5P1p/8/8/8/8/6PP/6K1 w - - 0 1")
+	h := newHands(t, trace.PieceSensor, start)
+	// The pawn is put aside and the knight set on e8 in place of the rook.
+	h.lift("f7").lift("e8").wait(300).put("e8", chess.WhiteKnight).wait(300)
+	h.lift("e8").wait(200).lift("a8").place("e8").wait(1500)
+	r, outs := h.run(Config{Start: start})
+	if got := sanList(r); got != "fxe8=N Rxe8" {
+		t.Errorf("moves %q, want \"fxe8=N Rxe8\"", got)
+		for _, o := range outs {
+			t.Logf("%s", AppendJSON(nil, &o))
+		}
+	}
+	if got := alertList(outs); got != "" {
+		t.Errorf("alerts %q, want none", got)
+	}
+}
+
+// TestUnseenCaptureInAHurry: the same as TestUnseenCaptureFollowedAtOnce
+// at a hurried player's pace: the reply's piece is lifted 450 ms after the
+// capturing piece, time enough to carry it next door and set it down
+// (100 ms) and react (250 ms).
+func TestUnseenCaptureInAHurry(t *testing.T) {
+	start := mustFEN(t, "rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2")
+	h := newHands(t, trace.Occupancy, start)
+	h.lift("e4").swap("d5").wait(150) // exd5
+	qxd5 := len(h.evs)
+	h.lift("d8").swap("d5").wait(150) // Qxd5
+	nc3 := len(h.evs)
+	h.move("b1", "c3").wait(300) // Nc3
+	h.move("g8", "f6").wait(300) // Nf6
+	r, err := New(Config{Start: start, Sensor: trace.Occupancy})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []Output
+	for i := range h.evs {
+		out = r.Feed(&h.evs[i], out[:0])
+		switch i {
+		case qxd5:
+			if got := sanList(r); got != "exd5" {
+				t.Errorf("when Qxd5 begins %q published, want \"exd5\"", got)
+			}
+		case nc3:
+			if got := sanList(r); got != "exd5 Qxd5" {
+				t.Errorf("when Nc3 begins %q published, want \"exd5 Qxd5\"", got)
+			}
+		}
+	}
+	r.End(h.now+10000, out[:0])
+	if got := sanList(r); got != "exd5 Qxd5 Nc3 Nf6" {
+		t.Errorf("moves %q, want \"exd5 Qxd5 Nc3 Nf6\"", got)
+	}
+}
+
+// TestCarryFasterThanASweep: on a piece board whose sweep reads a square
+// after the one a piece was carried to, the reply's landing is seen
+// before its lift. Without a clock, f3 is published when Black's rook,
+// castling (Chess960, the king staying on g8), shows on f8 and then
+// leaves h8: the rook that can get there has begun the reply.
+func TestCarryFasterThanASweep(t *testing.T) {
+	start := mustFEN(t, "nrbnq1kr/ppp1b1pp/3p4/3Ppp2/2P1P3/8/PP3PPP/NRBNQBKR w HBhb - 0 5")
+	start.SetChess960(true)
+	h := newHands(t, trace.PieceSensor, start)
+	h.move("f2", "f3").wait(300)
+	f8 := len(h.evs)
+	h.put("f8", chess.BlackRook)
+	h.evs[len(h.evs)-1].T = h.now - 150
+	h.evs = append(h.evs, trace.Event{T: h.now - 144, Kind: trace.Off, Square: sq(t, "h8")})
+	h.board[sq(t, "h8")] = chess.NoPiece
+	h.wait(300)
+	h.move("a1", "c2").wait(300)
+	r, err := New(Config{Start: start, Sensor: trace.PieceSensor})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []Output
+	for i := range h.evs {
+		out = r.Feed(&h.evs[i], out[:0])
+		if i == f8+1 {
+			if got := sanList(r); got != "f3" {
+				t.Errorf("when the rook leaves h8 %q published, want \"f3\"", got)
+			}
+		}
+	}
+	r.End(h.now+10000, out[:0])
+	if got := sanList(r); got != "f3 O-O Nc2" {
+		t.Errorf("moves %q, want \"f3 O-O Nc2\"", got)
+	}
+}
+
+// TestUnseenCaptureRecapturedVictimFirst: without a clock, on an
+// occupancy board, a bishop takes the d7 knight pushing it off (nothing
+// seen on d7), and Black recaptures at once, the bishop taken off first:
+// the lift on d7 is the bishop's, which only the reply can take, and the
+// queen lifted next can take it there. Bxd7+ is published as the queen
+// is lifted, and Qxd7 after it.
+func TestUnseenCaptureRecapturedVictimFirst(t *testing.T) {
+	start := mustFEN(t, "r2qkb1r/pp1n1ppp/4p3/3pN3/B7/8/PPP2PPP/RNBQK2R w KQkq - 0 1")
+	h := newHands(t, trace.Occupancy, start)
+	h.lift("a4").wait(250).swap("d7").wait(150) // Bxd7+, d7 never seen empty
+	queen := len(h.evs) + 1
+	h.lift("d7").wait(300).lift("d8").place("d7").wait(300) // Qxd7, the bishop first
+	h.move("e1", "g1").move("h1", "f1").wait(300)           // O-O
+	r, err := New(Config{Start: start, Sensor: trace.Occupancy})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []Output
+	for i := range h.evs {
+		out = r.Feed(&h.evs[i], out[:0])
+		if i == queen {
+			if got := sanList(r); got != "Bxd7+" {
+				t.Errorf("when the queen is lifted %q published, want \"Bxd7+\"", got)
+			}
+		}
+	}
+	r.End(h.now+10000, out[:0])
+	if got := sanList(r); got != "Bxd7+ Qxd7 O-O" {
+		t.Errorf("moves %q, want \"Bxd7+ Qxd7 O-O\"", got)
+	}
+}
