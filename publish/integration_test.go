@@ -27,7 +27,7 @@ import (
 	"github.com/boardd/boardd/publish/internal/mosqtest"
 )
 
-var outage = flag.Duration("outage", 3*time.Second, "how long the broker is stopped in the outage tests (DESIGN asks 30s; the default keeps go test fast)")
+var outage = flag.Duration("outage", 3*time.Second, "how long the broker is stopped in the outage tests (docs/mqtt.md reports 30s; the default keeps go test fast)")
 
 func TestMain(m *testing.M) {
 	if mode := os.Getenv("BOARDD_PUBLISH_HELPER"); mode != "" {

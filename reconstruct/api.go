@@ -119,7 +119,7 @@ const (
 	// moves proved to be another). Moves after it are replayed as Amends
 	// where their notation changes.
 	Amend
-	// Alert: an irregularity boardd can stand behind (DESIGN §3), or a
+	// Alert: an irregularity boardd can stand behind (docs/rules.md), or a
 	// game-state alert (checkmate, stalemate, automatic draws, claims).
 	Alert
 	// Note: something the board saw but cannot judge (a piece lifted and put

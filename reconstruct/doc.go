@@ -18,7 +18,7 @@
 // board is acted on without waiting for the next event.
 //
 // Outputs (see Output and Kind): final and provisional moves, retractions
-// and amendments of published moves, alerts (DESIGN §3 kinds, with squares,
+// and amendments of published moves, alerts (the kinds of docs/rules.md, with squares,
 // expected vs seen, and the article and penalty a Judge gives), notes
 // (what the board sees but cannot judge), new games and game ends.
 // AppendJSON writes one output in the form `boardd replay --events`

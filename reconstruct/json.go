@@ -5,7 +5,7 @@ import (
 )
 
 // AppendJSON appends o as one JSON object (no newline), in the form
-// `boardd replay --events` prints (DESIGN §4):
+// `boardd replay --events` prints (docs/trace.md):
 //
 //	{"type":"move","ply":1,"san":"e4","uci":"e2e4","fen":"...","t_ms":1460}
 //	{"type":"retract","ply":1,"san":"e4","uci":"e2e4","t_ms":...}

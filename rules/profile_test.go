@@ -88,7 +88,7 @@ func TestIllegalMoveLadders(t *testing.T) {
 }
 
 func TestVerdictArticlesPerEdition(t *testing.T) {
-	// kind -> article in 1997 standard, 2018 standard, 2023 standard (DESIGN §7).
+	// kind -> article in 1997 standard, 2018 standard, 2023 standard (docs/rules.md, "Editions").
 	tests := []struct {
 		kind   string
 		arts   [3]string

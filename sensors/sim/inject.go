@@ -8,17 +8,18 @@ import (
 	"strings"
 
 	"github.com/boardd/boardd/chess"
+	"github.com/boardd/boardd/rules"
 )
 
-// Injected irregularity kinds; they are the alert kinds (DESIGN §3) that
+// Injected irregularity kinds; they are the alert kinds (rules.Kinds) that
 // the reconstruction is expected to raise.
 const (
-	KindIllegalMove      = "illegal-move"
-	KindClockWithoutMove = "clock-without-move"
-	KindUnreplacedPromo  = "promotion-unreplaced"
-	KindMisplaced        = "misplaced-pieces"
-	KindRookFirst        = "castling-rook-first"
-	KindMoveChanged      = "move-changed"
+	KindIllegalMove      = rules.KindIllegalMove
+	KindClockWithoutMove = rules.KindClockWithoutMove
+	KindUnreplacedPromo  = rules.KindPromotionUnreplaced
+	KindMisplaced        = rules.KindMisplacedPieces
+	KindRookFirst        = rules.KindCastlingRookFirst
+	KindMoveChanged      = rules.KindMoveChanged
 )
 
 // Injection is one irregularity the simulator put into a trace. In a trace
