@@ -133,8 +133,8 @@ type Journal struct {
 	opts Options
 
 	mu       sync.Mutex
-	f        File // the last segment, open for appending
-	size     int64    // bytes in f
+	f        File  // the last segment, open for appending
+	size     int64 // bytes in f
 	segs     []segment
 	session  uint32
 	lastSeq  uint64
