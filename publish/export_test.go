@@ -2,8 +2,20 @@ package publish
 
 // Crash abandons the Publisher as a kill -9 would: the journal file is
 // closed (so the same process can open it again) but nothing is saved.
-func (p *Publisher) Crash() { p.j.Close() }
+func (p *Publisher) Crash() { p.mark.close(); p.j.Close() }
 
 // RotateJournal starts a new journal segment, as StartGame does before
 // it writes the game record.
 func (p *Publisher) RotateJournal() error { return p.j.Rotate() }
+
+// JournalLastSeq is the seq of the newest journal record.
+func (p *Publisher) JournalLastSeq() uint64 { return p.j.LastSeq() }
+
+// MarkAllPublished saves the outbox mark as if the broker had
+// acknowledged every record.
+func (p *Publisher) MarkAllPublished() {
+	p.mu.Lock()
+	p.queue, p.cursor = nil, 0
+	p.mu.Unlock()
+	p.saveMark(p.j.LastSeq())
+}

@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
-	"os"
-	"strconv"
 	"time"
 )
 
@@ -80,7 +78,9 @@ func (p *Publisher) dial(ctx context.Context) (Conn, error) {
 	// topics).
 	p.statusHdr = p.header(p.j.LastSeq(), p.cfg.Now())
 	will, _ := json.Marshal(StatusPayload{Header: p.statusHdr, Status: Status{Online: false, State: "lost", Firmware: p.status.Firmware}})
+	willSeq := p.statusHdr.Seq
 	p.mu.Unlock()
+	p.saveMark(willSeq) // the broker holds the will from the connection on
 	dctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
 	conn, err := p.cfg.Dialer.Dial(dctx, DialOptions{
@@ -98,6 +98,7 @@ type flight struct {
 	ack     Ack
 	snap    int // -1 for an event
 	version uint64
+	seq     uint64 // of the message's header
 	sentAt  time.Time
 }
 
@@ -111,7 +112,7 @@ func (p *Publisher) serve(ctx context.Context, conn Conn) (healthy bool, err err
 			p.snaps[i].flying = 0
 		}
 		p.mu.Unlock()
-		p.saveAcked()
+		p.saveMark(0)
 	}()
 	if err := conn.Subscribe(ctx, Topic(p.board, LeafCmd+"/+"), 1); err != nil {
 		conn.Close()
@@ -130,7 +131,6 @@ func (p *Publisher) serve(ctx context.Context, conn Conn) (healthy bool, err err
 	p.log.Info("connected to broker", "unsent", unsent)
 
 	var inflight []flight
-	lastSave := time.Now()
 	timer := time.NewTimer(time.Hour)
 	defer timer.Stop()
 	for {
@@ -141,6 +141,9 @@ func (p *Publisher) serve(ctx context.Context, conn Conn) (healthy bool, err err
 			if !ok {
 				break
 			}
+			// The mark must know a seq before the broker can: a restart
+			// numbers its records above it.
+			p.saveMark(f.seq)
 			f.ack = conn.Publish(m)
 			f.sentAt = time.Now()
 			inflight = append(inflight, f)
@@ -173,12 +176,11 @@ func (p *Publisher) serve(ctx context.Context, conn Conn) (healthy bool, err err
 			healthy = true
 			inflight = inflight[1:]
 			p.acked(f)
-			// The mark only saves re-sending after a crash; writing it
-			// often would cost more than the duplicates it avoids, and
-			// the file system must not hold up the sending.
-			if time.Since(lastSave) > time.Minute {
-				go p.saveAcked()
-				lastSave = time.Now()
+			// Every acknowledgement is saved (one small write, no
+			// fsync), so a restart re-sends only what the broker had
+			// not acknowledged.
+			if f.snap < 0 {
+				p.saveMark(0)
 			}
 		}
 	}
@@ -193,13 +195,13 @@ func (p *Publisher) next() (Message, flight, bool) {
 	if s := &p.snaps[snapStatus]; s.dirty() {
 		if b, err := p.renderLocked(snapStatus); err == nil {
 			s.flying = s.version
-			return Message{Topic: Topic(p.board, LeafStatus), Payload: b, QoS: 1, Retain: true}, flight{snap: snapStatus, version: s.version}, true
+			return Message{Topic: Topic(p.board, LeafStatus), Payload: b, QoS: 1, Retain: true}, flight{snap: snapStatus, version: s.version, seq: p.statusHdr.Seq}, true
 		}
 	}
 	if p.cursor < len(p.queue) {
 		m := p.queue[p.cursor]
 		p.cursor++
-		return m.Message, flight{snap: -1}, true
+		return m.Message, flight{snap: -1, seq: m.seq}, true
 	}
 	for i := range p.snaps {
 		s := &p.snaps[i]
@@ -216,7 +218,11 @@ func (p *Publisher) next() (Message, flight, bool) {
 		if i == snapStatus {
 			qos = 1
 		}
-		return Message{Topic: Topic(p.board, snapLeaf[i]), Payload: b, QoS: qos, Retain: true}, flight{snap: i, version: s.version}, true
+		seq := s.hdr.Seq
+		if i == snapStatus {
+			seq = p.statusHdr.Seq
+		}
+		return Message{Topic: Topic(p.board, snapLeaf[i]), Payload: b, QoS: qos, Retain: true}, flight{snap: i, version: s.version, seq: seq}, true
 	}
 	return Message{}, flight{}, false
 }
@@ -249,26 +255,26 @@ func (p *Publisher) ackedSeq() uint64 {
 	return p.queued
 }
 
-// saveAcked records the acknowledged mark so a restart does not re-send
-// everything. It is not fsynced: losing it only causes duplicates, which
-// subscribers drop.
-func (p *Publisher) saveAcked() {
+// saveMark records the acknowledged position and, if published is above
+// it, the newest seq handed to the broker. A failure only means re-sending
+// more after a restart; it is logged once until a write succeeds again.
+func (p *Publisher) saveMark(published uint64) {
 	p.saveMu.Lock()
 	defer p.saveMu.Unlock()
-	v := p.ackedSeq()
-	if v == p.ackedSaved {
+	if p.mark == nil {
 		return
 	}
-	tmp := p.ackFile() + ".tmp"
-	if err := os.WriteFile(tmp, []byte(strconv.FormatUint(v, 10)+"\n"), 0o644); err != nil {
-		p.log.Warn("saving outbox mark", "err", err)
+	// Never past what the journal holds durably: the mark is read
+	// against it at the next start.
+	a := min(p.ackedSeq(), p.j.LastSeq())
+	if err := p.mark.save(a, max(published, p.mark.published, a)); err != nil {
+		if !p.markFailing {
+			p.log.Warn("saving the outbox mark; a restart will re-send more", "err", err)
+		}
+		p.markFailing = true
 		return
 	}
-	if err := os.Rename(tmp, p.ackFile()); err != nil {
-		p.log.Warn("saving outbox mark", "err", err)
-		return
-	}
-	p.ackedSaved = v
+	p.markFailing = false
 }
 
 // goodbye drains what is in flight (briefly), says offline and

@@ -7,7 +7,6 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -27,6 +26,7 @@ const (
 	kindResult     journal.Kind = 22 // Result
 	kindPosition   journal.Kind = 23 // Position
 	kindCommand    journal.Kind = 24 // commandRecord
+	kindGameCopy   journal.Kind = 25 // GameInfo again, so one damaged record does not lose the game's tags
 )
 
 // Config configures a Publisher.
@@ -103,9 +103,16 @@ type Publisher struct {
 	// queued is the newest record whose events are in queue. A record
 	// can be in the journal before its events are queued (the fsync runs
 	// without mu): the acknowledged mark must not run ahead of it.
-	queued     uint64
-	saveMu     sync.Mutex // guards ackedSaved and the mark file
-	ackedSaved uint64
+	queued      uint64
+	saveMu      sync.Mutex // guards mark and markFailing
+	mark        *markFile
+	markFailing bool
+
+	// loss is what the journal had lost when it was opened; lossAlert
+	// the id of the alert that reported it (health is not ok while it
+	// is active).
+	loss      *journalLoss
+	lossAlert string
 }
 
 type outMsg struct {
@@ -171,8 +178,16 @@ func Open(cfg Config) (*Publisher, error) {
 	if cfg.MaxReplay <= 0 {
 		cfg.MaxReplay = 20000
 	}
-	j, rec, err := journal.Open(cfg.JournalDir, journal.Options{NoSync: cfg.NoSync, Now: cfg.Now})
+	if err := os.MkdirAll(cfg.JournalDir, 0o755); err != nil {
+		return nil, fmt.Errorf("publish: journal directory: %w", err)
+	}
+	mark, err := openMark(filepath.Join(cfg.JournalDir, "outbox.mark"), filepath.Join(cfg.JournalDir, "outbox.acked"))
 	if err != nil {
+		return nil, fmt.Errorf("publish: %w", err)
+	}
+	j, rec, err := journal.Open(cfg.JournalDir, journal.Options{NoSync: cfg.NoSync, Now: cfg.Now, SeqFloor: mark.published})
+	if err != nil {
+		mark.close()
 		return nil, fmt.Errorf("publish: %w", err)
 	}
 	p := &Publisher{
@@ -185,21 +200,33 @@ func Open(cfg Config) (*Publisher, error) {
 		status: cfg.Status,
 		cmds:   map[string]commandRecord{},
 		cmdAt:  map[string]time.Time{},
+		mark:   mark,
 	}
 	if rec.TornBytes > 0 || len(rec.Removed) > 0 {
 		p.log.Warn("journal repaired after an unclean shutdown", "torn_bytes", rec.TornBytes, "segment", rec.Segment, "removed", rec.Removed)
 	}
-	if err := p.rebuild(); err != nil {
+	loss, err := p.rebuild(mark.acked)
+	if err != nil {
 		j.Close()
+		mark.close()
 		return nil, err
 	}
+	loss.tailLost = rec.Skipped
+	if rec.Skipped > 0 {
+		loss.tailFrom = mark.published - rec.Skipped + 1
+	}
+	p.reportLoss(loss)
 	return p, nil
 }
 
 // Close closes the journal. Run must have returned.
 func (p *Publisher) Close() error {
-	p.saveAcked()
-	return p.j.Close()
+	p.saveMark(0)
+	p.saveMu.Lock()
+	merr := p.mark.close()
+	p.mark = nil
+	p.saveMu.Unlock()
+	return errors.Join(p.j.Close(), merr)
 }
 
 // Board is the board id.
@@ -208,20 +235,16 @@ func (p *Publisher) Board() string { return p.board }
 // Session is the current boot counter.
 func (p *Publisher) Session() uint32 { return p.j.Session() }
 
-func (p *Publisher) ackFile() string { return filepath.Join(p.cfg.JournalDir, "outbox.acked") }
-
 // rebuild replays the current game segment into the model, remembers
-// recent command ids, and queues unacknowledged events.
-func (p *Publisher) rebuild() error {
-	acked := uint64(0)
-	if b, err := os.ReadFile(p.ackFile()); err == nil {
-		// A mark lost or garbled by a crash only means re-sending more,
-		// which subscribers drop as duplicates.
-		if v, err := strconv.ParseUint(strings.TrimSpace(string(b)), 10, 64); err == nil && v <= p.j.LastSeq() {
-			acked = v
-		}
+// recent command ids, and queues the events after acked, the broker's
+// acknowledged position. It returns what damage cost the current game.
+func (p *Publisher) rebuild(acked uint64) (*journalLoss, error) {
+	if acked > p.j.LastSeq() {
+		// A mark ahead of the journal: only re-sending more is safe.
+		acked = 0
 	}
-	p.ackedSaved = acked
+	loss := &journalLoss{alertIDs: map[string]bool{}}
+	p.loss = loss // chainTo notes a lost game record in it
 	n := p.j.Segments()
 	// Command ids of the last CommandHorizon come from the newest
 	// segments; the current game starts in the newest segment that has a
@@ -229,15 +252,23 @@ func (p *Publisher) rebuild() error {
 	// crash right after starting one leaves it without).
 	horizon := p.cfg.Now().Add(-p.cfg.CommandHorizon)
 	var segs [][]journal.Record
+	var dmgs []journal.Damage
 	gameSeg := -1
 	for i := n - 1; i >= 0; i-- {
-		recs, _, err := p.j.ReadSegment(i)
+		recs, dmg, err := p.j.ReadSegment(i)
 		if err != nil {
-			return fmt.Errorf("publish: reading journal: %w", err)
+			return nil, fmt.Errorf("publish: reading journal: %w", err)
 		}
 		segs = append(segs, recs)
+		dmgs = append(dmgs, dmg)
 		old := false
 		for _, r := range recs {
+			if r.Kind == kindAlert {
+				var a Alert
+				if json.Unmarshal(r.Data, &a) == nil {
+					loss.alertIDs[a.ID] = true
+				}
+			}
 			if r.Kind == kindCommand {
 				var c commandRecord
 				if json.Unmarshal(r.Data, &c) == nil && c.ID != "" && !c.Duplicate {
@@ -245,7 +276,7 @@ func (p *Publisher) rebuild() error {
 					p.cmdAt[c.ID] = r.Time
 				}
 			}
-			if r.Kind == kindGame && gameSeg < 0 {
+			if (r.Kind == kindGame || r.Kind == kindGameCopy) && gameSeg < 0 {
 				gameSeg = len(segs) - 1
 			}
 			if r.Time.Before(horizon) {
@@ -260,8 +291,19 @@ func (p *Publisher) rebuild() error {
 		gameSeg = 0 // no game yet: alerts and clock of the newest segment
 	}
 	for k := gameSeg; k >= 0; k-- {
+		loss.addDamage(p.j.SegmentName(n-1-k), dmgs[k])
 		for _, r := range segs[k] {
-			p.applyRecord(r)
+			chained, err := p.applyRecord(r)
+			if chained {
+				loss.rebuilt++
+			}
+			if err != nil {
+				loss.failed++
+				if loss.firstErr == nil {
+					loss.firstErr = fmt.Errorf("seq %d: %w", r.Seq, err)
+				}
+				p.log.Debug("journal record does not apply; skipped", "seq", r.Seq, "kind", r.Kind, "err", err)
+			}
 			h := p.recordHeader(r)
 			for _, s := range snapsOf(r.Kind) {
 				p.snaps[s].hdr = h
@@ -275,7 +317,7 @@ func (p *Publisher) rebuild() error {
 		return nil
 	})
 	if err != nil {
-		return fmt.Errorf("publish: reading journal: %w", err)
+		return nil, fmt.Errorf("publish: reading journal: %w", err)
 	}
 	if len(q) > p.cfg.MaxReplay {
 		p.log.Warn("too many unsent events in the journal; sending only the newest", "unsent", len(q), "sending", p.cfg.MaxReplay)
@@ -298,18 +340,22 @@ func (p *Publisher) rebuild() error {
 	if p.clock == nil {
 		p.snaps[snapClock].version = 0
 	}
-	return nil
+	return loss, nil
 }
 
 // applyRecord applies a journaled record to the model (at start, replaying
-// the current segment). Records were checked before they were written;
-// one that no longer applies is logged and skipped.
-func (p *Publisher) applyRecord(r journal.Record) {
-	var err error
+// the current segment). Records were checked before they were written; one
+// that no longer applies (damage cost the journal a record it depends on)
+// is skipped with an error. chained says the record applied only after the
+// game was rebuilt from the moves it carries (see chain).
+func (p *Publisher) applyRecord(r journal.Record) (chained bool, err error) {
 	switch r.Kind {
-	case kindGame:
+	case kindGame, kindGameCopy:
 		var gi GameInfo
 		if err = json.Unmarshal(r.Data, &gi); err == nil {
+			if r.Kind == kindGameCopy && p.g != nil && p.g.info.ID == gi.ID {
+				break // the copy of the record just applied
+			}
 			var start *chess.Position
 			if gi.FEN != "" {
 				start, err = chess.ParseFEN(gi.FEN)
@@ -324,19 +370,23 @@ func (p *Publisher) applyRecord(r journal.Record) {
 			}
 		}
 	case kindMove:
-		var m Move
+		var m moveRecord
 		if err = json.Unmarshal(r.Data, &m); err == nil {
-			var mv chess.Move
-			if mv, err = p.g.checkMove(&m); err == nil {
-				p.g.applyMove(m, mv)
+			if chained, err = p.chainTo(m.chain, m.Game, r.Time); err == nil {
+				var mv chess.Move
+				if mv, err = p.g.checkMove(&m.Move); err == nil {
+					p.g.applyMove(m.Move, mv)
+				}
 			}
 		}
 	case kindCorrection:
-		var c Correction
+		var c correctionRecord
 		if err = json.Unmarshal(r.Data, &c); err == nil {
-			var mv chess.Move
-			if mv, err = p.g.checkCorrection(&c); err == nil {
-				p.g.applyCorrection(c, mv)
+			if chained, err = p.chainTo(c.chain, c.Game, r.Time); err == nil {
+				var mv chess.Move
+				if mv, err = p.g.checkCorrection(&c.Correction); err == nil {
+					p.g.applyCorrection(c.Correction, mv)
+				}
 			}
 		}
 	case kindAlert:
@@ -355,10 +405,12 @@ func (p *Publisher) applyRecord(r journal.Record) {
 			p.clock = &c
 		}
 	case kindResult:
-		var res Result
+		var res resultRecord
 		if err = json.Unmarshal(r.Data, &res); err == nil {
-			if err = checkResult(p.g, &res); err == nil {
-				p.g.applyResult(res, r.Time)
+			if chained, err = p.chainTo(res.chain, res.Game, r.Time); err == nil {
+				if err = checkResult(p.g, &res.Result); err == nil {
+					p.g.applyResult(res.Result, r.Time)
+				}
 			}
 		}
 	case kindPosition:
@@ -375,8 +427,61 @@ func (p *Publisher) applyRecord(r journal.Record) {
 			p.removeAlert(c.Alert)
 		}
 	}
-	if err != nil {
-		p.log.Warn("journal record does not apply; skipped", "seq", r.Seq, "kind", r.Kind, "err", err)
+	return chained, err
+}
+
+// chainTo brings the model in line with what a record says came before
+// it: the game (a placeholder with the record's game id if the game
+// record was lost) and its final moves. It reports whether the model had
+// to change, which means earlier records were lost.
+func (p *Publisher) chainTo(c chain, gameID string, at time.Time) (bool, error) {
+	if c.Prior == nil {
+		return false, nil // written before records carried their chain
+	}
+	changed := false
+	if p.g == nil || (gameID != "" && gameID != p.g.info.ID) {
+		start := chess.NewPosition()
+		if c.Start != "" {
+			var err error
+			if start, err = chess.ParseFEN(c.Start); err != nil {
+				return false, fmt.Errorf("rebuilding game %s: start %q: %w", gameID, c.Start, err)
+			}
+		}
+		p.g = newGame(GameInfo{ID: gameID, FEN: c.Start, Chess960: start.Chess960()}, start, at)
+		p.alerts, p.clock = nil, nil
+		p.loss.gameLost = true
+		changed = true
+	}
+	if p.g.chainKey() == c.key() {
+		return changed, nil
+	}
+	if err := p.g.rebuildFrom(c); err != nil {
+		return true, err
+	}
+	return true, nil
+}
+
+// reportLoss tells about what the journal lost: a log line, the status
+// topic's detail, /healthz (Health) and an alert to the arbiter. The
+// alert's id names the damage, so a restart does not raise it again.
+func (p *Publisher) reportLoss(l *journalLoss) {
+	if !l.any() {
+		p.loss = nil
+		return
+	}
+	what := l.String()
+	p.log.Error("journal damaged", "what", what, "segment", l.segment, "bytes", l.bytes, "lost", l.missing, "duplicates", l.dups,
+		"lost_at_end", l.tailLost, "rebuilt", l.rebuilt, "not_applied", l.failed, "first_error", l.firstErr)
+	id := l.alertID()
+	p.mu.Lock()
+	p.loss = l
+	p.lossAlert = id
+	p.mu.Unlock()
+	if l.alertIDs[id] {
+		return // raised before this restart
+	}
+	if _, err := p.Alert(Alert{ID: id, Kind: AlertJournalDamaged, Text: "The board's record of the game was damaged: " + what + ". Check the game against the scoresheets."}); err != nil {
+		p.log.Error("journal damage alert not raised", "err", err)
 	}
 }
 
@@ -443,7 +548,7 @@ func (p *Publisher) eventsOf(r journal.Record) []outMsg {
 // snapsOf lists the retained topics a record kind changes.
 func snapsOf(k journal.Kind) []int {
 	switch k {
-	case kindGame:
+	case kindGame, kindGameCopy:
 		return []int{snapState, snapPGN, snapAlerts, snapClock}
 	case kindMove, kindCorrection, kindResult, kindPosition:
 		return []int{snapState, snapPGN}
@@ -491,6 +596,9 @@ func (p *Publisher) write(kind journal.Kind, v any, snaps []int, apply func(r jo
 		p.snaps[s].hdr = h
 		p.snaps[s].version++
 		p.snaps[s].qos = 1
+		if s == snapAlerts && p.lossAlert != "" {
+			p.snaps[snapStatus].version++ // its detail names the damage while the alert is active
+		}
 	}
 	if apply != nil {
 		apply(r)
@@ -527,7 +635,13 @@ func (p *Publisher) StartGame(gi GameInfo) (GameInfo, error) {
 		p.alerts = nil
 		p.clock = nil
 	})
-	return gi, err
+	if err != nil {
+		return gi, err
+	}
+	if _, err := p.write(kindGameCopy, gi, nil, nil); err != nil {
+		p.log.Warn("the copy of the game record was not journaled; the game goes on", "err", err)
+	}
+	return gi, nil
 }
 
 // Move journals a move: the next ply, provisional or final. It is checked
@@ -541,10 +655,11 @@ func (p *Publisher) Move(m Move) (Move, error) {
 		if mv, err = p.g.checkMove(&m); err != nil {
 			return nil, nil, err
 		}
+		rec := moveRecord{Move: m, chain: p.g.chain()}
 		if m.Final {
-			return m, []int{snapState, snapPGN}, nil
+			return rec, []int{snapState, snapPGN}, nil
 		}
-		return m, []int{snapState}, nil
+		return rec, []int{snapState}, nil
 	}, func(journal.Record) { p.g.applyMove(m, mv) })
 	return m, err
 }
@@ -557,7 +672,7 @@ func (p *Publisher) Correct(c Correction) (Correction, error) {
 		if mv, err = p.g.checkCorrection(&c); err != nil {
 			return nil, nil, err
 		}
-		return c, []int{snapState, snapPGN}, nil
+		return correctionRecord{Correction: c, chain: p.g.chain()}, []int{snapState, snapPGN}, nil
 	}, func(journal.Record) { p.g.applyCorrection(c, mv) })
 	return c, err
 }
@@ -650,7 +765,7 @@ func (p *Publisher) End(r Result) error {
 		if err := checkResult(p.g, &r); err != nil {
 			return nil, nil, err
 		}
-		return r, []int{snapState, snapPGN}, nil
+		return resultRecord{Result: r, chain: p.g.chain()}, []int{snapState, snapPGN}, nil
 	}, func(rec journal.Record) { p.g.applyResult(r, rec.Time) })
 	return err
 }
@@ -760,6 +875,9 @@ func (p *Publisher) renderLocked(i int) ([]byte, error) {
 		v = AlertsPayload{Header: s.hdr, Alerts: al}
 	case snapStatus:
 		st := p.status
+		if h := p.healthLocked(); !h.OK {
+			st.Detail = strings.TrimPrefix(st.Detail+"; "+h.Problem, "; ")
+		}
 		st.Online = true
 		if st.State == "" || st.State == "lost" || st.State == "offline" {
 			st.State = "ready"
@@ -795,4 +913,27 @@ func (p *Publisher) statePayload(h Header) StatePayload {
 		sp.Ended = formatTS(g.endedAt)
 	}
 	return sp
+}
+
+// Health is the journal's condition, for /healthz and the metrics.
+type Health struct {
+	// OK is false while the alert about damage found in the journal is
+	// active (not acknowledged).
+	OK bool `json:"ok"`
+	// Problem says why not.
+	Problem string `json:"problem,omitempty"`
+}
+
+// Health returns the journal's condition.
+func (p *Publisher) Health() Health {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.healthLocked()
+}
+
+func (p *Publisher) healthLocked() Health {
+	if p.loss != nil && p.hasAlert(p.lossAlert) {
+		return Health{Problem: "journal damaged: " + p.loss.String()}
+	}
+	return Health{OK: true}
 }

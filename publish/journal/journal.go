@@ -567,11 +567,11 @@ func scanTail(path string) (tailState, error) {
 		return tailState{}, fmt.Errorf("journal: %w", err)
 	}
 	st := tailState{size: int64(len(b)), validEnd: int64(len(fileMagic))}
-	if len(b) < len(fileMagic) || !bytes.Equal(b[:len(fileMagic)], fileMagic) {
-		if len(b) <= len(fileMagic) && bytes.HasPrefix(fileMagic, b) {
-			st.validEnd = 0 // torn while the header was written
-			return st, nil
-		}
+	if len(b) <= len(fileMagic) && bytes.HasPrefix(fileMagic, b) {
+		st.validEnd = 0 // torn while the header was written
+		return st, nil
+	}
+	if !goodHeader(b) {
 		return tailState{}, fmt.Errorf("journal: %s is not a journal segment (bad file header)", path)
 	}
 	d := NewDecoder(b[len(fileMagic):])
@@ -754,11 +754,28 @@ func (j *Journal) ReadSegment(i int) ([]Record, Damage, error) {
 	if current && int64(len(b)) > size {
 		b = b[:size] // a concurrent append in progress
 	}
-	if len(b) < len(fileMagic) || !bytes.Equal(b[:len(fileMagic)], fileMagic) {
+	if !goodHeader(b) {
 		return nil, Damage{}, fmt.Errorf("journal: %s: bad file header", path)
 	}
 	recs, dmg := readRecords(b[len(fileMagic):])
+	if !bytes.Equal(b[:len(fileMagic)], fileMagic) {
+		dmg.Bytes += len(fileMagic)
+	}
 	return recs, dmg, nil
+}
+
+// goodHeader reports whether b can be read as a segment: its file header
+// is intact, or damaged but followed by a valid frame (a file that is not
+// a journal has none).
+func goodHeader(b []byte) bool {
+	if len(b) < len(fileMagic) {
+		return false
+	}
+	if bytes.Equal(b[:len(fileMagic)], fileMagic) {
+		return true
+	}
+	_, err := NewDecoder(b[len(fileMagic):]).Next()
+	return err == nil
 }
 
 // SegmentName is the file name of segment i, for reports.
