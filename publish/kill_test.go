@@ -8,7 +8,6 @@ import (
 	"time"
 )
 
-
 // 25 kill -9 at random moments of a game: each restart re-sends only what
 // the broker had not acknowledged (the outbox mark is saved on every
 // acknowledgement), so under 5% of the move messages a subscriber
