@@ -12,8 +12,15 @@ import (
 // with jittered exponential backoff; after each (re)connection it re-sends,
 // in order, every event not yet acknowledged, then every retained topic.
 // On return the board's status says offline (when the broker could be
-// told). Without a Dialer, Run only handles nothing and waits.
+// told). Without a Dialer, Run only retries writing events held while the
+// journal could not be written.
 func (p *Publisher) Run(ctx context.Context) error {
+	retryDone := make(chan struct{})
+	go func() {
+		defer close(retryDone)
+		p.retryHeld(ctx)
+	}()
+	defer func() { <-retryDone }()
 	if p.cfg.Dialer == nil {
 		<-ctx.Done()
 		return nil
@@ -76,7 +83,7 @@ func (p *Publisher) dial(ctx context.Context) (Conn, error) {
 	// replaces this connection's status and a later connection's status
 	// replaces the will (subscribers accept an equal header on retained
 	// topics).
-	p.statusHdr = p.header(p.j.LastSeq(), p.cfg.Now())
+	p.statusHdr = p.header(p.lastSeqLocked(), p.cfg.Now())
 	will, _ := json.Marshal(StatusPayload{Header: p.statusHdr, Status: Status{Online: false, State: "lost", Firmware: p.status.Firmware}})
 	willSeq := p.statusHdr.Seq
 	p.mu.Unlock()

@@ -1,6 +1,7 @@
 package publish
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -63,7 +64,17 @@ type Config struct {
 	MaxReplay int
 	// NoSync turns off fsync (benchmarks only: not crash-safe).
 	NoSync bool
-	Logger *slog.Logger
+	// MaxHeldBytes bounds the events held in memory while the journal
+	// cannot be written (a full disk): default 4 MiB, some ten games'
+	// worth. Beyond it events are refused.
+	MaxHeldBytes int
+	// JournalRetry is how often Run retries writing held events
+	// (default 2 s); every new event retries too.
+	JournalRetry time.Duration
+	// WrapJournalFile wraps the journal's segment files (tests inject
+	// write errors with it).
+	WrapJournalFile func(journal.File) journal.File
+	Logger          *slog.Logger
 	// Now replaces time.Now (tests).
 	Now func() time.Time
 }
@@ -113,6 +124,24 @@ type Publisher struct {
 	// is active).
 	loss      *journalLoss
 	lossAlert string
+
+	// While the journal cannot be written, records are held in memory in
+	// order, with the seqs they will have, and published meanwhile;
+	// writeErr is the failure, writeAlert the alert that reported it.
+	held        []heldRecord
+	heldBytes   int
+	heldNext    uint64 // the seq of the next record held
+	writeErr    error
+	writeSince  time.Time
+	writeAlert  string
+	writeErrors uint64 // failed journal writes since Open
+}
+
+// heldRecord is a record the journal could not write yet. rotate says a
+// new segment (a new game) starts before it.
+type heldRecord struct {
+	journal.Record
+	rotate bool
 }
 
 type outMsg struct {
@@ -178,6 +207,12 @@ func Open(cfg Config) (*Publisher, error) {
 	if cfg.MaxReplay <= 0 {
 		cfg.MaxReplay = 20000
 	}
+	if cfg.MaxHeldBytes <= 0 {
+		cfg.MaxHeldBytes = 4 << 20
+	}
+	if cfg.JournalRetry <= 0 {
+		cfg.JournalRetry = 2 * time.Second
+	}
 	if err := os.MkdirAll(cfg.JournalDir, 0o755); err != nil {
 		return nil, fmt.Errorf("publish: journal directory: %w", err)
 	}
@@ -185,7 +220,7 @@ func Open(cfg Config) (*Publisher, error) {
 	if err != nil {
 		return nil, fmt.Errorf("publish: %w", err)
 	}
-	j, rec, err := journal.Open(cfg.JournalDir, journal.Options{NoSync: cfg.NoSync, Now: cfg.Now, SeqFloor: mark.published})
+	j, rec, err := journal.Open(cfg.JournalDir, journal.Options{NoSync: cfg.NoSync, Now: cfg.Now, SeqFloor: mark.published, WrapFile: cfg.WrapJournalFile})
 	if err != nil {
 		mark.close()
 		return nil, fmt.Errorf("publish: %w", err)
@@ -221,6 +256,14 @@ func Open(cfg Config) (*Publisher, error) {
 
 // Close closes the journal. Run must have returned.
 func (p *Publisher) Close() error {
+	p.appendMu.Lock()
+	if p.flushHeld() != nil {
+		p.mu.Lock()
+		n := len(p.held)
+		p.mu.Unlock()
+		p.log.Error("events held in memory are lost: the journal still cannot be written", "events", n, "err", p.writeErr)
+	}
+	p.appendMu.Unlock()
 	p.saveMark(0)
 	p.saveMu.Lock()
 	merr := p.mark.close()
@@ -580,13 +623,18 @@ func (p *Publisher) event(kind journal.Kind, prepare func() (v any, snaps []int,
 // write journals v and, under mu, queues its events, marks snaps and
 // applies it. The caller holds appendMu.
 func (p *Publisher) write(kind journal.Kind, v any, snaps []int, apply func(r journal.Record)) (journal.Record, error) {
+	return p.writeRecord(kind, v, false, snaps, apply)
+}
+
+// writeRecord is write, starting a new journal segment first if rotate.
+func (p *Publisher) writeRecord(kind journal.Kind, v any, rotate bool, snaps []int, apply func(r journal.Record)) (journal.Record, error) {
 	data, err := json.Marshal(v)
 	if err != nil {
 		return journal.Record{}, fmt.Errorf("publish: encoding %T: %w", v, err)
 	}
-	r, err := p.j.Append(kind, data)
+	r, failed, err := p.append(kind, data, rotate)
 	if err != nil {
-		return journal.Record{}, fmt.Errorf("publish: %w", err)
+		return journal.Record{}, err
 	}
 	p.mu.Lock()
 	p.queue = append(p.queue, p.eventsOf(r)...)
@@ -605,8 +653,189 @@ func (p *Publisher) write(kind journal.Kind, v any, snaps []int, apply func(r jo
 	}
 	p.mu.Unlock()
 	p.kick()
+	if failed {
+		p.raiseWriteAlert()
+	}
 	return r, nil
 }
+
+// append journals a record or, while the journal cannot be written, holds
+// it in memory (bounded by MaxHeldBytes) under the seq it will have.
+// failed says this append began a failure. The caller holds appendMu.
+func (p *Publisher) append(kind journal.Kind, data []byte, rotate bool) (r journal.Record, failed bool, err error) {
+	if len(p.held) > 0 {
+		p.flushHeld() // a failure leaves the record to join the held ones
+	}
+	if len(p.held) == 0 {
+		if rotate {
+			if err = p.j.Rotate(); err == nil {
+				rotate = false
+				if perr := p.j.Prune(p.cfg.KeepGames); perr != nil {
+					p.log.Warn("pruning old journal segments", "err", perr)
+				}
+			}
+		}
+		if err == nil {
+			if r, err = p.j.Append(kind, data); err == nil {
+				return r, false, nil
+			}
+		}
+		if errors.Is(err, journal.ErrClosed) || errors.Is(err, journal.ErrTooBig) {
+			return journal.Record{}, false, fmt.Errorf("publish: %w", err)
+		}
+		failed = p.writeFailed(err)
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.heldBytes+len(data) > p.cfg.MaxHeldBytes {
+		return journal.Record{}, failed, fmt.Errorf("publish: event refused: the journal cannot be written (%v) and the %d events held in memory fill the %d bytes kept", p.writeErr, len(p.held), p.cfg.MaxHeldBytes)
+	}
+	if len(p.held) == 0 {
+		p.heldNext = p.j.LastSeq() + 1
+	}
+	if rotate {
+		p.heldNext++ // the new segment's first record
+	}
+	r = journal.Record{Seq: p.heldNext, Session: p.j.Session(), Time: p.cfg.Now(), Kind: kind, Data: data}
+	p.held = append(p.held, heldRecord{Record: r, rotate: rotate})
+	p.heldBytes += len(data)
+	p.heldNext++
+	return r, failed, nil
+}
+
+// writeFailed records a failed journal write and reports whether it
+// begins a failure (the first since the journal last worked): that one
+// is logged and alerted, the retries only counted.
+func (p *Publisher) writeFailed(err error) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.writeErrors++
+	if p.writeErr != nil {
+		p.writeErr = err
+		return false
+	}
+	p.writeErr = err
+	p.writeSince = p.cfg.Now()
+	p.snaps[snapStatus].version++
+	p.log.Error("the journal cannot be written; holding events in memory and retrying", "err", err, "max_bytes", p.cfg.MaxHeldBytes)
+	return true
+}
+
+// raiseWriteAlert tells the arbiter the journal cannot be written: once
+// per failure (the alert is held and published like any event, and
+// cleared when the journal works again). The caller holds appendMu.
+func (p *Publisher) raiseWriteAlert() {
+	p.mu.Lock()
+	a := Alert{ID: fmt.Sprintf("journal-write-%d-%d", p.j.Session(), p.nextSeqLocked()), Kind: AlertJournalWrite,
+		Text: fmt.Sprintf("The board cannot write its record of the game (%v). Moves are kept in memory and published, but a power cut now would lose them; free space on the board's storage or replace it.", p.writeErr)}
+	if p.g != nil {
+		a.Game = p.g.info.ID
+	}
+	p.mu.Unlock()
+	if _, err := p.write(kindAlert, a, []int{snapAlerts, snapState}, func(journal.Record) {
+		p.alerts = append(p.alerts, a)
+		p.writeAlert = a.ID
+	}); err != nil {
+		p.log.Error("journal write alert not raised", "err", err)
+	}
+}
+
+// flushHeld writes the held records. Once all are written the failure is
+// over: logged, the status updated and the alert cleared. The caller
+// holds appendMu.
+func (p *Publisher) flushHeld() error {
+	p.mu.Lock()
+	n := len(p.held)
+	p.mu.Unlock()
+	if n == 0 {
+		return nil
+	}
+	for {
+		p.mu.Lock()
+		if len(p.held) == 0 {
+			p.mu.Unlock()
+			break
+		}
+		h := p.held[0]
+		p.mu.Unlock()
+		if h.rotate {
+			if err := p.j.Rotate(); err != nil {
+				p.writeFailed(err)
+				return err
+			}
+			p.mu.Lock()
+			p.held[0].rotate = false
+			p.mu.Unlock()
+			if err := p.j.Prune(p.cfg.KeepGames); err != nil {
+				p.log.Warn("pruning old journal segments", "err", err)
+			}
+		}
+		r, err := p.j.AppendAt(h.Kind, h.Data, h.Time)
+		if err != nil {
+			p.writeFailed(err)
+			return err
+		}
+		if r.Seq != h.Seq {
+			// Cannot happen while the held records are written in order
+			// and nothing else is; if it did, subscribers would see the
+			// record again under its journal seq after a restart.
+			p.log.Error("a held record was journaled under another seq", "held", h.Seq, "journaled", r.Seq)
+		}
+		p.mu.Lock()
+		p.held = p.held[1:]
+		p.heldBytes -= len(h.Data)
+		if len(p.held) == 0 {
+			p.held = nil
+		}
+		p.mu.Unlock()
+	}
+	p.mu.Lock()
+	cause, since, alert := p.writeErr, p.writeSince, p.writeAlert
+	p.writeErr, p.writeAlert = nil, ""
+	p.snaps[snapStatus].version++
+	active := alert != "" && p.hasAlert(alert) // a new game clears it
+	p.mu.Unlock()
+	p.kick()
+	p.log.Info("the journal can be written again; the events held in memory are journaled", "events", n, "after", p.cfg.Now().Sub(since).Round(time.Millisecond), "cause", cause)
+	if active {
+		if _, err := p.write(kindAlertClear, AlertClear{ID: alert, Why: "the journal can be written again"}, []int{snapAlerts, snapState}, func(journal.Record) { p.removeAlert(alert) }); err != nil {
+			p.log.Warn("clearing the journal write alert", "err", err)
+		}
+	}
+	return nil
+}
+
+// retryHeld writes held events every JournalRetry until ctx is done.
+func (p *Publisher) retryHeld(ctx context.Context) {
+	t := time.NewTicker(p.cfg.JournalRetry)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			p.mu.Lock()
+			n := len(p.held)
+			p.mu.Unlock()
+			if n > 0 {
+				p.appendMu.Lock()
+				p.flushHeld()
+				p.appendMu.Unlock()
+			}
+		}
+	}
+}
+
+// nextSeqLocked is the seq the next record will have; lastSeqLocked the
+// newest seq given to a record, held ones included. The caller holds mu.
+func (p *Publisher) nextSeqLocked() uint64 {
+	if len(p.held) > 0 {
+		return p.heldNext
+	}
+	return p.j.LastSeq() + 1
+}
+
+func (p *Publisher) lastSeqLocked() uint64 { return p.nextSeqLocked() - 1 }
 
 func (p *Publisher) kick() {
 	select {
@@ -624,13 +853,7 @@ func (p *Publisher) StartGame(gi GameInfo) (GameInfo, error) {
 	if err != nil {
 		return gi, err
 	}
-	if err := p.j.Rotate(); err != nil {
-		return gi, fmt.Errorf("publish: %w", err)
-	}
-	if err := p.j.Prune(p.cfg.KeepGames); err != nil {
-		p.log.Warn("pruning old journal segments", "err", err)
-	}
-	_, err = p.write(kindGame, gi, []int{snapState, snapPGN, snapAlerts, snapClock}, func(r journal.Record) {
+	_, err = p.writeRecord(kindGame, gi, true, []int{snapState, snapPGN, snapAlerts, snapClock}, func(r journal.Record) {
 		p.g = newGame(gi, start, r.Time)
 		p.alerts = nil
 		p.clock = nil
@@ -694,7 +917,7 @@ func (p *Publisher) Alert(a Alert) (Alert, error) {
 		}
 		if a.ID == "" {
 			// appendMu is held: the next record is this one.
-			a.ID = fmt.Sprintf("a%d-%d", p.j.Session(), p.j.LastSeq()+1)
+			a.ID = fmt.Sprintf("a%d-%d", p.j.Session(), p.nextSeqLocked())
 		}
 		if p.hasAlert(a.ID) {
 			return nil, nil, fmt.Errorf("alert %s: id already active", a.ID)
@@ -745,7 +968,7 @@ func (p *Publisher) Clock(c ClockState) error {
 	if c.Event == "tick" {
 		p.mu.Lock()
 		s := &p.snaps[snapClock]
-		s.hdr = p.header(p.j.LastSeq(), p.cfg.Now())
+		s.hdr = p.header(p.lastSeqLocked(), p.cfg.Now())
 		s.version++
 		s.qos = 0
 		p.clock = &c
@@ -878,6 +1101,9 @@ func (p *Publisher) renderLocked(i int) ([]byte, error) {
 		if h := p.healthLocked(); !h.OK {
 			st.Detail = strings.TrimPrefix(st.Detail+"; "+h.Problem, "; ")
 		}
+		if p.writeErr != nil {
+			st.State = "error"
+		}
 		st.Online = true
 		if st.State == "" || st.State == "lost" || st.State == "offline" {
 			st.State = "ready"
@@ -917,11 +1143,17 @@ func (p *Publisher) statePayload(h Header) StatePayload {
 
 // Health is the journal's condition, for /healthz and the metrics.
 type Health struct {
-	// OK is false while the alert about damage found in the journal is
-	// active (not acknowledged).
+	// OK is false while the journal cannot be written, and while the
+	// alert about damage found in it is active (not acknowledged).
 	OK bool `json:"ok"`
 	// Problem says why not.
 	Problem string `json:"problem,omitempty"`
+	// Held and HeldBytes are the events held in memory because the
+	// journal cannot be written; WriteErrors counts failed journal
+	// writes since start (retries included).
+	Held        int    `json:"held"`
+	HeldBytes   int    `json:"held_bytes"`
+	WriteErrors uint64 `json:"write_errors"`
 }
 
 // Health returns the journal's condition.
@@ -932,8 +1164,17 @@ func (p *Publisher) Health() Health {
 }
 
 func (p *Publisher) healthLocked() Health {
-	if p.loss != nil && p.hasAlert(p.lossAlert) {
-		return Health{Problem: "journal damaged: " + p.loss.String()}
+	h := Health{OK: true, Held: len(p.held), HeldBytes: p.heldBytes, WriteErrors: p.writeErrors}
+	var problems []string
+	if p.writeErr != nil {
+		problems = append(problems, fmt.Sprintf("journal cannot be written since %s: %v; %d events held in memory", formatTS(p.writeSince), p.writeErr, len(p.held)))
 	}
-	return Health{OK: true}
+	if p.loss != nil && p.hasAlert(p.lossAlert) {
+		problems = append(problems, "journal damaged: "+p.loss.String())
+	}
+	if len(problems) > 0 {
+		h.OK = false
+		h.Problem = strings.Join(problems, "; ")
+	}
+	return h
 }

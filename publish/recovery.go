@@ -12,6 +12,10 @@ import (
 // board's journal lost records (see docs/mqtt.md, "Damage").
 const AlertJournalDamaged = "journal-damaged"
 
+// AlertJournalWrite is the kind of the alert that tells the arbiter the
+// journal cannot be written (a full disk): moves are held in memory.
+const AlertJournalWrite = "journal-write-failed"
+
 // journalLoss is what damage cost the journal's current game, as found
 // when the journal was opened.
 type journalLoss struct {

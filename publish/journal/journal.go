@@ -153,6 +153,9 @@ type segment struct {
 // ErrClosed is returned by operations on a closed journal.
 var ErrClosed = errors.New("journal: closed")
 
+// ErrTooBig is returned for a record above MaxRecord.
+var ErrTooBig = errors.New("journal: record too big")
+
 // Open opens (creating if needed) the journal in dir, repairs a torn tail,
 // starts a new session and writes its boot record.
 func Open(dir string, opts Options) (*Journal, *Recovery, error) {
@@ -397,7 +400,7 @@ func (j *Journal) appendLocked(kind Kind, data []byte, t time.Time) (Record, err
 		return Record{}, ErrClosed
 	}
 	if len(data)+bodyHeader > MaxRecord {
-		return Record{}, fmt.Errorf("journal: record of %d bytes exceeds the %d-byte limit", len(data), MaxRecord-bodyHeader)
+		return Record{}, fmt.Errorf("%w: %d bytes, the limit is %d", ErrTooBig, len(data), MaxRecord-bodyHeader)
 	}
 	r := Record{Seq: j.lastSeq + 1, Session: j.session, Time: t, Kind: kind, Data: data}
 	if j.broken != nil {
