@@ -1148,6 +1148,11 @@ type Health struct {
 	OK bool `json:"ok"`
 	// Problem says why not.
 	Problem string `json:"problem,omitempty"`
+	// WriteFailing: the journal cannot be written now. Damaged: the
+	// journal had lost records when it was opened (until the alert is
+	// acknowledged).
+	WriteFailing bool `json:"write_failing"`
+	Damaged      bool `json:"damaged"`
 	// Held and HeldBytes are the events held in memory because the
 	// journal cannot be written; WriteErrors counts failed journal
 	// writes since start (retries included).
@@ -1167,9 +1172,11 @@ func (p *Publisher) healthLocked() Health {
 	h := Health{OK: true, Held: len(p.held), HeldBytes: p.heldBytes, WriteErrors: p.writeErrors}
 	var problems []string
 	if p.writeErr != nil {
+		h.WriteFailing = true
 		problems = append(problems, fmt.Sprintf("journal cannot be written since %s: %v; %d events held in memory", formatTS(p.writeSince), p.writeErr, len(p.held)))
 	}
 	if p.loss != nil && p.hasAlert(p.lossAlert) {
+		h.Damaged = true
 		problems = append(problems, "journal damaged: "+p.loss.String())
 	}
 	if len(problems) > 0 {
