@@ -353,6 +353,9 @@ type chain struct {
 	Prior *string `json:"prior,omitempty"`
 	// Start is the start position's FEN if it is not the standard one.
 	Start string `json:"start,omitempty"`
+	// LastClocks are the clock times of the last of the Prior moves, so a
+	// single lost move record does not cost its [%clk].
+	LastClocks *Clocks `json:"prior_clock,omitempty"`
 }
 
 // key identifies the game the chain describes.
@@ -391,7 +394,20 @@ func (g *game) startFEN() string {
 // chain is the game's chain for the next record.
 func (g *game) chain() chain {
 	prior := strings.Join(g.uciMoves(), " ")
-	return chain{Prior: &prior, Start: g.startFEN()}
+	c := chain{Prior: &prior, Start: g.startFEN()}
+	if n := len(g.moves); n > 0 {
+		c.LastClocks = g.moves[n-1].Clocks
+	}
+	return c
+}
+
+// fillLastClocks gives the last final move the chain's clock times if it
+// has none (it was rebuilt from a chain after its own record was lost).
+func (g *game) fillLastClocks(c chain) {
+	if n := len(g.moves); n > 0 && g.moves[n-1].Clocks == nil && c.LastClocks != nil {
+		cl := *c.LastClocks
+		g.moves[n-1].Clocks = &cl
+	}
 }
 
 func (g *game) chainKey() string { return g.chain().key() }
@@ -438,6 +454,7 @@ func (g *game) rebuildFrom(c chain) error {
 	g.start = start
 	g.pos = &pos
 	g.moves, g.cmoves, g.prov, g.lastMove = moves, cmoves, nil, nil
+	g.fillLastClocks(c)
 	if n := len(moves); n > 0 {
 		g.lastMove = &MoveRef{SAN: moves[n-1].SAN, UCI: moves[n-1].UCI}
 	}

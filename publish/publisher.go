@@ -496,6 +496,7 @@ func (p *Publisher) chainTo(c chain, gameID string, at time.Time) (bool, error) 
 		changed = true
 	}
 	if p.g.chainKey() == c.key() {
+		p.g.fillLastClocks(c)
 		return changed, nil
 	}
 	if err := p.g.rebuildFrom(c); err != nil {

@@ -189,7 +189,8 @@ func mapKeys[K comparable, V any](m map[K]V) func(func(K) bool) {
 	}
 }
 
-// One flipped byte in the middle of the journal: every move comes back,
+// One flipped byte in the middle of the journal: every move and its clock
+// times come back,
 // the damage is reported once (a restart does not raise a second alert),
 // and the status topic's detail names it while the alert is active.
 func TestJournalFlipMidGameKeepsEveryMove(t *testing.T) {
@@ -212,6 +213,11 @@ func TestJournalFlipMidGameKeepsEveryMove(t *testing.T) {
 		r := p.Current()
 		if len(r.Moves) != len(moves) || !r.Ended {
 			t.Fatalf("restart %d: %d of %d moves, ended %v; want the whole game", restart, len(r.Moves), len(moves), r.Ended)
+		}
+		for i, m := range r.Moves {
+			if m.Clocks == nil || *m.Clocks != *moves[i].Clocks {
+				t.Fatalf("restart %d: ply %d clocks %v, want %v", restart, m.Ply, m.Clocks, *moves[i].Clocks)
+			}
 		}
 		n := 0
 		for _, a := range r.Alerts {
