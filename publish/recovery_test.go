@@ -2,6 +2,7 @@ package publish_test
 
 import (
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -111,72 +112,130 @@ func TestJournalCorruption(t *testing.T) {
 	}
 	slices.Sort(offsets)
 	offsets = slices.Compact(offsets)
+	jc := journalCase{files: files, seg: seg, moves: moves, info: info, last: last}
 	for _, op := range ops {
 		var st corruptionStats
 		for _, i := range offsets {
-			b := op.do(slices.Clone(orig), i)
-			os.RemoveAll(dir)
-			os.MkdirAll(dir, 0o755)
-			for name, content := range files {
-				if name == seg {
-					content = b
-				}
-				if err := os.WriteFile(filepath.Join(dir, name), content, 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			p, err := publish.Open(publish.Config{Board: "b1", JournalDir: dir, NoSync: true})
-			if err != nil {
-				t.Fatalf("%s at %d: Open: %v", op.name, i, err)
-			}
-			r := p.Current()
-			h := p.Health()
-			next := p.JournalLastSeq()
-			p.Close()
+			o := jc.check(t, dir, op.do(slices.Clone(orig), i), fmt.Sprintf("%s at %d", op.name, i))
 			st.cases++
-			if next <= last {
-				t.Fatalf("%s at %d: the new session's records start at or below seq %d, which was published before", op.name, i, last)
-			}
-			for k, m := range r.Moves {
-				if k >= len(moves) || m.UCI != moves[k].UCI || m.Ply != k+1 {
-					t.Fatalf("%s at %d: recovered ply %d is %s, the game's is %s", op.name, i, k+1, m.UCI, moves[k].UCI)
-				}
-			}
-			lostMoves := len(moves) - len(r.Moves)
-			clocks := 0
-			for _, m := range r.Moves {
-				if m.Clocks != nil {
-					clocks++
-				}
-			}
-			differs := lostMoves > 0 || clocks < len(r.Moves) || !r.Ended || r.Info != info
-			reported := !h.OK && slices.ContainsFunc(r.Alerts, func(a publish.Alert) bool { return a.Kind == publish.AlertJournalDamaged })
-			if differs && !reported {
-				t.Fatalf("%s at %d: the game came back with %d of %d moves, %d clocks, ended %v, tags equal %v, and nothing reported (health %+v)",
-					op.name, i, len(r.Moves), len(moves), clocks, r.Ended, r.Info == info, h)
-			}
-			if reported {
+			if o.reported {
 				st.damaged++
 			}
-			if lostMoves > 0 {
+			if o.lostMoves > 0 {
 				st.movesLost++
 			}
-			if lostMoves > st.worstMoves {
-				st.worstMoves, st.worstAt = lostMoves, i
+			if o.lostMoves > st.worstMoves {
+				st.worstMoves, st.worstAt = o.lostMoves, i
 			}
-			if !r.Ended {
+			if !o.ended {
 				st.resultLost++
 			}
-			if clocks < len(r.Moves) {
+			if o.clocksLost {
 				st.clocksLost++
 			}
-			if r.Info != info {
+			if o.tagsLost {
 				st.tagsLost++
 			}
 		}
 		t.Logf("%-8s %5d cases: %5d reported; moves lost in %d (worst %d of %d, at byte %d); result lost in %d; clock times lost in %d; tags lost in %d",
 			op.name, st.cases, st.damaged, st.movesLost, st.worstMoves, len(moves), st.worstAt, st.resultLost, st.clocksLost, st.tagsLost)
 	}
+}
+
+// journalCase is a journal of a whole game and what it holds.
+type journalCase struct {
+	files map[string][]byte
+	seg   string // the game's segment, the one damaged
+	moves []publish.Move
+	info  publish.GameInfo
+	last  uint64
+}
+
+type outcome struct {
+	lostMoves            int
+	ended, reported      bool
+	clocksLost, tagsLost bool
+}
+
+// check opens the journal with seg replaced by b and checks what comes
+// back: it opens; the moves are the game's or a prefix of them; whatever
+// differs from the game is reported; the new session's seqs lie above
+// every seq published before.
+func (jc journalCase) check(t testing.TB, dir string, b []byte, what string) outcome {
+	t.Helper()
+	os.RemoveAll(dir)
+	os.MkdirAll(dir, 0o755)
+	for name, content := range jc.files {
+		if name == jc.seg {
+			content = b
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), content, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p, err := publish.Open(publish.Config{Board: "b1", JournalDir: dir, NoSync: true})
+	if err != nil {
+		t.Fatalf("%s: Open: %v", what, err)
+	}
+	r := p.Current()
+	h := p.Health()
+	next := p.JournalLastSeq()
+	p.Close()
+	if next <= jc.last {
+		t.Fatalf("%s: the new session's records start at or below seq %d, which was published before", what, jc.last)
+	}
+	for k, m := range r.Moves {
+		if k >= len(jc.moves) || m.UCI != jc.moves[k].UCI || m.Ply != k+1 {
+			t.Fatalf("%s: recovered ply %d is %s, not the game's", what, k+1, m.UCI)
+		}
+	}
+	o := outcome{lostMoves: len(jc.moves) - len(r.Moves), ended: r.Ended, tagsLost: r.Info != jc.info}
+	for i, m := range r.Moves {
+		if m.Clocks == nil || *m.Clocks != *jc.moves[i].Clocks {
+			o.clocksLost = true
+		}
+	}
+	o.reported = !h.OK && slices.ContainsFunc(r.Alerts, func(a publish.Alert) bool { return a.Kind == publish.AlertJournalDamaged })
+	if (o.lostMoves > 0 || o.clocksLost || !o.ended || o.tagsLost) && !o.reported {
+		t.Fatalf("%s: the game came back with %d of %d moves, clocks lost %v, ended %v, tags lost %v, and nothing reported (health %+v)",
+			what, len(r.Moves), len(jc.moves), o.clocksLost, r.Ended, o.tagsLost, h)
+	}
+	return o
+}
+
+// FuzzJournalDamage damages the journal of a whole game where the fuzzer
+// says: op 0 flips bits of a byte, 1 zeroes a run of bytes, 2 copies a
+// run over another place, 3 cuts the file; the checks are
+// TestJournalCorruption's.
+func FuzzJournalDamage(f *testing.F) {
+	f.Add(uint8(0), uint32(30000), uint32(0), uint16(1), uint8(1))
+	f.Add(uint8(1), uint32(100), uint32(0), uint16(512), uint8(0))
+	f.Add(uint8(2), uint32(5000), uint32(40000), uint16(700), uint8(0))
+	f.Add(uint8(3), uint32(58000), uint32(0), uint16(0), uint8(0))
+	var jc journalCase
+	var orig []byte
+	f.Fuzz(func(t *testing.T, op uint8, off, src uint32, n uint16, x uint8) {
+		if orig == nil {
+			files, moves, info, last := writeGameJournal(t, 1)
+			jc = journalCase{files: files, seg: "journal-00000002.log", moves: moves, info: info, last: last}
+			orig = files[jc.seg]
+		}
+		b := slices.Clone(orig)
+		i := int(off % uint32(len(b)))
+		e := min(i+int(n), len(b))
+		switch op % 4 {
+		case 0:
+			b[i] ^= max(x, 1)
+		case 1:
+			clear(b[i:e])
+		case 2:
+			j := int(src % uint32(len(b)))
+			copy(b[i:e], b[j:])
+		case 3:
+			b = b[:i]
+		}
+		jc.check(t, t.TempDir(), b, fmt.Sprintf("op %d at %d (n %d, src %d, x %d)", op%4, i, n, src, x))
+	})
 }
 
 func mapKeys[K comparable, V any](m map[K]V) func(func(K) bool) {
