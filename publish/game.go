@@ -26,6 +26,9 @@ type game struct {
 	started  time.Time
 	endedAt  time.Time
 	lastMove *MoveRef
+	// placeholder: the game record was lost and the game was made up
+	// from a later record's game id; the tags are unknown.
+	placeholder bool
 }
 
 const maxTagLen = 200
@@ -381,6 +384,9 @@ type correctionRecord struct {
 type resultRecord struct {
 	Result
 	chain
+	// Info is the game's, so a finished game keeps its tags even if
+	// both copies of its game record are lost.
+	Info *GameInfo `json:"info,omitempty"`
 }
 
 // startFEN is the start position's FEN, "" for the standard start.

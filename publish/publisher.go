@@ -28,6 +28,7 @@ const (
 	kindPosition   journal.Kind = 23 // Position
 	kindCommand    journal.Kind = 24 // commandRecord
 	kindGameCopy   journal.Kind = 25 // GameInfo again, so one damaged record does not lose the game's tags
+	kindResultCopy journal.Kind = 26 // resultRecord again: a game's last record has no later one to rebuild it from
 )
 
 // Config configures a Publisher.
@@ -447,12 +448,20 @@ func (p *Publisher) applyRecord(r journal.Record) (chained bool, err error) {
 		if err = json.Unmarshal(r.Data, &c); err == nil {
 			p.clock = &c
 		}
-	case kindResult:
+	case kindResult, kindResultCopy:
 		var res resultRecord
 		if err = json.Unmarshal(r.Data, &res); err == nil {
+			if r.Kind == kindResultCopy && p.g != nil && p.g.info.ID == res.Game && p.g.result == res.Result {
+				break // the copy of the record just applied
+			}
 			if chained, err = p.chainTo(res.chain, res.Game, r.Time); err == nil {
 				if err = checkResult(p.g, &res.Result); err == nil {
 					p.g.applyResult(res.Result, r.Time)
+				}
+				if p.g.placeholder && res.Info != nil && res.Info.ID == p.g.info.ID {
+					// Both game records were lost; the result has the tags.
+					p.g.info, p.g.placeholder = *res.Info, false
+					p.loss.gameLost = false
 				}
 			}
 		}
@@ -491,6 +500,7 @@ func (p *Publisher) chainTo(c chain, gameID string, at time.Time) (bool, error) 
 			}
 		}
 		p.g = newGame(GameInfo{ID: gameID, FEN: c.Start, Chess960: start.Chess960()}, start, at)
+		p.g.placeholder = true
 		p.alerts, p.clock = nil, nil
 		p.loss.gameLost = true
 		changed = true
@@ -594,7 +604,7 @@ func snapsOf(k journal.Kind) []int {
 	switch k {
 	case kindGame, kindGameCopy:
 		return []int{snapState, snapPGN, snapAlerts, snapClock}
-	case kindMove, kindCorrection, kindResult, kindPosition:
+	case kindMove, kindCorrection, kindResult, kindResultCopy, kindPosition:
 		return []int{snapState, snapPGN}
 	case kindAlert, kindAlertClear, kindCommand:
 		return []int{snapAlerts, snapState}
@@ -984,14 +994,29 @@ func (p *Publisher) Clock(c ClockState) error {
 }
 
 // End journals the game's result (it may be called again to change it).
+// The record is written twice, with the game's tags: it is the game's
+// last, which no later record can rebuild if it is damaged.
 func (p *Publisher) End(r Result) error {
-	_, err := p.event(kindResult, func() (any, []int, error) {
-		if err := checkResult(p.g, &r); err != nil {
-			return nil, nil, err
-		}
-		return resultRecord{Result: r, chain: p.g.chain()}, []int{snapState, snapPGN}, nil
-	}, func(rec journal.Record) { p.g.applyResult(r, rec.Time) })
-	return err
+	p.appendMu.Lock()
+	defer p.appendMu.Unlock()
+	p.mu.Lock()
+	err := checkResult(p.g, &r)
+	var rec resultRecord
+	if err == nil {
+		info := p.g.info
+		rec = resultRecord{Result: r, chain: p.g.chain(), Info: &info}
+	}
+	p.mu.Unlock()
+	if err != nil {
+		return err
+	}
+	if _, err := p.write(kindResult, rec, []int{snapState, snapPGN}, func(jr journal.Record) { p.g.applyResult(r, jr.Time) }); err != nil {
+		return err
+	}
+	if _, err := p.write(kindResultCopy, rec, nil, nil); err != nil {
+		p.log.Warn("the copy of the result record was not journaled", "err", err)
+	}
+	return nil
 }
 
 // SetPosition journals a new position for the current game (see Position).

@@ -6,11 +6,14 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/boardd/boardd/publish"
 )
+
+var corruptOps = flag.String("journal.ops", "flip,zero512,dup512,truncate", "the kinds of damage TestJournalCorruption makes")
 
 var corruptStride = flag.Int("journal.stride", 397, "corrupt the journal at every Nth byte offset in TestJournalCorruption (1: every offset)")
 
@@ -114,6 +117,9 @@ func TestJournalCorruption(t *testing.T) {
 	offsets = slices.Compact(offsets)
 	jc := journalCase{files: files, seg: seg, moves: moves, info: info, last: last}
 	for _, op := range ops {
+		if !slices.Contains(strings.Split(*corruptOps, ","), op.name) {
+			continue
+		}
 		var st corruptionStats
 		for _, i := range offsets {
 			o := jc.check(t, dir, op.do(slices.Clone(orig), i), fmt.Sprintf("%s at %d", op.name, i))
