@@ -24,7 +24,9 @@
 //
 // Every event method checks its input against the game (a move must be
 // legal and the next ply), journals it with fsync and returns; publishing
-// follows in Run. What goes out, and why nothing is lost, duplicated or
+// follows in Run. While the journal cannot be written (a full disk) events
+// are held in memory, bounded, and written when it can again; Health says
+// so, and what damage the journal was found with. What goes out, and why nothing is lost, duplicated or
 // reordered for a subscriber that applies Deduper's rule, is in
 // docs/mqtt.md.
 //

@@ -27,6 +27,9 @@ type game struct {
 	started  time.Time
 	endedAt  time.Time
 	lastMove *MoveRef
+	// placeholder: the game record was lost and the game was made up
+	// from a later record's game id; the tags are unknown.
+	placeholder bool
 }
 
 const maxTagLen = 200
@@ -431,4 +434,129 @@ func (g *game) uciMoves() []string {
 		out[i] = m.UCI
 	}
 	return out
+}
+
+// chain is what a move, correction or result record carries besides its
+// payload, so that it can be applied when damage cost the journal earlier
+// records: the game's start position and its final moves before the
+// record. Replaying them rebuilds the game up to the record, so one lost
+// record loses at most the clock times it held, not every move after it.
+type chain struct {
+	// Prior is the final moves before the record, UCI, space-separated
+	// (a pointer: records written before chains existed have none).
+	Prior *string `json:"prior,omitempty"`
+	// Start is the start position's FEN if it is not the standard one.
+	Start string `json:"start,omitempty"`
+	// LastClocks are the clock times of the last of the Prior moves, so a
+	// single lost move record does not cost its [%clk].
+	LastClocks *Clocks `json:"prior_clock,omitempty"`
+}
+
+// key identifies the game the chain describes.
+func (c chain) key() string {
+	if c.Prior == nil {
+		return c.Start + "|"
+	}
+	return c.Start + "|" + *c.Prior
+}
+
+// moveRecord, correctionRecord and resultRecord are what the journal
+// holds for a move, a correction and a result.
+type moveRecord struct {
+	Move
+	chain
+}
+
+type correctionRecord struct {
+	Correction
+	chain
+}
+
+type resultRecord struct {
+	Result
+	chain
+	// Info is the game's, so a finished game keeps its tags even if
+	// both copies of its game record are lost.
+	Info *GameInfo `json:"info,omitempty"`
+}
+
+// startFEN is the start position's FEN, "" for the standard start.
+func (g *game) startFEN() string {
+	if f := g.start.FEN(); f != chess.StartFEN || g.start.Chess960() {
+		return f
+	}
+	return ""
+}
+
+// chain is the game's chain for the next record.
+func (g *game) chain() chain {
+	prior := strings.Join(g.uciMoves(), " ")
+	c := chain{Prior: &prior, Start: g.startFEN()}
+	if n := len(g.moves); n > 0 {
+		c.LastClocks = g.moves[n-1].Clocks
+	}
+	return c
+}
+
+// fillLastClocks gives the last final move the chain's clock times if it
+// has none (it was rebuilt from a chain after its own record was lost).
+func (g *game) fillLastClocks(c chain) {
+	if n := len(g.moves); n > 0 && g.moves[n-1].Clocks == nil && c.LastClocks != nil {
+		cl := *c.LastClocks
+		g.moves[n-1].Clocks = &cl
+	}
+}
+
+func (g *game) chainKey() string { return g.chain().key() }
+
+// rebuildFrom replaces the game's final moves by the chain's, replayed from
+// its start. Moves the game already had at the same plies keep their
+// clock times; the others have none.
+func (g *game) rebuildFrom(c chain) error {
+	start := g.start
+	if c.Start != g.startFEN() {
+		if c.Start == "" {
+			start = chess.NewPosition()
+		} else {
+			p, err := chess.ParseFEN(c.Start)
+			if err != nil {
+				return fmt.Errorf("rebuilding the game: start %q: %w", c.Start, err)
+			}
+			start = p
+		}
+		if g.info.Chess960 {
+			start.SetChess960(true)
+		}
+	}
+	same := start == g.start
+	pos := *start
+	var moves []Move
+	var cmoves []chess.Move
+	for i, u := range strings.Fields(*c.Prior) {
+		mv, err := pos.ParseUCI(u)
+		if err != nil {
+			return fmt.Errorf("rebuilding the game: ply %d %s: %w (position %s)", i+1, u, err, pos.FEN())
+		}
+		m := Move{Game: g.info.ID, Ply: i + 1, Side: sideName(pos.SideToMove()), UCI: pos.UCI(mv), SAN: pos.SAN(mv), Final: true}
+		if same && i < len(g.moves) && g.moves[i].UCI == m.UCI {
+			m = g.moves[i]
+		}
+		pos.MakeMove(mv)
+		if m.FEN == "" || !same {
+			m.FEN = pos.FEN()
+		}
+		moves = append(moves, m)
+		cmoves = append(cmoves, mv)
+	}
+	g.start = start
+	g.pos = &pos
+	g.moves, g.cmoves, g.prov, g.lastMove = moves, cmoves, nil, nil
+	g.fillLastClocks(c)
+	if n := len(moves); n > 0 {
+		g.lastMove = &MoveRef{SAN: moves[n-1].SAN, UCI: moves[n-1].UCI}
+	}
+	if !same {
+		g.info.FEN = c.Start
+	}
+	return nil
 }

@@ -92,6 +92,8 @@ type view struct {
 	retained map[string][]byte // leaf -> last accepted payload
 	dups     int
 	raw      int
+	rawMoves int // move messages received
+	dupMoves int // of them, dropped as duplicates
 }
 
 func newView() *view {
@@ -106,11 +108,17 @@ func (v *view) add(topic string, payload []byte) {
 	if err != nil {
 		panic(err)
 	}
+	_, leaf, _ := publish.SplitTopic(topic)
+	if leaf == publish.LeafMove {
+		v.rawMoves++
+		if !ok {
+			v.dupMoves++
+		}
+	}
 	if !ok {
 		v.dups++
 		return
 	}
-	_, leaf, _ := publish.SplitTopic(topic)
 	switch leaf {
 	case publish.LeafMove:
 		var m publish.MovePayload

@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
-	"os"
-	"strconv"
 	"time"
 )
 
@@ -14,8 +12,15 @@ import (
 // with jittered exponential backoff; after each (re)connection it re-sends,
 // in order, every event not yet acknowledged, then every retained topic.
 // On return the board's status says offline (when the broker could be
-// told). Without a Dialer, Run only handles nothing and waits.
+// told). Without a Dialer, Run only retries writing events held while the
+// journal could not be written.
 func (p *Publisher) Run(ctx context.Context) error {
+	retryDone := make(chan struct{})
+	go func() {
+		defer close(retryDone)
+		p.retryHeld(ctx)
+	}()
+	defer func() { <-retryDone }()
 	if p.cfg.Dialer == nil {
 		<-ctx.Done()
 		return nil
@@ -84,9 +89,11 @@ func (p *Publisher) dial(ctx context.Context) (Conn, error) {
 	// replaces this connection's status and a later connection's status
 	// replaces the will (subscribers accept an equal header on retained
 	// topics).
-	p.statusHdr = p.header(p.j.LastSeq(), p.cfg.Now())
+	p.statusHdr = p.header(p.lastSeqLocked(), p.cfg.Now())
 	will, _ := json.Marshal(StatusPayload{Header: p.statusHdr, Status: Status{Online: false, State: "lost", Firmware: p.status.Firmware}})
+	willSeq := p.statusHdr.Seq
 	p.mu.Unlock()
+	p.saveMark(willSeq) // the broker holds the will from the connection on
 	// A stop while connecting does not abandon the connection at once: a
 	// connection given up half-way is closed without a DISCONNECT, and the
 	// broker then sends the will ("lost") for a board that stopped
@@ -110,6 +117,7 @@ type flight struct {
 	ack     Ack
 	snap    int // -1 for an event
 	version uint64
+	seq     uint64 // of the message's header
 	sentAt  time.Time
 }
 
@@ -123,7 +131,7 @@ func (p *Publisher) serve(ctx context.Context, conn Conn) (healthy bool, err err
 			p.snaps[i].flying = 0
 		}
 		p.mu.Unlock()
-		p.saveAcked()
+		p.saveMark(0)
 	}()
 	if err := conn.Subscribe(ctx, Topic(p.board, LeafCmd+"/+"), 1); err != nil {
 		if ctx.Err() != nil {
@@ -146,7 +154,6 @@ func (p *Publisher) serve(ctx context.Context, conn Conn) (healthy bool, err err
 	p.log.Info("connected to broker", "unsent", unsent)
 
 	var inflight []flight
-	lastSave := time.Now()
 	timer := time.NewTimer(time.Hour)
 	defer timer.Stop()
 	for {
@@ -157,6 +164,9 @@ func (p *Publisher) serve(ctx context.Context, conn Conn) (healthy bool, err err
 			if !ok {
 				break
 			}
+			// The mark must know a seq before the broker can: a restart
+			// numbers its records above it.
+			p.saveMark(f.seq)
 			f.ack = conn.Publish(m)
 			f.sentAt = time.Now()
 			inflight = append(inflight, f)
@@ -189,12 +199,11 @@ func (p *Publisher) serve(ctx context.Context, conn Conn) (healthy bool, err err
 			healthy = true
 			inflight = inflight[1:]
 			p.acked(f)
-			// The mark only saves re-sending after a crash; writing it
-			// often would cost more than the duplicates it avoids, and
-			// the file system must not hold up the sending.
-			if time.Since(lastSave) > time.Minute {
-				go p.saveAcked()
-				lastSave = time.Now()
+			// Every acknowledgement is saved (one small write, no
+			// fsync), so a restart re-sends only what the broker had
+			// not acknowledged.
+			if f.snap < 0 {
+				p.saveMark(0)
 			}
 		}
 	}
@@ -209,13 +218,13 @@ func (p *Publisher) next() (Message, flight, bool) {
 	if s := &p.snaps[snapStatus]; s.dirty() {
 		if b, err := p.renderLocked(snapStatus); err == nil {
 			s.flying = s.version
-			return Message{Topic: Topic(p.board, LeafStatus), Payload: b, QoS: 1, Retain: true}, flight{snap: snapStatus, version: s.version}, true
+			return Message{Topic: Topic(p.board, LeafStatus), Payload: b, QoS: 1, Retain: true}, flight{snap: snapStatus, version: s.version, seq: p.statusHdr.Seq}, true
 		}
 	}
 	if p.cursor < len(p.queue) {
 		m := p.queue[p.cursor]
 		p.cursor++
-		return m.Message, flight{snap: -1}, true
+		return m.Message, flight{snap: -1, seq: m.seq}, true
 	}
 	for i := range p.snaps {
 		s := &p.snaps[i]
@@ -232,7 +241,11 @@ func (p *Publisher) next() (Message, flight, bool) {
 		if i == snapStatus {
 			qos = 1
 		}
-		return Message{Topic: Topic(p.board, snapLeaf[i]), Payload: b, QoS: qos, Retain: true}, flight{snap: i, version: s.version}, true
+		seq := s.hdr.Seq
+		if i == snapStatus {
+			seq = p.statusHdr.Seq
+		}
+		return Message{Topic: Topic(p.board, snapLeaf[i]), Payload: b, QoS: qos, Retain: true}, flight{snap: i, version: s.version, seq: seq}, true
 	}
 	return Message{}, flight{}, false
 }
@@ -265,26 +278,26 @@ func (p *Publisher) ackedSeq() uint64 {
 	return p.queued
 }
 
-// saveAcked records the acknowledged mark so a restart does not re-send
-// everything. It is not fsynced: losing it only causes duplicates, which
-// subscribers drop.
-func (p *Publisher) saveAcked() {
+// saveMark records the acknowledged position and, if published is above
+// it, the newest seq handed to the broker. A failure only means re-sending
+// more after a restart; it is logged once until a write succeeds again.
+func (p *Publisher) saveMark(published uint64) {
 	p.saveMu.Lock()
 	defer p.saveMu.Unlock()
-	v := p.ackedSeq()
-	if v == p.ackedSaved {
+	if p.mark == nil {
 		return
 	}
-	tmp := p.ackFile() + ".tmp"
-	if err := os.WriteFile(tmp, []byte(strconv.FormatUint(v, 10)+"\n"), 0o644); err != nil {
-		p.log.Warn("saving outbox mark", "err", err)
+	// Never past what the journal holds durably: the mark is read
+	// against it at the next start.
+	a := min(p.ackedSeq(), p.j.LastSeq())
+	if err := p.mark.save(a, max(published, p.mark.published, a)); err != nil {
+		if !p.markFailing {
+			p.log.Warn("saving the outbox mark; a restart will re-send more", "err", err)
+		}
+		p.markFailing = true
 		return
 	}
-	if err := os.Rename(tmp, p.ackFile()); err != nil {
-		p.log.Warn("saving outbox mark", "err", err)
-		return
-	}
-	p.ackedSaved = v
+	p.markFailing = false
 }
 
 // stopGrace bounds what a stop waits for: a connection being made, the

@@ -1,13 +1,13 @@
 package publish
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -27,6 +27,8 @@ const (
 	kindResult     journal.Kind = 22 // Result
 	kindPosition   journal.Kind = 23 // Position
 	kindCommand    journal.Kind = 24 // commandRecord
+	kindGameCopy   journal.Kind = 25 // GameInfo again, so one damaged record does not lose the game's tags
+	kindResultCopy journal.Kind = 26 // resultRecord again: a game's last record has no later one to rebuild it from
 )
 
 // Config configures a Publisher.
@@ -73,7 +75,17 @@ type Config struct {
 	MaxCommandIDs int
 	// NoSync turns off fsync (benchmarks only: not crash-safe).
 	NoSync bool
-	Logger *slog.Logger
+	// MaxHeldBytes bounds the events held in memory while the journal
+	// cannot be written (a full disk): default 4 MiB, some ten games'
+	// worth. Beyond it events are refused.
+	MaxHeldBytes int
+	// JournalRetry is how often Run retries writing held events
+	// (default 2 s); every new event retries too.
+	JournalRetry time.Duration
+	// WrapJournalFile wraps the journal's segment files (tests inject
+	// write errors with it).
+	WrapJournalFile func(journal.File) journal.File
+	Logger          *slog.Logger
 	// Now replaces time.Now (tests).
 	Now func() time.Time
 }
@@ -117,9 +129,34 @@ type Publisher struct {
 	// queued is the newest record whose events are in queue. A record
 	// can be in the journal before its events are queued (the fsync runs
 	// without mu): the acknowledged mark must not run ahead of it.
-	queued     uint64
-	saveMu     sync.Mutex // guards ackedSaved and the mark file
-	ackedSaved uint64
+	queued      uint64
+	saveMu      sync.Mutex // guards mark and markFailing
+	mark        *markFile
+	markFailing bool
+
+	// loss is what the journal had lost when it was opened; lossAlert
+	// the id of the alert that reported it (health is not ok while it
+	// is active).
+	loss      *journalLoss
+	lossAlert string
+
+	// While the journal cannot be written, records are held in memory in
+	// order, with the seqs they will have, and published meanwhile;
+	// writeErr is the failure, writeAlert the alert that reported it.
+	held        []heldRecord
+	heldBytes   int
+	heldNext    uint64 // the seq of the next record held
+	writeErr    error
+	writeSince  time.Time
+	writeAlert  string
+	writeErrors uint64 // failed journal writes since Open
+}
+
+// heldRecord is a record the journal could not write yet. rotate says a
+// new segment (a new game) starts before it.
+type heldRecord struct {
+	journal.Record
+	rotate bool
 }
 
 type outMsg struct {
@@ -194,8 +231,22 @@ func Open(cfg Config) (*Publisher, error) {
 	if cfg.MaxCommandIDs <= 0 {
 		cfg.MaxCommandIDs = 4096
 	}
-	j, rec, err := journal.Open(cfg.JournalDir, journal.Options{NoSync: cfg.NoSync, Now: cfg.Now})
+	if cfg.MaxHeldBytes <= 0 {
+		cfg.MaxHeldBytes = 4 << 20
+	}
+	if cfg.JournalRetry <= 0 {
+		cfg.JournalRetry = 2 * time.Second
+	}
+	if err := os.MkdirAll(cfg.JournalDir, 0o755); err != nil {
+		return nil, fmt.Errorf("publish: journal directory: %w", err)
+	}
+	mark, err := openMark(filepath.Join(cfg.JournalDir, "outbox.mark"), filepath.Join(cfg.JournalDir, "outbox.acked"))
 	if err != nil {
+		return nil, fmt.Errorf("publish: %w", err)
+	}
+	j, rec, err := journal.Open(cfg.JournalDir, journal.Options{NoSync: cfg.NoSync, Now: cfg.Now, SeqFloor: mark.published, WrapFile: cfg.WrapJournalFile})
+	if err != nil {
+		mark.close()
 		return nil, fmt.Errorf("publish: %w", err)
 	}
 	p := &Publisher{
@@ -208,21 +259,41 @@ func Open(cfg Config) (*Publisher, error) {
 		status: cfg.Status,
 		cmds:   newCmdStore(cfg.MaxCommandIDs),
 		inRate: tokenBucket{rate: cfg.CommandRate, burst: cfg.CommandBurst},
+		mark:   mark,
 	}
 	if rec.TornBytes > 0 || len(rec.Removed) > 0 {
 		p.log.Warn("journal repaired after an unclean shutdown", "torn_bytes", rec.TornBytes, "segment", rec.Segment, "removed", rec.Removed)
 	}
-	if err := p.rebuild(); err != nil {
+	loss, err := p.rebuild(mark.acked)
+	if err != nil {
 		j.Close()
+		mark.close()
 		return nil, err
 	}
+	loss.tailLost = rec.Skipped
+	if rec.Skipped > 0 {
+		loss.tailFrom = mark.published - rec.Skipped + 1
+	}
+	p.reportLoss(loss)
 	return p, nil
 }
 
 // Close closes the journal. Run must have returned.
 func (p *Publisher) Close() error {
-	p.saveAcked()
-	return p.j.Close()
+	p.appendMu.Lock()
+	if p.flushHeld() != nil {
+		p.mu.Lock()
+		n := len(p.held)
+		p.mu.Unlock()
+		p.log.Error("events held in memory are lost: the journal still cannot be written", "events", n, "err", p.writeErr)
+	}
+	p.appendMu.Unlock()
+	p.saveMark(0)
+	p.saveMu.Lock()
+	merr := p.mark.close()
+	p.mark = nil
+	p.saveMu.Unlock()
+	return errors.Join(p.j.Close(), merr)
 }
 
 // Board is the board id.
@@ -231,20 +302,16 @@ func (p *Publisher) Board() string { return p.board }
 // Session is the current boot counter.
 func (p *Publisher) Session() uint32 { return p.j.Session() }
 
-func (p *Publisher) ackFile() string { return filepath.Join(p.cfg.JournalDir, "outbox.acked") }
-
 // rebuild replays the current game segment into the model, remembers
-// recent command ids, and queues unacknowledged events.
-func (p *Publisher) rebuild() error {
-	acked := uint64(0)
-	if b, err := os.ReadFile(p.ackFile()); err == nil {
-		// A mark lost or garbled by a crash only means re-sending more,
-		// which subscribers drop as duplicates.
-		if v, err := strconv.ParseUint(strings.TrimSpace(string(b)), 10, 64); err == nil && v <= p.j.LastSeq() {
-			acked = v
-		}
+// recent command ids, and queues the events after acked, the broker's
+// acknowledged position. It returns what damage cost the current game.
+func (p *Publisher) rebuild(acked uint64) (*journalLoss, error) {
+	if acked > p.j.LastSeq() {
+		// A mark ahead of the journal: only re-sending more is safe.
+		acked = 0
 	}
-	p.ackedSaved = acked
+	loss := &journalLoss{alertIDs: map[string]bool{}}
+	p.loss = loss // chainTo notes a lost game record in it
 	n := p.j.Segments()
 	// Command ids of the last CommandHorizon come from the newest
 	// segments; the current game starts in the newest segment that has a
@@ -252,22 +319,30 @@ func (p *Publisher) rebuild() error {
 	// crash right after starting one leaves it without).
 	horizon := p.cfg.Now().Add(-p.cfg.CommandHorizon)
 	var segs [][]journal.Record
+	var dmgs []journal.Damage
 	gameSeg := -1
 	for i := n - 1; i >= 0; i-- {
-		recs, _, err := p.j.ReadSegment(i)
+		recs, dmg, err := p.j.ReadSegment(i)
 		if err != nil {
-			return fmt.Errorf("publish: reading journal: %w", err)
+			return nil, fmt.Errorf("publish: reading journal: %w", err)
 		}
 		segs = append(segs, recs)
+		dmgs = append(dmgs, dmg)
 		old := false
 		for _, r := range recs {
+			if r.Kind == kindAlert {
+				var a Alert
+				if json.Unmarshal(r.Data, &a) == nil {
+					loss.alertIDs[a.ID] = true
+				}
+			}
 			if r.Kind == kindCommand {
 				var c commandRecord
 				if json.Unmarshal(r.Data, &c) == nil && c.ID != "" && !c.Duplicate {
 					p.cmds.add(c, p.cfg.Now())
 				}
 			}
-			if r.Kind == kindGame && gameSeg < 0 {
+			if (r.Kind == kindGame || r.Kind == kindGameCopy) && gameSeg < 0 {
 				gameSeg = len(segs) - 1
 			}
 			if r.Time.Before(horizon) {
@@ -282,8 +357,19 @@ func (p *Publisher) rebuild() error {
 		gameSeg = 0 // no game yet: alerts and clock of the newest segment
 	}
 	for k := gameSeg; k >= 0; k-- {
+		loss.addDamage(p.j.SegmentName(n-1-k), dmgs[k])
 		for _, r := range segs[k] {
-			p.applyRecord(r)
+			chained, err := p.applyRecord(r)
+			if chained {
+				loss.rebuilt++
+			}
+			if err != nil {
+				loss.failed++
+				if loss.firstErr == nil {
+					loss.firstErr = fmt.Errorf("seq %d: %w", r.Seq, err)
+				}
+				p.log.Debug("journal record does not apply; skipped", "seq", r.Seq, "kind", r.Kind, "err", err)
+			}
 			h := p.recordHeader(r)
 			for _, s := range snapsOf(r.Kind) {
 				p.snaps[s].hdr = h
@@ -297,7 +383,7 @@ func (p *Publisher) rebuild() error {
 		return nil
 	})
 	if err != nil {
-		return fmt.Errorf("publish: reading journal: %w", err)
+		return nil, fmt.Errorf("publish: reading journal: %w", err)
 	}
 	if len(q) > p.cfg.MaxReplay {
 		p.log.Warn("too many unsent events in the journal; sending only the newest", "unsent", len(q), "sending", p.cfg.MaxReplay)
@@ -320,18 +406,22 @@ func (p *Publisher) rebuild() error {
 	if p.clock == nil {
 		p.snaps[snapClock].version = 0
 	}
-	return nil
+	return loss, nil
 }
 
 // applyRecord applies a journaled record to the model (at start, replaying
-// the current segment). Records were checked before they were written;
-// one that no longer applies is logged and skipped.
-func (p *Publisher) applyRecord(r journal.Record) {
-	var err error
+// the current segment). Records were checked before they were written; one
+// that no longer applies (damage cost the journal a record it depends on)
+// is skipped with an error. chained says the record applied only after the
+// game was rebuilt from the moves it carries (see chain).
+func (p *Publisher) applyRecord(r journal.Record) (chained bool, err error) {
 	switch r.Kind {
-	case kindGame:
+	case kindGame, kindGameCopy:
 		var gi GameInfo
 		if err = json.Unmarshal(r.Data, &gi); err == nil {
+			if r.Kind == kindGameCopy && p.g != nil && p.g.info.ID == gi.ID {
+				break // the copy of the record just applied
+			}
 			var start *chess.Position
 			if gi.FEN != "" {
 				start, err = chess.ParseFEN(gi.FEN)
@@ -346,19 +436,23 @@ func (p *Publisher) applyRecord(r journal.Record) {
 			}
 		}
 	case kindMove:
-		var m Move
+		var m moveRecord
 		if err = json.Unmarshal(r.Data, &m); err == nil {
-			var mv chess.Move
-			if mv, err = p.g.checkMove(&m); err == nil {
-				p.g.applyMove(m, mv)
+			if chained, err = p.chainTo(m.chain, m.Game, r.Time); err == nil {
+				var mv chess.Move
+				if mv, err = p.g.checkMove(&m.Move); err == nil {
+					p.g.applyMove(m.Move, mv)
+				}
 			}
 		}
 	case kindCorrection:
-		var c Correction
+		var c correctionRecord
 		if err = json.Unmarshal(r.Data, &c); err == nil {
-			var mv chess.Move
-			if mv, err = p.g.checkCorrection(&c); err == nil {
-				p.g.applyCorrection(c, mv)
+			if chained, err = p.chainTo(c.chain, c.Game, r.Time); err == nil {
+				var mv chess.Move
+				if mv, err = p.g.checkCorrection(&c.Correction); err == nil {
+					p.g.applyCorrection(c.Correction, mv)
+				}
 			}
 		}
 	case kindAlert:
@@ -376,11 +470,21 @@ func (p *Publisher) applyRecord(r journal.Record) {
 		if err = json.Unmarshal(r.Data, &c); err == nil {
 			p.clock = &c
 		}
-	case kindResult:
-		var res Result
+	case kindResult, kindResultCopy:
+		var res resultRecord
 		if err = json.Unmarshal(r.Data, &res); err == nil {
-			if err = checkResult(p.g, &res); err == nil {
-				p.g.applyResult(res, r.Time)
+			if r.Kind == kindResultCopy && p.g != nil && p.g.info.ID == res.Game && p.g.result == res.Result {
+				break // the copy of the record just applied
+			}
+			if chained, err = p.chainTo(res.chain, res.Game, r.Time); err == nil {
+				if err = checkResult(p.g, &res.Result); err == nil {
+					p.g.applyResult(res.Result, r.Time)
+				}
+				if p.g.placeholder && res.Info != nil && res.Info.ID == p.g.info.ID {
+					// Both game records were lost; the result has the tags.
+					p.g.info, p.g.placeholder = *res.Info, false
+					p.loss.gameLost = false
+				}
 			}
 		}
 	case kindPosition:
@@ -397,8 +501,63 @@ func (p *Publisher) applyRecord(r journal.Record) {
 			p.removeAlert(c.Alert)
 		}
 	}
-	if err != nil {
-		p.log.Warn("journal record does not apply; skipped", "seq", r.Seq, "kind", r.Kind, "err", err)
+	return chained, err
+}
+
+// chainTo brings the model in line with what a record says came before
+// it: the game (a placeholder with the record's game id if the game
+// record was lost) and its final moves. It reports whether the model had
+// to change, which means earlier records were lost.
+func (p *Publisher) chainTo(c chain, gameID string, at time.Time) (bool, error) {
+	if c.Prior == nil {
+		return false, nil // written before records carried their chain
+	}
+	changed := false
+	if p.g == nil || (gameID != "" && gameID != p.g.info.ID) {
+		start := chess.NewPosition()
+		if c.Start != "" {
+			var err error
+			if start, err = chess.ParseFEN(c.Start); err != nil {
+				return false, fmt.Errorf("rebuilding game %s: start %q: %w", gameID, c.Start, err)
+			}
+		}
+		p.g = newGame(GameInfo{ID: gameID, FEN: c.Start, Chess960: start.Chess960()}, start, at)
+		p.g.placeholder = true
+		p.alerts, p.clock = nil, nil
+		p.loss.gameLost = true
+		changed = true
+	}
+	if p.g.chainKey() == c.key() {
+		p.g.fillLastClocks(c)
+		return changed, nil
+	}
+	if err := p.g.rebuildFrom(c); err != nil {
+		return true, err
+	}
+	return true, nil
+}
+
+// reportLoss tells about what the journal lost: a log line, the status
+// topic's detail, /healthz (Health) and an alert to the arbiter. The
+// alert's id names the damage, so a restart does not raise it again.
+func (p *Publisher) reportLoss(l *journalLoss) {
+	if !l.any() {
+		p.loss = nil
+		return
+	}
+	what := l.String()
+	p.log.Error("journal damaged", "what", what, "segment", l.segment, "bytes", l.bytes, "lost", l.missing, "duplicates", l.dups,
+		"lost_at_end", l.tailLost, "rebuilt", l.rebuilt, "not_applied", l.failed, "first_error", l.firstErr)
+	id := l.alertID()
+	p.mu.Lock()
+	p.loss = l
+	p.lossAlert = id
+	p.mu.Unlock()
+	if l.alertIDs[id] {
+		return // raised before this restart
+	}
+	if _, err := p.Alert(Alert{ID: id, Kind: AlertJournalDamaged, Text: "The board's record of the game was damaged: " + what + ". Check the game against the scoresheets."}); err != nil {
+		p.log.Error("journal damage alert not raised", "err", err)
 	}
 }
 
@@ -465,9 +624,9 @@ func (p *Publisher) eventsOf(r journal.Record) []outMsg {
 // snapsOf lists the retained topics a record kind changes.
 func snapsOf(k journal.Kind) []int {
 	switch k {
-	case kindGame:
+	case kindGame, kindGameCopy:
 		return []int{snapState, snapPGN, snapAlerts, snapClock}
-	case kindMove, kindCorrection, kindResult, kindPosition:
+	case kindMove, kindCorrection, kindResult, kindResultCopy, kindPosition:
 		return []int{snapState, snapPGN}
 	case kindAlert, kindAlertClear, kindCommand:
 		return []int{snapAlerts, snapState}
@@ -497,13 +656,18 @@ func (p *Publisher) event(kind journal.Kind, prepare func() (v any, snaps []int,
 // write journals v and, under mu, queues its events, marks snaps and
 // applies it. The caller holds appendMu.
 func (p *Publisher) write(kind journal.Kind, v any, snaps []int, apply func(r journal.Record)) (journal.Record, error) {
+	return p.writeRecord(kind, v, false, snaps, apply)
+}
+
+// writeRecord is write, starting a new journal segment first if rotate.
+func (p *Publisher) writeRecord(kind journal.Kind, v any, rotate bool, snaps []int, apply func(r journal.Record)) (journal.Record, error) {
 	data, err := json.Marshal(v)
 	if err != nil {
 		return journal.Record{}, fmt.Errorf("publish: encoding %T: %w", v, err)
 	}
-	r, err := p.j.Append(kind, data)
+	r, failed, err := p.append(kind, data, rotate)
 	if err != nil {
-		return journal.Record{}, fmt.Errorf("publish: %w", err)
+		return journal.Record{}, err
 	}
 	p.mu.Lock()
 	p.queue = append(p.queue, p.eventsOf(r)...)
@@ -513,14 +677,198 @@ func (p *Publisher) write(kind journal.Kind, v any, snaps []int, apply func(r jo
 		p.snaps[s].hdr = h
 		p.snaps[s].version++
 		p.snaps[s].qos = 1
+		if s == snapAlerts && p.lossAlert != "" {
+			p.snaps[snapStatus].version++ // its detail names the damage while the alert is active
+		}
 	}
 	if apply != nil {
 		apply(r)
 	}
 	p.mu.Unlock()
 	p.kick()
+	if failed {
+		p.raiseWriteAlert()
+	}
 	return r, nil
 }
+
+// append journals a record or, while the journal cannot be written, holds
+// it in memory (bounded by MaxHeldBytes) under the seq it will have.
+// failed says this append began a failure. The caller holds appendMu.
+func (p *Publisher) append(kind journal.Kind, data []byte, rotate bool) (r journal.Record, failed bool, err error) {
+	if len(p.held) > 0 {
+		p.flushHeld() // a failure leaves the record to join the held ones
+	}
+	if len(p.held) == 0 {
+		if rotate {
+			if err = p.j.Rotate(); err == nil {
+				rotate = false
+				if perr := p.j.Prune(p.cfg.KeepGames); perr != nil {
+					p.log.Warn("pruning old journal segments", "err", perr)
+				}
+			}
+		}
+		if err == nil {
+			if r, err = p.j.Append(kind, data); err == nil {
+				return r, false, nil
+			}
+		}
+		if errors.Is(err, journal.ErrClosed) || errors.Is(err, journal.ErrTooBig) {
+			return journal.Record{}, false, fmt.Errorf("publish: %w", err)
+		}
+		failed = p.writeFailed(err)
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.heldBytes+len(data) > p.cfg.MaxHeldBytes {
+		return journal.Record{}, failed, fmt.Errorf("publish: event refused: the journal cannot be written (%v) and the %d events held in memory fill the %d bytes kept", p.writeErr, len(p.held), p.cfg.MaxHeldBytes)
+	}
+	if len(p.held) == 0 {
+		p.heldNext = p.j.LastSeq() + 1
+	}
+	if rotate {
+		p.heldNext++ // the new segment's first record
+	}
+	r = journal.Record{Seq: p.heldNext, Session: p.j.Session(), Time: p.cfg.Now(), Kind: kind, Data: data}
+	p.held = append(p.held, heldRecord{Record: r, rotate: rotate})
+	p.heldBytes += len(data)
+	p.heldNext++
+	return r, failed, nil
+}
+
+// writeFailed records a failed journal write and reports whether it
+// begins a failure (the first since the journal last worked): that one
+// is logged and alerted, the retries only counted.
+func (p *Publisher) writeFailed(err error) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.writeErrors++
+	if p.writeErr != nil {
+		p.writeErr = err
+		return false
+	}
+	p.writeErr = err
+	p.writeSince = p.cfg.Now()
+	p.snaps[snapStatus].version++
+	p.log.Error("the journal cannot be written; holding events in memory and retrying", "err", err, "max_bytes", p.cfg.MaxHeldBytes)
+	return true
+}
+
+// raiseWriteAlert tells the arbiter the journal cannot be written: once
+// per failure (the alert is held and published like any event, and
+// cleared when the journal works again). The caller holds appendMu.
+func (p *Publisher) raiseWriteAlert() {
+	p.mu.Lock()
+	a := Alert{ID: fmt.Sprintf("journal-write-%d-%d", p.j.Session(), p.nextSeqLocked()), Kind: AlertJournalWrite,
+		Text: fmt.Sprintf("The board cannot write its record of the game (%v). Moves are kept in memory and published, but a power cut now would lose them; free space on the board's storage or replace it.", p.writeErr)}
+	if p.g != nil {
+		a.Game = p.g.info.ID
+	}
+	p.mu.Unlock()
+	if _, err := p.write(kindAlert, a, []int{snapAlerts, snapState}, func(journal.Record) {
+		p.alerts = append(p.alerts, a)
+		p.writeAlert = a.ID
+	}); err != nil {
+		p.log.Error("journal write alert not raised", "err", err)
+	}
+}
+
+// flushHeld writes the held records. Once all are written the failure is
+// over: logged, the status updated and the alert cleared. The caller
+// holds appendMu.
+func (p *Publisher) flushHeld() error {
+	p.mu.Lock()
+	n := len(p.held)
+	p.mu.Unlock()
+	if n == 0 {
+		return nil
+	}
+	for {
+		p.mu.Lock()
+		if len(p.held) == 0 {
+			p.mu.Unlock()
+			break
+		}
+		h := p.held[0]
+		p.mu.Unlock()
+		if h.rotate {
+			if err := p.j.Rotate(); err != nil {
+				p.writeFailed(err)
+				return err
+			}
+			p.mu.Lock()
+			p.held[0].rotate = false
+			p.mu.Unlock()
+			if err := p.j.Prune(p.cfg.KeepGames); err != nil {
+				p.log.Warn("pruning old journal segments", "err", err)
+			}
+		}
+		r, err := p.j.AppendAt(h.Kind, h.Data, h.Time)
+		if err != nil {
+			p.writeFailed(err)
+			return err
+		}
+		if r.Seq != h.Seq {
+			// Cannot happen while the held records are written in order
+			// and nothing else is; if it did, subscribers would see the
+			// record again under its journal seq after a restart.
+			p.log.Error("a held record was journaled under another seq", "held", h.Seq, "journaled", r.Seq)
+		}
+		p.mu.Lock()
+		p.held = p.held[1:]
+		p.heldBytes -= len(h.Data)
+		if len(p.held) == 0 {
+			p.held = nil
+		}
+		p.mu.Unlock()
+	}
+	p.mu.Lock()
+	cause, since, alert := p.writeErr, p.writeSince, p.writeAlert
+	p.writeErr, p.writeAlert = nil, ""
+	p.snaps[snapStatus].version++
+	active := alert != "" && p.hasAlert(alert) // a new game clears it
+	p.mu.Unlock()
+	p.kick()
+	p.log.Info("the journal can be written again; the events held in memory are journaled", "events", n, "after", p.cfg.Now().Sub(since).Round(time.Millisecond), "cause", cause)
+	if active {
+		if _, err := p.write(kindAlertClear, AlertClear{ID: alert, Why: "the journal can be written again"}, []int{snapAlerts, snapState}, func(journal.Record) { p.removeAlert(alert) }); err != nil {
+			p.log.Warn("clearing the journal write alert", "err", err)
+		}
+	}
+	return nil
+}
+
+// retryHeld writes held events every JournalRetry until ctx is done.
+func (p *Publisher) retryHeld(ctx context.Context) {
+	t := time.NewTicker(p.cfg.JournalRetry)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			p.mu.Lock()
+			n := len(p.held)
+			p.mu.Unlock()
+			if n > 0 {
+				p.appendMu.Lock()
+				p.flushHeld()
+				p.appendMu.Unlock()
+			}
+		}
+	}
+}
+
+// nextSeqLocked is the seq the next record will have; lastSeqLocked the
+// newest seq given to a record, held ones included. The caller holds mu.
+func (p *Publisher) nextSeqLocked() uint64 {
+	if len(p.held) > 0 {
+		return p.heldNext
+	}
+	return p.j.LastSeq() + 1
+}
+
+func (p *Publisher) lastSeqLocked() uint64 { return p.nextSeqLocked() - 1 }
 
 func (p *Publisher) kick() {
 	select {
@@ -538,18 +886,18 @@ func (p *Publisher) StartGame(gi GameInfo) (GameInfo, error) {
 	if err != nil {
 		return gi, err
 	}
-	if err := p.j.Rotate(); err != nil {
-		return gi, fmt.Errorf("publish: %w", err)
-	}
-	if err := p.j.Prune(p.cfg.KeepGames); err != nil {
-		p.log.Warn("pruning old journal segments", "err", err)
-	}
-	_, err = p.write(kindGame, gi, []int{snapState, snapPGN, snapAlerts, snapClock}, func(r journal.Record) {
+	_, err = p.writeRecord(kindGame, gi, true, []int{snapState, snapPGN, snapAlerts, snapClock}, func(r journal.Record) {
 		p.g = newGame(gi, start, r.Time)
 		p.alerts = nil
 		p.clock = nil
 	})
-	return gi, err
+	if err != nil {
+		return gi, err
+	}
+	if _, err := p.write(kindGameCopy, gi, nil, nil); err != nil {
+		p.log.Warn("the copy of the game record was not journaled; the game goes on", "err", err)
+	}
+	return gi, nil
 }
 
 // Move journals a move: the next ply, provisional or final. It is checked
@@ -563,10 +911,11 @@ func (p *Publisher) Move(m Move) (Move, error) {
 		if mv, err = p.g.checkMove(&m); err != nil {
 			return nil, nil, err
 		}
+		rec := moveRecord{Move: m, chain: p.g.chain()}
 		if m.Final {
-			return m, []int{snapState, snapPGN}, nil
+			return rec, []int{snapState, snapPGN}, nil
 		}
-		return m, []int{snapState}, nil
+		return rec, []int{snapState}, nil
 	}, func(journal.Record) { p.g.applyMove(m, mv) })
 	return m, err
 }
@@ -579,7 +928,7 @@ func (p *Publisher) Correct(c Correction) (Correction, error) {
 		if mv, err = p.g.checkCorrection(&c); err != nil {
 			return nil, nil, err
 		}
-		return c, []int{snapState, snapPGN}, nil
+		return correctionRecord{Correction: c, chain: p.g.chain()}, []int{snapState, snapPGN}, nil
 	}, func(journal.Record) { p.g.applyCorrection(c, mv) })
 	return c, err
 }
@@ -601,7 +950,7 @@ func (p *Publisher) Alert(a Alert) (Alert, error) {
 		}
 		if a.ID == "" {
 			// appendMu is held: the next record is this one.
-			a.ID = fmt.Sprintf("a%d-%d", p.j.Session(), p.j.LastSeq()+1)
+			a.ID = fmt.Sprintf("a%d-%d", p.j.Session(), p.nextSeqLocked())
 		}
 		if p.hasAlert(a.ID) {
 			return nil, nil, fmt.Errorf("alert %s: id already active", a.ID)
@@ -652,7 +1001,7 @@ func (p *Publisher) Clock(c ClockState) error {
 	if c.Event == "tick" {
 		p.mu.Lock()
 		s := &p.snaps[snapClock]
-		s.hdr = p.header(p.j.LastSeq(), p.cfg.Now())
+		s.hdr = p.header(p.lastSeqLocked(), p.cfg.Now())
 		s.version++
 		s.qos = 0
 		p.clock = &c
@@ -667,14 +1016,29 @@ func (p *Publisher) Clock(c ClockState) error {
 }
 
 // End journals the game's result (it may be called again to change it).
+// The record is written twice, with the game's tags: it is the game's
+// last, which no later record can rebuild if it is damaged.
 func (p *Publisher) End(r Result) error {
-	_, err := p.event(kindResult, func() (any, []int, error) {
-		if err := checkResult(p.g, &r); err != nil {
-			return nil, nil, err
-		}
-		return r, []int{snapState, snapPGN}, nil
-	}, func(rec journal.Record) { p.g.applyResult(r, rec.Time) })
-	return err
+	p.appendMu.Lock()
+	defer p.appendMu.Unlock()
+	p.mu.Lock()
+	err := checkResult(p.g, &r)
+	var rec resultRecord
+	if err == nil {
+		info := p.g.info
+		rec = resultRecord{Result: r, chain: p.g.chain(), Info: &info}
+	}
+	p.mu.Unlock()
+	if err != nil {
+		return err
+	}
+	if _, err := p.write(kindResult, rec, []int{snapState, snapPGN}, func(jr journal.Record) { p.g.applyResult(r, jr.Time) }); err != nil {
+		return err
+	}
+	if _, err := p.write(kindResultCopy, rec, nil, nil); err != nil {
+		p.log.Warn("the copy of the result record was not journaled", "err", err)
+	}
+	return nil
 }
 
 // SetPosition journals a new position for the current game (see Position).
@@ -782,6 +1146,12 @@ func (p *Publisher) renderLocked(i int) ([]byte, error) {
 		v = AlertsPayload{Header: s.hdr, Alerts: al}
 	case snapStatus:
 		st := p.status
+		if h := p.healthLocked(); !h.OK {
+			st.Detail = strings.TrimPrefix(st.Detail+"; "+h.Problem, "; ")
+		}
+		if p.writeErr != nil {
+			st.State = "error"
+		}
 		st.Online = true
 		if st.State == "" || st.State == "lost" || st.State == "offline" {
 			st.State = "ready"
@@ -817,4 +1187,49 @@ func (p *Publisher) statePayload(h Header) StatePayload {
 		sp.Ended = formatTS(g.endedAt)
 	}
 	return sp
+}
+
+// Health is the journal's condition, for /healthz and the metrics.
+type Health struct {
+	// OK is false while the journal cannot be written, and while the
+	// alert about damage found in it is active (not acknowledged).
+	OK bool `json:"ok"`
+	// Problem says why not.
+	Problem string `json:"problem,omitempty"`
+	// WriteFailing: the journal cannot be written now. Damaged: the
+	// journal had lost records when it was opened (until the alert is
+	// acknowledged).
+	WriteFailing bool `json:"write_failing"`
+	Damaged      bool `json:"damaged"`
+	// Held and HeldBytes are the events held in memory because the
+	// journal cannot be written; WriteErrors counts failed journal
+	// writes since start (retries included).
+	Held        int    `json:"held"`
+	HeldBytes   int    `json:"held_bytes"`
+	WriteErrors uint64 `json:"write_errors"`
+}
+
+// Health returns the journal's condition.
+func (p *Publisher) Health() Health {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.healthLocked()
+}
+
+func (p *Publisher) healthLocked() Health {
+	h := Health{OK: true, Held: len(p.held), HeldBytes: p.heldBytes, WriteErrors: p.writeErrors}
+	var problems []string
+	if p.writeErr != nil {
+		h.WriteFailing = true
+		problems = append(problems, fmt.Sprintf("journal cannot be written since %s: %v; %d events held in memory", formatTS(p.writeSince), p.writeErr, len(p.held)))
+	}
+	if p.loss != nil && p.hasAlert(p.lossAlert) {
+		h.Damaged = true
+		problems = append(problems, "journal damaged: "+p.loss.String())
+	}
+	if len(problems) > 0 {
+		h.OK = false
+		h.Problem = strings.Join(problems, "; ")
+	}
+	return h
 }

@@ -39,6 +39,7 @@ func (d *daemon) openHTTP(ctx context.Context) error {
 	} else {
 		mux.Handle("/", pages)
 	}
+	registerJournalMetrics(d.m, d.pub.Health)
 	mux.Handle("/metrics", d.m)
 	mux.HandleFunc("/healthz", d.health)
 	ln, err := net.Listen("tcp", d.cfg.HTTP.Listen)
@@ -79,12 +80,7 @@ func (d *daemon) fresh() bool {
 }
 
 func (d *daemon) health(w http.ResponseWriter, _ *http.Request) {
-	ok := d.fresh()
-	w.Header().Set("Content-Type", "application/json")
-	if !ok {
-		w.WriteHeader(http.StatusServiceUnavailable)
-	}
-	fmt.Fprintf(w, `{"ok":%v,"sensors_fresh":%v,"broker_connected":%v,"pending":%d}`+"\n", ok, ok, d.pub.Connected(), d.pub.Pending())
+	writeHealth(w, d.fresh(), d.pub)
 }
 
 // notifySystemd says READY and feeds the watchdog while the sensors are

@@ -21,8 +21,11 @@
 // short frame, or a frame whose CRC does not match (blocks that reached the
 // disk zero-filled or stale). Open detects it and truncates the segment
 // before it, so it is never misread. Damage anywhere else (a bad sector in
-// the middle) is not silently cut: the readers skip to the next valid frame
-// and count what they skipped, so no later record is lost.
+// the middle, a stale or misplaced block) is not silently cut: the readers
+// skip to the next valid frame, put the valid frames in seq order, keep
+// one copy of each seq, and count what they skipped and which seqs are
+// missing (Damage), so no intact record is lost and every lost one is
+// known.
 package journal
 
 import (
@@ -92,6 +95,9 @@ type Recovery struct {
 	// segment torn while it was being created is deleted; a bigger one is
 	// renamed to <name>.damaged-<unix time> and kept for inspection.
 	Removed []string
+	// Skipped is how many seqs the new session skipped to stay above
+	// Options.SeqFloor: records used once and no longer in the journal.
+	Skipped uint64
 }
 
 // Options tune a journal. The zero value is the production setting.
@@ -101,6 +107,23 @@ type Options struct {
 	NoSync bool
 	// Now replaces time.Now (tests).
 	Now func() time.Time
+	// SeqFloor is a seq known to have been used already, though the
+	// journal may no longer hold it (a damaged end that Open cut off
+	// had been published): the new session's records are numbered
+	// above it, so no seq is ever given to two different records.
+	SeqFloor uint64
+	// WrapFile, if set, wraps every segment file the journal appends
+	// to (tests inject write errors with it).
+	WrapFile func(File) File
+}
+
+// File is what the journal appends a segment through: an *os.File
+// unless Options.WrapFile says otherwise.
+type File interface {
+	io.Writer
+	Sync() error
+	Truncate(size int64) error
+	Close() error
 }
 
 // Journal is an open journal directory. Its methods are safe for
@@ -110,8 +133,8 @@ type Journal struct {
 	opts Options
 
 	mu       sync.Mutex
-	f        *os.File // the last segment, open for appending
-	size     int64    // bytes in f
+	f        File  // the last segment, open for appending
+	size     int64 // bytes in f
 	segs     []segment
 	session  uint32
 	lastSeq  uint64
@@ -129,6 +152,9 @@ type segment struct {
 
 // ErrClosed is returned by operations on a closed journal.
 var ErrClosed = errors.New("journal: closed")
+
+// ErrTooBig is returned for a record above MaxRecord.
+var ErrTooBig = errors.New("journal: record too big")
 
 // Open opens (creating if needed) the journal in dir, repairs a torn tail,
 // starts a new session and writes its boot record.
@@ -218,10 +244,17 @@ func open(dir string, opts Options) (*Journal, *Recovery, error) {
 		if err != nil {
 			return nil, nil, fmt.Errorf("journal: %w", err)
 		}
-		j.f = f
+		j.f = j.wrap(f)
 	}
 	j.session++
-	if _, err := j.appendLocked(KindBoot, nil); err != nil {
+	// The boot record says which seq the session found newest, so that
+	// a skip up to SeqFloor is not read as lost records later.
+	found := j.lastSeq
+	if opts.SeqFloor > j.lastSeq {
+		rec.Skipped = opts.SeqFloor - j.lastSeq
+		j.lastSeq = opts.SeqFloor
+	}
+	if _, err := j.appendLocked(KindBoot, binary.LittleEndian.AppendUint64(nil, found), opts.Now()); err != nil {
 		j.f.Close()
 		return nil, nil, err
 	}
@@ -248,12 +281,19 @@ func (j *Journal) LastSeq() uint64 {
 // Append writes a record of the given kind and returns it after it is
 // durable. kind must be FirstUserKind or above.
 func (j *Journal) Append(kind Kind, data []byte) (Record, error) {
+	return j.AppendAt(kind, data, j.opts.Now())
+}
+
+// AppendAt is Append with the record's time given: a record held in
+// memory while the journal could not be written keeps the time it was
+// made.
+func (j *Journal) AppendAt(kind Kind, data []byte, t time.Time) (Record, error) {
 	if kind < FirstUserKind {
 		return Record{}, fmt.Errorf("journal: kind %d is reserved", kind)
 	}
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	return j.appendLocked(kind, data)
+	return j.appendLocked(kind, data, t)
 }
 
 // Rotate closes the current segment and starts a new one, so that the
@@ -314,22 +354,38 @@ func (j *Journal) Close() error {
 	return err
 }
 
+func (j *Journal) wrap(f *os.File) File {
+	if j.opts.WrapFile != nil {
+		return j.opts.WrapFile(f)
+	}
+	return f
+}
+
+// newSegmentLocked starts segment index. On failure the journal is as
+// before (the half-made file is removed), so the caller may try again.
 func (j *Journal) newSegmentLocked(index int) error {
 	name := fmt.Sprintf("journal-%08d.log", index)
 	path := filepath.Join(j.dir, name)
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY|os.O_APPEND, 0o644)
+	of, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY|os.O_APPEND, 0o644)
 	if err != nil {
 		return fmt.Errorf("journal: new segment: %w", err)
 	}
-	if _, err := f.Write(fileMagic); err != nil {
+	f := j.wrap(of)
+	oldF, oldSize, oldSegs := j.f, j.size, j.segs
+	undo := func(err error) error {
 		f.Close()
-		return fmt.Errorf("journal: new segment %s: %w", name, err)
+		os.Remove(path)
+		j.f, j.size, j.segs = oldF, oldSize, oldSegs
+		return err
+	}
+	if _, err := f.Write(fileMagic); err != nil {
+		return undo(fmt.Errorf("journal: new segment %s: %w", name, err))
 	}
 	j.f = f
 	j.size = int64(len(fileMagic))
-	j.segs = append(j.segs, segment{index: index, name: name, firstSeq: j.lastSeq + 1})
-	if _, err := j.appendLocked(KindSegment, nil); err != nil {
-		return err
+	j.segs = append(j.segs[:len(j.segs):len(j.segs)], segment{index: index, name: name, firstSeq: j.lastSeq + 1})
+	if _, err := j.appendLocked(KindSegment, nil, j.opts.Now()); err != nil {
+		return undo(err)
 	}
 	if !j.opts.NoSync {
 		if err := syncDir(j.dir); err != nil {
@@ -339,14 +395,14 @@ func (j *Journal) newSegmentLocked(index int) error {
 	return nil
 }
 
-func (j *Journal) appendLocked(kind Kind, data []byte) (Record, error) {
+func (j *Journal) appendLocked(kind Kind, data []byte, t time.Time) (Record, error) {
 	if j.closed {
 		return Record{}, ErrClosed
 	}
 	if len(data)+bodyHeader > MaxRecord {
-		return Record{}, fmt.Errorf("journal: record of %d bytes exceeds the %d-byte limit", len(data), MaxRecord-bodyHeader)
+		return Record{}, fmt.Errorf("%w: %d bytes, the limit is %d", ErrTooBig, len(data), MaxRecord-bodyHeader)
 	}
-	r := Record{Seq: j.lastSeq + 1, Session: j.session, Time: j.opts.Now(), Kind: kind, Data: data}
+	r := Record{Seq: j.lastSeq + 1, Session: j.session, Time: t, Kind: kind, Data: data}
 	if j.broken != nil {
 		return Record{}, j.broken
 	}
@@ -359,9 +415,11 @@ func (j *Journal) appendLocked(kind Kind, data []byte) (Record, error) {
 		// The record is not durable, so it must not be there either: the
 		// next record takes its seq, and a second record with one seq
 		// would be read as damage. Cut it off; if even that fails, stop
-		// appending rather than risk it.
+		// appending rather than risk it. The cut need not be synced now:
+		// the next append's fsync makes it durable, and until then a
+		// crash leaves the part-written frame at the end, a torn tail.
 		if n > 0 {
-			if terr := j.f.Truncate(j.size); terr != nil || (!j.opts.NoSync && j.f.Sync() != nil) {
+			if terr := j.f.Truncate(j.size); terr != nil {
 				j.broken = fmt.Errorf("journal: unusable after an I/O error at seq %d (restart to repair): %w", r.Seq, err)
 			}
 		}
@@ -441,13 +499,14 @@ func DecodeFrame(b []byte) (Record, int, error) {
 	return r, frameHeader + int(n), nil
 }
 
-// Decoder reads the records of one segment's bytes (after the file
-// header), skipping damage: at a spot that is not a valid frame it looks
-// for the next one.
+// Decoder reads the frames of one segment's bytes (after the file
+// header) in file order, skipping damage: at a spot that is not a valid
+// frame it looks for the next one. It returns every valid frame, in
+// whatever seq order the file holds them (a stale or duplicated block can
+// repeat or reorder records); ReadSegment puts them in seq order.
 type Decoder struct {
 	b       []byte
 	off     int
-	last    uint64
 	Skipped int // bytes skipped over as damage (not counting a torn tail)
 	Torn    int // bytes at the end that are an incomplete or damaged last frame
 }
@@ -458,21 +517,13 @@ func NewDecoder(b []byte) *Decoder { return &Decoder{b: b} }
 // Offset is where the next frame starts.
 func (d *Decoder) Offset() int { return d.off }
 
-// Next returns the next record, or io.EOF.
+// Next returns the next valid frame's record, or io.EOF.
 func (d *Decoder) Next() (Record, error) {
 	for d.off < len(d.b) {
 		r, n, err := DecodeFrame(d.b[d.off:])
-		if err == nil && r.Seq > d.last {
-			d.off += n
-			d.last = r.Seq
-			return r, nil
-		}
 		if err == nil {
-			// A well-formed frame out of sequence is stale data, not a
-			// record of this segment.
-			d.Skipped += n
 			d.off += n
-			continue
+			return r, nil
 		}
 		// Not a frame here. If a valid frame follows somewhere, the bytes
 		// up to it are damage; otherwise they are a torn tail.
@@ -519,11 +570,11 @@ func scanTail(path string) (tailState, error) {
 		return tailState{}, fmt.Errorf("journal: %w", err)
 	}
 	st := tailState{size: int64(len(b)), validEnd: int64(len(fileMagic))}
-	if len(b) < len(fileMagic) || !bytes.Equal(b[:len(fileMagic)], fileMagic) {
-		if len(b) <= len(fileMagic) && bytes.HasPrefix(fileMagic, b) {
-			st.validEnd = 0 // torn while the header was written
-			return st, nil
-		}
+	if len(b) <= len(fileMagic) && bytes.HasPrefix(fileMagic, b) {
+		st.validEnd = 0 // torn while the header was written
+		return st, nil
+	}
+	if !goodHeader(b) {
 		return tailState{}, fmt.Errorf("journal: %s is not a journal segment (bad file header)", path)
 	}
 	d := NewDecoder(b[len(fileMagic):])
@@ -533,10 +584,78 @@ func scanTail(path string) (tailState, error) {
 			break
 		}
 		st.records++
-		st.lastSeq, st.lastSession = r.Seq, r.Session
+		// The newest record decides the counters, wherever a damaged
+		// file holds it.
+		if r.Seq > st.lastSeq {
+			st.lastSeq, st.lastSession = r.Seq, r.Session
+		}
 		st.validEnd = int64(len(fileMagic) + d.Offset())
 	}
 	return st, nil
+}
+
+// Damage says what reading a segment found besides its records.
+type Damage struct {
+	// Bytes is how many bytes were not part of a valid frame: damage in
+	// the middle and a torn or damaged end.
+	Bytes int
+	// Missing is how many records are known to be lost: gaps in the seq
+	// numbers between the segment's first and last record (a session's
+	// deliberate skip, see Options.SeqFloor, is not counted), plus the
+	// segment's own first record if it is gone.
+	Missing int
+	// Duplicates is how many valid frames repeated a seq already read (a
+	// stale or duplicated block); the first copy in the file is kept.
+	Duplicates int
+	// First and Last are the seqs of the first and last record read (0
+	// when none was), for chaining across segments.
+	First, Last uint64
+}
+
+// Any reports whether anything was damaged.
+func (d Damage) Any() bool { return d.Bytes > 0 || d.Missing > 0 || d.Duplicates > 0 }
+
+// readRecords decodes a segment's bytes (after the header) into its
+// records in seq order, each seq once.
+func readRecords(b []byte) ([]Record, Damage) {
+	d := NewDecoder(b)
+	var out []Record
+	for {
+		r, err := d.Next()
+		if err != nil {
+			break
+		}
+		out = append(out, r)
+	}
+	dmg := Damage{Bytes: d.Skipped + d.Torn}
+	sort.SliceStable(out, func(a, b int) bool { return out[a].Seq < out[b].Seq })
+	keep := out[:0]
+	for _, r := range out {
+		if n := len(keep); n > 0 && keep[n-1].Seq == r.Seq {
+			dmg.Duplicates++
+			continue
+		}
+		keep = append(keep, r)
+	}
+	out = keep
+	if len(out) == 0 {
+		return nil, dmg
+	}
+	dmg.First, dmg.Last = out[0].Seq, out[len(out)-1].Seq
+	if out[0].Kind != KindSegment {
+		dmg.Missing++
+	}
+	for i := 1; i < len(out); i++ {
+		prev, r := out[i-1].Seq, out[i]
+		end := r.Seq - 1 // the last seq that should be between them
+		if r.Kind == KindBoot && len(r.Data) == 8 {
+			// Seqs after the newest record the session found at its
+			// start were skipped on purpose.
+			end = min(end, max(binary.LittleEndian.Uint64(r.Data), prev))
+		}
+		dmg.Missing += int(end - prev)
+	}
+	return out, dmg
 }
 
 func firstSeq(path string) uint64 {
@@ -620,12 +739,12 @@ func (j *Journal) Segments() int {
 }
 
 // ReadSegment returns the records of segment i (0 = oldest, Segments()-1 =
-// the current one) and how many bytes of damage were skipped.
-func (j *Journal) ReadSegment(i int) ([]Record, int, error) {
+// the current one) in seq order, and what damage reading it found.
+func (j *Journal) ReadSegment(i int) ([]Record, Damage, error) {
 	j.mu.Lock()
 	if i < 0 || i >= len(j.segs) {
 		j.mu.Unlock()
-		return nil, 0, fmt.Errorf("journal: no segment %d (have %d)", i, len(j.segs))
+		return nil, Damage{}, fmt.Errorf("journal: no segment %d (have %d)", i, len(j.segs))
 	}
 	path := filepath.Join(j.dir, j.segs[i].name)
 	size := j.size
@@ -633,24 +752,43 @@ func (j *Journal) ReadSegment(i int) ([]Record, int, error) {
 	j.mu.Unlock()
 	b, err := os.ReadFile(path)
 	if err != nil {
-		return nil, 0, fmt.Errorf("journal: %w", err)
+		return nil, Damage{}, fmt.Errorf("journal: %w", err)
 	}
 	if current && int64(len(b)) > size {
 		b = b[:size] // a concurrent append in progress
 	}
-	if len(b) < len(fileMagic) || !bytes.Equal(b[:len(fileMagic)], fileMagic) {
-		return nil, 0, fmt.Errorf("journal: %s: bad file header", path)
+	if !goodHeader(b) {
+		return nil, Damage{}, fmt.Errorf("journal: %s: bad file header", path)
 	}
-	d := NewDecoder(b[len(fileMagic):])
-	var out []Record
-	for {
-		r, err := d.Next()
-		if err != nil {
-			break
-		}
-		out = append(out, r)
+	recs, dmg := readRecords(b[len(fileMagic):])
+	if !bytes.Equal(b[:len(fileMagic)], fileMagic) {
+		dmg.Bytes += len(fileMagic)
 	}
-	return out, d.Skipped + d.Torn, nil
+	return recs, dmg, nil
+}
+
+// goodHeader reports whether b can be read as a segment: its file header
+// is intact, or damaged but followed by a valid frame (a file that is not
+// a journal has none).
+func goodHeader(b []byte) bool {
+	if len(b) < len(fileMagic) {
+		return false
+	}
+	if bytes.Equal(b[:len(fileMagic)], fileMagic) {
+		return true
+	}
+	_, err := NewDecoder(b[len(fileMagic):]).Next()
+	return err == nil
+}
+
+// SegmentName is the file name of segment i, for reports.
+func (j *Journal) SegmentName(i int) string {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if i < 0 || i >= len(j.segs) {
+		return ""
+	}
+	return j.segs[i].name
 }
 
 // Scan calls fn for every record with Seq >= from, oldest first, across
