@@ -66,6 +66,31 @@ type trfPlayer struct {
 	line   int
 }
 
+// latin1 returns s as UTF-8: s itself when it is UTF-8, else s read as
+// Latin-1, each byte one character (older TRF exports and spreadsheets
+// saved on Windows write Latin-1 or Windows-1252).
+func latin1(s string) string {
+	if utf8.ValidString(s) {
+		return s
+	}
+	r := make([]rune, len(s))
+	for i := 0; i < len(s); i++ {
+		r[i] = rune(s[i])
+	}
+	return string(r)
+}
+
+// trfTitles are the one- and two-letter title codes of older TRF exports.
+var trfTitles = map[string]string{"g": "GM", "m": "IM", "f": "FM", "c": "CM", "wg": "WGM", "wm": "WIM", "wf": "WFM", "wc": "WCM"}
+
+// trfTitle reads a TRF title field: GM, WIM... or the older g, wm...
+func trfTitle(s string) string {
+	if t, ok := trfTitles[strings.ToLower(s)]; ok && s == strings.ToLower(s) {
+		return t
+	}
+	return strings.ToUpper(s)
+}
+
 // ParseTRF reads round n of a FIDE TRF-16 report. Player lines (001)
 // give each player's start number, title, name, rating, federation and
 // FIDE id in fixed columns, then one 10-column block per round:
@@ -89,16 +114,10 @@ func ParseTRF(r io.Reader, n int) (*Round, error) {
 	for sc.Scan() {
 		ln++
 		raw := strings.TrimRight(sc.Text(), "\r")
-		var line []rune
-		if utf8.ValidString(raw) {
-			line = []rune(raw)
-		} else {
-			// Older exports are in Latin-1 or Windows-1252: each byte is
-			// one character (its Latin-1 one).
-			for i := 0; i < len(raw); i++ {
-				line = append(line, rune(raw[i]))
-			}
+		if ln == 1 {
+			raw = strings.TrimPrefix(raw, "\ufeff") // an editor's byte-order mark
 		}
+		line := []rune(latin1(raw))
 		if len(line) < 3 {
 			continue
 		}
@@ -192,7 +211,7 @@ func trfPlayerLine(line []rune, ln, n int) (*trfPlayer, error) {
 		return nil, fmt.Errorf("trf line %d: start number %q (columns 5-8) is not a positive number", ln, trfCol(line, 5, 8))
 	}
 	p.start = start
-	p.Title = strings.ToUpper(trfCol(line, 11, 13))
+	p.Title = trfTitle(trfCol(line, 11, 13))
 	p.Name = trfCol(line, 15, 47)
 	if p.Name == "" {
 		return nil, fmt.Errorf("trf line %d: player %d has no name (columns 15-47)", ln, start)
@@ -278,6 +297,7 @@ func ParseCSV(r io.Reader) (*Round, error) {
 		return nil, fmt.Errorf("csv: %w", err)
 	}
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")) // a spreadsheet's BOM
+	data = []byte(latin1(string(data)))
 	first, _, _ := bytes.Cut(data, []byte("\n"))
 	cr := csv.NewReader(bytes.NewReader(data))
 	if bytes.Count(first, []byte(";")) > bytes.Count(first, []byte(",")) {

@@ -209,3 +209,34 @@ func checkRound(t *testing.T, r *Round) {
 		t.Fatalf("commands: %v", err)
 	}
 }
+
+// What older and other exports write: one-letter title codes, a UTF-8
+// byte-order mark, a CSV saved in Latin-1.
+func TestExportVariants(t *testing.T) {
+	if got := trfTitle("wg"); got != "WGM" {
+		t.Errorf("wg: %q", got)
+	}
+	if got := trfTitle("g"); got != "GM" {
+		t.Errorf("g: %q", got)
+	}
+	if got := trfTitle("GM"); got != "GM" {
+		t.Errorf("GM: %q", got)
+	}
+	rd, err := ParseCSV(strings.NewReader("board,white,black\n1,M\xfcller,N\xfa\xf1ez\n"))
+	if err != nil || len(rd.Pairings) != 1 || rd.Pairings[0].White.Name != "Müller" || rd.Pairings[0].Black.Name != "Núñez" {
+		t.Fatalf("latin-1 CSV: %v %+v", err, rd)
+	}
+	trf := "\ufeff012 Open 2026\n" +
+		"001    1 m  g Alpha, A                          2500 NOR     1234567 1990/01/01  1.0    1  0002 w 1\n" +
+		"001    2 w wg Beta, B                           2400 SWE     7654321 1990/01/01  0.0    2  0001 b 0\n"
+	r2, err := ParseTRF(strings.NewReader(trf), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r2.Event != "Open 2026" {
+		t.Errorf("event after a BOM: %q", r2.Event)
+	}
+	if len(r2.Pairings) != 1 || r2.Pairings[0].White.Title != "GM" || r2.Pairings[0].Black.Title != "WGM" {
+		t.Errorf("titles: %+v", r2.Pairings)
+	}
+}
