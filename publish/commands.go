@@ -226,6 +226,16 @@ type command struct {
 
 // parseCommand checks a command. rec always has what could be read (id,
 // verb); err says what is wrong.
+// CheckCommand runs a board's checks of a command, as a board whose clock
+// reads now would, so that a tool finds what a board would refuse before
+// it sends the command. Checks that need the board's state (ack_alert's
+// active alerts, a promotion pending) are the board's alone.
+func CheckCommand(verb string, payload []byte, now time.Time) error {
+	p := &Publisher{board: "check", cfg: Config{CommandHorizon: 24 * time.Hour}}
+	_, err := p.parseCommand(verb, payload, len(payload), now)
+	return err
+}
+
 func (p *Publisher) parseCommand(verb string, payload []byte, size int, now time.Time) (command, error) {
 	c := command{rec: commandRecord{Verb: verb}}
 	if size > MaxCommandSize {

@@ -108,10 +108,18 @@ func TestRoundImport(t *testing.T) {
 	if code, out, _ := run(csv, "--round", "4", "--broker", b.URL(), "--board-id", "b-%03d", "--event", "Club championship", "--time-control", "90m+30s", "--wait", "5s"); code != 0 || strings.Count(out, "already set up") != 2 {
 		t.Errorf("the same round again: exit %d\n%s", code, out)
 	}
-	// A board number with no board, and a board that refuses.
+	// What a board would refuse is found before anything is sent, also
+	// in a rehearsal.
 	os.WriteFile(csv, []byte("board,white,black\n2,A,B\n3,C,D\n"), 0o600)
-	code, out, errOut = run(csv, "--round", "5", "--broker", b.URL(), "--board-id", "b-%03d", "--wait", "1s", "--time-control", "90 minutes")
-	if code != 1 || !strings.Contains(out, "board   3  b-003        no reply") || !strings.Contains(out, "board   2  b-002        refused: new_game: time control") || !strings.Contains(errOut, "2 of 2 boards not set up") {
+	for _, dry := range []string{"--dry-run", "--wait=1s"} {
+		code, out, errOut = run(csv, "--round", "5", "--broker", b.URL(), "--board-id", "b-%03d", dry, "--time-control", "90 minutes")
+		if code != 1 || out != "" || !strings.Contains(errOut, `board 2 (A - B): time control "90 minutes"`) {
+			t.Errorf("%s with a time control the boards refuse: exit %d\n%s%s", dry, code, out, errOut)
+		}
+	}
+	// A board number with no board.
+	code, out, errOut = run(csv, "--round", "5", "--broker", b.URL(), "--board-id", "b-%03d", "--wait", "1s", "--time-control", "90m")
+	if code != 1 || !strings.Contains(out, "board   3  b-003        no reply") || !strings.Contains(errOut, "1 of 2 boards not set up") {
 		t.Errorf("round with a missing board: exit %d\n%s%s", code, out, errOut)
 	}
 	// Usage errors.

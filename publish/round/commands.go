@@ -122,6 +122,11 @@ func (r *Round) Commands(s Setup) ([]Command, error) {
 		if err != nil {
 			return nil, fmt.Errorf("board %d: %w", p.Board, err)
 		}
+		// The board's own checks, so that a rehearsal (--dry-run) finds
+		// what the boards would refuse.
+		if err := publish.CheckCommand(publish.VerbNewGame, b, now); err != nil {
+			return nil, fmt.Errorf("board %d (%s - %s): %w", p.Board, p.White.Name, p.Black.Name, err)
+		}
 		out = append(out, Command{Board: id, No: p.Board, ID: ng.ID, Topic: publish.Topic(id, publish.LeafCmd+"/"+publish.VerbNewGame), Payload: b})
 	}
 	return out, nil
