@@ -163,6 +163,23 @@ func (c *Config) checkAddresses() error {
 			return err
 		}
 	}
+	// Two listeners cannot share a port (port 0 picks a free one each).
+	var ls [][2]string
+	if c.MQTT.Broker == "embedded" {
+		ls = append(ls, [2]string{"mqtt.listen", c.MQTT.Listen}, [2]string{"mqtt.ws_listen", c.MQTT.WSListen})
+	}
+	ls = append(ls, [2]string{"http.listen", c.HTTP.Listen})
+	seen := map[string]string{}
+	for _, l := range ls {
+		_, port, err := net.SplitHostPort(l[1])
+		if l[1] == "" || err != nil || port == "0" {
+			continue
+		}
+		if other, ok := seen[port]; ok {
+			return badKey(l[0], "%q: port %s is also %s's", l[1], port, other)
+		}
+		seen[port] = l[0]
+	}
 	return nil
 }
 

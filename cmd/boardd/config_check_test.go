@@ -23,6 +23,8 @@ var brokenConfigs = []struct{ text, key, msg string }{
 	{"[game]\nstart = \"960:-1\"\n", "game.start", "want 960:<0-959>"},
 	{"[mqtt]\nlisten = \"not an address\"\n", "mqtt.listen", "want host:port"},
 	{"[mqtt]\nlisten = \"127.0.0.1:99999\"\n", "mqtt.listen", `port "99999"`},
+	{"[mqtt]\nlisten = \"127.0.0.1:21980\"\nws_listen = \"127.0.0.1:21980\"\n", "mqtt.ws_listen", "port 21980 is also mqtt.listen's"},
+	{"[http]\nlisten = \"127.0.0.1:1883\"\n", "http.listen", "port 1883 is also mqtt.listen's"},
 	{"[mqtt]\nws_listen = \"127.0.0.1:-1\"\n", "mqtt.ws_listen", "want 0 to 65535"},
 	{"[mqtt]\nws_listen = \"bad host!:8083\"\n", "mqtt.ws_listen", "neither an IP address nor a host name"},
 	{"[http]\nlisten = \"8080\"\n", "http.listen", "want host:port"},

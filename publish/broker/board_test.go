@@ -3,6 +3,7 @@ package broker_test
 import (
 	"context"
 	"encoding/json"
+	"net"
 	"strings"
 	"sync"
 	"testing"
@@ -78,5 +79,23 @@ func TestBoardUnderVenueACL(t *testing.T) {
 	}
 	if p.Pending() != 0 || !p.Connected() {
 		t.Fatalf("board: pending %d connected %v (a refused publish would have dropped it)", p.Pending(), p.Connected())
+	}
+}
+
+// A WebSocket listener whose port is taken stops the start with an error
+// naming it, as a TCP one does; mochi would only log it while serving.
+func TestWebSocketPortInUse(t *testing.T) {
+	taken, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer taken.Close()
+	e, err := broker.Start(broker.Config{Listeners: []broker.Listener{{Kind: "tcp", Addr: "127.0.0.1:0"}, {Kind: "ws", Addr: taken.Addr().String()}}, AllowAnonymous: true})
+	if err == nil {
+		e.Close()
+		t.Fatal("started with its WebSocket port in use")
+	}
+	if !strings.Contains(err.Error(), taken.Addr().String()) {
+		t.Errorf("error %q does not name the address", err)
 	}
 }

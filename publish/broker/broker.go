@@ -249,18 +249,17 @@ func Start(cfg Config) (*Embedded, error) {
 				return nil, fmt.Errorf("broker: %w", err)
 			}
 		case "ws":
-			addr := l.Addr
-			if strings.HasSuffix(addr, ":0") {
-				// mochi's WebSocket listener binds by address; find a
-				// free port first.
-				ln, err := net.Listen("tcp", addr)
-				if err != nil {
-					srv.Close()
-					return nil, fmt.Errorf("broker: listener %s: %w", l.Addr, err)
-				}
-				addr = ln.Addr().String()
-				ln.Close()
+			// mochi's WebSocket listener binds by address when it serves
+			// and only logs a failure: bind here first, so that a port in
+			// use (another listener's, another program's) stops the start
+			// with an error, and a port 0 becomes a free one.
+			ln, err := net.Listen("tcp", l.Addr)
+			if err != nil {
+				srv.Close()
+				return nil, fmt.Errorf("broker: listener %s: %w", l.Addr, err)
 			}
+			addr := ln.Addr().String()
+			ln.Close()
 			e.addrs = append(e.addrs, addr)
 			if err := srv.AddListener(listeners.NewWebsocket(listeners.Config{ID: id, Address: addr, TLSConfig: l.TLS})); err != nil {
 				srv.Close()
