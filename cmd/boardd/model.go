@@ -35,10 +35,18 @@ func parseModelSpec(s string) (modelSpec, error) {
 	}
 	parts := strings.Split(rest, ",")
 	m := modelSpec{design: parts[0]}
+	seen := map[string]bool{}
 	for _, p := range parts[1:] {
 		k, v, _ := strings.Cut(p, "=")
+		if seen[k] {
+			return m, fmt.Errorf("--source %q: %s given twice", s, k)
+		}
+		seen[k] = true
 		switch k {
 		case "dead":
+			if v == "" {
+				return m, fmt.Errorf("--source %q: dead= names no unit: want %s", s, modelUsage)
+			}
 			m.dead = v
 		case "stuck":
 			if v != "low" && v != "high" {

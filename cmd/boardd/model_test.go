@@ -172,3 +172,15 @@ func TestProbeTranscriptReplaysSPI(t *testing.T) {
 		t.Errorf("a scan beyond the transcript: %v\n%s", err, out.String())
 	}
 }
+
+// A fault spec with a typo is an error, never a healthy board.
+func TestModelSpecErrors(t *testing.T) {
+	for _, s := range []string{"model:mcp23017,dead=", "model:hc165,stuck=low,stuck=high", "model:hc165,stuck=sideways", "model:matrix,broken=1"} {
+		if _, err := parseModelSpec(s); err == nil {
+			t.Errorf("%s: accepted", s)
+		}
+	}
+	if m, err := parseModelSpec("model:mcp23017,dead=0x21,stuck=low"); err != nil || m.dead != "0x21" || m.stuck != "low" {
+		t.Errorf("%+v %v", m, err)
+	}
+}
