@@ -58,7 +58,11 @@ func (d *daemon) handleClock(e clockbridge.Event) {
 			}
 		}
 	case clockbridge.StateEvent:
-		d.publishClock(e.State.ClockSnapshot, "adjust")
+		// A device set by hand (the DGT3000's own buttons) shows other
+		// times; without a device the session's clock is the only one.
+		if d.clockDevice != nil {
+			d.publishClock(e.State.ClockSnapshot, "adjust")
+		}
 	case clockbridge.DeviceEvent:
 		if e.Err != nil {
 			d.log.Warn("clock device", "msg", e.Msg, "err", e.Err)

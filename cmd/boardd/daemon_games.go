@@ -29,8 +29,16 @@ func (d *daemon) initialGame() gameSetup {
 func (d *daemon) setupFor(start *chess.Position) gameSetup {
 	info := publish.GameInfo{White: d.cfg.Game.White, Black: d.cfg.Game.Black, Event: d.cfg.Game.Event, Round: d.cfg.Game.Round, BoardNo: d.cfg.Game.BoardNo, TimeControl: d.cfg.Game.TimeControl}
 	if d.simLoop != nil && len(d.simGames) > 0 {
+		// The corpus game's tags, where the configuration sets none.
 		g := d.simGames[d.simLoop.Game()%len(d.simGames)]
-		info.White, info.Black, info.Event, info.Round, info.Site, info.Date = g.white, g.black, g.event, g.round, g.site, g.date
+		for _, f := range []struct {
+			dst *string
+			v   string
+		}{{&info.White, g.white}, {&info.Black, g.black}, {&info.Event, g.event}, {&info.Round, g.round}, {&info.Site, g.site}, {&info.Date, g.date}} {
+			if *f.dst == "" {
+				*f.dst = f.v
+			}
+		}
 	}
 	if start.FEN() != chess.StartFEN || start.Chess960() {
 		info.FEN, info.Chess960 = start.FEN(), start.Chess960()
