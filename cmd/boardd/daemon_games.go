@@ -51,6 +51,14 @@ func (d *daemon) setupFor(start *chess.Position) gameSetup {
 // continued instead.
 func (d *daemon) startGame(g gameSetup, resume bool) error {
 	cur := d.pub.Current()
+	if resume && cur.Info.ID != "" && !cur.Ended && d.simLoop != nil {
+		// A simulated board starts its next corpus game from the start
+		// position: the journal's game cannot go on there.
+		if err := d.pub.End(publish.Result{Result: "*", Termination: "the simulated board starts a new game"}); err != nil {
+			d.log.Warn("ending the journal's game", "err", err)
+		}
+		resume = false
+	}
 	if resume && cur.Info.ID != "" && !cur.Ended {
 		start, err := chess.ParseFEN(cur.FEN)
 		if err == nil {
