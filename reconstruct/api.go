@@ -13,6 +13,11 @@ type Config struct {
 	// Start is the declared start position; nil means the standard one.
 	// A Chess960 start must have Chess960() set (chess.Chess960Start does).
 	Start *chess.Position
+	// SetUp is the set-up that starts a new game when the board shows it
+	// after a game; nil means Start. A game resumed from its middle after
+	// a restart has its position as Start and the game's set-up here, so
+	// that a new game set up on the board is seen.
+	SetUp *chess.Position
 	// Sensor is what the board reports per square.
 	Sensor trace.Sensor
 	// Edition of the FIDE Laws ("1997", "2018", "2023"; "" means 2023) and

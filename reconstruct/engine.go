@@ -210,6 +210,7 @@ type Reconstructor struct {
 
 	overlay   chess.Bitboard // squares accepted either way after a misplaced-pieces alert
 	sawStart  bool           // the start set-up has stood on the board
+	setUp     chess.Position // the set-up that starts a new game (Config.SetUp)
 	alertKey  uint64         // board the last irregularity alert was about
 	resyncKey uint64         // board a re-synchronisation last failed on
 	reviveKey uint64         // board the alternatives of blind captures were last revived for
@@ -255,6 +256,10 @@ func New(cfg Config) (*Reconstructor, error) {
 		r.start = *cfg.Start
 	} else {
 		r.start = *chess.NewPosition()
+	}
+	r.setUp = r.start
+	if cfg.SetUp != nil {
+		r.setUp = *cfg.SetUp
 	}
 	var tc rules.TimeControl
 	if cfg.TimeControl != "" {

@@ -600,20 +600,24 @@ func (r *Reconstructor) flagFall(side chess.Color, t int64, out []Output) []Outp
 // checkNewGame starts a new game when the start set-up stands on the
 // board after a game (or part of one).
 func (r *Reconstructor) checkNewGame(t int64, out []Output) []Output {
-	if len(r.plies) == 0 && r.state != stateEnded || r.v.occ.Count() != r.start.Occupied().Count() {
+	// A game resumed from the middle (its set-up is not its start) may be
+	// replaced by a new one before any move of its own.
+	resumed := r.setUp.Key() != r.start.Key()
+	if len(r.plies) == 0 && r.state != stateEnded && !resumed || r.v.occ.Count() != r.setUp.Occupied().Count() {
 		return out
 	}
 	var v view
 	fits := uint8(0)
 	for q := uint8(0); q < 4; q++ {
 		r.raw.makeView(q, &v)
-		if v.diff(&r.start) == 0 {
+		if v.diff(&r.setUp) == 0 {
 			fits |= 1 << q
 		}
 	}
 	if fits == 0 {
 		return out
 	}
+	r.start = r.setUp
 	if r.state != stateEnded {
 		out = append(out, Output{Kind: End, T: t, Ply: r.lines[0].pos.Ply(), Result: "*", Reason: "a new game was set up",
 			ClockMs: -1, From: chess.NoSquare, To: chess.NoSquare})

@@ -44,3 +44,26 @@ func TestResumedGameWhileTheBoardIsRebuilt(t *testing.T) {
 		}
 	}
 }
+
+// After a restart the players may set up a new game instead of the one
+// resumed: the board showing the set-up starts it.
+func TestResumedGameReplacedByANewOne(t *testing.T) {
+	fen := "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"
+	s := newScript(t, "edition 2023", "")
+	s.moves(1500, "d4", "d5")
+	cfg, _ := ConfigFromHeader(mustHeader(t, "edition 2023\nsetup fen "+fen))
+	cfg.Resumed = true
+	std := mustFEN(t, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1")
+	cfg.SetUp = &std
+	outs := runConfig(t, cfg, s.b.String())
+	if got := summary(outs); !strings.HasSuffix(got, "d4 d5") || len(find(outs, reconstruct.WrongSetup)) != 0 {
+		t.Errorf("%s\n%s", got, dump(outs))
+	}
+	newGame := false
+	for _, o := range outs {
+		newGame = newGame || o.Kind == reconstruct.NewGame
+	}
+	if !newGame {
+		t.Errorf("no new game: %s", dump(outs))
+	}
+}

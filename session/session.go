@@ -30,6 +30,10 @@ type Config struct {
 	// Clock says a chess clock is connected: a move is complete when its
 	// player presses the clock (a trace that presses switches it on).
 	Clock bool
+	// SetUp is the set-up whose appearance on the board starts a new game
+	// (reconstruct.Config.SetUp); nil means Start. A resumed game gives the
+	// configured start here.
+	SetUp *chess.Position
 	// Resumed: the game goes on from Start after a restart; it is not set
 	// up anew. A board that does not show Start has pieces out of place
 	// (7.4.1), not a wrong set-up that annuls the game (7.2.1).
@@ -204,6 +208,7 @@ func New(cfg Config) (*Session, error) {
 	s.analyzer.SetStaticCost(AnalysisStaticCost)
 	rc, err := reconstruct.New(reconstruct.Config{
 		Start:     cfg.Start,
+		SetUp:     cfg.SetUp,
 		Sensor:    cfg.Sensor,
 		Edition:   base.Edition.String(),
 		GameType:  base.Type.String(),

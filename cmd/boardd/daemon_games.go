@@ -119,6 +119,11 @@ func (d *daemon) newSession(start *chess.Position, resumed bool) (*session.Sessi
 	if d.src != nil {
 		sensor = d.src.Sensor()
 	}
+	var setUp *chess.Position
+	if resumed {
+		// A new game set up on the board replaces the resumed one.
+		setUp = d.initialGame().start
+	}
 	set, err := d.setting()
 	if err != nil {
 		return nil, fmt.Errorf("rules: %w", err)
@@ -133,5 +138,6 @@ func (d *daemon) newSession(start *chess.Position, resumed bool) (*session.Sessi
 		// or the arbiter starts White's clock (2018 6.6).
 		ClockStartsWithPress: !d.pressesFromSource,
 		Resumed:              resumed,
+		SetUp:                setUp,
 	})
 }
