@@ -45,6 +45,11 @@ type CalibrateOptions struct {
 	// chip that does not answer: a wrong address strap, a loose wire)
 	// has failed in every scan for that long (default 2s).
 	FailAfter time.Duration
+	// Asked, when set, is called with each square as its piece is asked
+	// for (after the prompt is said): a simulated hand (boardd calibrate
+	// --source model:...) puts its piece there in answer, as an operator
+	// would, however long the scans before the prompt took.
+	Asked func(sq chess.Square)
 }
 
 // UnitError is a calibration given up because units of the scanner failed
@@ -286,6 +291,9 @@ func (c *calibration) run() (*CalibrationResult, error) {
 			what = "a white piece"
 		}
 		c.p.Say("Put %s on %s.", what, sq)
+		if c.o.Asked != nil {
+			c.o.Asked(sq)
+		}
 		start := c.o.Clock.Now()
 		complained := Inputs{}
 		for {

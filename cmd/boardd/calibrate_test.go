@@ -152,3 +152,39 @@ func TestCalibrateCommandNamesAFailingChain(t *testing.T) {
 		t.Errorf("prompted for pieces on a dead chain:\n%s", errb.String())
 	}
 }
+
+func TestCalibrateCommandLearnsTheADS1115Model(t *testing.T) {
+	// An ADS1115 board scans about 13 times a second: its empty-board
+	// baselines and first stable reading take over two seconds of board
+	// time. The simulated hand answers the prompts, so it does not put
+	// its piece on a1 while the board is still being measured empty (a1
+	// then read as stuck, every square learned one input off, and h8
+	// waiting forever).
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	file := filepath.Join(t.TempDir(), "board.json")
+	var out, errb bytes.Buffer
+	env := &cmdEnv{stdin: strings.NewReader("\n"), stdout: &out, stderr: &errb}
+	err := calibrateModel(ctx, env, "model:analog-ads1115", 10, file)
+	if code := exitCode(env, "calibrate", err); code != 0 {
+		t.Fatalf("exit %d (%v), stderr:\n%s", code, err, errb.String())
+	}
+	if s := errb.String(); !strings.Contains(s, "a1 is mux 0 ch 0, ") || !strings.Contains(s, "h8 is mux 3 ch 15, ") || strings.Contains(s, "left out") {
+		t.Errorf("stderr:\n%s", s)
+	}
+	got, err := loadSensorConfig(file, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref, _ := sensors.DefaultConfig("analog-ads1115")
+	gw, err := got.Wiring()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rw, _ := ref.Wiring()
+	for i := range ref.Inputs() {
+		if gw.Square(i) != rw.Square(i) {
+			t.Errorf("input %d (%s) learned as %v, want %v", i, ref.InputName(i), gw.Square(i), rw.Square(i))
+		}
+	}
+}
