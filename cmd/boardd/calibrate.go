@@ -35,7 +35,10 @@ occupied input counts. Type s and Enter to skip a square, q to give up.
 The configuration, with the learned squares, is written to --out; use
 boardd diag to check it. A part that fails in every scan for 2 seconds
 (a chip that does not answer, a chain with a wrong sentinel) ends it
-with exit status 1, naming the part. Without sensor hardware it says
+with exit status 1, naming the part. A square waited for a minute says
+what could be wrong; a board on which no input has read a piece for 3
+minutes after a prompt (a data line stuck at the empty level) ends it
+with exit status 1. Without sensor hardware it says
 which host drivers were skipped and exits 1. A model source rehearses
 it on chip models of a design's reference board (docs/hardware.md,
 bring-up): press Enter, and a simulated hand does the rest.
@@ -122,6 +125,11 @@ func calibrate(ctx context.Context, env *cmdEnv, cfg *sensors.Config, sc sensors
 	var ue *sensors.UnitError
 	if errors.As(err, &ue) {
 		fmt.Fprintf(env.stderr, "boardd calibrate: %v\nNothing written. Check that part's power, wiring and address straps (docs/hardware.md, bring-up).\n", err)
+		return exitError{1}
+	}
+	var np *sensors.NoPieceError
+	if errors.As(err, &np) {
+		fmt.Fprintf(env.stderr, "boardd calibrate: %v\nNothing written. The board sees no piece: check it with boardd diag --probe and a piece on a known square (docs/hardware.md, bring-up).\n", err)
 		return exitError{1}
 	}
 	if err != nil {

@@ -188,3 +188,27 @@ func TestCalibrateCommandLearnsTheADS1115Model(t *testing.T) {
 		}
 	}
 }
+
+func TestCalibrateCommandGivesUpOnABoardThatSeesNothing(t *testing.T) {
+	// The chain's data line stuck high reads as an empty board: the
+	// hand's pieces are never seen. calibrate says what could be wrong a
+	// minute (of board time) after the prompt and gives up after three,
+	// instead of waiting silently for ever.
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	var out, errb bytes.Buffer
+	env := &cmdEnv{stdin: strings.NewReader("\n"), stdout: &out, stderr: &errb}
+	err := calibrateModel(ctx, env, "model:hc165,stuck=high", 10, "-")
+	if code := exitCode(env, "calibrate", err); code != 1 || out.Len() != 0 {
+		t.Fatalf("exit %d (%v), stdout %q, stderr:\n%s", code, err, out.String(), errb.String())
+	}
+	for _, want := range []string{
+		"No input has read a piece for 1m0s, waiting for one on a1. If a piece is on a1, the board sees none: a 74HC165 chain whose data line is stuck at the empty level",
+		"boardd calibrate: no input read a piece in 3m0s after the prompt for a1",
+		"Nothing written.",
+	} {
+		if !strings.Contains(errb.String(), want) {
+			t.Errorf("stderr lacks %q:\n%s", want, errb.String())
+		}
+	}
+}
