@@ -45,6 +45,22 @@ type CalibrateOptions struct {
 	// chip that does not answer: a wrong address strap, a loose wire)
 	// has failed in every scan for that long (default 2s).
 	FailAfter time.Duration
+	// Quiet is how long a prompt waits for a new input before it says
+	// what it is waiting for and what could be wrong, once per prompt
+	// (default 1m; negative: never).
+	Quiet time.Duration
+	// GiveUp ends the calibration with a *NoPieceError when a prompt has
+	// waited that long and no input has read a piece since the empty
+	// board was measured: a board that sees no piece at all (a 74HC165
+	// data line stuck at the empty level reads as an empty board), with
+	// nothing learned that giving up would lose (default 3m; negative:
+	// never).
+	GiveUp time.Duration
+	// Asked, when set, is called with each square as its piece is asked
+	// for (after the prompt is said): a simulated hand (boardd calibrate
+	// --source model:...) puts its piece there in answer, as an operator
+	// would, however long the scans before the prompt took.
+	Asked func(sq chess.Square)
 }
 
 // UnitError is a calibration given up because units of the scanner failed
@@ -72,6 +88,18 @@ func (e *UnitError) Error() string {
 		fmt.Fprintf(&b, ": %v", err)
 	}
 	return b.String()
+}
+
+// NoPieceError is a calibration given up because no input read a piece
+// for a while after the operator was asked for one, and none had since
+// the board was cleared.
+type NoPieceError struct {
+	Square chess.Square  // the square asked for
+	For    time.Duration // how long it was waited for
+}
+
+func (e *NoPieceError) Error() string {
+	return fmt.Sprintf("no input read a piece in %v after the prompt for %s, nor any since the empty board", e.For, e.Square)
 }
 
 // CalibrationResult is what a calibration learned.
@@ -115,6 +143,12 @@ func Calibrate(ctx context.Context, sc Scanner, p Prompter, o CalibrateOptions) 
 	}
 	if o.FailAfter <= 0 {
 		o.FailAfter = 2 * time.Second
+	}
+	if o.Quiet == 0 {
+		o.Quiet = time.Minute
+	}
+	if o.GiveUp == 0 {
+		o.GiveUp = 3 * time.Minute
 	}
 	if o.InputName == nil {
 		o.InputName = func(i int) string { return fmt.Sprintf("input %d", i) }
@@ -238,6 +272,20 @@ func (c *calibration) checkFailing() error {
 	return e
 }
 
+// hint says what a prompt for sq that has waited Quiet is waiting for,
+// and what could be wrong.
+func (c *calibration) hint(sq chess.Square, seen bool) {
+	if seen {
+		c.p.Say("Still waiting for a new piece on %s (%v): an input that already reads a piece (a square learned, or stuck on the empty board) does not count. Type s to skip %s, q to give up.", sq, c.o.Quiet, sq)
+		return
+	}
+	giveUp := ""
+	if c.o.GiveUp > 0 {
+		giveUp = fmt.Sprintf(" (giving up after %v)", c.o.GiveUp)
+	}
+	c.p.Say("No input has read a piece for %v, waiting for one on %s. If a piece is on %s, the board sees none: a 74HC165 chain whose data line is stuck at the empty level reads as an empty board (and a matrix row not driven reads empty). Check with boardd diag --probe and a piece on a known square (docs/hardware.md, bring-up). Still waiting%s: s skips %s, q gives up.", c.o.Quiet, sq, sq, giveUp, sq)
+}
+
 func (c *calibration) run() (*CalibrationResult, error) {
 	n := c.sc.Inputs()
 	res := &CalibrationResult{}
@@ -280,14 +328,19 @@ func (c *calibration) run() (*CalibrationResult, error) {
 	}
 	var assigned Inputs
 	var votes [2]int // analog: white pieces lowering, raising the reading
+	seen := false    // an input has read a piece since the empty board
 	for _, sq := range c.o.Squares {
 		what := "a piece"
 		if c.analog != nil {
 			what = "a white piece"
 		}
 		c.p.Say("Put %s on %s.", what, sq)
+		if c.o.Asked != nil {
+			c.o.Asked(sq)
+		}
 		start := c.o.Clock.Now()
 		complained := Inputs{}
+		hinted := false
 		for {
 			if l, ok := c.line(); ok {
 				switch l {
@@ -299,12 +352,25 @@ func (c *calibration) run() (*CalibrationResult, error) {
 					goto next
 				}
 			}
-			if c.o.Timeout > 0 && c.o.Clock.Now().Sub(start) > c.o.Timeout {
+			waited := c.o.Clock.Now().Sub(start)
+			if c.o.Timeout > 0 && waited > c.o.Timeout {
 				return nil, fmt.Errorf("no new input for %s within %v", sq, c.o.Timeout)
+			}
+			if !seen && c.o.GiveUp > 0 && waited >= c.o.GiveUp {
+				return nil, &NoPieceError{Square: sq, For: c.o.GiveUp}
+			}
+			if !hinted && c.o.Quiet > 0 && waited >= c.o.Quiet {
+				hinted = true
+				c.hint(sq, seen)
 			}
 			in, err := c.stable()
 			if err != nil {
 				return nil, err
+			}
+			for w := range in {
+				if in[w]&^res.Stuck[w] != 0 {
+					seen = true
+				}
 			}
 			var fresh Inputs
 			for w := range fresh {

@@ -262,3 +262,69 @@ func TestCalibrateNamesADeadChip(t *testing.T) {
 		t.Errorf("prompted for a piece with a chip dead:\n%s", said)
 	}
 }
+
+func TestCalibrateSaysWhatItWaitsFor(t *testing.T) {
+	cfg, _ := sensors.DefaultConfig("hc165")
+	rig, err := sensorstest.NewRig(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc, _, err := cfg.NewScanner(rig.Hardware, rig.Clock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	clk := rig.Clock
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	start := clk.Now()
+	clk.OnAdvance(func(now time.Time) {
+		if now.Sub(start) > 10*time.Minute {
+			cancel()
+		}
+	})
+	put := func(s chess.Square) {
+		rig.Board.Play(&sensorstest.Events{List: []trace.Event{{T: 1000, Kind: trace.Frame, Occ: s.Bitboard()}}}, sensorstest.PlayOptions{})
+	}
+
+	// The chain's data line stuck at the empty level: every scan reads an
+	// empty board, the sentinel included. A minute after the prompt the
+	// operator is told what could be wrong; three minutes after it, with
+	// nothing learned, the calibration gives up.
+	high := gpio.High
+	rig.HC165.StuckMISO = &high
+	p := newPrompter("")
+	t0 := clk.Now()
+	_, err = sensors.Calibrate(ctx, sc, p, sensors.CalibrateOptions{Clock: clk, Asked: put})
+	var np *sensors.NoPieceError
+	if !errors.As(err, &np) || np.Square != sq("a1") || np.For != 3*time.Minute {
+		t.Fatalf("a stuck data line: %v after %v, want a NoPieceError for a1; said %q", err, clk.Now().Sub(t0), p.said)
+	}
+	if d := clk.Now().Sub(t0); d < 3*time.Minute || d > 3*time.Minute+time.Second {
+		t.Errorf("gave up after %v", d)
+	}
+	said := strings.Join(p.said, "\n")
+	if n := strings.Count(said, "No input has read a piece for 1m0s, waiting for one on a1."); n != 1 || !strings.Contains(said, "data line is stuck at the empty level") || !strings.Contains(said, "boardd diag --probe") {
+		t.Errorf("said (%d hints):\n%s", n, said)
+	}
+
+	// A working board and a slow operator: reminded once, never given up
+	// on once a piece has been seen.
+	rig.HC165.StuckMISO = nil
+	rig.Board.Set(0, 0)
+	p = newPrompter("")
+	slow := func(s chess.Square) {
+		delay := int64(1000)
+		if s == sq("b1") {
+			delay = 4 * 60 * 1000
+		}
+		rig.Board.Play(&sensorstest.Events{List: []trace.Event{{T: delay, Kind: trace.Frame, Occ: s.Bitboard()}}}, sensorstest.PlayOptions{})
+	}
+	res, err := sensors.Calibrate(ctx, sc, p, sensors.CalibrateOptions{Clock: clk, Asked: slow, Squares: []chess.Square{sq("a1"), sq("b1")}})
+	if err != nil || res.Wiring.Input(sq("b1")) != 1 {
+		t.Fatalf("a slow operator: %v; said %q", err, p.said)
+	}
+	said = strings.Join(p.said, "\n")
+	if n := strings.Count(said, "Still waiting for a new piece on b1 (1m0s)"); n != 1 || strings.Contains(said, "No input has read") {
+		t.Errorf("said (%d reminders):\n%s", n, said)
+	}
+}

@@ -22,7 +22,7 @@ func cmdCalibrate(ctx context.Context, env *cmdEnv, args []string) error {
 	design := fs.String("design", "", "start from the reference wiring of a design instead (matrix, mcp23017, hc165, analog, analog-ads1115; docs/hardware.md)")
 	out := fs.String("out", "-", `where to write the calibrated configuration ("-": standard output)`)
 	stable := fs.Int("stable", 10, "scans a piece must sit still (10 ms apart) to count")
-	source := fs.String("source", "", `"`+modelUsage+`" (a simulated hand puts a piece on a1, b1, ... h8, a second apart)`)
+	source := fs.String("source", "", `"`+modelUsage+`" (a simulated hand puts a piece on each square a second after it is asked for)`)
 	fs.Usage = func() {
 		fmt.Fprint(env.stderr, `usage: boardd calibrate (--config FILE | --design NAME) [--out FILE]
        boardd calibrate --source model:DESIGN[,dead=UNIT][,stuck=low|high] [--out FILE]
@@ -35,7 +35,10 @@ occupied input counts. Type s and Enter to skip a square, q to give up.
 The configuration, with the learned squares, is written to --out; use
 boardd diag to check it. A part that fails in every scan for 2 seconds
 (a chip that does not answer, a chain with a wrong sentinel) ends it
-with exit status 1, naming the part. Without sensor hardware it says
+with exit status 1, naming the part. A square waited for a minute says
+what could be wrong; a board on which no input has read a piece for 3
+minutes after a prompt (a data line stuck at the empty level) ends it
+with exit status 1. Without sensor hardware it says
 which host drivers were skipped and exits 1. A model source rehearses
 it on chip models of a design's reference board (docs/hardware.md,
 bring-up): press Enter, and a simulated hand does the rest.
@@ -124,6 +127,11 @@ func calibrate(ctx context.Context, env *cmdEnv, cfg *sensors.Config, sc sensors
 		fmt.Fprintf(env.stderr, "boardd calibrate: %v\nNothing written. Check that part's power, wiring and address straps (docs/hardware.md, bring-up).\n", err)
 		return exitError{1}
 	}
+	var np *sensors.NoPieceError
+	if errors.As(err, &np) {
+		fmt.Fprintf(env.stderr, "boardd calibrate: %v\nNothing written. The board sees no piece: check it with boardd diag --probe and a piece on a known square (docs/hardware.md, bring-up).\n", err)
+		return exitError{1}
+	}
 	if err != nil {
 		return err
 	}
@@ -153,8 +161,10 @@ func calibrate(ctx context.Context, env *cmdEnv, cfg *sensors.Config, sc sensors
 }
 
 // calibrateModel calibrates a model board: its reference squares are
-// forgotten, and a simulated hand puts a piece (a white one on an analog
-// board) on a1, b1, ... h8, a second apart from two seconds on.
+// forgotten, and a simulated hand answers each prompt as an operator
+// would, putting its piece (a white one on an analog board) on the square
+// asked for a second after the prompt (lifting it from the square
+// before).
 func calibrateModel(ctx context.Context, env *cmdEnv, source string, stable int, out string) error {
 	m, err := parseModelSpec(source)
 	if err != nil {
@@ -180,16 +190,22 @@ func calibrateModel(ctx context.Context, env *cmdEnv, source string, stable int,
 		return err
 	}
 	defer sc.Close()
-	var evs []trace.Event
-	for k := range 64 {
-		ev := trace.Event{T: int64(2000 + 1000*k), Kind: trace.Frame, Occ: chess.Square(k).Bitboard()}
+	// The hand follows the prompts rather than a timetable: how long the
+	// scans before the first prompt take depends on the design (an
+	// ADS1115 board measures its baselines for about two seconds).
+	var handErr error
+	hand := func(sq chess.Square) {
+		ev := trace.Event{T: 1000, Kind: trace.Frame, Occ: sq.Bitboard()}
 		if sc.Sensor() == trace.Colour {
 			ev.White, ev.HasColour = ev.Occ, true
 		}
-		evs = append(evs, ev)
+		if _, err := rig.Board.Play(&sensorstest.Events{List: []trace.Event{ev}}, sensorstest.PlayOptions{}); err != nil && handErr == nil {
+			handErr = err
+		}
 	}
-	if _, err := rig.Board.Play(&sensorstest.Events{List: evs}, sensorstest.PlayOptions{}); err != nil {
-		return err
+	err = calibrate(ctx, env, cfg, sc, sensors.CalibrateOptions{Clock: rig.Clock, Stable: stable, Asked: hand}, out)
+	if handErr != nil {
+		return handErr
 	}
-	return calibrate(ctx, env, cfg, sc, sensors.CalibrateOptions{Clock: rig.Clock, Stable: stable}, out)
+	return err
 }

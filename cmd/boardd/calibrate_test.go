@@ -152,3 +152,63 @@ func TestCalibrateCommandNamesAFailingChain(t *testing.T) {
 		t.Errorf("prompted for pieces on a dead chain:\n%s", errb.String())
 	}
 }
+
+func TestCalibrateCommandLearnsTheADS1115Model(t *testing.T) {
+	// An ADS1115 board scans about 13 times a second: its empty-board
+	// baselines and first stable reading take over two seconds of board
+	// time. The simulated hand answers the prompts, so it does not put
+	// its piece on a1 while the board is still being measured empty (a1
+	// then read as stuck, every square learned one input off, and h8
+	// waiting forever).
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	file := filepath.Join(t.TempDir(), "board.json")
+	var out, errb bytes.Buffer
+	env := &cmdEnv{stdin: strings.NewReader("\n"), stdout: &out, stderr: &errb}
+	err := calibrateModel(ctx, env, "model:analog-ads1115", 10, file)
+	if code := exitCode(env, "calibrate", err); code != 0 {
+		t.Fatalf("exit %d (%v), stderr:\n%s", code, err, errb.String())
+	}
+	if s := errb.String(); !strings.Contains(s, "a1 is mux 0 ch 0, ") || !strings.Contains(s, "h8 is mux 3 ch 15, ") || strings.Contains(s, "left out") {
+		t.Errorf("stderr:\n%s", s)
+	}
+	got, err := loadSensorConfig(file, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref, _ := sensors.DefaultConfig("analog-ads1115")
+	gw, err := got.Wiring()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rw, _ := ref.Wiring()
+	for i := range ref.Inputs() {
+		if gw.Square(i) != rw.Square(i) {
+			t.Errorf("input %d (%s) learned as %v, want %v", i, ref.InputName(i), gw.Square(i), rw.Square(i))
+		}
+	}
+}
+
+func TestCalibrateCommandGivesUpOnABoardThatSeesNothing(t *testing.T) {
+	// The chain's data line stuck high reads as an empty board: the
+	// hand's pieces are never seen. calibrate says what could be wrong a
+	// minute (of board time) after the prompt and gives up after three,
+	// instead of waiting silently for ever.
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	var out, errb bytes.Buffer
+	env := &cmdEnv{stdin: strings.NewReader("\n"), stdout: &out, stderr: &errb}
+	err := calibrateModel(ctx, env, "model:hc165,stuck=high", 10, "-")
+	if code := exitCode(env, "calibrate", err); code != 1 || out.Len() != 0 {
+		t.Fatalf("exit %d (%v), stdout %q, stderr:\n%s", code, err, out.String(), errb.String())
+	}
+	for _, want := range []string{
+		"No input has read a piece for 1m0s, waiting for one on a1. If a piece is on a1, the board sees none: a 74HC165 chain whose data line is stuck at the empty level",
+		"boardd calibrate: no input read a piece in 3m0s after the prompt for a1",
+		"Nothing written.",
+	} {
+		if !strings.Contains(errb.String(), want) {
+			t.Errorf("stderr lacks %q:\n%s", want, errb.String())
+		}
+	}
+}
