@@ -35,6 +35,13 @@ type rigModel struct {
 
 func calibrationRigModel(t *testing.T) (*sensors.Config, sensors.Scanner, *sensorstest.Clock, rigModel) {
 	t.Helper()
+	return calibrationRigFrom(t, 0, 2000)
+}
+
+// calibrationRigFrom is the rig whose hand puts a piece on squares first,
+// first+1, ... from board time at (ms) on, one a second.
+func calibrationRigFrom(t *testing.T, first int, at int64) (*sensors.Config, sensors.Scanner, *sensorstest.Clock, rigModel) {
+	t.Helper()
 	clk := sensorstest.NewClock()
 	board := sensorstest.NewBoard(clk)
 	hidden := make([]chess.Square, 64)
@@ -54,8 +61,8 @@ func calibrationRigModel(t *testing.T) (*sensors.Config, sensors.Scanner, *senso
 		t.Fatal(err)
 	}
 	var evs []trace.Event
-	for k := 0; k < 64; k++ {
-		evs = append(evs, trace.Event{T: int64(2000 + 1000*k), Kind: trace.Frame, Occ: chess.Square(k).Bitboard()})
+	for k := first; k < 64; k++ {
+		evs = append(evs, trace.Event{T: at + int64(1000*(k-first)), Kind: trace.Frame, Occ: chess.Square(k).Bitboard()})
 	}
 	board.Play(&sensorstest.Events{List: evs}, sensorstest.PlayOptions{})
 	cfg, _ := sensors.DefaultConfig("hc165")
@@ -92,12 +99,15 @@ func TestCalibrateCommandWritesTheLearnedWiring(t *testing.T) {
 }
 
 func TestCalibrateCommandSkipAndAbort(t *testing.T) {
-	cfg, sc, clk, _ := calibrationRig(t)
+	// The hand never puts a piece on a1 and starts on b1 an hour on, so
+	// that the typed "s" (read as it comes, while the board's time runs
+	// as fast as it is scanned) skips a1 and nothing else.
+	cfg, sc, clk, _ := calibrationRigFrom(t, 1, 3_600_000)
 	var out, errb bytes.Buffer
 	file := filepath.Join(t.TempDir(), "board.json")
 	// Skip a1: the configuration is written but incomplete, exit 1.
 	env := &cmdEnv{stdin: strings.NewReader("\ns\n"), stdout: &out, stderr: &errb}
-	err := calibrate(context.Background(), env, cfg, sc, sensors.CalibrateOptions{Clock: clk}, file)
+	err := calibrate(context.Background(), env, cfg, sc, sensors.CalibrateOptions{Clock: clk, Quiet: -1, GiveUp: -1}, file)
 	if code := exitCode(env, "calibrate", err); code != 1 || !strings.Contains(errb.String(), "a1 skipped.") || !strings.Contains(errb.String(), "incomplete: hc165.squares: squares a1 are not wired") {
 		t.Errorf("exit %d, stderr:\n%s", code, errb.String())
 	}
