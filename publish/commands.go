@@ -24,6 +24,7 @@ const (
 	VerbAckAlert       = "ack_alert"
 	VerbPromote        = "promote"
 	VerbSetResult      = "set_result"
+	VerbCorrectMove    = "correct_move"
 )
 
 // MaxCommandSize is the largest command payload accepted: the longest
@@ -107,6 +108,7 @@ type Handler interface {
 	AckAlert(ctx context.Context, c AckAlertCmd) error
 	Promote(ctx context.Context, c PromoteCmd) error
 	SetResult(ctx context.Context, c SetResultCmd) error
+	CorrectMove(ctx context.Context, c CorrectMoveCmd) error
 }
 
 // commandRecord is a command as journaled with its reply.
@@ -178,6 +180,21 @@ type ackAlertWire struct {
 	Decision string `json:"decision"`
 	Penalty  string `json:"penalty"`
 	Note     string `json:"note"`
+}
+
+// CorrectMoveCmd replaces the published move of Ply by UCI (the arbiter
+// corrects a move the board got wrong); moves after it stay while they
+// are legal.
+type CorrectMoveCmd struct {
+	CommandMeta
+	Ply int
+	UCI string
+}
+
+type correctMoveWire struct {
+	cmdBase
+	Ply int    `json:"ply"`
+	UCI string `json:"uci"`
 }
 
 type setResultWire struct {
@@ -412,8 +429,21 @@ func (p *Publisher) parseCommand(verb string, payload []byte, size int, now time
 		}
 		cmd := SetResultCmd{CommandMeta: meta, Result: w.Result, Reason: strings.TrimSpace(w.Reason), Replace: w.Replace}
 		c.call = func(ctx context.Context, h Handler) error { return h.SetResult(ctx, cmd) }
+	case VerbCorrectMove:
+		var w correctMoveWire
+		if err := decodeStrict(payload, &w); err != nil {
+			return c, err
+		}
+		if w.Ply < 1 {
+			return c, fmt.Errorf("ply %d: want the ply of the move to correct, from 1", w.Ply)
+		}
+		if l := len(strings.TrimSpace(w.UCI)); l < 4 || l > 5 {
+			return c, fmt.Errorf("uci %q: want a move like e2e4 or e7e8q", w.UCI)
+		}
+		cmd := CorrectMoveCmd{CommandMeta: meta, Ply: w.Ply, UCI: strings.TrimSpace(w.UCI)}
+		c.call = func(ctx context.Context, h Handler) error { return h.CorrectMove(ctx, cmd) }
 	default:
-		return c, fmt.Errorf("unknown command %q; want new_game, set_position, set_time_control, ack_alert, promote or set_result", verb)
+		return c, fmt.Errorf("unknown command %q; want new_game, set_position, set_time_control, ack_alert, promote, set_result or correct_move", verb)
 	}
 	return c, nil
 }

@@ -340,6 +340,9 @@ func (h *fakeHandler) SetPosition(_ context.Context, c publish.SetPositionCmd) e
 func (h *fakeHandler) SetTimeControl(_ context.Context, c publish.SetTimeControlCmd) error {
 	return h.record("set_time_control " + c.TimeControl.String())
 }
+func (h *fakeHandler) CorrectMove(_ context.Context, c publish.CorrectMoveCmd) error {
+	return h.record(fmt.Sprintf("correct_move %d %s", c.Ply, c.UCI))
+}
 func (h *fakeHandler) SetResult(_ context.Context, c publish.SetResultCmd) error {
 	return h.record("set_result " + c.Result + " " + c.Reason)
 }
@@ -461,10 +464,16 @@ func TestCommands(t *testing.T) {
 	expect("r2", false, "reason: missing")
 	send("set_result", `{"id":"c6","expires":"`+future+`","result":"1/2-1/2","reason":"agreement"}`)
 	expect("c6", true, "")
+	send("correct_move", `{"id":"m1","expires":"`+future+`","ply":0,"uci":"e2e4"}`)
+	expect("m1", false, "ply 0")
+	send("correct_move", `{"id":"m2","expires":"`+future+`","ply":3,"uci":"e2"}`)
+	expect("m2", false, `uci "e2"`)
+	send("correct_move", `{"id":"c7","expires":"`+future+`","ply":3,"uci":"g1f3"}`)
+	expect("c7", true, "")
 	h.mu.Lock()
 	got := strings.Join(h.calls, "|")
 	h.mu.Unlock()
-	want := "new_game Carlsen|ack_alert " + a.ID + " upheld|set_time_control 40/90m+30s,30m+30s|promote knight|promote queen|set_result 1/2-1/2 agreement"
+	want := "new_game Carlsen|ack_alert " + a.ID + " upheld|set_time_control 40/90m+30s,30m+30s|promote knight|promote queen|set_result 1/2-1/2 agreement|correct_move 3 g1f3"
 	if got != want {
 		t.Fatalf("handler calls:\n got %s\nwant %s", got, want)
 	}

@@ -173,6 +173,9 @@ type Session struct {
 	byPosition bool
 
 	verdicts []rules.Verdict // judged by reconstruct, waiting for their alert
+	// resetting: the reconstruction is being put on the session's game
+	// (CorrectMove); its new-game output is not a new game.
+	resetting bool
 	// open: an irregularity was alerted and the board has not been set
 	// back nor a move made since.
 	open     bool
@@ -432,4 +435,76 @@ func (s *Session) SetTimeControl(t int64, tc rules.TimeControl, out []Output) []
 	snap, _ := s.Clock(t)
 	return append(out, Output{Output: reconstruct.Output{Kind: ClockChange, T: t, ClockMs: -1, From: chess.NoSquare, To: chess.NoSquare,
 		Text: "time control set: " + tc.String()}, ClockEvent: "reset", Clock: snap, Timed: true})
+}
+
+// CorrectMove replaces the move of ply (numbered as in the game score) by
+// the move uci (an arbiter's correction of a published move): the
+// moves after it stay as long as they are legal after the correction; the
+// first that is not, and those after it, are retracted. The board is then
+// expected to show the corrected game. Nothing changes on an error.
+func (s *Session) CorrectMove(t int64, ply int, uci string, out []Output) ([]Output, error) {
+	idx := ply - s.start.Ply() - 1
+	if idx < 0 || idx >= len(s.moves) {
+		return out, fmt.Errorf("ply %d: the game has plies %d to %d", ply, s.start.Ply()+1, s.start.Ply()+len(s.moves))
+	}
+	pos := s.start
+	for _, m := range s.moves[:idx] {
+		pos.MakeMove(m)
+	}
+	m, err := pos.ParseUCI(strings.TrimSpace(uci))
+	if err != nil {
+		return out, fmt.Errorf("move %q at ply %d: %w", uci, ply, err)
+	}
+	var l chess.MoveList
+	pos.GenerateLegal(&l)
+	if !l.Contains(m) {
+		return out, fmt.Errorf("move %q at ply %d: not legal in %s", uci, ply, pos.FEN())
+	}
+	if m == s.moves[idx] {
+		return out, fmt.Errorf("ply %d is already %s", ply, pos.SAN(m))
+	}
+	// The moves that stay: the corrected one and those after it that are
+	// still legal.
+	keep := append(append([]chess.Move(nil), s.moves[:idx]...), m)
+	after := pos
+	after.MakeMove(m)
+	for _, later := range s.moves[idx+1:] {
+		var ll chess.MoveList
+		after.GenerateLegal(&ll)
+		if !ll.Contains(later) {
+			break
+		}
+		keep = append(keep, later)
+		after.MakeMove(later)
+	}
+	s.lastT = max(s.lastT, t)
+	// Retract what goes, from the last move back, then amend the ply.
+	old := append([]chess.Move(nil), s.moves...)
+	for len(s.moves) > len(keep) {
+		out = s.popLast(t, out)
+		out[len(out)-1].Text = "retracted by the arbiter's correction of an earlier move"
+	}
+	s.rebuild(keep)
+	before := s.start
+	for _, mv := range keep[:idx] {
+		before.MakeMove(mv)
+	}
+	amended := before
+	amended.MakeMove(m)
+	out = append(out, Output{Output: reconstruct.Output{Kind: reconstruct.Amend, T: t, Ply: ply, Side: before.SideToMove(),
+		Move: m, SAN: before.SAN(m), UCI: before.UCI(m), FEN: amended.FEN(), Old: old[idx], OldSAN: before.SAN(old[idx]), OldUCI: before.UCI(old[idx]),
+		ClockMs: -1, From: chess.NoSquare, To: chess.NoSquare, Text: "corrected by the arbiter"}})
+	// The reconstruction follows the board from the corrected game.
+	s.resetting = true
+	final := s.pos
+	s.routs = s.rec.SetPosition(t, &final, s.routs[:0])
+	out = s.take(out)
+	s.resetting = false
+	if s.ended && s.byPosition {
+		if _, ok := s.gameEnd(&s.pos, chess.NoMove); !ok {
+			out = s.withdrawEnd(t, "the arbiter corrected a move", out)
+		}
+		return out, nil
+	}
+	return s.checkEnd(t, chess.NoMove, out), nil
 }

@@ -97,6 +97,9 @@ func (s *Session) take(out []Output) []Output {
 		case reconstruct.End:
 			out = s.reconEnd(o, out)
 		case reconstruct.NewGame:
+			if s.resetting {
+				continue
+			}
 			out = s.newGame(o, out)
 		}
 	}

@@ -129,6 +129,26 @@ func (h *commandHandler) SetResult(ctx context.Context, c publish.SetResultCmd) 
 	})
 }
 
+// CorrectMove replaces a published move by the arbiter's; the session
+// keeps the moves after it that stay legal and retracts the rest.
+func (h *commandHandler) CorrectMove(ctx context.Context, c publish.CorrectMoveCmd) error {
+	d := h.d
+	return d.do(ctx, func() error {
+		start := d.sess.Start()
+		// The journal numbers the game's plies from 1; the session from
+		// its start position, after d.base resumed plies.
+		ply := c.Ply - d.base + start.Ply()
+		outs, err := d.sess.CorrectMove(d.boardTime(time.Now()), ply, c.UCI, d.outs[:0])
+		if err != nil {
+			return fmt.Errorf("correct_move: %w", err)
+		}
+		d.outs = outs
+		d.emit()
+		d.log.Info("move corrected by command", "ply", c.Ply, "uci", c.UCI, "by", c.By)
+		return nil
+	})
+}
+
 func (h *commandHandler) Promote(ctx context.Context, c publish.PromoteCmd) error {
 	d := h.d
 	return d.do(ctx, func() error {

@@ -35,6 +35,9 @@ func (b *roundBoard) AckAlert(context.Context, publish.AckAlertCmd) error {
 func (b *roundBoard) Promote(context.Context, publish.PromoteCmd) error {
 	return errors.New("not here")
 }
+func (b *roundBoard) CorrectMove(context.Context, publish.CorrectMoveCmd) error {
+	return errors.New("not here")
+}
 func (b *roundBoard) SetResult(context.Context, publish.SetResultCmd) error {
 	return errors.New("not here")
 }

@@ -40,6 +40,7 @@ func TestACLRules(t *testing.T) {
 		{"b1", "chess/v1/board/b2/cmd/ack_alert", Write, false},
 		{"arbiter", "chess/v1/board/b1/cmd/ack_alert", Write, true},
 		{"arbiter", "chess/v1/board/b1/cmd/set_result", Write, true},
+		{"arbiter", "chess/v1/board/b1/cmd/correct_move", Write, true},
 		{"arbiter", "chess/v1/board/b1/cmd/new_game", Write, false},
 		{"arbiter", "chess/v1/board/b1/state", Write, false},
 		{"arbiter", "chess/v1/board/b1/reply", Read, true},

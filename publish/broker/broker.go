@@ -169,11 +169,13 @@ topic read chess/v1/board/+/alerts/active
 # Each board owns its own subtree and nothing else.
 pattern readwrite chess/v1/board/%u/#
 
-# Arbiters see everything and may only acknowledge alerts and enter results.
+# Arbiters see everything and may only acknowledge alerts, enter results
+# and correct moves.
 user arbiter
 topic read chess/v1/#
 topic write chess/v1/board/+/cmd/ack_alert
 topic write chess/v1/board/+/cmd/set_result
+topic write chess/v1/board/+/cmd/correct_move
 
 # The tournament director's tool may send every command.
 user director

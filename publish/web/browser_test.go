@@ -137,6 +137,9 @@ func (ackHandler) SetTimeControl(context.Context, publish.SetTimeControlCmd) err
 }
 func (ackHandler) AckAlert(context.Context, publish.AckAlertCmd) error { return nil }
 func (ackHandler) Promote(context.Context, publish.PromoteCmd) error   { return errors.New("not here") }
+func (ackHandler) CorrectMove(context.Context, publish.CorrectMoveCmd) error {
+	return errors.New("not here")
+}
 func (ackHandler) SetResult(context.Context, publish.SetResultCmd) error {
 	return errors.New("not here")
 }

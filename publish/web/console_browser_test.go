@@ -41,6 +41,9 @@ func (h *gameHandler) seen() []string {
 	return append([]string(nil), h.got...)
 }
 
+func (h *gameHandler) CorrectMove(context.Context, publish.CorrectMoveCmd) error {
+	return fmt.Errorf("not here")
+}
 func (h *gameHandler) SetResult(_ context.Context, c publish.SetResultCmd) error {
 	h.record(fmt.Sprintf("set_result %s: %s %s replace=%v", c.By, c.Result, c.Reason, c.Replace))
 	if h.result != "" && !c.Replace {
