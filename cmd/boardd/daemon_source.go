@@ -50,7 +50,16 @@ func (d *daemon) openSource() error {
 	return fmt.Errorf("sensors.kind %q", d.cfg.Sensors.Kind)
 }
 
+// bundledTimeControl is the control the bundled corpus was played at
+// (corpus/README.md): 15 minutes and 10 seconds a move.
+const bundledTimeControl = "15m+10s"
+
 func (d *daemon) openSimulated() error {
+	if d.cfg.Simulation.PGN == "" && d.cfg.Game.TimeControl == DefaultConfig().Game.TimeControl {
+		// The demo's clock is the corpus games' own, unless the
+		// configuration chose another.
+		d.cfg.Game.TimeControl = bundledTimeControl
+	}
 	var data []byte
 	if d.cfg.Simulation.PGN != "" {
 		b, err := os.ReadFile(d.cfg.Simulation.PGN)

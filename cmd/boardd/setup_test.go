@@ -1,6 +1,7 @@
 package main
 
 import (
+	"log/slog"
 	"strings"
 	"testing"
 
@@ -25,5 +26,26 @@ func TestSimulatedGameTags(t *testing.T) {
 	g := d.setupFor(chess.NewPosition())
 	if g.info.Round != "3" || g.info.BoardNo != "12" || g.info.Event != "Corpus Open" || g.info.White != "A" {
 		t.Errorf("%+v", g.info)
+	}
+}
+
+// The demo's clock follows the bundled corpus's control (15m+10s), not
+// the default 90m+30s, unless the configuration sets another.
+func TestDemoClockFollowsTheCorpus(t *testing.T) {
+	for _, c := range []struct{ set, want string }{{"", bundledTimeControl}, {"5m+3s", "5m+3s"}} {
+		cfg := DefaultConfig()
+		if c.set != "" {
+			cfg.Game.TimeControl = c.set
+		}
+		d := &daemon{cfg: cfg, speed: 1, log: slog.New(slog.DiscardHandler)}
+		if err := d.openSimulated(); err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range d.closers {
+			f()
+		}
+		if d.cfg.Game.TimeControl != c.want {
+			t.Errorf("time control %q set: %q, want %q", c.set, d.cfg.Game.TimeControl, c.want)
+		}
 	}
 }
