@@ -27,6 +27,8 @@ type gameHandler struct {
 	// got lists the commands applied or refused, as "verb by: details".
 	got    []string
 	result string
+	// games lists the games that new_game commands started.
+	games []publish.GameInfo
 }
 
 func (h *gameHandler) record(s string) {
@@ -54,7 +56,10 @@ func (h *gameHandler) NewGame(_ context.Context, c publish.NewGameCmd) error {
 	i := c.Info
 	h.record(fmt.Sprintf("new_game %s: %s %s %d %s %s – %s %s %d; round %s board %s; %s", c.By,
 		i.WhiteTitle, i.White, i.WhiteElo, i.WhiteFed, i.WhiteFideID, i.BlackTitle, i.Black, i.BlackElo, i.Round, i.BoardNo, i.TimeControl))
+	h.mu.Lock()
 	h.result = ""
+	h.games = append(h.games, i)
+	h.mu.Unlock()
 	_, err := h.p.StartGame(i)
 	return err
 }
