@@ -294,3 +294,48 @@ func TestParsedJSON(t *testing.T) {
 		t.Errorf("the pairings read differ from testdata/parsed.json (BOARDD_UPDATE=1 writes it):\n%s", b)
 	}
 }
+
+// The console gives its imported new_games the ids round import gives
+// them (web/src/round.js, commandID): testdata/commands.json lists them.
+func TestCommandIDs(t *testing.T) {
+	got := map[string]string{}
+	for _, c := range []struct {
+		name string
+		r    *Round
+		s    Setup
+	}{
+		{"round3.trf", readTRF(t, 3), Setup{Round: "3", By: "director", TimeControl: "90m+30s"}},
+		{"round3.trf", readTRF(t, 3), Setup{Round: "3", Event: "Open <A&B>\u2028", BoardID: "b-%03d"}},
+	} {
+		cmds, err := c.r.Commands(c.s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, cmd := range cmds {
+			var body map[string]any
+			if err := json.Unmarshal(cmd.Payload, &body); err != nil {
+				t.Fatal(err)
+			}
+			delete(body, "expires")
+			b, _ := json.Marshal(body)
+			got[string(b)] = cmd.ID
+		}
+	}
+	b, err := json.MarshalIndent(got, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b = append(b, '\n')
+	if os.Getenv("BOARDD_UPDATE") != "" {
+		if err := os.WriteFile("testdata/commands.json", b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile("testdata/commands.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(b) != string(want) {
+		t.Errorf("the commands' ids differ from testdata/commands.json (BOARDD_UPDATE=1 writes it):\n%s", b)
+	}
+}

@@ -29,6 +29,7 @@ type gameHandler struct {
 	result string
 	// games lists the games that new_game commands started.
 	games []publish.GameInfo
+	ids   []string // their command ids
 }
 
 func (h *gameHandler) record(s string) {
@@ -59,6 +60,7 @@ func (h *gameHandler) NewGame(_ context.Context, c publish.NewGameCmd) error {
 	h.mu.Lock()
 	h.result = ""
 	h.games = append(h.games, i)
+	h.ids = append(h.ids, c.ID)
 	h.mu.Unlock()
 	_, err := h.p.StartGame(i)
 	return err

@@ -170,16 +170,43 @@ func TestBrowserConsoleImport(t *testing.T) {
 		t.Fatalf("round import's board 1: %+v", w["board-1"])
 	}
 
+	// The same file again changes nothing: the commands carry round
+	// import's ids (checked below), which the boards have seen.
+	importFile("round3.trf", "3", "", []string{
+		"Board 1 · board-1: GM Nakamura, Hikaru 2790 – GM Carlsen, Magnus 2830, round 3",
+		"Board 2 · board-2: CM Roe, Richard 2000 – Person, Late 1500, round 3",
+		"Board 3 · board-3: Doe, Jane 1800 – WGM Charkhalashvili, Inga 2289, round 3",
+	}, "No board this round: Müller, Jürgen.")
+	must(cons.waitFor(ctx, "outcome", `document.getElementById("act-outcome").textContent`, "round 3 from round3.trf: 0 of 3 new games started, 3 already set up (sent before)", 5*time.Second))
+	for id, n := range map[string]int{"board-1": 2, "board-2": 2, "board-3": 1} {
+		if got := handlers[id].seen(); len(got) != n {
+			t.Fatalf("%s's handler got %q after the same file again", id, got)
+		}
+	}
+	cmds, err := trfRound.Commands(round.Setup{Round: "3", BoardID: "board-%d", By: "director"})
+	must(err)
+	for _, c := range cmds {
+		hd := handlers[c.Board]
+		hd.mu.Lock()
+		got := hd.ids[len(hd.ids)-1]
+		hd.mu.Unlock()
+		if got != c.ID {
+			t.Errorf("%s: command id %q, want round import's %q", c.Board, got, c.ID)
+		}
+	}
+
 	// Every command is in the log with the director and the board's reply.
 	const rows = `[...document.querySelectorAll("#log-rows tr")].map(r => [r.dataset.status, ...[...r.querySelectorAll("td")].slice(1).map(td => td.textContent)].join("|")).sort()`
 	must(cons.waitFor(ctx, "log", rows, []string{
 		"ok|director|board-1|new_game|Board 1: GM Nakamura, Hikaru 2790 – GM Carlsen, Magnus 2830, round 3|ok",
+		"ok|director|board-1|new_game|Board 1: GM Nakamura, Hikaru 2790 – GM Carlsen, Magnus 2830, round 3|ok (already applied)",
 		"ok|director|board-1|new_game|Board 1: WGM Charkhalashvili, Inga 2289 – GM Ju, Wenjun 2536, round 4, 25m+10s|ok",
 		"ok|director|board-2|new_game|Board 2: CM Roe, Richard 2000 – Person, Late 1500, round 3|ok",
+		"ok|director|board-2|new_game|Board 2: CM Roe, Richard 2000 – Person, Late 1500, round 3|ok (already applied)",
 		"ok|director|board-2|new_game|Board 2: GM Lei, Tingjie 2518 – WIM Toncheva, Nadya 2300, round 4, 25m+10s|ok",
 		"ok|director|board-3|new_game|Board 3: Doe, Jane 1800 – WGM Charkhalashvili, Inga 2289, round 3|ok",
+		"ok|director|board-3|new_game|Board 3: Doe, Jane 1800 – WGM Charkhalashvili, Inga 2289, round 3|ok (already applied)",
 	}, 10*time.Second))
-	must(cons.waitFor(ctx, "outcome", `document.getElementById("act-outcome").textContent`, "round 3 from round3.trf: 3 of 3 new games started", 5*time.Second))
 
 	br.mu.Lock()
 	defer br.mu.Unlock()

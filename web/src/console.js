@@ -9,7 +9,7 @@ import {Chessboard, BORDER_TYPE, COLOR} from "cm-chessboard/src/Chessboard.js"
 import {Markers} from "cm-chessboard/src/extensions/markers/Markers.js"
 import {alertLabel, formatClock, lawText, moveLabel, placementAfter, remainingMS} from "./chessutil.js"
 import {Feed, connectionBadge, loadConfig} from "./feed.js"
-import {importGames, parsePairings} from "./round.js"
+import {commandID, importGames, parsePairings} from "./round.js"
 import {LOG_MAX, brokerRefusal, fieldsOf, gameCommand, gameLine, logEntry, resultCommand, resultText, roundGames, settle} from "./commands.js"
 
 const MARK_DIFF = {class: "marker-diff", slice: "markerFrame"}
@@ -282,7 +282,7 @@ class App {
         try {
             const reply = await this.feed.command(board, verb, body)
             settle(e, reply)
-            r = {ok: !!reply.ok, text: reply.ok ? "ok" : `refused by the board: ${reply.error}`}
+            r = {ok: !!reply.ok, duplicate: !!reply.duplicate, text: reply.ok ? "ok" : `refused by the board: ${reply.error}`}
         } catch (err) {
             const text = err && err.broker ? brokerRefusal(err, this.feed.username, verb) : String(err && err.message || err)
             settle(e, {ok: false, error: text})
@@ -541,12 +541,15 @@ class App {
                 timeControl: document.getElementById("imp-tc").value,
             })
             // The board's own checks, before anything is sent.
+            // Each command's id is round import's, so the same pairing
+            // sent again is applied once.
             for (const g of games) {
                 try {
-                    g.body = gameCommand(g.body)
+                    gameCommand(g.body)
                 } catch (e) {
                     throw new Error(`board ${g.no}: ${e.message}`)
                 }
+                g.body = {id: commandID(g.body, this.feed.username || ""), ...g.body}
             }
         } catch (e) {
             return this.outcome("error", `${file.name}: ${e.message}`)
@@ -567,7 +570,8 @@ class App {
         this.outcome("sending", `starting ${n} games…`)
         const rs = await Promise.all(games.map(g => this.send(g.board, "new_game", g.body)))
         const bad = rs.map((x, i) => [games[i].board, x]).filter(([, x]) => !x.ok)
-        const done = `round ${round} from ${file.name}: ${n - bad.length} of ${n} new games started`
+        const dup = rs.filter(x => x.ok && x.duplicate).length
+        const done = `round ${round} from ${file.name}: ${n - bad.length - dup} of ${n} new games started${dup ? `, ${dup} already set up (sent before)` : ""}`
         this.outcome(bad.length ? "error" : "ok", bad.length ? `${done}; ${bad.map(([id, x]) => `${id}: ${x.text}`).join("; ")}` : done)
     }
 

@@ -353,3 +353,78 @@ export function importGames(r, {format = "board-%d", round = "", event = "", tim
         return {board, no: p.board, body}
     })
 }
+
+// sha256 is SHA-256 of bytes (the console may be served over plain http,
+// where the browser offers no crypto.subtle).
+export function sha256(bytes) {
+    const K = new Uint32Array([
+        0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5, 0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3,
+        0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174, 0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
+        0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967, 0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13,
+        0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85, 0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
+        0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3, 0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208,
+        0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2])
+    const H = new Uint32Array([0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19])
+    const n = bytes.length
+    const padded = new Uint8Array(((n + 9 + 63) >> 6) << 6)
+    padded.set(bytes)
+    padded[n] = 0x80
+    const dv = new DataView(padded.buffer)
+    dv.setUint32(padded.length - 8, Math.floor(n / 0x20000000))
+    dv.setUint32(padded.length - 4, (n * 8) >>> 0)
+    const W = new Uint32Array(64)
+    const rotr = (x, r) => (x >>> r) | (x << (32 - r))
+    for (let off = 0; off < padded.length; off += 64) {
+        for (let i = 0; i < 16; i++) W[i] = dv.getUint32(off + 4 * i)
+        for (let i = 16; i < 64; i++) {
+            const s0 = rotr(W[i - 15], 7) ^ rotr(W[i - 15], 18) ^ (W[i - 15] >>> 3)
+            const s1 = rotr(W[i - 2], 17) ^ rotr(W[i - 2], 19) ^ (W[i - 2] >>> 10)
+            W[i] = W[i - 16] + s0 + W[i - 7] + s1
+        }
+        let [a, b, c, d, e, f, g, h] = H
+        for (let i = 0; i < 64; i++) {
+            const t1 = (h + (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) + ((e & f) ^ (~e & g)) + K[i] + W[i]) >>> 0
+            const t2 = ((rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) + ((a & b) ^ (a & c) ^ (b & c))) >>> 0
+            h = g; g = f; f = e; e = (d + t1) >>> 0; d = c; c = b; b = a; a = (t1 + t2) >>> 0
+        }
+        H[0] += a; H[1] += b; H[2] += c; H[3] += d; H[4] += e; H[5] += f; H[6] += g; H[7] += h
+    }
+    const out = new Uint8Array(32)
+    const ov = new DataView(out.buffer)
+    for (let i = 0; i < 8; i++) ov.setUint32(4 * i, H[i])
+    return out
+}
+
+// goString is a JSON string as Go's encoding/json writes it (<, > and &
+// escaped, and U+2028 and U+2029).
+function goString(s) {
+    return JSON.stringify(s).replace(/[<>&\u2028\u2029]/g, c => "\\u" + c.charCodeAt(0).toString(16).padStart(4, "0"))
+}
+
+// The fields of round import's new_game in its order (publish/round/commands.go).
+const NEW_GAME = [["id", "s"], ["expires", "s"], ["by", "o"], ["white", "s"], ["black", "s"], ["event", "o"], ["site", "o"], ["date", "o"],
+    ["round", "o"], ["board_no", "s"], ["time_control", "o"],
+    ["white_elo", "n"], ["white_title", "o"], ["white_fed", "o"], ["white_fide_id", "o"], ["white_team", "o"],
+    ["black_elo", "n"], ["black_title", "o"], ["black_fed", "o"], ["black_fide_id", "o"], ["black_team", "o"]]
+
+// commandID is the id `boardd round import` gives a board's new_game: the
+// round, the board number and a hash of the game, so that the same
+// pairing sent again (from the console or the command line) is applied
+// once by the board, while a corrected one is applied.
+export function commandID(body, by = "") {
+    const parts = []
+    const v = {...body, id: "", expires: "", by}
+    for (const [k, kind] of NEW_GAME) {
+        const x = v[k]
+        if (kind === "n") {
+            if (x) parts.push(`"${k}":${Number(x)}`)
+        } else if (kind === "s" || x) {
+            parts.push(`"${k}":${goString(String(x ?? ""))}`)
+        }
+    }
+    const sum = sha256(new TextEncoder().encode(`{${parts.join(",")}}`))
+    const hex = [...sum.subarray(0, 6)].map(b => b.toString(16).padStart(2, "0")).join("")
+    const id = `round-${body.round || ""}-board-${body.board_no}-${hex}`
+    if (id.length > 128) throw new Error(`round "${body.round}": too long for a command id`)
+    return id
+}

@@ -5,7 +5,7 @@
 import {test} from "node:test"
 import assert from "node:assert/strict"
 import {readFileSync} from "node:fs"
-import {boardID, importGames, parseCSV, parsePairings, parseTRF} from "../src/round.js"
+import {boardID, commandID, importGames, parseCSV, parsePairings, parseTRF, sha256} from "../src/round.js"
 
 const dir = new URL("../../publish/round/testdata/", import.meta.url)
 const file = (name) => readFileSync(new URL(name, dir))
@@ -69,4 +69,26 @@ test("board ids and the new_game bodies round import sends", () => {
     assert.deepEqual(games[0].body, {white: "Nakamura, Hikaru", black: "Carlsen, Magnus", event: "Test Open 2025", round: "3", board_no: "1", time_control: "90m+30s",
         white_elo: 2790, white_title: "GM", white_fed: "USA", white_fide_id: "2016192",
         black_elo: 2830, black_title: "GM", black_fed: "NOR", black_fide_id: "1503014", black_team: "Norway"})
+})
+
+test("command ids are round import's: the same pairing sent twice is applied once", async () => {
+    const {createHash} = await import("node:crypto")
+    for (const n of [0, 1, 55, 56, 63, 64, 65, 1000]) {
+        const b = new Uint8Array(n).map((_, i) => (i * 7 + n) & 255)
+        assert.equal(Buffer.from(sha256(b)).toString("hex"), createHash("sha256").update(b).digest("hex"), `${n} bytes`)
+    }
+    const ids = JSON.parse(readFileSync(new URL("commands.json", dir), "utf8"))
+    assert.equal(Object.keys(ids).length, 6)
+    for (const [payload, id] of Object.entries(ids)) {
+        const body = JSON.parse(payload)
+        const by = body.by || ""
+        delete body.id
+        delete body.by
+        assert.equal(commandID(body, by), id, payload)
+    }
+    // The bodies importGames builds carry the same ids.
+    const games = importGames(parseTRF(file("round3.trf"), 3), {round: "3", timeControl: "90m+30s"})
+    const want = games.map(g => Object.entries(ids).find(([p]) => JSON.parse(p).by === "director" && JSON.parse(p).board_no === g.body.board_no)[1])
+    assert.equal(want.length, 3)
+    assert.deepEqual(games.map(g => commandID(g.body, "director")), want)
 })
