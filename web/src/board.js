@@ -310,6 +310,7 @@ function showOverview(cfg, conn) {
     const p = new URLSearchParams(params)
     p.delete("view")
     link.textContent = "Boards"
+    document.getElementById("large").hidden = true
     link.href = "?" + p.toString()
     let feed = null
     let queued = false

@@ -533,7 +533,7 @@ class App {
         let games, r
         try {
             if (!round) throw new Error("round: which round?")
-            r = parsePairings(new Uint8Array(await file.arrayBuffer()), round)
+            r = parsePairings(new Uint8Array(await file.arrayBuffer()), round, file.name)
             games = importGames(r, {
                 format: document.getElementById("imp-format").value.trim(),
                 round,

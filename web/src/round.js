@@ -301,12 +301,13 @@ export function parseCSV(data) {
     return out
 }
 
-// parsePairings reads a file by its content: a TRF-16 report has player
-// lines ("001 ..."), anything else is read as CSV.
-export function parsePairings(data, round) {
+// parsePairings reads a file as its name says (.trf and .txt: TRF-16,
+// .csv: CSV), else by its content: a TRF-16 report has player lines
+// ("001 ..."), anything else is read as CSV.
+export function parsePairings(data, round, name = "") {
     const bytes = stripBOM(toBytes(data))
-    const text = decode(bytes)
-    if (/^001 /m.test(text)) {
+    const ext = (/\.([A-Za-z]+)$/.exec(name) || [])[1]?.toLowerCase()
+    if (ext === "trf" || ext === "txt" || (ext !== "csv" && /^001 /m.test(decode(bytes)))) {
         if (!String(round || "").trim()) throw new Error("round: a TRF file holds every round; which one?")
         return {...parseTRF(bytes, String(round).trim()), kind: "TRF"}
     }

@@ -29,6 +29,10 @@ test("TRF: Latin-1, a byte-order mark, one-letter titles, board order", () => {
         [1, "GM", "Nakamura, Hikaru", "Carlsen, Magnus"], [2, "CM", "Roe, Richard", "Person, Late"], [3, "", "Doe, Jane", "Charkhalashvili, Inga"]])
     assert.deepEqual(r.byes, ["Müller, Jürgen"])
     assert.throws(() => parsePairings(utf8, ""), /which one/)
+    assert.equal(parsePairings(utf8, "3", "round3.txt").kind, "TRF")
+    assert.equal(parsePairings("1,A,B\n", "3", "pairings.csv").kind, "CSV")
+    assert.equal(parsePairings("board,white,black\n1,A,B\n", "3", "pairings").kind, "CSV")
+    assert.throws(() => parsePairings("1,A,B\n", "3", "round.trf"), /no player lines/)
 })
 
 test("errors name the line, as the Go parser's do", () => {
