@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http/httptest"
 	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -94,6 +95,7 @@ func TestBrowserConsoleImport(t *testing.T) {
 			return true })()`, jsString(base64.StdEncoding.EncodeToString(data)), jsString(file), jsString(roundNo), jsString(tc)), nil))
 		must(cons.waitFor(ctx, file+": confirmation", `(() => { const d = document.getElementById("confirm"); return d.open ? [[...d.querySelectorAll("li")].map(l => l.textContent), document.getElementById("confirm-warn").textContent] : [document.getElementById("act-outcome").textContent] })()`,
 			[]any{lines, warn}, 10*time.Second))
+		must(cons.screenshot(ctx, filepath.Join(screenshotDir(t, "console-import"), file+".png")))
 		must(cons.eval(ctx, `(document.getElementById("confirm-ok").click(), true)`, nil))
 		var s []string
 		if err := cons.waitFor(ctx, file+": outcome", `document.getElementById("act-outcome").dataset.status`, "ok", 20*time.Second); err != nil {

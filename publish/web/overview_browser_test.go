@@ -3,6 +3,7 @@ package web_test
 import (
 	"context"
 	"net/http/httptest"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -101,6 +102,8 @@ func TestBrowserOverview(t *testing.T) {
 		[]string{"board-2:playing::in progress, move 5", "board-1:finished:1-0:finished", "board-4:playing::in progress, move 1"}, 10*time.Second))
 	must(boards["board-2"].End(publish.Result{Result: "1/2-1/2", Termination: "agreement"}))
 	must(demo.waitFor(ctx, "a draw", `document.querySelector('.ov-board[data-board="board-2"] .ov-result').textContent`, "½-½", 10*time.Second))
+
+	must(demo.screenshot(ctx, filepath.Join(screenshotDir(t, "overview"), "overview.png")))
 
 	// A click on a board opens it.
 	must(demo.eval(ctx, `(document.querySelector('.ov-board[data-board="board-1"] .ov-white').click(), true)`, nil))
