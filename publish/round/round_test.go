@@ -2,6 +2,7 @@ package round
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"reflect"
 	"strings"
@@ -238,5 +239,103 @@ func TestExportVariants(t *testing.T) {
 	}
 	if len(r2.Pairings) != 1 || r2.Pairings[0].White.Title != "GM" || r2.Pairings[0].Black.Title != "WGM" {
 		t.Errorf("titles: %+v", r2.Pairings)
+	}
+}
+
+// jsonRound is a Round as the console's parser (web/src/round.js) gives
+// it, so that both parsers are held to the same files.
+func jsonRound(r *Round) map[string]any {
+	pl := func(p Player) map[string]any {
+		return map[string]any{"name": p.Name, "elo": p.Elo, "title": p.Title, "fed": p.Fed, "fide_id": p.FideID, "team": p.Team}
+	}
+	ps := []any{}
+	for _, p := range r.Pairings {
+		ps = append(ps, map[string]any{"board": p.Board, "white": pl(p.White), "black": pl(p.Black)})
+	}
+	byes := append([]string{}, r.Byes...)
+	return map[string]any{"event": r.Event, "pairings": ps, "byes": byes}
+}
+
+// The console reads pairings in the browser (web/src/round.js); its node
+// test compares what it reads from these files with
+// testdata/parsed.json, which this test holds the Go parser to.
+func TestParsedJSON(t *testing.T) {
+	got := map[string]any{}
+	for _, n := range []int{1, 2, 3} {
+		got[fmt.Sprintf("round3.trf#%d", n)] = jsonRound(readTRF(t, n))
+	}
+	for _, name := range []string{"pairings.csv", "pairings-latin1.csv"} {
+		f, err := os.Open("testdata/" + name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := ParseCSV(f)
+		f.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		got[name] = jsonRound(r)
+	}
+	b, err := json.MarshalIndent(got, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b = append(b, '\n')
+	if os.Getenv("BOARDD_UPDATE") != "" {
+		if err := os.WriteFile("testdata/parsed.json", b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile("testdata/parsed.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(b) != string(want) {
+		t.Errorf("the pairings read differ from testdata/parsed.json (BOARDD_UPDATE=1 writes it):\n%s", b)
+	}
+}
+
+// The console gives its imported new_games the ids round import gives
+// them (web/src/round.js, commandID): testdata/commands.json lists them.
+func TestCommandIDs(t *testing.T) {
+	got := map[string]string{}
+	for _, c := range []struct {
+		name string
+		r    *Round
+		s    Setup
+	}{
+		{"round3.trf", readTRF(t, 3), Setup{Round: "3", By: "director", TimeControl: "90m+30s"}},
+		{"round3.trf", readTRF(t, 3), Setup{Round: "3", Event: "Open <A&B>\u2028", BoardID: "b-%03d"}},
+	} {
+		cmds, err := c.r.Commands(c.s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, cmd := range cmds {
+			var body map[string]any
+			if err := json.Unmarshal(cmd.Payload, &body); err != nil {
+				t.Fatal(err)
+			}
+			delete(body, "expires")
+			b, _ := json.Marshal(body)
+			got[string(b)] = cmd.ID
+		}
+	}
+	b, err := json.MarshalIndent(got, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b = append(b, '\n')
+	if os.Getenv("BOARDD_UPDATE") != "" {
+		if err := os.WriteFile("testdata/commands.json", b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile("testdata/commands.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(b) != string(want) {
+		t.Errorf("the commands' ids differ from testdata/commands.json (BOARDD_UPDATE=1 writes it):\n%s", b)
 	}
 }

@@ -27,6 +27,9 @@ type gameHandler struct {
 	// got lists the commands applied or refused, as "verb by: details".
 	got    []string
 	result string
+	// games lists the games that new_game commands started.
+	games []publish.GameInfo
+	ids   []string // their command ids
 }
 
 func (h *gameHandler) record(s string) {
@@ -57,7 +60,11 @@ func (h *gameHandler) NewGame(_ context.Context, c publish.NewGameCmd) error {
 	i := c.Info
 	h.record(fmt.Sprintf("new_game %s: %s %s %d %s %s – %s %s %d; round %s board %s; %s", c.By,
 		i.WhiteTitle, i.White, i.WhiteElo, i.WhiteFed, i.WhiteFideID, i.BlackTitle, i.Black, i.BlackElo, i.Round, i.BoardNo, i.TimeControl))
+	h.mu.Lock()
 	h.result = ""
+	h.games = append(h.games, i)
+	h.ids = append(h.ids, c.ID)
+	h.mu.Unlock()
 	_, err := h.p.StartGame(i)
 	return err
 }

@@ -3,6 +3,7 @@ import {Chessboard, BORDER_TYPE, COLOR} from "cm-chessboard/src/Chessboard.js"
 import {Markers} from "cm-chessboard/src/extensions/markers/Markers.js"
 import {formatClock, moveLabel, pgnFileName, placementAfter, remainingMS} from "./chessutil.js"
 import {Feed, connectionBadge, loadConfig} from "./feed.js"
+import {overviewRounds} from "./overview.js"
 
 const MARK_LAST = {class: "marker-last", slice: "markerSquare"}
 const MARK_PROV = {class: "marker-prov", slice: "markerFrame"}
@@ -281,9 +282,102 @@ class Tile {
     }
 }
 
+// boardURL is the page's address showing one board, the other settings
+// (broker, prefix, large, ...) kept.
+function boardURL(params, id) {
+    const p = new URLSearchParams(params)
+    p.delete("view")
+    p.delete("round")
+    p.set("boards", id)
+    return "?" + p.toString()
+}
+
+// showOverview lists every board the page sees, by round and board
+// number: the players and the result or the move being played, each
+// board a link to its own page. It is drawn again whenever a state or a
+// status changes, so results show as they come.
+function showOverview(cfg, conn) {
+    const params = cfg.params
+    const round = params.get("round")
+    const root = document.getElementById("overview")
+    const empty = document.getElementById("empty")
+    document.getElementById("grid").hidden = true
+    root.hidden = false
+    document.body.classList.add("overview-view")
+    if (cfg.title) document.getElementById("title").textContent = cfg.title
+    document.title = (cfg.title || "Live boards") + " · overview"
+    const link = document.getElementById("overview-link")
+    const p = new URLSearchParams(params)
+    p.delete("view")
+    link.textContent = "Boards"
+    document.getElementById("large").hidden = true
+    link.href = "?" + p.toString()
+    let feed = null
+    let queued = false
+    const draw = () => {
+        queued = false
+        const rounds = overviewRounds([...feed.boards.values()]).filter(r => !round || r.round === round)
+        empty.hidden = rounds.length > 0
+        root.replaceChildren(...rounds.map(r => {
+            const sec = el("section", "ov-round")
+            sec.dataset.round = r.round
+            sec.append(el("h2", "", [r.round ? `Round ${r.round}` : "No round", r.event].filter(Boolean).join(" · ")))
+            const table = el("table", "ov-table")
+            const head = el("tr")
+            for (const h of ["Board", "White", "", "Black", "Status"]) head.append(el("th", "", h))
+            const body = el("tbody")
+            for (const b of r.boards) {
+                const tr = el("tr", "ov-board")
+                tr.dataset.board = b.id
+                tr.dataset.status = b.status
+                const st = feed.board(b.id).status
+                tr.classList.toggle("offline", !!(st && st.online === false))
+                const a = el("a", "ov-no", b.no || b.id)
+                a.href = boardURL(params, b.id)
+                a.title = b.id
+                const no = el("td")
+                no.append(a)
+                const finished = b.status === "finished"
+                tr.append(no, el("td", "ov-white", b.white), el("td", "ov-result", finished ? b.text : ""), el("td", "ov-black", b.black),
+                    el("td", "ov-status", finished ? "finished" : b.text))
+                tr.addEventListener("click", (e) => {
+                    if (!e.target.closest("a")) location.href = a.href
+                })
+                body.append(tr)
+            }
+            table.append(el("thead"), body)
+            table.tHead.append(head)
+            sec.append(table)
+            return sec
+        }))
+    }
+    const later = () => {
+        if (!queued) {
+            queued = true
+            queueMicrotask(draw)
+        }
+    }
+    feed = new Feed(cfg, {
+        leaves: ["state", "status"],
+        onConn: (s, d) => connectionBadge(conn, s, d),
+        onNewBoard: later,
+        onChange: later,
+    })
+    for (const id of cfg.boards) feed.board(id)
+    feed.connect()
+}
+
 async function main() {
     const cfg = await loadConfig()
     const params = cfg.params
+    if (params.get("view") === "overview") return showOverview(cfg, document.getElementById("conn"))
+    {
+        const link = document.getElementById("overview-link")
+        const p = new URLSearchParams(params)
+        p.delete("boards")
+        p.set("view", "overview")
+        link.href = "?" + p.toString()
+    }
     const large = ["1", "true", "yes"].includes(params.get("large"))
     const black = params.get("orientation") === "black"
     const flipped = new Set((params.get("flip") || "").split(","))

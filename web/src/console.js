@@ -2,12 +2,14 @@
 // alerts with the position before the irregularity, and the arbiter's
 // commands: the decision on an alert (<b>/cmd/ack_alert), a result
 // (set_result), a new game on one board or on every board of a round
-// (new_game), each confirmed first and written to the command log with
+// (new_game), a round's pairings imported from the pairing program's
+// file (one new_game per board), each confirmed first and written to the command log with
 // the board's reply.
 import {Chessboard, BORDER_TYPE, COLOR} from "cm-chessboard/src/Chessboard.js"
 import {Markers} from "cm-chessboard/src/extensions/markers/Markers.js"
 import {alertLabel, formatClock, lawText, moveLabel, placementAfter, remainingMS} from "./chessutil.js"
 import {Feed, connectionBadge, loadConfig} from "./feed.js"
+import {commandID, importGames, parsePairings} from "./round.js"
 import {LOG_MAX, brokerRefusal, fieldsOf, gameCommand, gameLine, logEntry, resultCommand, resultText, roundGames, settle} from "./commands.js"
 
 const MARK_DIFF = {class: "marker-diff", slice: "markerFrame"}
@@ -280,7 +282,7 @@ class App {
         try {
             const reply = await this.feed.command(board, verb, body)
             settle(e, reply)
-            r = {ok: !!reply.ok, text: reply.ok ? "ok" : `refused by the board: ${reply.error}`}
+            r = {ok: !!reply.ok, duplicate: !!reply.duplicate, text: reply.ok ? "ok" : `refused by the board: ${reply.error}`}
         } catch (err) {
             const text = err && err.broker ? brokerRefusal(err, this.feed.username, verb) : String(err && err.message || err)
             settle(e, {ok: false, error: text})
@@ -338,6 +340,10 @@ class App {
             this.startGame()
         })
         document.getElementById("round-send").addEventListener("click", () => this.startRound())
+        document.getElementById("import-form").addEventListener("submit", (e) => {
+            e.preventDefault()
+            this.importRound()
+        })
         document.getElementById("confirm-ok").addEventListener("click", () => this.answerDialog(true))
         document.getElementById("confirm-cancel").addEventListener("click", () => this.answerDialog(false))
         this.dialog.addEventListener("cancel", (e) => { // Escape
@@ -515,6 +521,58 @@ class App {
         const bad = rs.map((r, i) => [games[i].board, r]).filter(([, r]) => !r.ok)
         const done = `round ${f.round.trim()}: ${rs.length - bad.length} of ${rs.length} new games started`
         this.outcome(bad.length ? "error" : "ok", bad.length ? `${done}; ${bad.map(([id, r]) => `${id}: ${r.text}`).join("; ")}` : done)
+    }
+
+    // importRound reads the chosen TRF or CSV file, shows each pairing
+    // with the board it goes to, and on confirmation sends each board its
+    // new_game: the fields `boardd round import` sends.
+    async importRound() {
+        const file = document.getElementById("imp-file").files[0]
+        if (!file) return this.outcome("error", "file: choose the pairings (a TRF or CSV file)")
+        const round = document.getElementById("imp-round").value.trim()
+        let games, r
+        try {
+            if (!round) throw new Error("round: which round?")
+            r = parsePairings(new Uint8Array(await file.arrayBuffer()), round, file.name)
+            games = importGames(r, {
+                format: document.getElementById("imp-format").value.trim(),
+                round,
+                event: document.getElementById("imp-event").value,
+                timeControl: document.getElementById("imp-tc").value,
+            })
+            // The board's own checks, before anything is sent.
+            // Each command's id is round import's, so the same pairing
+            // sent again is applied once.
+            for (const g of games) {
+                try {
+                    gameCommand(g.body)
+                } catch (e) {
+                    throw new Error(`board ${g.no}: ${e.message}`)
+                }
+                g.body = {id: commandID(g.body, this.feed.username || ""), ...g.body}
+            }
+        } catch (e) {
+            return this.outcome("error", `${file.name}: ${e.message}`)
+        }
+        const notes = []
+        if (r.byes.length) notes.push(`No board this round: ${r.byes.join("; ")}.`)
+        const unseen = games.filter(g => !this.feed.boards.has(g.board) || !this.feed.board(g.board).state).map(g => g.board)
+        if (unseen.length) notes.push(`Not seen by the console: ${unseen.join(", ")}.`)
+        const busy = games.filter(g => {
+            const st = this.feed.boards.has(g.board) && this.feed.board(g.board).state
+            return st && st.ply > 0 && (!st.result || st.result === "*")
+        }).map(g => g.board)
+        if (busy.length) notes.push(`${busy.length} of these boards ${busy.length > 1 ? "have games" : "has a game"} in progress (${busy.join(", ")}): the new games replace them.`)
+        const n = games.length
+        if (!await this.confirm(`Import round ${round} from ${file.name} (${r.kind}): ${n} board${n > 1 ? "s" : ""}`, games.map(g => gameLine(g.board, g.body)), notes.join(" "), `Start ${n} game${n > 1 ? "s" : ""}`)) {
+            return this.outcome("", "")
+        }
+        this.outcome("sending", `starting ${n} games…`)
+        const rs = await Promise.all(games.map(g => this.send(g.board, "new_game", g.body)))
+        const bad = rs.map((x, i) => [games[i].board, x]).filter(([, x]) => !x.ok)
+        const dup = rs.filter(x => x.ok && x.duplicate).length
+        const done = `round ${round} from ${file.name}: ${n - bad.length - dup} of ${n} new games started${dup ? `, ${dup} already set up (sent before)` : ""}`
+        this.outcome(bad.length ? "error" : "ok", bad.length ? `${done}; ${bad.map(([id, x]) => `${id}: ${x.text}`).join("; ")}` : done)
     }
 
     placeRows() {

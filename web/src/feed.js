@@ -253,11 +253,12 @@ export class Feed {
 
     // command sends <b>/cmd/<verb> and resolves with the board's reply
     // ({ok, error}), or rejects when the broker refuses it (the error's
-    // broker is true) or no reply comes within timeoutMs.
+    // broker is true) or no reply comes within timeoutMs. The command's id
+    // is body.id when given (a round's import), else a random one.
     command(board, verb, body, timeoutMs = 15000) {
         const c = this.client
         if (!c || !c.connected) return Promise.reject(new Error("not connected to the broker"))
-        const id = randomId()
+        const id = body.id || randomId()
         // A command older than five minutes is refused by the board, so a
         // tablet that was offline cannot apply a stale decision.
         const expires = new Date(Date.now() + 5 * 60 * 1000).toISOString()
