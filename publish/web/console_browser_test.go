@@ -44,8 +44,9 @@ func (h *gameHandler) seen() []string {
 	return append([]string(nil), h.got...)
 }
 
-func (h *gameHandler) CorrectMove(context.Context, publish.CorrectMoveCmd) error {
-	return fmt.Errorf("not here")
+func (h *gameHandler) CorrectMove(_ context.Context, c publish.CorrectMoveCmd) error {
+	h.record(fmt.Sprintf("correct_move %s: %d %s", c.By, c.Ply, c.UCI))
+	return nil
 }
 func (h *gameHandler) SetResult(_ context.Context, c publish.SetResultCmd) error {
 	h.record(fmt.Sprintf("set_result %s: %s %s replace=%v", c.By, c.Result, c.Reason, c.Replace))
@@ -259,6 +260,22 @@ func runConsoleActions(t *testing.T, name, brokerURL string, h http.Handler) {
 		t.Fatalf("log row %q", r)
 	}
 
+	// The arbiter corrects a published move: confirmed, sent, applied.
+	must(cons.eval(ctx, `(() => { document.querySelector('.room-board[data-board="board-1"]').click();
+		document.getElementById("cor-ply").value = "3"; document.getElementById("cor-uci").value = "G1F3";
+		document.getElementById("act-outcome").dataset.status = ""; document.getElementById("cor-send").click(); return true })()`, nil))
+	confirmDialog("correction", []string{"Ju, Wenjun – Lei, Tingjie: ply 3 becomes g1f3"},
+		"The moves after it stay while they are legal; the others are retracted. Set the board to the corrected game.", true)
+	if s := outcome("correction", "ok"); s != "Board 1 · board-1: ply 3 corrected to g1f3" {
+		t.Fatalf("outcome %q", s)
+	}
+	if got := h1.seen(); got[len(got)-1] != "correct_move arbiter: 3 g1f3" {
+		t.Fatalf("board-1's handler got %q", got)
+	}
+	if r := logRow(0); strings.Join(r, "|") != "ok|arbiter|board-1|correct_move|ply 3 becomes g1f3|ok" {
+		t.Fatalf("log row %q", r)
+	}
+
 	// The arbiter may not start games: the broker refuses, the console
 	// says so, the board never hears of it.
 	must(cons.eval(ctx, `(() => { document.querySelector('.room-board[data-board="board-2"]').click(); document.getElementById("act-outcome").dataset.status = ""; document.getElementById("game-send").click(); return true })()`, nil))
@@ -306,7 +323,7 @@ func runConsoleActions(t *testing.T, name, brokerURL string, h http.Handler) {
 	if s := outcome("round", "ok"); s != "round 3: 2 of 2 new games started" {
 		t.Fatalf("outcome %q", s)
 	}
-	if got := h1.seen(); len(got) != 3 || got[2] != "new_game director: GM Ju, Wenjun 2536 CHN 8603006 – GM Lei, Tingjie 2518; round 3 board 1; 25m+10s" {
+	if got := h1.seen(); len(got) != 4 || got[3] != "new_game director: GM Ju, Wenjun 2536 CHN 8603006 – GM Lei, Tingjie 2518; round 3 board 1; 25m+10s" {
 		t.Fatalf("board-1's handler got %q", got)
 	}
 	if got := h2.seen(); len(got) != 2 || got[1] != "new_game director: GM Carlsen, Magnus 2831 NOR 1503014 – GM Caruana, Fabiano 2805; round 3 board 2; 25m+10s" {
@@ -316,12 +333,12 @@ func runConsoleActions(t *testing.T, name, brokerURL string, h http.Handler) {
 		"board-1:ready board-2:ready", 10*time.Second))
 	var n int
 	must(cons.eval(ctx, `document.querySelectorAll("#log-rows tr[data-status=ok]").length`, &n))
-	if n != 4 {
-		t.Fatalf("%d commands logged as applied, want 4", n)
+	if n != 5 {
+		t.Fatalf("%d commands logged as applied, want 5", n)
 	}
 	// The log survives a reload of the tab.
 	cons.navigate(ctx, srv.URL+"/console")
-	must(cons.waitFor(ctx, "log after a reload", `document.querySelectorAll("#log-rows tr").length`, 6, 10*time.Second))
+	must(cons.waitFor(ctx, "log after a reload", `document.querySelectorAll("#log-rows tr").length`, 7, 10*time.Second))
 	// The form shows the first board's game once its state arrives.
 	must(cons.waitFor(ctx, "form filled after a reload", `["white", "white_elo", "round", "board_no", "time_control"].map(k => document.getElementById("game-form").elements[k].value)`,
 		[]string{"Ju, Wenjun", "2536", "3", "1", "25m+10s"}, 10*time.Second))
@@ -331,7 +348,7 @@ func runConsoleActions(t *testing.T, name, brokerURL string, h http.Handler) {
 	time.Sleep(300 * time.Millisecond)
 	must(cons.screenshot(ctx, filepath.Join(screenshotDir(t, "console-"+name), "console-actions.png")))
 	confirmDialog("draw", []string{"Ju, Wenjun – Lei, Tingjie: draw (½-½), agreement"}, "", false)
-	if got := h1.seen(); len(got) != 3 {
+	if got := h1.seen(); len(got) != 4 {
 		t.Fatalf("board-1's handler got %q after a cancelled result", got)
 	}
 

@@ -1,5 +1,5 @@
-// The arbiter console's commands as data: the payloads of set_result and
-// new_game built from what the arbiter typed, checked as the board checks
+// The arbiter console's commands as data: the payloads of set_result,
+// correct_move and new_game built from what the arbiter typed, checked as the board checks
 // them (docs/mqtt.md, "Commands") so a mistake is shown before anything is
 // sent, the new games of a round from the boards the console sees, and the
 // lines of the command log. No DOM here: node --test runs it.
@@ -31,6 +31,16 @@ export function resultCommand({result, reason, detail = "", replace = false}) {
     const body = {result, reason: full}
     if (replace) body.replace = true
     return body
+}
+
+// correctCommand builds correct_move's body: the ply of the published
+// move (1 is White's first) and the move that replaces it in UCI.
+export function correctCommand({ply, uci}) {
+    const n = Number(String(ply || "").trim())
+    if (!Number.isInteger(n) || n < 1) throw new Error("ply: the ply of the move to correct, 1 for White's first move")
+    uci = String(uci || "").trim().toLowerCase()
+    if (!/^[a-h][1-8][a-h][1-8][qrbn]?$/.test(uci)) throw new Error(`move "${uci}": write it from-square to-square, like g1f3 or e7e8q`)
+    return {ply: n, uci}
 }
 
 function utf8Length(s) {
@@ -146,6 +156,8 @@ export function describe(verb, body) {
         return `${body.result} (${body.reason})${body.replace ? ", replacing the result" : ""}`
     case "new_game":
         return gameLine("", body).replace(/^: /, "")
+    case "correct_move":
+        return `ply ${body.ply} becomes ${body.uci}`
     case "ack_alert":
         return `alert ${body.alert}: ${body.decision}${body.note ? ` (${body.note})` : ""}`
     default:

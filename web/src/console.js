@@ -10,7 +10,7 @@ import {Markers} from "cm-chessboard/src/extensions/markers/Markers.js"
 import {alertLabel, formatClock, lawText, moveLabel, placementAfter, remainingMS} from "./chessutil.js"
 import {Feed, connectionBadge, loadConfig} from "./feed.js"
 import {commandID, importGames, parsePairings} from "./round.js"
-import {LOG_MAX, brokerRefusal, fieldsOf, gameCommand, gameLine, logEntry, resultCommand, resultText, roundGames, settle} from "./commands.js"
+import {LOG_MAX, brokerRefusal, correctCommand, fieldsOf, gameCommand, gameLine, logEntry, resultCommand, resultText, roundGames, settle} from "./commands.js"
 
 const MARK_DIFF = {class: "marker-diff", slice: "markerFrame"}
 
@@ -335,6 +335,10 @@ class App {
             e.preventDefault()
             this.enterResult()
         })
+        document.getElementById("correct-form").addEventListener("submit", (e) => {
+            e.preventDefault()
+            this.correctMove()
+        })
         this.gameForm.addEventListener("submit", (e) => {
             e.preventDefault()
             this.startGame()
@@ -472,6 +476,27 @@ class App {
         this.outcome("sending", `sending ${body.result} to ${id}…`)
         const r = await this.send(id, "set_result", body)
         this.outcome(r.ok ? "ok" : "error", r.ok ? `${this.label(b)}: result ${body.result} (${body.reason}) entered` : `${this.label(b)}: ${r.text}`)
+    }
+
+    async correctMove() {
+        const id = this.boardSel.value
+        if (!id) return this.outcome("error", "no board selected")
+        const b = this.feed.board(id)
+        let body
+        try {
+            body = correctCommand({ply: document.getElementById("cor-ply").value, uci: document.getElementById("cor-uci").value})
+        } catch (e) {
+            return this.outcome("error", e.message)
+        }
+        const st = b.state || {}
+        const game = `${st.white || "White"} – ${st.black || "Black"}`
+        if (!await this.confirm(`Correct a move on ${this.label(b)}`, [`${game}: ply ${body.ply} becomes ${body.uci}`],
+            "The moves after it stay while they are legal; the others are retracted. Set the board to the corrected game.", "Correct")) {
+            return this.outcome("", "")
+        }
+        this.outcome("sending", `correcting ply ${body.ply} on ${id}…`)
+        const r = await this.send(id, "correct_move", body)
+        this.outcome(r.ok ? "ok" : "error", r.ok ? `${this.label(b)}: ply ${body.ply} corrected to ${body.uci}` : `${this.label(b)}: ${r.text}`)
     }
 
     formFields() {

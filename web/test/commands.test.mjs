@@ -3,7 +3,7 @@
 // games come from the boards seen, and the log records the replies.
 import {test} from "node:test"
 import assert from "node:assert/strict"
-import {brokerRefusal, describe, gameCommand, gameLine, logEntry, resultCommand, roundGames, settle} from "../src/commands.js"
+import {brokerRefusal, correctCommand, describe, gameCommand, gameLine, logEntry, resultCommand, roundGames, settle} from "../src/commands.js"
 
 test("set_result: every result and reason, replace only when asked", () => {
     assert.deepEqual(resultCommand({result: "1-0", reason: "resignation"}), {result: "1-0", reason: "resignation"})
@@ -58,4 +58,13 @@ test("the log: who, what, and the reply or the refusal", () => {
     assert.equal(describe("ack_alert", {alert: "a-1", decision: "upheld", note: "+2m"}), "alert a-1: upheld (+2m)")
     assert.match(brokerRefusal(new Error("Publish error: Not authorized"), "arbiter", "new_game"), /"arbiter" has no right to send new_game/)
     assert.equal(brokerRefusal(new Error("Publish error: Quota exceeded"), "arbiter", "new_game"), "refused by the broker: Publish error: Quota exceeded")
+})
+
+test("correct_move's body is checked before it is sent", () => {
+    assert.deepEqual(correctCommand({ply: "3", uci: " G1F3 "}), {ply: 3, uci: "g1f3"})
+    assert.deepEqual(correctCommand({ply: 15, uci: "e7e8q"}), {ply: 15, uci: "e7e8q"})
+    assert.throws(() => correctCommand({ply: "0", uci: "g1f3"}), /ply/)
+    assert.throws(() => correctCommand({ply: "2.5", uci: "g1f3"}), /ply/)
+    assert.throws(() => correctCommand({ply: "3", uci: "Nf3"}), /g1f3/)
+    assert.equal(describe("correct_move", {ply: 3, uci: "g1f3"}), "ply 3 becomes g1f3")
 })
