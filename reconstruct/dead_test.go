@@ -1,6 +1,7 @@
 package reconstruct
 
 import (
+	"github.com/boardd/boardd/rules"
 	"testing"
 
 	"github.com/boardd/boardd/chess"
@@ -42,7 +43,7 @@ func TestDeadCandidate(t *testing.T) {
 		{"3k4/8/8/p2p2p1/P2P2P1/8/3K4/5R2 w - - 0 1", false}, // a rook
 		{"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1", false},
 	} {
-		if got := deadCandidate(mustFEN(t, c.fen)); got != c.want {
+		if got := rules.DeadCandidate(mustFEN(t, c.fen)); got != c.want {
 			t.Errorf("%s: %t, want %t", c.fen, got, c.want)
 		}
 	}

@@ -557,31 +557,13 @@ func (r *Reconstructor) gameState(t int64, out []Output) []Output {
 // advance (a locked pawn chain). It spends at most deadBudget nodes per
 // side, so that a replay stays fast.
 func (r *Reconstructor) dead(p *chess.Position) bool {
-	if p.HalfmoveClock() != 0 || !deadCandidate(p) {
+	if p.HalfmoveClock() != 0 || !rules.DeadCandidate(p) {
 		return false
 	}
 	if r.analyzer == nil {
 		r.analyzer = rules.NewAnalyzer(deadBudget)
 	}
 	return r.analyzer.Analyze(p).Dead()
-}
-
-// deadCandidate is the screen of dead: no queen or rook, and either no
-// pawn, or no knight and every pawn blocked by the piece in front of it.
-func deadCandidate(p *chess.Position) bool {
-	if p.ByType(chess.Queen)|p.ByType(chess.Rook) != 0 {
-		return false
-	}
-	pawns := p.ByType(chess.Pawn)
-	if pawns == 0 {
-		return true
-	}
-	if p.ByType(chess.Knight) != 0 {
-		return false
-	}
-	occ := p.Occupied()
-	wp, bp := p.Pieces(chess.White, chess.Pawn), p.Pieces(chess.Black, chess.Pawn)
-	return (wp<<8)&^occ == 0 && (bp>>8)&^occ == 0
 }
 
 // flagFall reports that side's time ran out before its press. The game
