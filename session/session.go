@@ -196,13 +196,7 @@ func New(cfg Config) (*Session, error) {
 		return nil, fmt.Errorf("session: %w", err)
 	}
 	s := &Session{cfg: cfg, base: base}
-	if base.Edition == rules.Edition1997 && base.Type == rules.Standard && !cfg.Rules.QuickplayFinish && lastPeriodSuddenDeath(cfg.TimeControl) {
-		q := cfg.Rules
-		q.QuickplayFinish = true
-		if s.quick, err = rules.Lookup(q); err != nil {
-			return nil, fmt.Errorf("session: %w", err)
-		}
-	}
+	s.quick = quickplayProfile(cfg.Rules, cfg.TimeControl)
 	budget := cfg.AnalysisBudget
 	if budget <= 0 {
 		budget = DefaultAnalysisBudget
@@ -229,9 +223,18 @@ func New(cfg Config) (*Session, error) {
 	return s, nil
 }
 
-func lastPeriodSuddenDeath(tc rules.TimeControl) bool {
+// quickplayProfile is the 1997 quickplay-finish profile (Article 10) a
+// 1997 standard game switches to in the last period of tc, when that
+// period has no increment; nil where it cannot apply.
+func quickplayProfile(set rules.Setting, tc rules.TimeControl) *rules.Profile {
 	n := len(tc.Periods)
-	return n > 0 && tc.Periods[n-1].Moves == 0 && tc.Periods[n-1].Increment == 0
+	if set.Edition != rules.Edition1997 || set.Type != rules.Standard || set.QuickplayFinish ||
+		n == 0 || tc.Periods[n-1].Moves != 0 || tc.Periods[n-1].Increment != 0 {
+		return nil
+	}
+	set.QuickplayFinish = true
+	p, _ := rules.Lookup(set) // the table has the 1997 standard quickplay row
+	return p
 }
 
 // reset starts the game record and the clock over from start.
@@ -417,12 +420,7 @@ func (s *Session) AddTime(t int64, side chess.Color, d time.Duration, out []Outp
 // command): both clocks start over from it, the player to move's running.
 func (s *Session) SetTimeControl(t int64, tc rules.TimeControl, out []Output) []Output {
 	s.cfg.TimeControl = tc
-	s.quick = nil
-	if s.base.Edition == rules.Edition1997 && s.base.Type == rules.Standard && lastPeriodSuddenDeath(tc) {
-		q := s.cfg.Rules
-		q.QuickplayFinish = true
-		s.quick, _ = rules.Lookup(q) // the 1997 standard row exists
-	}
+	s.quick = quickplayProfile(s.cfg.Rules, tc)
 	s.clock, s.flagged = nil, [2]bool{}
 	if !tc.Timed() {
 		return out
