@@ -184,6 +184,19 @@ func (b Bitboard) Squares() []Square {
 	return out
 }
 
+// List names b's squares in a1..h8 order, separated by spaces ("e2 e4"),
+// as alerts and notes write them.
+func (b Bitboard) List() string {
+	buf := make([]byte, 0, 3*b.Count())
+	for ; b != 0; b &= b - 1 {
+		if len(buf) > 0 {
+			buf = append(buf, ' ')
+		}
+		buf = append(buf, b.First().String()...)
+	}
+	return string(buf)
+}
+
 // String draws b as an 8x8 picture, rank 8 first, for debugging and diagnostics.
 func (b Bitboard) String() string {
 	buf := make([]byte, 0, 72)

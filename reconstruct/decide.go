@@ -642,19 +642,19 @@ func (r *Reconstructor) atPosition(t int64, out []Output) []Output {
 	}
 	rv := r.recView()
 	if touched := rv.touched(); touched != 0 && r.state != stateIrregular && r.state != stateSetup {
-		out = r.note(out, NoteHesitation, t, touched, "pieces lifted and put back: "+squareList(touched))
+		out = r.note(out, NoteHesitation, t, touched, "pieces lifted and put back: "+touched.List())
 	}
 	if r.state == stateIrregular {
 		r.state = statePlay
 		if r.overlay == 0 || r.v.diff(&r.lines[0].pos) == 0 {
 			out = r.note(out, NoteRestored, t, 0, "the board is back in the position before the irregularity")
 		} else {
-			out = r.note(out, NotePartlyRestored, t, r.overlay, "the board is back in the position before the irregularity but for the squares out of place: "+squareList(r.overlay))
+			out = r.note(out, NotePartlyRestored, t, r.overlay, "the board is back in the position before the irregularity but for the squares out of place: "+r.overlay.List())
 		}
 	}
 	if r.overlay != 0 {
 		if r.v.diff(&r.lines[0].pos) == 0 {
-			out = r.note(out, NoteRestored, t, r.overlay, "the misplaced pieces are back: "+squareList(r.overlay))
+			out = r.note(out, NoteRestored, t, r.overlay, "the misplaced pieces are back: "+r.overlay.List())
 			r.overlay = 0
 		}
 	}
@@ -839,17 +839,6 @@ func colourName(c chess.Color) string {
 		return "White"
 	}
 	return "Black"
-}
-
-func squareList(b chess.Bitboard) string {
-	s := ""
-	for ; b != 0; b &= b - 1 {
-		if s != "" {
-			s += " "
-		}
-		s += b.First().String()
-	}
-	return s
 }
 
 func (r *Reconstructor) note(out []Output, k NoteKind, t int64, sq chess.Bitboard, text string) []Output {

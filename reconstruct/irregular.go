@@ -272,7 +272,7 @@ func (r *Reconstructor) actInexact(ix inexact, side chess.Color, t int64, presse
 			Expected: fmt.Sprintf("a legal move by %s", colourName(toMove)),
 			Seen:     describeSquares(&r.v, d0, r.sensor),
 			Text: fmt.Sprintf("%s pressed the clock but the board shows no legal move; squares that differ: %s.",
-				colourName(side), squareList(d0))})
+				colourName(side), d0.List())})
 	}
 	return r.misplaced(out, t, mply, mside, &P, d0)
 }
@@ -333,7 +333,7 @@ func (r *Reconstructor) misplaced(out []Output, t int64, ply int, side chess.Col
 	seen := describeSquares(&r.v, d, r.sensor)
 	return r.alert(out, Output{Alert: MisplacedPieces, T: t, Ply: ply, Side: side, Squares: d,
 		Expected: exp, Seen: seen,
-		Text: fmt.Sprintf("Pieces are out of place: %s should be %s (the board shows %s).", squareList(d), exp, seen)})
+		Text: fmt.Sprintf("Pieces are out of place: %s should be %s (the board shows %s).", d.List(), exp, seen)})
 }
 
 // wrongSetup alerts a start position that is not the declared one.
@@ -348,7 +348,7 @@ func (r *Reconstructor) wrongSetup(t int64, out []Output) []Output {
 	seen := describeSquares(&r.v, d, r.sensor)
 	return r.alert(out, Output{Alert: WrongSetup, T: t, Ply: r.start.Ply() + 1, Side: r.start.SideToMove(), Squares: d,
 		Expected: exp, Seen: seen,
-		Text: fmt.Sprintf("The start position is not set up correctly: %s should be %s.", squareList(d), exp)})
+		Text: fmt.Sprintf("The start position is not set up correctly: %s should be %s.", d.List(), exp)})
 }
 
 func pieceName(pc chess.Piece) string {

@@ -2,7 +2,6 @@ package session
 
 import (
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/boardd/boardd/chess"
@@ -569,14 +568,6 @@ func (s *Session) notResumedYet(o *reconstruct.Output) (*reconstruct.Output, rul
 	v := s.profileFor(c.Side).Verdict(string(c.Alert), c.Side, 0)
 	c.Article, c.Penalty = v.Article, v.Text
 	c.Text = fmt.Sprintf("The board does not show the position of the game resumed after a restart: %s should be %s.",
-		squareList(c.Squares), c.Expected)
+		c.Squares.List(), c.Expected)
 	return &c, v
-}
-
-func squareList(b chess.Bitboard) string {
-	var names []string
-	for ; b != 0; b &= b - 1 {
-		names = append(names, b.First().String())
-	}
-	return strings.Join(names, " ")
 }

@@ -11,7 +11,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/boardd/boardd/chess"
 	"github.com/boardd/boardd/sensors"
 	"github.com/boardd/boardd/trace"
 )
@@ -133,7 +132,7 @@ func diag(ctx context.Context, w io.Writer, src sensors.FrameSource, nframes int
 		case sensors.FrameEvent:
 			seen++
 			f := &ev.Frame
-			what := "changed " + squareList(f.Changed)
+			what := "changed " + f.Changed.List()
 			switch {
 			case f.Changed == 0:
 				what = "unchanged"
@@ -160,15 +159,6 @@ func finalStats(out *lockedWriter, src sensors.FrameSource) {
 	if st, ok := src.(statser); ok {
 		out.printf("%s\n", statsLine(st.Stats()))
 	}
-}
-
-// squareList names the squares of b: "e2 e4".
-func squareList(b chess.Bitboard) string {
-	var names []string
-	for ; b != 0; b &= b - 1 {
-		names = append(names, b.First().String())
-	}
-	return strings.Join(names, " ")
 }
 
 // statsLine renders the counters of a scanning source.
