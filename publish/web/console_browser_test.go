@@ -17,6 +17,27 @@ import (
 	"github.com/boardd/boardd/publish/web"
 )
 
+// startVenueBroker starts an embedded broker with the test users'
+// accounts and a WebSocket listener, and returns it and the address the
+// pages' proxy dials.
+func startVenueBroker(t *testing.T) (*broker.Embedded, string) {
+	t.Helper()
+	pw := broker.Passwords{}
+	for u, p := range users {
+		pw[u] = broker.HashPasswordCost(p, []byte("salt-"+u), 101)
+	}
+	e, err := broker.Start(broker.Config{Listeners: []broker.Listener{{Kind: "tcp", Addr: "127.0.0.1:0"}, {Kind: "ws", Addr: "127.0.0.1:0"}}, Passwords: pw, AllowAnonymous: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { e.Close() })
+	ws, err := web.LocalWS(e.Addr(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e, ws
+}
+
 // gameHandler applies results and new games the way the daemon does (the
 // game ends with the result; a second one is refused unless it replaces
 // the first; a new game starts a game) and records what reached it.
@@ -109,19 +130,7 @@ func startGameBoard(t *testing.T, ctx context.Context, id, brokerURL string) (*p
 func TestBrowserConsoleActions(t *testing.T) {
 	t.Parallel()
 	startBrowserCheck(t)
-	pw := broker.Passwords{}
-	for u, p := range users {
-		pw[u] = broker.HashPasswordCost(p, []byte("salt-"+u), 101)
-	}
-	e, err := broker.Start(broker.Config{Listeners: []broker.Listener{{Kind: "tcp", Addr: "127.0.0.1:0"}, {Kind: "ws", Addr: "127.0.0.1:0"}}, Passwords: pw, AllowAnonymous: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { e.Close() })
-	ws, err := web.LocalWS(e.Addr(1))
-	if err != nil {
-		t.Fatal(err)
-	}
+	e, ws := startVenueBroker(t)
 	h, err := web.Handler(web.Config{ProxyTo: ws, Boards: []string{"board-1", "board-2"}, Title: "Club championship, round 3"})
 	if err != nil {
 		t.Fatal(err)

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/boardd/boardd/publish"
-	"github.com/boardd/boardd/publish/broker"
 	"github.com/boardd/boardd/publish/web"
 )
 
@@ -20,19 +19,7 @@ import (
 func TestBrowserOverview(t *testing.T) {
 	t.Parallel()
 	startBrowserCheck(t)
-	pw := broker.Passwords{}
-	for u, p := range users {
-		pw[u] = broker.HashPasswordCost(p, []byte("salt-"+u), 101)
-	}
-	e, err := broker.Start(broker.Config{Listeners: []broker.Listener{{Kind: "tcp", Addr: "127.0.0.1:0"}, {Kind: "ws", Addr: "127.0.0.1:0"}}, Passwords: pw, AllowAnonymous: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { e.Close() })
-	ws, err := web.LocalWS(e.Addr(1))
-	if err != nil {
-		t.Fatal(err)
-	}
+	e, ws := startVenueBroker(t)
 	h, err := web.Handler(web.Config{ProxyTo: ws, Title: "Club championship"})
 	if err != nil {
 		t.Fatal(err)
