@@ -98,9 +98,9 @@ func (d *daemon) emit() {
 			d.endGame(o.Result, o.Reason)
 		}
 	}
-	if !synced && len(d.outs) > 0 && len(d.sess.Moves())+d.base != len(d.pub.Current().Moves) {
-		d.syncMoves("")
-	}
+	// Every output that changes the game's moves (a final move, a
+	// correction, an alert or end that follows one) synced above: clock
+	// changes and notes need no look at the journal.
 }
 
 func nonEmpty(s, def string) string {
