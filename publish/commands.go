@@ -414,12 +414,11 @@ func (p *Publisher) parseCommand(verb string, payload []byte, size int, now time
 		if err := decodeStrict(payload, &w); err != nil {
 			return c, err
 		}
-		switch w.Result {
-		case "1-0", "0-1", "1/2-1/2", "+/-", "-/+":
-		case "":
-			return c, errors.New("result: missing (1-0, 0-1, 1/2-1/2, +/- or -/+)")
-		default:
-			return c, fmt.Errorf("result %q: want 1-0, 0-1, 1/2-1/2, +/- or -/+", w.Result)
+		if w.Result == "" {
+			return c, fmt.Errorf("result: missing (%s)", rules.ArbiterResults)
+		}
+		if _, _, ok := rules.ArbiterResult(w.Result); !ok {
+			return c, fmt.Errorf("result %q: want %s", w.Result, rules.ArbiterResults)
 		}
 		if strings.TrimSpace(w.Reason) == "" {
 			return c, errors.New("reason: missing (resignation, agreement, forfeit, arbiter's decision)")

@@ -357,12 +357,6 @@ func (s *Session) SetPosition(t int64, p *chess.Position, out []Output) []Output
 	return s.take(out)
 }
 
-// Results the arbiter can enter, with the PGN result each gives.
-var arbiterResults = map[string]string{
-	"1-0": "1-0", "0-1": "0-1", "1/2-1/2": "1/2-1/2",
-	"+/-": "1-0", "-/+": "0-1", // forfeits: White, Black wins
-}
-
 // ErrGameOver is returned for a result entered for a game that has one.
 var ErrGameOver = errors.New("the game already has a result")
 
@@ -372,9 +366,9 @@ var ErrGameOver = errors.New("the game already has a result")
 // is refused with ErrGameOver unless replace is set (the arbiter
 // overrides a ruling). Nothing changes on an error.
 func (s *Session) SetResult(t int64, result, reason string, replace bool, out []Output) ([]Output, error) {
-	pgn, ok := arbiterResults[strings.TrimSpace(result)]
+	pgn, forfeit, ok := rules.ArbiterResult(strings.TrimSpace(result))
 	if !ok {
-		return out, fmt.Errorf("result %q: want 1-0, 0-1, 1/2-1/2, +/- or -/+", result)
+		return out, fmt.Errorf("result %q: want %s", result, rules.ArbiterResults)
 	}
 	reason = strings.TrimSpace(reason)
 	if reason == "" {
@@ -386,7 +380,7 @@ func (s *Session) SetResult(t int64, result, reason string, replace bool, out []
 	if s.ended && !replace {
 		return out, fmt.Errorf("%w (%s, %s); set replace to override it", ErrGameOver, s.result, s.reason)
 	}
-	if strings.Contains(result, "/") && result != "1/2-1/2" && !strings.Contains(strings.ToLower(reason), "forfeit") {
+	if forfeit && !strings.Contains(strings.ToLower(reason), "forfeit") {
 		reason = "forfeit: " + reason
 	}
 	s.ended, s.result, s.reason = true, pgn, reason
