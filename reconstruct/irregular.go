@@ -346,6 +346,14 @@ func (r *Reconstructor) wrongSetup(t int64, out []Output) []Output {
 	d := r.v.diff(&r.start)
 	exp := describePosition(&r.start, d)
 	seen := describeSquares(&r.v, d, r.sensor)
+	if r.setUp.Key() != r.start.Key() {
+		// A game resumed after a restart, or a position the arbiter set:
+		// the board being put in it has pieces out of place (7.4.1), not a
+		// set-up that would annul the game (7.2.1).
+		return r.alert(out, Output{Alert: MisplacedPieces, T: t, Ply: r.start.Ply(), Side: r.start.SideToMove(), Squares: d,
+			Expected: exp, Seen: seen,
+			Text: fmt.Sprintf("The board does not show the game's position: %s should be %s.", d.List(), exp)})
+	}
 	return r.alert(out, Output{Alert: WrongSetup, T: t, Ply: r.start.Ply() + 1, Side: r.start.SideToMove(), Squares: d,
 		Expected: exp, Seen: seen,
 		Text: fmt.Sprintf("The start position is not set up correctly: %s should be %s.", d.List(), exp)})

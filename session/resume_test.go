@@ -26,7 +26,10 @@ func TestResumedGameWhileTheBoardIsRebuilt(t *testing.T) {
 		s.moves(1500, "Bb5", "a6")
 		tr := s.b.String()
 		cfg, _ := ConfigFromHeader(mustHeader(t, "edition 2023\nsetup fen "+fen))
-		cfg.Resumed = resumed
+		if resumed {
+			std := mustFEN(t, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1")
+			cfg.SetUp = &std
+		}
 		outs := runConfig(t, cfg, tr)
 		mis, ws := find(outs, reconstruct.MisplacedPieces), find(outs, reconstruct.WrongSetup)
 		if resumed && (len(ws) != 0 || len(mis) == 0) || !resumed && len(ws) == 0 {
@@ -52,7 +55,6 @@ func TestResumedGameReplacedByANewOne(t *testing.T) {
 	s := newScript(t, "edition 2023", "")
 	s.moves(1500, "d4", "d5")
 	cfg, _ := ConfigFromHeader(mustHeader(t, "edition 2023\nsetup fen "+fen))
-	cfg.Resumed = true
 	std := mustFEN(t, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1")
 	cfg.SetUp = &std
 	outs := runConfig(t, cfg, s.b.String())

@@ -31,13 +31,10 @@ type Config struct {
 	// player presses the clock (a trace that presses switches it on).
 	Clock bool
 	// SetUp is the set-up whose appearance on the board starts a new game
-	// (reconstruct.Config.SetUp); nil means Start. A resumed game gives the
-	// configured start here.
+	// (reconstruct.Config.SetUp); nil means Start. A game resumed after a
+	// restart gives the configured start here: until the board shows
+	// Start it has pieces out of place, not a wrong set-up.
 	SetUp *chess.Position
-	// Resumed: the game goes on from Start after a restart; it is not set
-	// up anew. A board that does not show Start has pieces out of place
-	// (7.4.1), not a wrong set-up that annuls the game (7.2.1).
-	Resumed bool
 	// ClockStartsWithPress: the clock starts when Black (or the arbiter)
 	// presses it (2018 6.6), as on a live board; otherwise it starts at the
 	// first event, as a trace writes it.

@@ -81,9 +81,6 @@ func (s *Session) take(out []Output) []Output {
 				// irregularity: the players tip the king, set up again.
 				continue
 			}
-			if o.Alert == reconstruct.WrongSetup && s.cfg.Resumed && len(s.moves) == 0 {
-				o, v = s.notResumedYet(o)
-			}
 			out = s.alert(o, v, out)
 		case reconstruct.Note:
 			if o.Note == reconstruct.NoteRestored {
@@ -557,17 +554,4 @@ func minutes(d time.Duration) string {
 		return fmt.Sprintf("%d minutes", d/time.Minute)
 	}
 	return d.String()
-}
-
-// notResumedYet turns the reconstruction's wrong set-up into what it is
-// in a resumed game: pieces out of place, put right by the players (7.4.1),
-// while the board is being set up again after a restart.
-func (s *Session) notResumedYet(o *reconstruct.Output) (*reconstruct.Output, rules.Verdict) {
-	c := *o
-	c.Alert = reconstruct.MisplacedPieces
-	v := s.profileFor(c.Side).Verdict(string(c.Alert), c.Side, 0)
-	c.Article, c.Penalty = v.Article, v.Text
-	c.Text = fmt.Sprintf("The board does not show the position of the game resumed after a restart: %s should be %s.",
-		c.Squares.List(), c.Expected)
-	return &c, v
 }

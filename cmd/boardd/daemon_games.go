@@ -137,7 +137,6 @@ func (d *daemon) newSession(start *chess.Position, resumed bool) (*session.Sessi
 		// A simulated board's players start at once; at a real board Black
 		// or the arbiter starts White's clock (2018 6.6).
 		ClockStartsWithPress: !d.pressesFromSource,
-		Resumed:              resumed,
 		SetUp:                setUp,
 	})
 }
