@@ -191,6 +191,15 @@ const (
 	NoteUnrecognised   NoteKind = "unrecognised"   // the board matches nothing near the game
 )
 
+// Reasons of the End outputs that are the board's own (the others are
+// the position's: checkmate, stalemate...).
+const (
+	// ReasonNewGame: the start set-up stood on the board after a game.
+	ReasonNewGame = "a new game was set up"
+	// ReasonResultSign: the kings were put on the centre squares.
+	ReasonResultSign = "result shown with the kings"
+)
+
 // Output is one thing the reconstruction reports. Which fields matter
 // depends on Kind; the rest are zero.
 type Output struct {

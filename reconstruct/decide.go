@@ -534,7 +534,7 @@ func (r *Reconstructor) resultGesture() (string, bool) {
 func (r *Reconstructor) gestureEnd(res string, t int64, out []Output) []Output {
 	out = r.note(out, NoteResultSign, t, r.v.occ&(centreLight|centreDark),
 		"the kings stand on the centre squares: the result "+res)
-	r.state, r.result, r.reason = stateEnded, res, "result shown with the kings"
+	r.state, r.result, r.reason = stateEnded, res, ReasonResultSign
 	return append(out, Output{Kind: End, T: t, Ply: r.lines[0].pos.Ply(), Result: res, Reason: r.reason,
 		ClockMs: -1, From: chess.NoSquare, To: chess.NoSquare})
 }

@@ -601,7 +601,7 @@ func (r *Reconstructor) checkNewGame(t int64, out []Output) []Output {
 	}
 	r.start = r.setUp
 	if r.state != stateEnded {
-		out = append(out, Output{Kind: End, T: t, Ply: r.lines[0].pos.Ply(), Result: "*", Reason: "a new game was set up",
+		out = append(out, Output{Kind: End, T: t, Ply: r.lines[0].pos.Ply(), Result: "*", Reason: ReasonNewGame,
 			ClockMs: -1, From: chess.NoSquare, To: chess.NoSquare})
 	}
 	r.newGame()

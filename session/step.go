@@ -253,9 +253,9 @@ func (s *Session) reconEnd(o *reconstruct.Output, out []Output) []Output {
 		return out
 	}
 	switch {
-	case o.Result == "*" && o.Reason == "a new game was set up":
+	case o.Result == "*" && o.Reason == reconstruct.ReasonNewGame:
 		return append(out, Output{Output: *o})
-	case o.Result != "*" && o.Reason == "result shown with the kings":
+	case o.Result != "*" && o.Reason == reconstruct.ReasonResultSign:
 		s.ended, s.gesture, s.result, s.reason = true, true, o.Result, o.Reason
 		return append(out, Output{Output: *o})
 	}
