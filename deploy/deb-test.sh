@@ -69,26 +69,15 @@ check_deb() {
 	rm -rf "$tmp"
 }
 
-# The install test changes this machine: refuse where boardd is in use.
+# The install test builds three versions on this machine, then installs,
+# upgrades and removes them in a throwaway copy of a Debian root (systemd-nspawn,
+# not booted), so it never depends on, or changes, what this machine has.
+# BOARDD_DEB_TEST_HOST=1 runs it on this machine instead, which it refuses
+# where boardd is already present.
 install_test() {
 	[ "$(id -u)" = 0 ] || { echo "deb-test install: needs root" >&2; exit 2; }
-	if dpkg-query -W -f='${Status}' boardd 2>/dev/null | grep -q installed ||
-		getent passwd boardd >/dev/null || [ -e /etc/boardd ] || [ -e /var/lib/boardd ]; then
-		echo "deb-test install: boardd is already on this machine; not touching it" >&2
-		exit 2
-	fi
-	local g
-	created_groups=()
-	work=$(mktemp -d)
-	for g in gpio i2c spi; do getent group "$g" >/dev/null || created_groups+=("$g"); done
-	cleanup() {
-		dpkg --purge boardd >/dev/null 2>&1 || true
-		getent passwd boardd >/dev/null && userdel boardd
-		getent group boardd >/dev/null && groupdel boardd
-		for g in "${created_groups[@]}"; do getent group "$g" >/dev/null && groupdel "$g"; done
-		rm -rf /var/lib/boardd /etc/boardd "$work"
-	}
-	trap cleanup EXIT
+	work=$(mktemp -d /var/tmp/boardd-deb-test.XXXXXX)
+	trap 'rm -rf "$work"' EXIT
 
 	local host
 	host=$(go env GOARCH)
@@ -97,25 +86,66 @@ install_test() {
 		{ cat "$work/build1.log"; exit 1; }
 	VERSION=1.0.0~test2 deploy/build.sh -o "$work/v2" "linux/$host" >"$work/build2.log" 2>&1 ||
 		{ cat "$work/build2.log"; exit 1; }
-	local v1 v2 v3 arch
+	local arch
 	arch=$(dpkg --print-architecture)
-	v1=$work/v1/boardd_1.0.0~test1_$arch.deb
-	v2=$work/v2/boardd_1.0.0~test2_$arch.deb
+	mkdir "$work/debs"
+	cp "$work/v1/boardd_1.0.0~test1_$arch.deb" "$work/debs/v1.deb"
+	cp "$work/v2/boardd_1.0.0~test2_$arch.deb" "$work/debs/v2.deb"
 	# v3: v2 with a changed shipped configuration, as when a new release
 	# changes a default; dpkg must then ask, and --force-confold keeps ours.
 	mkdir "$work/v3"
-	dpkg-deb -R "$v2" "$work/v3/root"
+	dpkg-deb -R "$work/debs/v2.deb" "$work/v3/root"
 	echo '# changed in test3' >>"$work/v3/root/etc/boardd/boardd.toml"
 	cp "$work/v3/root/etc/boardd/boardd.toml" "$work/v3/root/usr/share/boardd/boardd.toml"
 	sed -i 's/^Version: .*/Version: 1.0.0~test3/' "$work/v3/root/DEBIAN/control"
 	(cd "$work/v3/root" && find etc usr -type f -exec md5sum {} + >DEBIAN/md5sums)
-	v3=$work/v3/boardd_1.0.0~test3_$arch.deb
-	dpkg-deb --root-owner-group -b "$work/v3/root" "$v3" >/dev/null
+	dpkg-deb --root-owner-group -b "$work/v3/root" "$work/debs/v3.deb" >/dev/null
+
+	if [ "${BOARDD_DEB_TEST_HOST:-}" = 1 ]; then
+		if dpkg-query -W -f='${Status}' boardd 2>/dev/null | grep -q installed ||
+			getent passwd boardd >/dev/null || [ -e /etc/boardd ] || [ -e /var/lib/boardd ]; then
+			echo "deb-test install: boardd is already on this machine; not touching it" >&2
+			exit 2
+		fi
+		install_steps "$work/debs"
+		return
+	fi
+	local base root
+	base=$(deploy/nspawn-root.sh)
+	root=$work/root
+	cp -a "$base" "$root"
+	mkdir "$root/root/deb-test"
+	cp "$0" "$work/debs/"*.deb "$root/root/deb-test/"
+	echo "in a fresh Debian root (systemd-nspawn, copy of $base)"
+	SYSTEMD_NSPAWN_UNIFIED_HIERARCHY=1 systemd-nspawn -q -D "$root" --register=no --keep-unit --pipe \
+		-E PATH=/usr/sbin:/usr/bin:/sbin:/bin \
+		bash /root/deb-test/deb-test.sh steps /root/deb-test </dev/null
+}
+
+# install_steps DIR: installs, upgrades, removes and purges DIR/v1.deb,
+# v2.deb and v3.deb on the machine it runs on, checking each step. Used in
+# the container (or on a host that install_test found clean).
+install_steps() {
+	local dir=$1 g
+	local v1=$dir/v1.deb v2=$dir/v2.deb v3=$dir/v3.deb
+	created_groups=()
+	for g in gpio i2c spi; do getent group "$g" >/dev/null || created_groups+=("$g"); done
+	steps_work=$(mktemp -d)
+	cleanup() {
+		dpkg --purge boardd >/dev/null 2>&1 || true
+		getent passwd boardd >/dev/null && userdel boardd
+		getent group boardd >/dev/null && groupdel boardd
+		for g in "${created_groups[@]}"; do getent group "$g" >/dev/null && groupdel "$g"; done
+		rm -rf /var/lib/boardd /etc/boardd "$steps_work"
+		[ -z "${work:-}" ] || rm -rf "$work"
+	}
+	trap cleanup EXIT
+	local work_log=$steps_work
 
 	local conf=/etc/boardd/boardd.toml wants=/etc/systemd/system/multi-user.target.wants/boardd.service
 
 	echo "install $(basename "$v1")"
-	dpkg -i "$v1" </dev/null >"$work/dpkg.log" 2>&1 || { cat "$work/dpkg.log"; bad "dpkg -i v1"; return; }
+	dpkg -i "$v1" </dev/null >"$work_log/dpkg.log" 2>&1 || { cat "$work_log/dpkg.log"; bad "dpkg -i v1"; return; }
 	expect "user boardd is a system user" sh -c '[ "$(id -u boardd)" -lt 1000 ]'
 	expect "user boardd has no login shell" sh -c 'getent passwd boardd | grep -q ":/usr/sbin/nologin$"'
 	for g in gpio i2c spi; do
@@ -130,7 +160,7 @@ install_test() {
 	echo "edit the configuration, upgrade to test2 (same shipped configuration)"
 	sed -i 's/^id = "board-1"$/id = "board-42"/' "$conf"
 	expect "edit took" grep -qx 'id = "board-42"' "$conf"
-	dpkg -i "$v2" </dev/null >"$work/dpkg.log" 2>&1 || { cat "$work/dpkg.log"; bad "dpkg -i v2"; return; }
+	dpkg -i "$v2" </dev/null >"$work_log/dpkg.log" 2>&1 || { cat "$work_log/dpkg.log"; bad "dpkg -i v2"; return; }
 	expect "binary upgraded" sh -c '/usr/bin/boardd version | grep -qx "boardd 1.0.0~test2"'
 	expect "edited configuration kept" grep -qx 'id = "board-42"' "$conf"
 	expect "no .dpkg-dist/.dpkg-new left" sh -c '! ls /etc/boardd/*.dpkg-* 2>/dev/null'
@@ -140,25 +170,25 @@ install_test() {
 	echo "disable, upgrade to test3 (changed shipped configuration) with --force-confold"
 	systemctl disable boardd.service >/dev/null 2>&1
 	expect "unit disabled" test ! -e "$wants"
-	dpkg -i --force-confold "$v3" </dev/null >"$work/dpkg.log" 2>&1 || { cat "$work/dpkg.log"; bad "dpkg -i v3"; return; }
+	dpkg -i --force-confold "$v3" </dev/null >"$work_log/dpkg.log" 2>&1 || { cat "$work_log/dpkg.log"; bad "dpkg -i v3"; return; }
 	expect "edited configuration kept" grep -qx 'id = "board-42"' "$conf"
 	expect "new default beside it as boardd.toml.dpkg-dist" grep -qx '# changed in test3' /etc/boardd/boardd.toml.dpkg-dist
 	expect "upgrade respected the disabled unit" test ! -e "$wants"
 	systemctl enable boardd.service >/dev/null 2>&1
 
 	echo "remove"
-	dpkg -r boardd </dev/null >"$work/dpkg.log" 2>&1 || { cat "$work/dpkg.log"; bad "dpkg -r"; return; }
+	dpkg -r boardd </dev/null >"$work_log/dpkg.log" 2>&1 || { cat "$work_log/dpkg.log"; bad "dpkg -r"; return; }
 	expect "binary gone" test ! -e /usr/bin/boardd
 	expect "unit gone" test ! -e /usr/lib/systemd/system/boardd.service
 	expect "configuration kept after remove" grep -qx 'id = "board-42"' "$conf"
 	expect "user kept" getent passwd boardd
 
 	echo "reinstall test3 over the removed package, then purge"
-	dpkg -i "$v3" </dev/null >"$work/dpkg.log" 2>&1 || { cat "$work/dpkg.log"; bad "dpkg -i v3 again"; return; }
+	dpkg -i "$v3" </dev/null >"$work_log/dpkg.log" 2>&1 || { cat "$work_log/dpkg.log"; bad "dpkg -i v3 again"; return; }
 	expect "configuration kept on reinstall" grep -qx 'id = "board-42"' "$conf"
 	expect "unit enabled again" test -L "$wants"
 	printf 'BOARDD_BOARD_ID=board-7\n' >/etc/boardd/boardd.env
-	dpkg -P boardd </dev/null >"$work/dpkg.log" 2>&1 || { cat "$work/dpkg.log"; bad "dpkg -P"; return; }
+	dpkg -P boardd </dev/null >"$work_log/dpkg.log" 2>&1 || { cat "$work_log/dpkg.log"; bad "dpkg -P"; return; }
 	expect "configuration gone after purge" test ! -e "$conf"
 	expect "environment file gone after purge" test ! -e /etc/boardd/boardd.env
 	expect "stat override gone after purge" sh -c '! dpkg-statoverride --list /etc/boardd/boardd.toml'
@@ -173,6 +203,7 @@ check)
 	for d in "$@"; do check_deb "$d"; done
 	;;
 install) install_test ;;
+steps) install_steps "${2:?deb-test steps: name the directory of v1.deb, v2.deb, v3.deb}" ;;
 *) sed -n '2,13s/^# \{0,1\}//p' "$0"; exit 2 ;;
 esac
 echo "$fails failed"

@@ -26,12 +26,7 @@ for c in debootstrap systemd-nspawn nsenter curl; do
 	command -v "$c" >/dev/null || { echo "nspawn-test: needs $c (apt-get install debootstrap systemd-container curl)" >&2; exit 2; }
 done
 
-base=${BOARDD_NSPAWN_ROOT:-/var/tmp/boardd-nspawn-bookworm}
-if [ ! -x "$base/usr/lib/systemd/systemd" ]; then
-	echo "debootstrap bookworm into $base"
-	debootstrap --variant=minbase --include=systemd,systemd-sysv,dbus,procps bookworm "$base" \
-		http://deb.debian.org/debian >/dev/null
-fi
+base=$(deploy/nspawn-root.sh)
 
 fails=0
 ok() { printf '  ok   %s\n' "$*"; }
