@@ -46,6 +46,10 @@ type Config struct {
 	// benchmark. Writing notation is a quarter of the replay's work.
 	// Texts still name moves in SAN.
 	MovesOnly bool
+	// NoDeadAnalysis leaves dead positions to the caller (a session, which
+	// rules on the game's end itself, under its own analysis budget): the
+	// reconstruction does not search for them.
+	NoDeadAnalysis bool
 }
 
 // Timing holds the delays, in board milliseconds, after which a board that

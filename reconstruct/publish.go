@@ -557,7 +557,7 @@ func (r *Reconstructor) gameState(t int64, out []Output) []Output {
 // advance (a locked pawn chain). It spends at most deadBudget nodes per
 // side, so that a replay stays fast.
 func (r *Reconstructor) dead(p *chess.Position) bool {
-	if p.HalfmoveClock() != 0 || !rules.DeadCandidate(p) {
+	if r.cfg.NoDeadAnalysis || p.HalfmoveClock() != 0 || !rules.DeadCandidate(p) {
 		return false
 	}
 	if r.analyzer == nil {

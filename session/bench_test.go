@@ -10,7 +10,9 @@ import (
 	"time"
 
 	"github.com/boardd/boardd/chess"
+	"github.com/boardd/boardd/reconstruct"
 	"github.com/boardd/boardd/rules"
+	"github.com/boardd/boardd/trace"
 )
 
 // unwinnable loads the positions of the dead-position test set
@@ -97,6 +99,95 @@ func BenchmarkFlagVerdict(b *testing.B) {
 			b.ReportMetric(float64(times[len(times)*99/100].Microseconds()), "p99-µs")
 			b.ReportMetric(float64(times[len(times)-1].Microseconds()), "max-µs")
 			b.ReportMetric(100*float64(undetermined)/float64(len(times)), "%undetermined")
+		})
+	}
+}
+
+// BenchmarkMoveIntoDeadCandidate times how long a move waits before it
+// can be published when it leads into a position the dead-position
+// analysis must look at: from each position of the unwinnable test set,
+// the first capture or pawn move into such a position, made on a piece
+// board and pressed.
+// "published-first" is the step as the session runs it (the analysis is
+// deferred to Settle); the peer "analysis-inline" also runs Settle before
+// the move could go out, as every step did before:
+//
+//	go test -run '^$' -bench MoveIntoDeadCandidate -benchtime 1x ./session
+func BenchmarkMoveIntoDeadCandidate(b *testing.B) {
+	type game struct {
+		cfg    Config
+		events []trace.Event
+	}
+	var games []game
+	for _, pos := range unwinnable(b) {
+		var l chess.MoveList
+		pos.GenerateLegal(&l)
+		for _, m := range l.Moves() {
+			after := *pos
+			after.MakeMove(m)
+			if !needsAnalysis(&after) {
+				continue
+			}
+			s := newScript(b, "edition 2023\nclock 90m", pos.FEN()).move(pos.SAN(m), 1000, true)
+			tr, err := trace.NewReader(strings.NewReader(s.b.String()))
+			if err != nil {
+				b.Fatal(err)
+			}
+			cfg, err := ConfigFromHeader(tr.Header())
+			if err != nil {
+				b.Fatal(err)
+			}
+			g := game{cfg: cfg}
+			for {
+				ev, err := tr.Next()
+				if err != nil {
+					break
+				}
+				g.events = append(g.events, ev)
+			}
+			games = append(games, g)
+			break // one move per position
+		}
+	}
+	b.Logf("%d positions with such a move", len(games))
+	for _, inline := range []bool{false, true} {
+		name := "published-first"
+		if inline {
+			name = "analysis-inline"
+		}
+		b.Run(name, func(b *testing.B) {
+			var times []time.Duration
+			for i := 0; i < b.N; i++ {
+				for _, g := range games {
+					sess, err := New(g.cfg)
+					if err != nil {
+						b.Fatal(err)
+					}
+					var outs []Output
+					for k := range g.events {
+						start := time.Now()
+						outs = sess.Feed(&g.events[k], outs[:0])
+						if inline {
+							outs = sess.settleAll(outs)
+						}
+						d := time.Since(start)
+						for _, o := range outs {
+							if o.Kind == reconstruct.Move {
+								times = append(times, d)
+								break
+							}
+						}
+					}
+				}
+			}
+			if len(times) == 0 {
+				b.Fatal("no move was published")
+			}
+			slices.Sort(times)
+			b.ReportMetric(float64(len(times))/float64(b.N), "moves")
+			b.ReportMetric(float64(times[len(times)/2].Microseconds()), "p50-µs")
+			b.ReportMetric(float64(times[len(times)*99/100].Microseconds()), "p99-µs")
+			b.ReportMetric(float64(times[len(times)-1].Microseconds()), "max-µs")
 		})
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/boardd/boardd/chess"
 	"github.com/boardd/boardd/reconstruct"
 	"github.com/boardd/boardd/rules"
+	"github.com/boardd/boardd/trace"
 )
 
 // Scenarios written from the Laws' texts; each names its article.
@@ -381,4 +382,57 @@ func TestUnclaimedIllegalMoveIsNoSecondOffence(t *testing.T) {
 	if len(il) == 0 || il[0].Verdict.Action.String() != "add-time" {
 		t.Errorf("the first illegal move: %s", summary(outs))
 	}
+}
+
+// A move into a position that may be dead is out before the analysis
+// runs (Settle): the step that shows Kxd2 returns the move alone (still
+// provisional: no press yet); Settle then finds the dead position, which
+// makes the move final without a press (6.2.1), at the move's time.
+func TestMoveBeforeDeadPositionAnalysis(t *testing.T) {
+	s := newScript(t, "edition 2023\nclock 3m", "4k3/8/8/8/8/8/3r4/3BK3 w - - 0 1").moves(1000, "Kxd2")
+	tr, err := trace.NewReader(strings.NewReader(s.b.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := ConfigFromHeader(tr.Header())
+	if err != nil {
+		t.Fatal(err)
+	}
+	sess, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var moveT int64 = -1
+	for {
+		ev, err := tr.Next()
+		if err != nil {
+			break
+		}
+		outs := sess.Feed(&ev, nil)
+		if len(find(outs, reconstruct.DeadPosition)) > 0 {
+			t.Fatalf("the verdict came with the step, not after it:\n%s", dump(outs))
+		}
+		for _, o := range outs {
+			if o.Kind == reconstruct.Move && o.SAN == "Kxd2" {
+				moveT = o.T
+				if !sess.Pending() {
+					t.Fatalf("Kxd2 leaves no analysis pending:\n%s", dump(outs))
+				}
+			}
+		}
+		if moveT >= 0 && sess.Pending() {
+			settled := sess.Settle(nil)
+			if got := summary(settled); got != "Kxd2 alert:dead-position=1/2-1/2 end:1/2-1/2 dead position" || settled[0].Provisional {
+				t.Fatalf("Settle: %s\n%s", got, dump(settled))
+			}
+			if settled[0].T != moveT {
+				t.Errorf("verdict at %d, move at %d", settled[0].T, moveT)
+			}
+			if sess.Pending() || len(sess.Settle(nil)) != 0 {
+				t.Error("a second Settle still had something to do")
+			}
+			return
+		}
+	}
+	t.Fatal("no step published Kxd2 with the analysis pending")
 }

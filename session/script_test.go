@@ -13,21 +13,21 @@ import (
 // script writes a piece-board trace the way hands make moves: the piece
 // lifted, the victim taken off, the piece set down, the clock pressed.
 type script struct {
-	t      *testing.T
+	t      testing.TB
 	b      strings.Builder
 	pos    chess.Position
 	now    int64
 	sensor string
 }
 
-func newScript(t *testing.T, header, fen string) *script {
+func newScript(t testing.TB, header, fen string) *script {
 	t.Helper()
 	return newScriptOn(t, "piece", header, fen)
 }
 
 // newScriptOn writes for a board of the given sensor kind (occupancy,
 // colour, piece); "on SQ X" events lose what the sensor cannot tell.
-func newScriptOn(t *testing.T, sensor, header, fen string) *script {
+func newScriptOn(t testing.TB, sensor, header, fen string) *script {
 	t.Helper()
 	pos := chess.NewPosition()
 	if fen != "" {
@@ -133,35 +133,13 @@ func (s *script) wait(ms int64) *script { s.now += ms; return s }
 // last one at board time end (the trace's last event when 0).
 func (s *script) run(end int64) []Output {
 	s.t.Helper()
-	tr, err := trace.NewReader(strings.NewReader(s.b.String()))
-	if err != nil {
-		s.t.Fatalf("%v\n%s", err, s.b.String())
+	outs, start := s.play(end, false)
+	// A caller that settles after every step (the daemon) sees the same
+	// outputs in the same order.
+	if settled, _ := s.play(end, true); dump(settled) != dump(outs) {
+		s.t.Fatalf("settling after each step changes the outputs:\n%s\nwithout:\n%s", dump(settled), dump(outs))
 	}
-	cfg, err := ConfigFromHeader(tr.Header())
-	if err != nil {
-		s.t.Fatal(err)
-	}
-	sess, err := New(cfg)
-	if err != nil {
-		s.t.Fatal(err)
-	}
-	var outs []Output
-	last := int64(0)
-	for {
-		ev, err := tr.Next()
-		if err != nil {
-			break
-		}
-		last = ev.T
-		outs = sess.Feed(&ev, outs)
-	}
-	if end > last {
-		outs = sess.Advance(end, outs)
-		last = end
-	}
-	outs = sess.End(last, outs)
 	// Every output must fit the game record, as a consumer keeps it.
-	start := sess.Start()
 	rec := reconstruct.NewRecord(&start)
 	for i := range outs {
 		if outs[i].Kind != ClockChange {
@@ -250,6 +228,45 @@ func mustFEN(t *testing.T, fen string) chess.Position {
 		t.Fatal(err)
 	}
 	return *p
+}
+
+// play runs the trace through a new session and returns its outputs and
+// start position; settle: call Settle after every step, as the daemon does.
+func (s *script) play(end int64, settle bool) ([]Output, chess.Position) {
+	s.t.Helper()
+	tr, err := trace.NewReader(strings.NewReader(s.b.String()))
+	if err != nil {
+		s.t.Fatalf("%v\n%s", err, s.b.String())
+	}
+	cfg, err := ConfigFromHeader(tr.Header())
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	sess, err := New(cfg)
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	var outs []Output
+	step := func(o []Output) []Output {
+		if settle {
+			o = sess.Settle(o)
+		}
+		return o
+	}
+	last := int64(0)
+	for {
+		ev, err := tr.Next()
+		if err != nil {
+			break
+		}
+		last = ev.T
+		outs = step(sess.Feed(&ev, outs))
+	}
+	if end > last {
+		outs = step(sess.Advance(end, outs))
+		last = end
+	}
+	return sess.End(last, outs), sess.Start()
 }
 
 // runConfig plays trace text through a session of cfg (the header's

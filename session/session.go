@@ -181,6 +181,15 @@ type Session struct {
 	begun    bool
 	lastT    int64
 	routs    []reconstruct.Output
+
+	// pending: the end-of-game check of the last move, deferred so that
+	// the move is out before the analysis runs (Settle). pendingProv: the
+	// move was provisional (it ends the game only if the check says so).
+	pending     bool
+	pendingT    int64
+	pendingProv reconstruct.Output
+	settling    bool
+	backlog     []reconstruct.Output
 }
 
 // New starts a session.
@@ -210,6 +219,8 @@ func New(cfg Config) (*Session, error) {
 		Judge:     judge{s},
 		Timing:    cfg.Timing,
 		MovesOnly: cfg.MovesOnly,
+		// The session rules on dead positions (gameEnd), once.
+		NoDeadAnalysis: true,
 		// No TimeControl: the session keeps the clock, once.
 	})
 	if err != nil {
@@ -296,6 +307,7 @@ func (s *Session) profileFor(side chess.Color) *rules.Profile {
 // press, a promotion choice) and appends what it leads to to out. Events
 // must come in time order.
 func (s *Session) Feed(ev *trace.Event, out []Output) []Output {
+	out = s.settleAll(out)
 	out = s.advanceTo(ev.T, out)
 	if !s.begun {
 		s.begun = true
@@ -313,6 +325,7 @@ func (s *Session) Feed(ev *trace.Event, out []Output) []Output {
 // Advance tells the session that board time t has come: flags fall, a
 // still board is acted on. A live board calls it every 50-100 ms.
 func (s *Session) Advance(t int64, out []Output) []Output {
+	out = s.settleAll(out)
 	out = s.advanceTo(t, out)
 	s.routs = s.rec.Advance(t, s.routs[:0])
 	return s.take(out)
@@ -343,13 +356,15 @@ func (s *Session) advanceTo(t int64, out []Output) []Output {
 // End says the input is over at t: a move standing on the board is
 // completed.
 func (s *Session) End(t int64, out []Output) []Output {
+	out = s.settleAll(out)
 	out = s.advanceTo(t, out)
 	s.routs = s.rec.End(t, s.routs[:0])
-	return s.take(out)
+	return s.settleAll(s.take(out))
 }
 
 // SetPosition replaces the game by p (an arbiter's command).
 func (s *Session) SetPosition(t int64, p *chess.Position, out []Output) []Output {
+	out = s.settleAll(out)
 	s.routs = s.rec.SetPosition(t, p, s.routs[:0])
 	return s.take(out)
 }
@@ -363,6 +378,7 @@ var ErrGameOver = errors.New("the game already has a result")
 // is refused with ErrGameOver unless replace is set (the arbiter
 // overrides a ruling). Nothing changes on an error.
 func (s *Session) SetResult(t int64, result, reason string, replace bool, out []Output) ([]Output, error) {
+	out = s.settleAll(out)
 	pgn, forfeit, ok := rules.ArbiterResult(strings.TrimSpace(result))
 	if !ok {
 		return out, fmt.Errorf("result %q: want %s", result, rules.ArbiterResults)
@@ -394,6 +410,7 @@ func (s *Session) endOutput(t int64, result, reason, text string) Output {
 // AddTime adds d to side's clock at t (an arbiter's decision beyond the
 // Laws' own penalties, which the session adds itself).
 func (s *Session) AddTime(t int64, side chess.Color, d time.Duration, out []Output) ([]Output, error) {
+	out = s.settleAll(out)
 	if s.clock == nil || !s.clock.Started() {
 		return out, errors.New("the game has no running clock")
 	}
@@ -410,6 +427,7 @@ func (s *Session) AddTime(t int64, side chess.Color, d time.Duration, out []Outp
 // SetTimeControl puts a new time control on the clock at t (an arbiter's
 // command): both clocks start over from it, the player to move's running.
 func (s *Session) SetTimeControl(t int64, tc rules.TimeControl, out []Output) []Output {
+	out = s.settleAll(out)
 	s.cfg.TimeControl = tc
 	s.quick = quickplayProfile(s.cfg.Rules, tc)
 	s.clock, s.flagged = nil, [2]bool{}
@@ -432,6 +450,7 @@ func (s *Session) SetTimeControl(t int64, tc rules.TimeControl, out []Output) []
 // first that is not, and those after it, are retracted. The board is then
 // expected to show the corrected game. Nothing changes on an error.
 func (s *Session) CorrectMove(t int64, ply int, uci string, out []Output) ([]Output, error) {
+	out = s.settleAll(out)
 	idx := ply - s.start.Ply() - 1
 	if idx < 0 || idx >= len(s.moves) {
 		return out, fmt.Errorf("ply %d: the game has plies %d to %d", ply, s.start.Ply()+1, s.start.Ply()+len(s.moves))

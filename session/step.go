@@ -52,9 +52,19 @@ var stateAlerts = map[reconstruct.AlertKind]bool{
 }
 
 // take turns the reconstruction's outputs (s.routs) into the session's.
+// A move whose end-of-game check is deferred ends the step: the outputs
+// after it wait in the backlog for Settle, so the move goes out first.
 func (s *Session) take(out []Output) []Output {
-	for i := range s.routs {
-		o := &s.routs[i]
+	return s.takeList(s.routs, out)
+}
+
+func (s *Session) takeList(routs []reconstruct.Output, out []Output) []Output {
+	for i := range routs {
+		if s.pending {
+			s.backlog = append(s.backlog, routs[i:]...)
+			return out
+		}
+		o := &routs[i]
 		s.lastT = max(s.lastT, o.T)
 		switch o.Kind {
 		case reconstruct.Move:
@@ -99,7 +109,7 @@ func (s *Session) take(out []Output) []Output {
 			out = s.newGame(o, out)
 		}
 	}
-	if len(s.verdicts) > 0 {
+	if len(s.verdicts) > 0 && !s.pending {
 		s.verdicts = s.verdicts[:0]
 	}
 	return out
@@ -114,6 +124,10 @@ func (s *Session) provisional(o *reconstruct.Output, out []Output) []Output {
 	if o.Ply == s.pos.Ply()+1 && s.legal(o.Move) {
 		after := s.pos
 		after.MakeMove(o.Move)
+		if !s.settling && needsAnalysis(&after) {
+			s.pending, s.pendingT, s.pendingProv = true, o.T, *o
+			return append(out, Output{Output: *o})
+		}
 		if _, ok := s.gameEnd(&after, o.Move); ok {
 			f := *o
 			f.Provisional = false
@@ -170,7 +184,73 @@ func (s *Session) finalMove(o *reconstruct.Output, out []Output) []Output {
 		m.Clock, m.Timed = snap, true
 	}
 	out = append(out, m)
+	if !s.settling && needsAnalysis(&s.pos) {
+		s.pending, s.pendingT, s.pendingProv = true, o.T, reconstruct.Output{}
+		return out
+	}
 	return s.checkEnd(o.T, o.Move, out)
+}
+
+// needsAnalysis: whether the end-of-game check of pos may search (a dead
+// position, rules.DeadCandidate), which a move must not wait for.
+func needsAnalysis(pos *chess.Position) bool {
+	return pos.HalfmoveClock() == 0 && rules.DeadCandidate(pos)
+}
+
+// Pending reports whether the last step left work for Settle: the
+// end-of-game check of a move into a position that may be dead, published
+// first, and the outputs that came after it.
+func (s *Session) Pending() bool { return s.pending }
+
+// Settle runs the end-of-game check that a step deferred, so that its move
+// went out before the dead-position analysis (at most AnalysisBudget
+// nodes) ran, then the outputs that waited behind it, up to the next
+// deferred check (call it while Pending). Its outputs carry the times
+// they had. Every other method settles fully first, so the outputs and
+// their order are the same whether or not the caller settles.
+func (s *Session) Settle(out []Output) []Output {
+	if !s.pending {
+		return out
+	}
+	s.pending = false
+	out = s.settleCheck(out)
+	backlog := s.backlog
+	s.backlog = nil
+	out = s.takeList(backlog, out)
+	if !s.pending && len(s.verdicts) > 0 {
+		s.verdicts = s.verdicts[:0]
+	}
+	return out
+}
+
+// settleAll runs everything a step left for Settle.
+func (s *Session) settleAll(out []Output) []Output {
+	for s.pending {
+		out = s.Settle(out)
+	}
+	return out
+}
+
+func (s *Session) settleCheck(out []Output) []Output {
+	s.settling = true
+	defer func() { s.settling = false }()
+	if prov := s.pendingProv; prov.Kind == reconstruct.Move {
+		s.pendingProv = reconstruct.Output{}
+		if s.ended || prov.Ply != s.pos.Ply()+1 || !s.legal(prov.Move) {
+			return out
+		}
+		after := s.pos
+		after.MakeMove(prov.Move)
+		if _, ok := s.gameEnd(&after, prov.Move); !ok {
+			return out
+		}
+		// The provisional move ended the game (a dead position): final
+		// without a press (6.2.1, 5.2.2).
+		prov.Provisional = false
+		s.provEnd = true
+		return s.finalMove(&prov, out)
+	}
+	return s.checkEnd(s.pendingT, chess.NoMove, out)
 }
 
 // replaceLast: the press completed another move than the game-ending one

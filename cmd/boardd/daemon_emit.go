@@ -23,11 +23,22 @@ func (d *daemon) clocksNow() *publish.Clocks {
 	return publish.ClocksOf(s.Remaining[chess.White], s.Remaining[chess.Black])
 }
 
-// emit publishes the outputs of the last session step. Moves are not
-// copied output by output: the journal's game is brought in line with the
-// session's move list, so a retraction or an amendment (which may change
-// several moves) always leaves the two equal.
+// emit publishes the outputs of the last session step, then what the
+// session deferred until they were out (the dead-position analysis of a
+// move, session.Settle).
 func (d *daemon) emit() {
+	d.emitStep()
+	for d.sess.Pending() {
+		d.outs = d.sess.Settle(d.outs[:0])
+		d.emitStep()
+	}
+}
+
+// emitStep publishes d.outs. Moves are not copied output by output: the
+// journal's game is brought in line with the session's move list, so a
+// retraction or an amendment (which may change several moves) always
+// leaves the two equal.
+func (d *daemon) emitStep() {
 	synced := false
 	sync := func(why string) {
 		if !synced {
