@@ -10,11 +10,12 @@ import (
 	"runtime/debug"
 
 	"github.com/boardd/boardd/internal/accuracy"
+	"github.com/boardd/boardd/internal/cli"
 )
 
-func cmdAccuracy(ctx context.Context, env *cmdEnv, args []string) error {
+func cmdAccuracy(ctx context.Context, env *cli.Env, args []string) error {
 	fs := flag.NewFlagSet("accuracy", flag.ContinueOnError)
-	fs.SetOutput(env.stderr)
+	fs.SetOutput(env.Stderr)
 	games := fs.Int("games", 0, "play only the first `N` games of each file (0 = all)")
 	sensors := fs.String("sensor", "all", "sensor kinds, comma-separated: occupancy, colour, piece, or all")
 	modes := fs.String("mode", "both", "traces: clean, irregular or both")
@@ -29,7 +30,7 @@ func cmdAccuracy(ctx context.Context, env *cmdEnv, args []string) error {
 	knocks := fs.String("knocks", "0.5%,2%,5%", "with --stress: the knock rates per move, comma-separated")
 	swaps := fs.String("fast-swaps", "0,12%", "with --stress: the shares of forced fast swaps, comma-separated")
 	fs.Usage = func() {
-		fmt.Fprint(env.stderr, `usage: boardd accuracy [--games N] [--sensor LIST] [--mode clean|irregular|both]
+		fmt.Fprint(env.Stderr, `usage: boardd accuracy [--games N] [--sensor LIST] [--mode clean|irregular|both]
                        [--seed N] [--no-promote] [--fast-swap FRACTION]
                        [--workers N] [--examples N] [-v]
                        [FILE.pgn ...]
@@ -55,12 +56,12 @@ docs/simulation.md describes the simulated hands and the injections.
 `)
 		fs.PrintDefaults()
 	}
-	if err := parseFlags(fs, args); err != nil {
+	if err := cli.ParseFlags(fs, args); err != nil {
 		return err
 	}
 	usageErr := func(format string, a ...any) error {
-		fmt.Fprintf(env.stderr, "boardd accuracy: "+format+"\n", a...)
-		return exitError{2}
+		fmt.Fprintf(env.Stderr, "boardd accuracy: "+format+"\n", a...)
+		return cli.ExitError{Code: 2}
 	}
 	modeSet := false
 	fs.Visit(func(f *flag.Flag) { modeSet = modeSet || f.Name == "mode" })
@@ -87,7 +88,7 @@ docs/simulation.md describes the simulated hands and the injections.
 	}
 	logOut := io.Discard
 	if *verbose {
-		logOut = env.stderr
+		logOut = env.Stderr
 	}
 	log := slog.New(slog.NewTextHandler(logOut, nil))
 
@@ -109,12 +110,12 @@ docs/simulation.md describes the simulated hands and the injections.
 		if err != nil {
 			return err
 		}
-		if err := rep.WriteTable(env.stdout); err != nil {
+		if err := rep.WriteTable(env.Stdout); err != nil {
 			return err
 		}
 		if *examples > 0 {
-			fmt.Fprintln(env.stdout, "\nfailing games:")
-			return rep.WriteExamples(env.stdout)
+			fmt.Fprintln(env.Stdout, "\nfailing games:")
+			return rep.WriteExamples(env.Stdout)
 		}
 		return nil
 	}
@@ -123,15 +124,15 @@ docs/simulation.md describes the simulated hands and the injections.
 	if err != nil {
 		return err
 	}
-	if err := rep.WriteTable(env.stdout); err != nil {
+	if err := rep.WriteTable(env.Stdout); err != nil {
 		return err
 	}
 	if rev := revision(); rev != "" {
-		fmt.Fprintf(env.stdout, "built from %s\n", rev)
+		fmt.Fprintf(env.Stdout, "built from %s\n", rev)
 	}
 	if *examples > 0 {
-		fmt.Fprintln(env.stdout, "\nfailing games:")
-		return rep.WriteExamples(env.stdout)
+		fmt.Fprintln(env.Stdout, "\nfailing games:")
+		return rep.WriteExamples(env.Stdout)
 	}
 	return nil
 }

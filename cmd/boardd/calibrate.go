@@ -10,21 +10,22 @@ import (
 	"os"
 
 	"github.com/boardd/boardd/chess"
+	"github.com/boardd/boardd/internal/cli"
 	"github.com/boardd/boardd/sensors"
 	"github.com/boardd/boardd/sensors/sensorstest"
 	"github.com/boardd/boardd/trace"
 )
 
-func cmdCalibrate(ctx context.Context, env *cmdEnv, args []string) error {
+func cmdCalibrate(ctx context.Context, env *cli.Env, args []string) error {
 	fs := flag.NewFlagSet("calibrate", flag.ContinueOnError)
-	fs.SetOutput(env.stderr)
+	fs.SetOutput(env.Stderr)
 	config := fs.String("config", "", "the board's sensor configuration (JSON): design, buses and pins; its squares may be missing")
 	design := fs.String("design", "", "start from the reference wiring of a design instead (matrix, mcp23017, hc165, analog, analog-ads1115; docs/hardware.md)")
 	out := fs.String("out", "-", `where to write the calibrated configuration ("-": standard output)`)
 	stable := fs.Int("stable", 10, "scans a piece must sit still (10 ms apart) to count")
 	source := fs.String("source", "", `"`+modelUsage+`" (a simulated hand puts a piece on each square a second after it is asked for)`)
 	fs.Usage = func() {
-		fmt.Fprint(env.stderr, `usage: boardd calibrate (--config FILE | --design NAME) [--out FILE]
+		fmt.Fprint(env.Stderr, `usage: boardd calibrate (--config FILE | --design NAME) [--out FILE]
        boardd calibrate --source model:DESIGN[,dead=UNIT][,stuck=low|high] [--out FILE]
 
 Learns which input reads which square. It asks to clear the board, then
@@ -46,7 +47,7 @@ bring-up): press Enter, and a simulated hand does the rest.
 `)
 		fs.PrintDefaults()
 	}
-	if err := parseFlags(fs, args); err != nil {
+	if err := cli.ParseFlags(fs, args); err != nil {
 		return err
 	}
 	given := 0
@@ -57,7 +58,7 @@ bring-up): press Enter, and a simulated hand does the rest.
 	}
 	if fs.NArg() != 0 || given != 1 || *stable < 1 {
 		fs.Usage()
-		return exitError{2}
+		return cli.ExitError{Code: 2}
 	}
 	if *source != "" {
 		return calibrateModel(ctx, env, *source, *stable, *out)
@@ -112,25 +113,25 @@ func (p *linePrompter) Lines() <-chan string           { return p.lines }
 
 // calibrate runs the calibration of sc and writes cfg with what it
 // learned to out.
-func calibrate(ctx context.Context, env *cmdEnv, cfg *sensors.Config, sc sensors.Scanner, o sensors.CalibrateOptions, out string) error {
+func calibrate(ctx context.Context, env *cli.Env, cfg *sensors.Config, sc sensors.Scanner, o sensors.CalibrateOptions, out string) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	o.InputName = cfg.InputName
-	p := newLinePrompter(ctx, env.stdin, env.stderr)
+	p := newLinePrompter(ctx, env.Stdin, env.Stderr)
 	res, err := sensors.Calibrate(ctx, sc, p, o)
 	if errors.Is(err, sensors.ErrCalibrationAborted) {
-		fmt.Fprintln(env.stderr, "boardd calibrate: aborted; nothing written")
-		return exitError{1}
+		fmt.Fprintln(env.Stderr, "boardd calibrate: aborted; nothing written")
+		return cli.ExitError{Code: 1}
 	}
 	var ue *sensors.UnitError
 	if errors.As(err, &ue) {
-		fmt.Fprintf(env.stderr, "boardd calibrate: %v\nNothing written. Check that part's power, wiring and address straps (docs/hardware.md, bring-up).\n", err)
-		return exitError{1}
+		fmt.Fprintf(env.Stderr, "boardd calibrate: %v\nNothing written. Check that part's power, wiring and address straps (docs/hardware.md, bring-up).\n", err)
+		return cli.ExitError{Code: 1}
 	}
 	var np *sensors.NoPieceError
 	if errors.As(err, &np) {
-		fmt.Fprintf(env.stderr, "boardd calibrate: %v\nNothing written. The board sees no piece: check it with boardd diag --probe and a piece on a known square (docs/hardware.md, bring-up).\n", err)
-		return exitError{1}
+		fmt.Fprintf(env.Stderr, "boardd calibrate: %v\nNothing written. The board sees no piece: check it with boardd diag --probe and a piece on a known square (docs/hardware.md, bring-up).\n", err)
+		return cli.ExitError{Code: 1}
 	}
 	if err != nil {
 		return err
@@ -143,7 +144,7 @@ func calibrate(ctx context.Context, env *cmdEnv, cfg *sensors.Config, sc sensors
 		return err
 	}
 	if out == "-" {
-		_, err = env.stdout.Write(b)
+		_, err = env.Stdout.Write(b)
 	} else {
 		err = os.WriteFile(out, b, 0o644)
 	}
@@ -151,11 +152,11 @@ func calibrate(ctx context.Context, env *cmdEnv, cfg *sensors.Config, sc sensors
 		return fmt.Errorf("writing the configuration: %w", err)
 	}
 	if verr := cfg.Validate(); verr != nil {
-		fmt.Fprintf(env.stderr, "boardd calibrate: the configuration is incomplete: %v\n", verr)
-		return exitError{1}
+		fmt.Fprintf(env.Stderr, "boardd calibrate: the configuration is incomplete: %v\n", verr)
+		return cli.ExitError{Code: 1}
 	}
 	if out != "-" {
-		fmt.Fprintf(env.stderr, "Calibrated: %s written. Check it with: boardd diag --config %s\n", out, out)
+		fmt.Fprintf(env.Stderr, "Calibrated: %s written. Check it with: boardd diag --config %s\n", out, out)
 	}
 	return nil
 }
@@ -165,7 +166,7 @@ func calibrate(ctx context.Context, env *cmdEnv, cfg *sensors.Config, sc sensors
 // would, putting its piece (a white one on an analog board) on the square
 // asked for a second after the prompt (lifting it from the square
 // before).
-func calibrateModel(ctx context.Context, env *cmdEnv, source string, stable int, out string) error {
+func calibrateModel(ctx context.Context, env *cli.Env, source string, stable int, out string) error {
 	m, err := parseModelSpec(source)
 	if err != nil {
 		return err

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/boardd/boardd/chess"
+	"github.com/boardd/boardd/internal/cli"
 	"github.com/boardd/boardd/sensors"
 	"github.com/boardd/boardd/sensors/sensorstest"
 	"github.com/boardd/boardd/trace"
@@ -73,7 +74,7 @@ func calibrationRigFrom(t *testing.T, first int, at int64) (*sensors.Config, sen
 func TestCalibrateCommandWritesTheLearnedWiring(t *testing.T) {
 	cfg, sc, clk, hidden := calibrationRig(t)
 	var out, errb bytes.Buffer
-	env := &cmdEnv{stdin: strings.NewReader("\n"), stdout: &out, stderr: &errb}
+	env := &cli.Env{Stdin: strings.NewReader("\n"), Stdout: &out, Stderr: &errb}
 	if err := calibrate(context.Background(), env, cfg, sc, sensors.CalibrateOptions{Clock: clk}, "-"); err != nil {
 		t.Fatalf("%v\n%s", err, errb.String())
 	}
@@ -106,7 +107,7 @@ func TestCalibrateCommandSkipAndAbort(t *testing.T) {
 	var out, errb bytes.Buffer
 	file := filepath.Join(t.TempDir(), "board.json")
 	// Skip a1: the configuration is written but incomplete, exit 1.
-	env := &cmdEnv{stdin: strings.NewReader("\ns\n"), stdout: &out, stderr: &errb}
+	env := &cli.Env{Stdin: strings.NewReader("\ns\n"), Stdout: &out, Stderr: &errb}
 	err := calibrate(context.Background(), env, cfg, sc, sensors.CalibrateOptions{Clock: clk, Quiet: -1, GiveUp: -1}, file)
 	if code := exitCode(env, "calibrate", err); code != 1 || !strings.Contains(errb.String(), "a1 skipped.") || !strings.Contains(errb.String(), "incomplete: hc165.squares: squares a1 are not wired") {
 		t.Errorf("exit %d, stderr:\n%s", code, errb.String())
@@ -118,7 +119,7 @@ func TestCalibrateCommandSkipAndAbort(t *testing.T) {
 	cfg, sc, clk, _ = calibrationRig(t)
 	out.Reset()
 	errb.Reset()
-	env = &cmdEnv{stdin: strings.NewReader("q\n"), stdout: &out, stderr: &errb}
+	env = &cli.Env{Stdin: strings.NewReader("q\n"), Stdout: &out, Stderr: &errb}
 	err = calibrate(context.Background(), env, cfg, sc, sensors.CalibrateOptions{Clock: clk}, "-")
 	if code := exitCode(env, "calibrate", err); code != 1 || out.Len() != 0 || !strings.Contains(errb.String(), "aborted") {
 		t.Errorf("q: exit %d, stdout %q, stderr %q", code, out.String(), errb.String())
@@ -150,7 +151,7 @@ func TestCalibrateCommandNamesAFailingChain(t *testing.T) {
 		}
 	})
 	var out, errb bytes.Buffer
-	env := &cmdEnv{stdin: strings.NewReader("\n"), stdout: &out, stderr: &errb}
+	env := &cli.Env{Stdin: strings.NewReader("\n"), Stdout: &out, Stderr: &errb}
 	err := calibrate(ctx, env, cfg, sc, sensors.CalibrateOptions{Clock: clk}, "-")
 	if code := exitCode(env, "calibrate", err); code != 1 || out.Len() != 0 {
 		t.Fatalf("exit %d, stdout %q, stderr:\n%s", code, out.String(), errb.String())
@@ -174,7 +175,7 @@ func TestCalibrateCommandLearnsTheADS1115Model(t *testing.T) {
 	defer cancel()
 	file := filepath.Join(t.TempDir(), "board.json")
 	var out, errb bytes.Buffer
-	env := &cmdEnv{stdin: strings.NewReader("\n"), stdout: &out, stderr: &errb}
+	env := &cli.Env{Stdin: strings.NewReader("\n"), Stdout: &out, Stderr: &errb}
 	err := calibrateModel(ctx, env, "model:analog-ads1115", 10, file)
 	if code := exitCode(env, "calibrate", err); code != 0 {
 		t.Fatalf("exit %d (%v), stderr:\n%s", code, err, errb.String())
@@ -207,7 +208,7 @@ func TestCalibrateCommandGivesUpOnABoardThatSeesNothing(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	var out, errb bytes.Buffer
-	env := &cmdEnv{stdin: strings.NewReader("\n"), stdout: &out, stderr: &errb}
+	env := &cli.Env{Stdin: strings.NewReader("\n"), Stdout: &out, Stderr: &errb}
 	err := calibrateModel(ctx, env, "model:hc165,stuck=high", 10, "-")
 	if code := exitCode(env, "calibrate", err); code != 1 || out.Len() != 0 {
 		t.Fatalf("exit %d (%v), stdout %q, stderr:\n%s", code, err, out.String(), errb.String())

@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/boardd/boardd/internal/cli"
 )
 
 // brokenConfigs are configurations `run` refuses or would change without
@@ -79,9 +81,9 @@ func TestCheckConfigRefusesWhatRunRefuses(t *testing.T) {
 	for _, c := range brokenConfigs[:5] {
 		path := writeConfig(t, c.text)
 		var out, errb bytes.Buffer
-		env := &cmdEnv{stdout: &out, stderr: &errb, getenv: noEnv}
+		env := &cli.Env{Stdout: &out, Stderr: &errb, Getenv: noEnv}
 		err := cmdRun(context.Background(), env, []string{"--config", path, "--check-config"})
-		if e, ok := err.(exitError); !ok || e.code != 78 {
+		if e, ok := err.(cli.ExitError); !ok || e.Code != 78 {
 			t.Errorf("%q: --check-config returned %v (stdout %q), want exit status 78", c.text, err, out.String())
 		}
 		if !strings.Contains(errb.String(), path+":") || !strings.Contains(errb.String(), c.key+": ") {

@@ -120,7 +120,7 @@ func (d *daemon) reload() {
 		d.log.Info("SIGHUP: no configuration file to reload")
 		return
 	}
-	cfg, err := LoadConfig(d.configPath, d.env.getenv, nil)
+	cfg, err := LoadConfig(d.configPath, d.env.Getenv, nil)
 	if err != nil {
 		d.log.Error("SIGHUP: configuration not reloaded", "err", err)
 		return

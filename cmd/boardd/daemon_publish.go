@@ -21,7 +21,7 @@ func (d *daemon) journalDir() (string, error) {
 	if d.cfg.Journal.Dir != "" {
 		return d.cfg.Journal.Dir, nil
 	}
-	if s := d.env.getenv("STATE_DIRECTORY"); s != "" {
+	if s := d.env.Getenv("STATE_DIRECTORY"); s != "" {
 		return strings.Split(s, ":")[0], nil
 	}
 	if os.Geteuid() == 0 {
@@ -31,7 +31,7 @@ func (d *daemon) journalDir() (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("journal.dir is not set and there is no home directory: %w", err)
 	}
-	if x := d.env.getenv("XDG_STATE_HOME"); x != "" {
+	if x := d.env.Getenv("XDG_STATE_HOME"); x != "" {
 		return filepath.Join(x, "boardd"), nil
 	}
 	return filepath.Join(home, ".local", "state", "boardd"), nil

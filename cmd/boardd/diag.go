@@ -11,13 +11,14 @@ import (
 	"sync"
 	"time"
 
+	"github.com/boardd/boardd/internal/cli"
 	"github.com/boardd/boardd/sensors"
 	"github.com/boardd/boardd/trace"
 )
 
-func cmdDiag(ctx context.Context, env *cmdEnv, args []string) error {
+func cmdDiag(ctx context.Context, env *cli.Env, args []string) error {
 	fs := flag.NewFlagSet("diag", flag.ContinueOnError)
-	fs.SetOutput(env.stderr)
+	fs.SetOutput(env.Stderr)
 	sf := addSourceFlags(fs)
 	nframes := fs.Int("frames", 0, "stop after this many frames (0: until interrupted or the trace ends)")
 	every := fs.Duration("stats", time.Second, "print the scan statistics this often (hardware only; 0: never)")
@@ -25,7 +26,7 @@ func cmdDiag(ctx context.Context, env *cmdEnv, args []string) error {
 	scans := fs.Int("scans", 100, "with --probe, the scans to make")
 	record := fs.String("record", "", "with --probe, write every I2C and SPI transaction to this file (JSON) to replay in tests")
 	fs.Usage = func() {
-		fmt.Fprint(env.stderr, `usage: boardd diag --config FILE [--frames N] [--stats D]
+		fmt.Fprint(env.Stderr, `usage: boardd diag --config FILE [--frames N] [--stats D]
        boardd diag --config FILE --probe [--scans N] [--record FILE]
        boardd diag --source trace:FILE [--fast] ...
        boardd diag --source model:DESIGN[,dead=UNIT][,stuck=low|high] [--probe]
@@ -47,12 +48,12 @@ data line if asked (docs/hardware.md, bring-up).
 `)
 		fs.PrintDefaults()
 	}
-	if err := parseFlags(fs, args); err != nil {
+	if err := cli.ParseFlags(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() != 0 || *nframes < 0 || *every < 0 || *scans < 1 || (*record != "" && !*doProbe) {
 		fs.Usage()
-		return exitError{2}
+		return cli.ExitError{Code: 2}
 	}
 	if *doProbe {
 		t, err := openTarget(sf, true)
@@ -60,7 +61,7 @@ data line if asked (docs/hardware.md, bring-up).
 			return reportOpenError(env, "diag", err)
 		}
 		defer t.close()
-		return probe(env.stdout, t, *scans, *record)
+		return probe(env.Stdout, t, *scans, *record)
 	}
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	src, _, closeSrc, err := openSource(env, sf, log)
@@ -68,7 +69,7 @@ data line if asked (docs/hardware.md, bring-up).
 		return reportOpenError(env, "diag", err)
 	}
 	defer closeSrc()
-	err = diag(ctx, env.stdout, src, *nframes, *every)
+	err = diag(ctx, env.Stdout, src, *nframes, *every)
 	return traceError(sf, err)
 }
 

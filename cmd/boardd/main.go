@@ -3,37 +3,23 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
 	"sort"
 	"syscall"
+
+	"github.com/boardd/boardd/internal/cli"
 )
 
 // command is one boardd subcommand. run gets the arguments after the
 // subcommand's name and the process's standard streams; it returns an
-// error to print, or errUsage/exitError to choose the exit status.
+// error to print, or cli.ErrHelp/cli.ExitError to choose the exit status.
 type command struct {
 	summary string
-	run     func(ctx context.Context, env *cmdEnv, args []string) error
+	run     func(ctx context.Context, env *cli.Env, args []string) error
 }
-
-// cmdEnv carries what a subcommand may touch of the process, so tests can
-// run subcommands in-process with their own streams.
-type cmdEnv struct {
-	stdin  io.Reader
-	stdout io.Writer
-	stderr io.Writer
-	getenv func(string) string
-}
-
-// exitError asks main to exit with a specific status without printing
-// anything more (the subcommand has already said what went wrong).
-type exitError struct{ code int }
-
-func (e exitError) Error() string { return fmt.Sprintf("exit status %d", e.code) }
 
 func commands() map[string]command {
 	return map[string]command{
@@ -56,12 +42,12 @@ func commands() map[string]command {
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := runMain(ctx, &cmdEnv{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, getenv: os.Getenv}, os.Args[1:])
+	code := runMain(ctx, &cli.Env{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv}, os.Args[1:])
 	stop()
 	os.Exit(code)
 }
 
-func runMain(ctx context.Context, env *cmdEnv, args []string) int {
+func runMain(ctx context.Context, env *cli.Env, args []string) int {
 	cmds := commands()
 	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
 		if len(args) > 1 {
@@ -69,7 +55,7 @@ func runMain(ctx context.Context, env *cmdEnv, args []string) int {
 				return exitCode(env, args[1], c.run(ctx, env, []string{"--help"}))
 			}
 		}
-		usage(env.stdout, cmds)
+		usage(env.Stdout, cmds)
 		if len(args) == 0 {
 			return 2
 		}
@@ -77,41 +63,26 @@ func runMain(ctx context.Context, env *cmdEnv, args []string) int {
 	}
 	c, ok := cmds[args[0]]
 	if !ok {
-		fmt.Fprintf(env.stderr, "boardd: unknown command %q\n\n", args[0])
-		usage(env.stderr, cmds)
+		fmt.Fprintf(env.Stderr, "boardd: unknown command %q\n\n", args[0])
+		usage(env.Stderr, cmds)
 		return 2
 	}
 	return exitCode(env, args[0], c.run(ctx, env, args[1:]))
 }
 
-func exitCode(env *cmdEnv, name string, err error) int {
+func exitCode(env *cli.Env, name string, err error) int {
 	if err == nil {
 		return 0
 	}
-	var ee exitError
+	var ee cli.ExitError
 	if errors.As(err, &ee) {
-		return ee.code
+		return ee.Code
 	}
-	if errors.Is(err, errHelp) {
+	if errors.Is(err, cli.ErrHelp) {
 		return 0
 	}
-	fmt.Fprintf(env.stderr, "boardd %s: %v\n", name, err)
+	fmt.Fprintf(env.Stderr, "boardd %s: %v\n", name, err)
 	return 1
-}
-
-// errHelp is returned by a subcommand that printed its --help.
-var errHelp = errors.New("help requested")
-
-// parseFlags parses a subcommand's flags: errHelp after -h (the usage is
-// printed), exit status 2 after a bad flag (the flag package said why).
-func parseFlags(fs *flag.FlagSet, args []string) error {
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return errHelp
-		}
-		return exitError{2}
-	}
-	return nil
 }
 
 func usage(w io.Writer, cmds map[string]command) {

@@ -8,18 +8,19 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/boardd/boardd/internal/cli"
 	"github.com/boardd/boardd/publish/broker"
 )
 
 // cmdPasswd writes a password_file line at today's cost, which both the
 // embedded broker and mosquitto read; mosquitto_passwd's own lines have
 // 101 iterations.
-func cmdPasswd(_ context.Context, env *cmdEnv, args []string) error {
+func cmdPasswd(_ context.Context, env *cli.Env, args []string) error {
 	fs := flag.NewFlagSet("passwd", flag.ContinueOnError)
-	fs.SetOutput(env.stderr)
+	fs.SetOutput(env.Stderr)
 	generate := fs.Bool("generate", false, "make a password of 128 random bits and print it to stderr instead of reading one")
 	fs.Usage = func() {
-		fmt.Fprint(env.stderr, `usage: boardd passwd [--generate] USER
+		fmt.Fprint(env.Stderr, `usage: boardd passwd [--generate] USER
 
 Reads USER's password from the first line of standard input (or makes one
 with --generate) and prints "USER:HASH" for a mosquitto password_file:
@@ -31,12 +32,12 @@ broker both read.
 `)
 		fs.PrintDefaults()
 	}
-	if err := parseFlags(fs, args); err != nil {
+	if err := cli.ParseFlags(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() != 1 {
 		fs.Usage()
-		return exitError{2}
+		return cli.ExitError{Code: 2}
 	}
 	user := fs.Arg(0)
 	if user == "" || strings.ContainsAny(user, ":\n\r") {
@@ -49,12 +50,12 @@ broker both read.
 			return err
 		}
 		password = s
-		fmt.Fprintf(env.stderr, "password for %s: %s\n", user, password)
+		fmt.Fprintf(env.Stderr, "password for %s: %s\n", user, password)
 	} else {
-		if env.stdin == nil {
+		if env.Stdin == nil {
 			return errors.New("no standard input to read the password from")
 		}
-		line, err := bufio.NewReader(env.stdin).ReadString('\n')
+		line, err := bufio.NewReader(env.Stdin).ReadString('\n')
 		password = strings.TrimRight(line, "\r\n")
 		if password == "" {
 			if err != nil {
@@ -67,6 +68,6 @@ broker both read.
 	if err := pw.Set(user, password); err != nil {
 		return err
 	}
-	fmt.Fprintf(env.stdout, "%s:%s\n", user, pw[user])
+	fmt.Fprintf(env.Stdout, "%s:%s\n", user, pw[user])
 	return nil
 }

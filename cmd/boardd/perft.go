@@ -9,17 +9,18 @@ import (
 	"time"
 
 	"github.com/boardd/boardd/chess"
+	"github.com/boardd/boardd/internal/cli"
 )
 
-func cmdPerft(_ context.Context, env *cmdEnv, args []string) error {
+func cmdPerft(_ context.Context, env *cli.Env, args []string) error {
 	fs := flag.NewFlagSet("perft", flag.ContinueOnError)
-	fs.SetOutput(env.stderr)
+	fs.SetOutput(env.Stderr)
 	divide := fs.Bool("divide", false, "print the count below each legal move first (UCI notation)")
 	played := fs.Bool("played", false, "make every move, the last ply too (slower; no bulk counting)")
 	c960 := fs.Bool("960", false, "treat the position as Chess960 (castling written king-to-rook)")
 	stats := fs.Bool("stats", false, "print time and nodes per second to stderr")
 	fs.Usage = func() {
-		fmt.Fprint(env.stderr, `usage: boardd perft [--divide] [--played] [--960] [--stats] FEN DEPTH
+		fmt.Fprint(env.Stderr, `usage: boardd perft [--divide] [--played] [--960] [--stats] FEN DEPTH
 
 Counts the leaf nodes of the legal move tree of DEPTH plies from FEN and
 prints the count on the last line. The FEN may be "startpos".
@@ -32,12 +33,12 @@ count the same nodes. Single-threaded.
 `)
 		fs.PrintDefaults()
 	}
-	if err := parseFlags(fs, args); err != nil {
+	if err := cli.ParseFlags(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() != 2 {
 		fs.Usage()
-		return exitError{2}
+		return cli.ExitError{Code: 2}
 	}
 	fen := fs.Arg(0)
 	if fen == "startpos" {
@@ -70,17 +71,17 @@ count the same nodes. Single-threaded.
 			}
 		}
 		for i, m := range moves {
-			fmt.Fprintf(env.stdout, "%s: %d\n", pos.UCI(m), counts[i])
+			fmt.Fprintf(env.Stdout, "%s: %d\n", pos.UCI(m), counts[i])
 			total += counts[i]
 		}
-		fmt.Fprintln(env.stdout)
+		fmt.Fprintln(env.Stdout)
 	} else {
 		total = count(pos, depth)
 	}
 	if *stats {
 		el := time.Since(start)
-		fmt.Fprintf(env.stderr, "time %v, %.1f Mnps\n", el, float64(total)/el.Seconds()/1e6)
+		fmt.Fprintf(env.Stderr, "time %v, %.1f Mnps\n", el, float64(total)/el.Seconds()/1e6)
 	}
-	fmt.Fprintf(env.stdout, "nodes %d\n", total)
+	fmt.Fprintf(env.Stdout, "nodes %d\n", total)
 	return nil
 }

@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/boardd/boardd/chess"
+	"github.com/boardd/boardd/internal/cli"
 	"github.com/boardd/boardd/sensors"
 	"github.com/boardd/boardd/sensors/sensorstest"
 	"periph.io/x/conn/v3"
@@ -65,7 +66,7 @@ func openTarget(f sourceFlags, hardwareOnly bool) (*probeTarget, error) {
 
 // probe checks that every part of the board answers and keeps its
 // configuration, and prints what the inputs read and the scan rate. It
-// returns exitError{1} when something is wrong.
+// returns cli.ExitError{Code: 1} when something is wrong.
 func probe(w io.Writer, t *probeTarget, scans int, recordTo string) error {
 	if err := t.cfg.SetProbeChecks(); err != nil {
 		return err
@@ -135,7 +136,7 @@ func probe(w io.Writer, t *probeTarget, scans int, recordTo string) error {
 	for _, p := range rep.Problems {
 		fmt.Fprintf(w, "problem: %s\n", p)
 	}
-	return exitError{1}
+	return cli.ExitError{Code: 1}
 }
 
 // recorder wraps a Hardware and records every I2C and SPI transaction

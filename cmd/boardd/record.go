@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/boardd/boardd/chess"
+	"github.com/boardd/boardd/internal/cli"
 	"github.com/boardd/boardd/sensors"
 	"github.com/boardd/boardd/trace"
 	"periph.io/x/conn/v3/driver/driverreg"
@@ -200,9 +201,9 @@ func addSourceFlags(fs *flag.FlagSet) sourceFlags {
 
 // openSource opens the frame source the flags choose. The returned close
 // function releases it and the buses.
-func openSource(env *cmdEnv, f sourceFlags, log *slog.Logger) (sensors.FrameSource, *trace.Header, func(), error) {
+func openSource(env *cli.Env, f sourceFlags, log *slog.Logger) (sensors.FrameSource, *trace.Header, func(), error) {
 	if file, ok := strings.CutPrefix(*f.source, "trace:"); ok {
-		var in io.Reader = env.stdin
+		var in io.Reader = env.Stdin
 		closeIn := func() {}
 		if file != "-" {
 			fh, err := os.Open(file)
@@ -260,13 +261,13 @@ func openSource(env *cmdEnv, f sourceFlags, log *slog.Logger) (sensors.FrameSour
 
 // reportOpenError prints an error from openSource; a missing bus exits
 // with status 1 after saying what host bring-up found.
-func reportOpenError(env *cmdEnv, cmd string, err error) error {
+func reportOpenError(env *cli.Env, cmd string, err error) error {
 	if errors.Is(err, errNoHardware) {
-		fmt.Fprintf(env.stderr, "boardd %s: %v\n", cmd, err)
+		fmt.Fprintf(env.Stderr, "boardd %s: %v\n", cmd, err)
 		if cmd != "calibrate" {
-			fmt.Fprintln(env.stderr, "Use --source trace:FILE to replay a recorded or simulated trace instead.")
+			fmt.Fprintln(env.Stderr, "Use --source trace:FILE to replay a recorded or simulated trace instead.")
 		}
-		return exitError{1}
+		return cli.ExitError{Code: 1}
 	}
 	return err
 }
@@ -303,16 +304,16 @@ func parseSetup(s string, h *trace.Header) error {
 	return nil
 }
 
-func cmdRecord(ctx context.Context, env *cmdEnv, args []string) error {
+func cmdRecord(ctx context.Context, env *cli.Env, args []string) error {
 	fs := flag.NewFlagSet("record", flag.ContinueOnError)
-	fs.SetOutput(env.stderr)
+	fs.SetOutput(env.Stderr)
 	sf := addSourceFlags(fs)
 	out := fs.String("out", "-", `the trace file to write ("-": standard output)`)
 	frames := fs.Bool("frames", false, "write every frame as a frame line instead of on/off changes")
 	duration := fs.Duration("duration", 0, "stop after this long (default: until interrupted or the trace ends)")
 	setup := fs.String("setup", "standard", `the start position declared in the header: "standard", "960 N" or "fen FEN"`)
 	fs.Usage = func() {
-		fmt.Fprint(env.stderr, `usage: boardd record --config FILE [--out FILE] [--frames] [--duration D]
+		fmt.Fprint(env.Stderr, `usage: boardd record --config FILE [--out FILE] [--frames] [--duration D]
        boardd record --source trace:FILE [--fast] ...
 
 Records what the board's sensors report as a boardtrace (docs/trace.md):
@@ -325,14 +326,14 @@ host drivers were skipped and exits 1.
 `)
 		fs.PrintDefaults()
 	}
-	if err := parseFlags(fs, args); err != nil {
+	if err := cli.ParseFlags(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() != 0 {
 		fs.Usage()
-		return exitError{2}
+		return cli.ExitError{Code: 2}
 	}
-	log := slog.New(slog.NewTextHandler(env.stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	log := slog.New(slog.NewTextHandler(env.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	src, h, closeSrc, err := openSource(env, sf, log)
 	if err != nil {
 		return reportOpenError(env, "record", err)
@@ -346,11 +347,11 @@ host drivers were skipped and exits 1.
 	if setupGiven {
 		header.Setup, header.Number, header.FEN = trace.SetupStandard, 0, ""
 		if err := parseSetup(*setup, &header); err != nil {
-			fmt.Fprintln(env.stderr, "boardd record:", err)
-			return exitError{2}
+			fmt.Fprintln(env.Stderr, "boardd record:", err)
+			return cli.ExitError{Code: 2}
 		}
 	}
-	var w io.Writer = env.stdout
+	var w io.Writer = env.Stdout
 	if *out != "-" {
 		f, err := os.Create(*out)
 		if err != nil {
@@ -380,7 +381,7 @@ host drivers were skipped and exits 1.
 		return traceError(sf, err)
 	}
 	if *out != "-" {
-		fmt.Fprintf(env.stderr, "boardd record: %d events written to %s\n", n, *out)
+		fmt.Fprintf(env.Stderr, "boardd record: %d events written to %s\n", n, *out)
 	}
 	return nil
 }

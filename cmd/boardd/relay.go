@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/boardd/boardd/internal/cli"
 	"github.com/boardd/boardd/publish"
 	"github.com/boardd/boardd/publish/relay"
 	"github.com/boardd/boardd/publish/web"
@@ -34,9 +35,9 @@ func (p *pushFlags) Set(v string) error {
 	return nil
 }
 
-func cmdRelay(ctx context.Context, env *cmdEnv, args []string) error {
+func cmdRelay(ctx context.Context, env *cli.Env, args []string) error {
 	fs := flag.NewFlagSet("relay", flag.ContinueOnError)
-	fs.SetOutput(env.stderr)
+	fs.SetOutput(env.Stderr)
 	broker := fs.String("broker", "tcp://localhost:1883", "venue broker URL: tcp://, ssl:// (TLS), ws:// or wss://")
 	username := fs.String("username", "", "username at the broker, password from $BOARDD_MQTT_PASSWORD (default: relay when that is set, else anonymous, which reads every board under the venue ACL)")
 	caFile := fs.String("ca", "", "CA certificate (PEM) of the broker's TLS certificate")
@@ -56,7 +57,7 @@ func cmdRelay(ctx context.Context, env *cmdEnv, args []string) error {
 	webProxy := fs.String("web-proxy", "", "with no delay only: forward /live/mqtt to this broker WebSocket listener instead (e.g. ws://127.0.0.1:9001/), so the console can send decisions")
 	title := fs.String("title", "", "heading of the pages (e.g. the event's name)")
 	fs.Usage = func() {
-		fmt.Fprint(env.stderr, `usage: boardd relay [flags]
+		fmt.Fprint(env.Stderr, `usage: boardd relay [flags]
 
 Subscribes to every board's <b>/pgn topic on the venue broker and serves
 one multi-game PGN per round (the PGN Round tag) for broadcast pollers:
@@ -76,33 +77,33 @@ See docs/broadcast.md.
 `)
 		fs.PrintDefaults()
 	}
-	if err := parseFlags(fs, args); err != nil {
+	if err := cli.ParseFlags(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() != 0 {
 		fs.Usage()
-		return exitError{2}
+		return cli.ExitError{Code: 2}
 	}
 	var d time.Duration
 	switch {
 	case *delay != "":
 		var err error
 		if d, err = time.ParseDuration(*delay); err != nil || d < 0 {
-			fmt.Fprintf(env.stderr, "boardd relay: --delay %q: want a duration like 15m or 0\n", *delay)
-			return exitError{2}
+			fmt.Fprintf(env.Stderr, "boardd relay: --delay %q: want a duration like 15m or 0\n", *delay)
+			return cli.ExitError{Code: 2}
 		}
 	case *mode == "tournament":
 		d = relay.TournamentDelay
 	case *mode == "casual":
 		d = relay.CasualDelay
 	default:
-		fmt.Fprintf(env.stderr, "boardd relay: --mode %q: want tournament or casual\n", *mode)
-		return exitError{2}
+		fmt.Fprintf(env.Stderr, "boardd relay: --mode %q: want tournament or casual\n", *mode)
+		return cli.ExitError{Code: 2}
 	}
 	if d > 0 && (*webBroker != "" || *webProxy != "") {
 		// Either would hand browsers the venue broker's live topics.
-		fmt.Fprintf(env.stderr, "boardd relay: --web-broker and --web-proxy show the boards live, which the %v delay forbids; leave them out (the pages under /live/ then follow the delay) or use --mode casual\n", d)
-		return exitError{2}
+		fmt.Fprintf(env.Stderr, "boardd relay: --web-broker and --web-proxy show the boards live, which the %v delay forbids; leave them out (the pages under /live/ then follow the delay) or use --mode casual\n", d)
+		return cli.ExitError{Code: 2}
 	}
 	var ids []string
 	if *boards != "" {
@@ -110,7 +111,7 @@ See docs/broadcast.md.
 			ids = append(ids, strings.TrimSpace(b))
 		}
 	}
-	token := env.getenv("BOARDD_PUSH_TOKEN")
+	token := env.Getenv("BOARDD_PUSH_TOKEN")
 	if *tokenFile != "" {
 		b, err := os.ReadFile(*tokenFile)
 		if err != nil {
@@ -118,7 +119,7 @@ See docs/broadcast.md.
 		}
 		token = strings.TrimSpace(string(b))
 	}
-	password := env.getenv("BOARDD_MQTT_PASSWORD")
+	password := env.Getenv("BOARDD_MQTT_PASSWORD")
 	user := *username
 	if user == "" && password != "" {
 		user = "relay"
@@ -135,7 +136,7 @@ See docs/broadcast.md.
 	if *verbose {
 		level = slog.LevelInfo
 	}
-	log := slog.New(slog.NewTextHandler(env.stderr, &slog.HandlerOptions{Level: level}))
+	log := slog.New(slog.NewTextHandler(env.Stderr, &slog.HandlerOptions{Level: level}))
 	r, err := relay.New(relay.Config{Dialer: dialer, ClientID: *clientID, Boards: ids, Delay: d, Push: push, Token: token, Logger: log})
 	if err != nil {
 		return err
@@ -183,7 +184,7 @@ See docs/broadcast.md.
 			}
 		}()
 		defer srv.Close()
-		fmt.Fprintf(env.stderr, "boardd relay: serving http://%s/ (delay %v) from %s\n", ln.Addr(), d, *broker)
+		fmt.Fprintf(env.Stderr, "boardd relay: serving http://%s/ (delay %v) from %s\n", ln.Addr(), d, *broker)
 	}
 	go func() { errc <- r.Run(ctx) }()
 	select {

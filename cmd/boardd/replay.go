@@ -9,18 +9,19 @@ import (
 	"io"
 	"os"
 
+	"github.com/boardd/boardd/internal/cli"
 	"github.com/boardd/boardd/reconstruct"
 	"github.com/boardd/boardd/session"
 	"github.com/boardd/boardd/trace"
 )
 
-func cmdReplay(ctx context.Context, env *cmdEnv, args []string) error {
+func cmdReplay(ctx context.Context, env *cli.Env, args []string) error {
 	fs := flag.NewFlagSet("replay", flag.ContinueOnError)
-	fs.SetOutput(env.stderr)
+	fs.SetOutput(env.Stderr)
 	events := fs.Bool("events", false, "print one JSON object per line (moves, corrections, alerts, notes, game end) instead of PGN")
 	provisional := fs.Bool("provisional", false, "with --events, also print provisional moves (shown before the clock press)")
 	fs.Usage = func() {
-		fmt.Fprintf(env.stderr, `usage: boardd replay [--events] [--provisional] FILE
+		fmt.Fprintf(env.Stderr, `usage: boardd replay [--events] [--provisional] FILE
 
 Reconstructs the game(s) of a boardtrace file (docs/trace.md; "-" reads
 standard input) and prints them as PGN, with clock comments ([%%clk]) when the trace
@@ -37,15 +38,15 @@ A malformed trace is reported as FILE:LINE: what is wrong, with exit status 1.
 `)
 		fs.PrintDefaults()
 	}
-	if err := parseFlags(fs, args); err != nil {
+	if err := cli.ParseFlags(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() != 1 {
 		fs.Usage()
-		return exitError{2}
+		return cli.ExitError{Code: 2}
 	}
 	name := fs.Arg(0)
-	var in io.Reader = env.stdin
+	var in io.Reader = env.Stdin
 	if name != "-" {
 		f, err := os.Open(name)
 		if err != nil {
@@ -54,15 +55,15 @@ A malformed trace is reported as FILE:LINE: what is wrong, with exit status 1.
 		defer f.Close()
 		in = f
 	}
-	out := bufio.NewWriter(env.stdout)
+	out := bufio.NewWriter(env.Stdout)
 	err := replay(ctx, in, out, *events, *provisional)
 	if ferr := out.Flush(); err == nil && ferr != nil {
 		err = fmt.Errorf("writing output: %w", ferr)
 	}
 	var pe *trace.ParseError
 	if errors.As(err, &pe) {
-		fmt.Fprintf(env.stderr, "%s:%d: %s\n", name, pe.Line, pe.Msg)
-		return exitError{1}
+		fmt.Fprintf(env.Stderr, "%s:%d: %s\n", name, pe.Line, pe.Msg)
+		return cli.ExitError{Code: 1}
 	}
 	return err
 }

@@ -11,13 +11,14 @@ import (
 	"sync"
 	"time"
 
+	"github.com/boardd/boardd/internal/cli"
 	"github.com/boardd/boardd/publish"
 	"github.com/boardd/boardd/publish/round"
 )
 
-func cmdRound(ctx context.Context, env *cmdEnv, args []string) error {
+func cmdRound(ctx context.Context, env *cli.Env, args []string) error {
 	fs := flag.NewFlagSet("round import", flag.ContinueOnError)
-	fs.SetOutput(env.stderr)
+	fs.SetOutput(env.Stderr)
 	rnd := fs.Int("round", 0, "the round to set up (TRF: the round whose pairings to read; both: the PGN Round tag)")
 	format := fs.String("format", "", "trf or csv; default: by the file's extension (.trf, .txt: trf)")
 	broker := fs.String("broker", "tcp://localhost:1883", "venue broker URL: tcp://, ssl:// (TLS), ws:// or wss://")
@@ -34,7 +35,7 @@ func cmdRound(ctx context.Context, env *cmdEnv, args []string) error {
 	dryRun := fs.Bool("dry-run", false, "print the new_game commands instead of sending them")
 	wait := fs.Duration("wait", 10*time.Second, "how long to wait for the boards' replies")
 	fs.Usage = func() {
-		fmt.Fprint(env.stderr, `usage: boardd round import FILE --round N [flags]
+		fmt.Fprint(env.Stderr, `usage: boardd round import FILE --round N [flags]
 
 Reads a round's pairings from FILE, a FIDE TRF-16 report (Swiss-Manager,
 Vega, JaVaFo) or a CSV (board, white, black and optionally white_elo,
@@ -53,16 +54,16 @@ See docs/broadcast.md.
 	if len(args) == 0 || args[0] != "import" {
 		if len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "-help") {
 			fs.Usage()
-			return errHelp
+			return cli.ErrHelp
 		}
 		fs.Usage()
-		return exitError{2}
+		return cli.ExitError{Code: 2}
 	}
 	// Flags may come before and after the file.
 	var files []string
 	rest := args[1:]
 	for {
-		if err := parseFlags(fs, rest); err != nil {
+		if err := cli.ParseFlags(fs, rest); err != nil {
 			return err
 		}
 		if fs.NArg() == 0 {
@@ -72,14 +73,14 @@ See docs/broadcast.md.
 		rest = fs.Args()[1:]
 	}
 	if len(files) != 1 || *rnd <= 0 {
-		fmt.Fprintln(env.stderr, "boardd round import: want one FILE and --round N (N from 1)")
-		return exitError{2}
+		fmt.Fprintln(env.Stderr, "boardd round import: want one FILE and --round N (N from 1)")
+		return cli.ExitError{Code: 2}
 	}
 	file := files[0]
 	if *date != "" {
 		if _, err := time.Parse("2006.01.02", *date); err != nil {
-			fmt.Fprintf(env.stderr, "boardd round import: --date %q: want YYYY.MM.DD\n", *date)
-			return exitError{2}
+			fmt.Fprintf(env.Stderr, "boardd round import: --date %q: want YYYY.MM.DD\n", *date)
+			return cli.ExitError{Code: 2}
 		}
 	}
 	kind := strings.ToLower(*format)
@@ -90,8 +91,8 @@ See docs/broadcast.md.
 		case ".csv":
 			kind = "csv"
 		default:
-			fmt.Fprintf(env.stderr, "boardd round import: %s: say --format trf or --format csv\n", file)
-			return exitError{2}
+			fmt.Fprintf(env.Stderr, "boardd round import: %s: say --format trf or --format csv\n", file)
+			return cli.ExitError{Code: 2}
 		}
 	}
 	f, err := os.Open(file)
@@ -106,8 +107,8 @@ See docs/broadcast.md.
 	case "csv":
 		r, err = round.ParseCSV(f)
 	default:
-		fmt.Fprintf(env.stderr, "boardd round import: --format %q: want trf or csv\n", *format)
-		return exitError{2}
+		fmt.Fprintf(env.Stderr, "boardd round import: --format %q: want trf or csv\n", *format)
+		return cli.ExitError{Code: 2}
 	}
 	if err != nil {
 		return fmt.Errorf("%s: %w", file, err)
@@ -122,14 +123,14 @@ See docs/broadcast.md.
 	}
 	if *dryRun {
 		for _, c := range cmds {
-			fmt.Fprintf(env.stdout, "%s %s\n", c.Topic, c.Payload)
+			fmt.Fprintf(env.Stdout, "%s %s\n", c.Topic, c.Payload)
 		}
 		for _, b := range r.Byes {
-			fmt.Fprintf(env.stdout, "# bye: %s\n", b)
+			fmt.Fprintf(env.Stdout, "# bye: %s\n", b)
 		}
 		return nil
 	}
-	dialer := publish.PahoDialer{URL: *broker, Username: *username, Password: env.getenv("BOARDD_MQTT_PASSWORD")}
+	dialer := publish.PahoDialer{URL: *broker, Username: *username, Password: env.Getenv("BOARDD_MQTT_PASSWORD")}
 	if *caFile != "" || *certFile != "" || *keyFile != "" {
 		tlsc, err := publish.TLSConfig(*caFile, *certFile, *keyFile)
 		if err != nil {
@@ -141,7 +142,7 @@ See docs/broadcast.md.
 }
 
 // sendRound publishes the commands and reports each board's reply.
-func sendRound(ctx context.Context, env *cmdEnv, d publish.Dialer, cmds []round.Command, byes []string, wait time.Duration) error {
+func sendRound(ctx context.Context, env *cli.Env, d publish.Dialer, cmds []round.Command, byes []string, wait time.Duration) error {
 	var mu sync.Mutex
 	replies := map[string]publish.ReplyPayload{}
 	got := make(chan struct{}, len(cmds))
@@ -207,14 +208,14 @@ func sendRound(ctx context.Context, env *cmdEnv, d publish.Dialer, cmds []round.
 		default:
 			what = "set up"
 		}
-		fmt.Fprintf(env.stdout, "board %3d  %-12s %s\n", c.No, c.Board, what)
+		fmt.Fprintf(env.Stdout, "board %3d  %-12s %s\n", c.No, c.Board, what)
 	}
 	for _, b := range byes {
-		fmt.Fprintf(env.stdout, "bye        %s\n", b)
+		fmt.Fprintf(env.Stdout, "bye        %s\n", b)
 	}
 	if failed > 0 {
-		fmt.Fprintf(env.stderr, "boardd round import: %d of %d boards not set up\n", failed, len(cmds))
-		return exitError{1}
+		fmt.Fprintf(env.Stderr, "boardd round import: %d of %d boards not set up\n", failed, len(cmds))
+		return cli.ExitError{Code: 1}
 	}
 	return nil
 }

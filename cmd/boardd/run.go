@@ -19,6 +19,7 @@ import (
 
 	"github.com/boardd/boardd/chess"
 	"github.com/boardd/boardd/clockbridge"
+	"github.com/boardd/boardd/internal/cli"
 	"github.com/boardd/boardd/publish"
 	"github.com/boardd/boardd/publish/broker"
 	"github.com/boardd/boardd/reconstruct"
@@ -36,9 +37,9 @@ func (s *stringsFlag) Set(v string) error { *s = append(*s, v); return nil }
 
 const defaultConfigPath = "/etc/boardd/boardd.toml"
 
-func cmdRun(ctx context.Context, env *cmdEnv, args []string) error {
+func cmdRun(ctx context.Context, env *cli.Env, args []string) error {
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
-	fs.SetOutput(env.stderr)
+	fs.SetOutput(env.Stderr)
 	configPath := fs.String("config", "", "configuration file (TOML); default "+defaultConfigPath+" when it exists, else the built-in defaults")
 	check := fs.Bool("check-config", false, "check the configuration and exit")
 	printCfg := fs.Bool("print-config", false, "print a complete configuration file with every default and exit")
@@ -46,7 +47,7 @@ func cmdRun(ctx context.Context, env *cmdEnv, args []string) error {
 	fs.Var(&sets, "set", "override a key: section.key=value (repeatable)")
 	runFor := fs.Duration("for", 0, "stop after this long (0: until SIGTERM or SIGINT)")
 	fs.Usage = func() {
-		fmt.Fprint(env.stderr, `usage: boardd run [--config FILE] [--set section.key=value]... [--check-config] [--print-config]
+		fmt.Fprint(env.Stderr, `usage: boardd run [--config FILE] [--set section.key=value]... [--check-config] [--print-config]
 
 Runs the board: reads the sensors and the clock, reconstructs the moves,
 checks them against the FIDE Laws, journals everything and publishes it over
@@ -64,39 +65,39 @@ lists every key.
 `)
 		fs.PrintDefaults()
 	}
-	if err := parseFlags(fs, args); err != nil {
+	if err := cli.ParseFlags(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() != 0 {
 		fs.Usage()
-		return exitError{2}
+		return cli.ExitError{Code: 2}
 	}
 	if *printCfg {
-		fmt.Fprint(env.stdout, DefaultConfigText())
+		fmt.Fprint(env.Stdout, DefaultConfigText())
 		return nil
 	}
 	path := *configPath
 	if path == "" {
-		path = env.getenv("BOARDD_CONFIG")
+		path = env.Getenv("BOARDD_CONFIG")
 	}
 	if path == "" {
 		if _, err := os.Stat(defaultConfigPath); err == nil {
 			path = defaultConfigPath
 		}
 	}
-	cfg, err := LoadConfig(path, env.getenv, sets)
+	cfg, err := LoadConfig(path, env.Getenv, sets)
 	if err != nil {
 		// 78 (EX_CONFIG): the unit's RestartPreventExitStatus, so systemd
 		// does not restart a board whose configuration is wrong.
-		fmt.Fprintf(env.stderr, "boardd run: %v\n", err)
-		return exitError{78}
+		fmt.Fprintf(env.Stderr, "boardd run: %v\n", err)
+		return cli.ExitError{Code: 78}
 	}
 	if *check {
 		where := path
 		if where == "" {
 			where = "built-in defaults"
 		}
-		fmt.Fprintf(env.stdout, "configuration OK (%s)\n", where)
+		fmt.Fprintf(env.Stdout, "configuration OK (%s)\n", where)
 		return nil
 	}
 	if *runFor > 0 {
@@ -105,8 +106,8 @@ lists every key.
 		defer cancel()
 	}
 	level := new(slog.LevelVar)
-	log := newLogger(env.stderr, cfg.Log, level)
-	if env.getenv("GOMEMLIMIT") == "" {
+	log := newLogger(env.Stderr, cfg.Log, level)
+	if env.Getenv("GOMEMLIMIT") == "" {
 		// A soft limit: the collector works harder rather than let the heap
 		// grow, which keeps a Pi Zero's board well inside its memory. The
 		// heap of a running board is a few megabytes.
@@ -143,7 +144,7 @@ func parseLevel(s string) slog.Level {
 type daemon struct {
 	cfg        Config
 	configPath string
-	env        *cmdEnv
+	env        *cli.Env
 	log        *slog.Logger
 	level      *slog.LevelVar
 	m          *metrics

@@ -13,13 +13,14 @@ import (
 	"strings"
 
 	"github.com/boardd/boardd/chess"
+	"github.com/boardd/boardd/internal/cli"
 	"github.com/boardd/boardd/sensors/sim"
 	"github.com/boardd/boardd/trace"
 )
 
-func cmdSimulate(ctx context.Context, env *cmdEnv, args []string) error {
+func cmdSimulate(ctx context.Context, env *cli.Env, args []string) error {
 	fs := flag.NewFlagSet("simulate", flag.ContinueOnError)
-	fs.SetOutput(env.stderr)
+	fs.SetOutput(env.Stderr)
 	pgnPath := fs.String("pgn", "", "PGN `FILE` with the games to play (required)")
 	sensor := fs.String("sensor", "occupancy", "sensor kind: occupancy, colour or piece")
 	seed := fs.Uint64("seed", 1, "random seed; the same seed gives the same traces")
@@ -33,7 +34,7 @@ func cmdSimulate(ctx context.Context, env *cmdEnv, args []string) error {
 	game := fs.Int("game", 0, "write game `N` of the file (1 = the first) to stdout (default 1)")
 	out := fs.String("out", "", "write every game's trace to `DIR` (DIR/<pgn name>-<NNNNN>.trace)")
 	fs.Usage = func() {
-		fmt.Fprint(env.stderr, `usage: boardd simulate --pgn FILE [--sensor occupancy|colour|piece] [--seed N]
+		fmt.Fprint(env.Stderr, `usage: boardd simulate --pgn FILE [--sensor occupancy|colour|piece] [--seed N]
                        [--irregular] [--no-promote] [--clock auto|always|never]
                        [--annotate] [--fast-swap FRACTION] [--think-scale F [--knock RATE]]
                        [--game N | --out DIR]
@@ -49,12 +50,12 @@ file's game N, the options and the seed.
 `)
 		fs.PrintDefaults()
 	}
-	if err := parseFlags(fs, args); err != nil {
+	if err := cli.ParseFlags(fs, args); err != nil {
 		return err
 	}
 	usageErr := func(format string, a ...any) error {
-		fmt.Fprintf(env.stderr, "boardd simulate: "+format+"\n", a...)
-		return exitError{2}
+		fmt.Fprintf(env.Stderr, "boardd simulate: "+format+"\n", a...)
+		return cli.ExitError{Code: 2}
 	}
 	if fs.NArg() != 0 {
 		return usageErr("unexpected argument %q", fs.Arg(0))
@@ -114,7 +115,7 @@ file's game N, the options and the seed.
 			if err != nil {
 				return fmt.Errorf("%s: game %d: %w", *pgnPath, n, err)
 			}
-			w := bufio.NewWriter(env.stdout)
+			w := bufio.NewWriter(env.Stdout)
 			if _, err := simulateGame(w, name, n, pg, opts, *seed); err != nil {
 				return fmt.Errorf("%s: game %d: %w", *pgnPath, n, err)
 			}
@@ -136,21 +137,21 @@ file's game N, the options and the seed.
 			break
 		}
 		if err != nil {
-			fmt.Fprintf(env.stderr, "boardd simulate: %s: game %d skipped: %v\n", *pgnPath, n, err)
+			fmt.Fprintf(env.Stderr, "boardd simulate: %s: game %d skipped: %v\n", *pgnPath, n, err)
 			failed++
 			continue
 		}
 		path := filepath.Join(*out, fmt.Sprintf("%s-%05d.trace", base, n))
 		k, err := writeTraceFile(path, name, n, pg, opts, *seed)
 		if err != nil {
-			fmt.Fprintf(env.stderr, "boardd simulate: %s: game %d: %v\n", *pgnPath, n, err)
+			fmt.Fprintf(env.Stderr, "boardd simulate: %s: game %d: %v\n", *pgnPath, n, err)
 			failed++
 			continue
 		}
 		written++
 		injected += k
 	}
-	fmt.Fprintf(env.stderr, "wrote %d traces to %s (%d irregularities injected)\n", written, *out, injected)
+	fmt.Fprintf(env.Stderr, "wrote %d traces to %s (%d irregularities injected)\n", written, *out, injected)
 	if failed > 0 {
 		return fmt.Errorf("%d games of %s could not be simulated", failed, *pgnPath)
 	}
