@@ -12,6 +12,7 @@ import (
 	"github.com/boardd/boardd/chess"
 	"github.com/boardd/boardd/internal/cli"
 	"github.com/boardd/boardd/sensors"
+	"github.com/boardd/boardd/sensors/host"
 	"github.com/boardd/boardd/sensors/sensorstest"
 	"github.com/boardd/boardd/trace"
 )
@@ -66,14 +67,14 @@ bring-up): press Enter, and a simulated hand does the rest.
 	var cfg *sensors.Config
 	var err error
 	if *config != "" {
-		cfg, err = loadSensorConfig(*config, true)
+		cfg, err = sensors.LoadConfigFile(*config, true)
 	} else {
 		cfg, err = sensors.DefaultConfig(*design)
 	}
 	if err != nil {
 		return err
 	}
-	hw, err := initHost(cfg)
+	hw, err := host.Init(cfg)
 	if err != nil {
 		return reportOpenError(env, "calibrate", err)
 	}

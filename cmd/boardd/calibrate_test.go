@@ -183,7 +183,7 @@ func TestCalibrateCommandLearnsTheADS1115Model(t *testing.T) {
 	if s := errb.String(); !strings.Contains(s, "a1 is mux 0 ch 0, ") || !strings.Contains(s, "h8 is mux 3 ch 15, ") || strings.Contains(s, "left out") {
 		t.Errorf("stderr:\n%s", s)
 	}
-	got, err := loadSensorConfig(file, false)
+	got, err := sensors.LoadConfigFile(file, false)
 	if err != nil {
 		t.Fatal(err)
 	}

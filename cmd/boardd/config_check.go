@@ -18,6 +18,7 @@ import (
 	"github.com/boardd/boardd/chess"
 	"github.com/boardd/boardd/publish"
 	"github.com/boardd/boardd/rules"
+	"github.com/boardd/boardd/sensors"
 	"github.com/boardd/boardd/session"
 )
 
@@ -187,7 +188,7 @@ func (c *Config) checkAddresses() error {
 // would, and checks that the journal's directory can be one.
 func (c *Config) checkFiles() error {
 	if c.Sensors.Kind == "hardware" {
-		if _, err := loadSensorConfig(c.Sensors.File, true); err != nil {
+		if _, err := sensors.LoadConfigFile(c.Sensors.File, true); err != nil {
 			return badKey("sensors.file", "%v", err)
 		}
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/boardd/boardd/chess"
 	"github.com/boardd/boardd/sensors"
+	"github.com/boardd/boardd/sensors/host"
 	"github.com/boardd/boardd/sensors/sim"
 	"github.com/boardd/boardd/trace"
 )
@@ -28,11 +29,11 @@ func (d *daemon) openSource() error {
 	case "simulated":
 		return d.openSimulated()
 	case "hardware":
-		cfg, err := loadSensorConfig(d.cfg.Sensors.File, true)
+		cfg, err := sensors.LoadConfigFile(d.cfg.Sensors.File, true)
 		if err != nil {
 			return fmt.Errorf("sensors.file: %w", err)
 		}
-		hw, err := initHost(cfg)
+		hw, err := host.Init(cfg)
 		if err != nil {
 			return fmt.Errorf("%w (set sensors.kind = \"simulated\" to run without a board)", err)
 		}

@@ -213,7 +213,7 @@ func checkHardware(c *Config, model piModel) error {
 	var sc *sensors.Config
 	if c.Sensors.Kind == "hardware" {
 		var err error
-		sc, err = loadSensorConfig(c.Sensors.File, true)
+		sc, err = sensors.LoadConfigFile(c.Sensors.File, true)
 		if err != nil {
 			return &ConfigError{Key: "sensors.file", Msg: err.Error()}
 		}

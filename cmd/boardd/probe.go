@@ -13,6 +13,7 @@ import (
 	"github.com/boardd/boardd/chess"
 	"github.com/boardd/boardd/internal/cli"
 	"github.com/boardd/boardd/sensors"
+	"github.com/boardd/boardd/sensors/host"
 	"github.com/boardd/boardd/sensors/sensorstest"
 	"periph.io/x/conn/v3"
 	"periph.io/x/conn/v3/conntest"
@@ -53,11 +54,11 @@ func openTarget(f sourceFlags, hardwareOnly bool) (*probeTarget, error) {
 	if *f.config == "" {
 		return nil, fmt.Errorf("--config FILE is needed to read the board's sensors (or --source model:DESIGN to rehearse on chip models)")
 	}
-	cfg, err := loadSensorConfig(*f.config, hardwareOnly)
+	cfg, err := sensors.LoadConfigFile(*f.config, hardwareOnly)
 	if err != nil {
 		return nil, err
 	}
-	hw, err := initHost(cfg)
+	hw, err := host.Init(cfg)
 	if err != nil {
 		return nil, err
 	}

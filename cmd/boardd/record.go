@@ -9,179 +9,15 @@ import (
 	"io"
 	"log/slog"
 	"os"
-	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/boardd/boardd/chess"
 	"github.com/boardd/boardd/internal/cli"
 	"github.com/boardd/boardd/sensors"
+	"github.com/boardd/boardd/sensors/host"
 	"github.com/boardd/boardd/trace"
-	"periph.io/x/conn/v3/driver/driverreg"
-	"periph.io/x/conn/v3/gpio"
-	"periph.io/x/conn/v3/gpio/gpioreg"
-	"periph.io/x/conn/v3/i2c"
-	"periph.io/x/conn/v3/i2c/i2creg"
-	"periph.io/x/conn/v3/physic"
-	"periph.io/x/conn/v3/spi"
-	"periph.io/x/conn/v3/spi/spireg"
-	"periph.io/x/host/v3"
-	"periph.io/x/host/v3/gpioioctl"
 )
-
-// hostHardware is sensors.Hardware on this machine's buses, through
-// periph's registries after host bring-up. It keeps what it opened to
-// close it.
-type hostHardware struct {
-	state   *driverreg.State
-	closers []io.Closer
-}
-
-// errNoHardware marks the absence of the buses a configuration needs; the
-// message lists what host bring-up found.
-var errNoHardware = errors.New("no sensor hardware found")
-
-// initHost brings up periph's host drivers (GPIO, I2C, SPI) and checks
-// that the buses cfg needs exist. Without them it returns an error
-// wrapping errNoHardware that says which drivers were skipped or failed.
-func initHost(cfg *sensors.Config) (*hostHardware, error) {
-	st, err := host.Init()
-	if err != nil {
-		return nil, fmt.Errorf("host bring-up: %w", err)
-	}
-	h := &hostHardware{state: st}
-	var missing []string
-	uses, err := cfg.Uses()
-	if err != nil {
-		return nil, err
-	}
-	var needGPIO, needI2C, needSPI bool
-	for _, u := range uses {
-		needGPIO = needGPIO || u.Kind == sensors.UseGPIO
-		needI2C = needI2C || u.Kind == sensors.UseI2C
-		needSPI = needSPI || u.Kind == sensors.UseSPI
-	}
-	if needGPIO && len(gpioreg.All()) == 0 {
-		missing = append(missing, "no GPIO (no /dev/gpiochip*)")
-	}
-	if needI2C && len(i2creg.All()) == 0 {
-		missing = append(missing, "no I2C bus (no /dev/i2c-*)")
-	}
-	if needSPI && len(spireg.All()) == 0 {
-		missing = append(missing, "no SPI port (no /dev/spidev*)")
-	}
-	if len(missing) > 0 {
-		return nil, fmt.Errorf("%w for the %s design: %s\n%s", errNoHardware, cfg.Design, strings.Join(missing, ", "), h.drivers())
-	}
-	return h, nil
-}
-
-// drivers describes the host drivers loaded, skipped and failed.
-func (h *hostHardware) drivers() string {
-	var b strings.Builder
-	list := func(what string, names []string) {
-		sort.Strings(names)
-		if len(names) == 0 {
-			fmt.Fprintf(&b, "  host drivers %s: none\n", what)
-			return
-		}
-		fmt.Fprintf(&b, "  host drivers %s:\n", what)
-		for _, n := range names {
-			fmt.Fprintf(&b, "    %s\n", n)
-		}
-	}
-	var loaded, skipped, failed []string
-	for _, d := range h.state.Loaded {
-		loaded = append(loaded, d.String())
-	}
-	for _, f := range h.state.Skipped {
-		skipped = append(skipped, f.String())
-	}
-	for _, f := range h.state.Failed {
-		failed = append(failed, f.String())
-	}
-	list("loaded", loaded)
-	list("skipped", skipped)
-	list("failed", failed)
-	return strings.TrimSuffix(b.String(), "\n")
-}
-
-func (h *hostHardware) Pin(name string) (gpio.PinIO, error) {
-	if p := gpioreg.ByName(name); p != nil {
-		return p, nil
-	}
-	return nil, fmt.Errorf("no GPIO named %q (%d known)", name, len(gpioreg.All()))
-}
-
-func (h *hostHardware) I2C(name string) (i2c.Bus, error) {
-	b, err := i2creg.Open(name)
-	if err != nil {
-		return nil, err
-	}
-	h.closers = append(h.closers, b)
-	return b, nil
-}
-
-func (h *hostHardware) SPI(name string, f physic.Frequency, mode spi.Mode, bits int) (spi.Conn, error) {
-	p, err := spireg.Open(name)
-	if err != nil {
-		return nil, err
-	}
-	h.closers = append(h.closers, p)
-	return p.Connect(f, mode, bits)
-}
-
-func (h *hostHardware) LineSet(names []string, output bool, pull gpio.Pull) (gpio.Group, error) {
-	dir := gpioioctl.LineInput
-	if output {
-		dir = gpioioctl.LineOutput
-	}
-	var errs []error
-	for _, c := range gpioioctl.Chips {
-		ls, err := c.LineSet(dir, gpio.NoEdge, pull, names...)
-		if err == nil {
-			h.closers = append(h.closers, ls)
-			return ls, nil
-		}
-		errs = append(errs, fmt.Errorf("%s: %w", c.Name(), err))
-	}
-	if len(errs) == 0 {
-		return nil, errors.New("no GPIO chip (/dev/gpiochip*) for a line set")
-	}
-	return nil, fmt.Errorf("no GPIO chip has all of %s: %w", strings.Join(names, ", "), errors.Join(errs...))
-}
-
-func (h *hostHardware) Close() error {
-	var errs []error
-	for i := len(h.closers) - 1; i >= 0; i-- {
-		if err := h.closers[i].Close(); err != nil {
-			errs = append(errs, err)
-		}
-	}
-	h.closers = nil
-	return errors.Join(errs...)
-}
-
-// loadSensorConfig reads a sensor configuration file (JSON); with
-// hardwareOnly the wiring may be incomplete.
-func loadSensorConfig(path string, hardwareOnly bool) (*sensors.Config, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	c, err := sensors.DecodeConfig(data)
-	if err == nil {
-		if hardwareOnly {
-			err = c.ValidateHardware()
-		} else {
-			err = c.Validate()
-		}
-	}
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return c, nil
-}
 
 // sourceFlags are the flags that choose a frame source, shared by record
 // and diag.
@@ -242,11 +78,11 @@ func openSource(env *cli.Env, f sourceFlags, log *slog.Logger) (sensors.FrameSou
 	if *f.config == "" {
 		return nil, nil, nil, errors.New(`--config FILE is needed to read the board's sensors (or --source trace:FILE to replay a trace)`)
 	}
-	cfg, err := loadSensorConfig(*f.config, false)
+	cfg, err := sensors.LoadConfigFile(*f.config, false)
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	hw, err := initHost(cfg)
+	hw, err := host.Init(cfg)
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -262,7 +98,7 @@ func openSource(env *cli.Env, f sourceFlags, log *slog.Logger) (sensors.FrameSou
 // reportOpenError prints an error from openSource; a missing bus exits
 // with status 1 after saying what host bring-up found.
 func reportOpenError(env *cli.Env, cmd string, err error) error {
-	if errors.Is(err, errNoHardware) {
+	if errors.Is(err, host.ErrNoHardware) {
 		fmt.Fprintf(env.Stderr, "boardd %s: %v\n", cmd, err)
 		if cmd != "calibrate" {
 			fmt.Fprintln(env.Stderr, "Use --source trace:FILE to replay a recorded or simulated trace instead.")
