@@ -10,10 +10,11 @@ import (
 
 	"github.com/boardd/boardd/clockbridge"
 	"github.com/boardd/boardd/clockbridge/dgtpi"
+	"github.com/boardd/boardd/config"
 )
 
 // openClockDevice brings up the clock hardware the configuration names.
-func openClockDevice(c ClockConfig, log *slog.Logger) (clockbridge.Device, func(), error) {
+func openClockDevice(c config.ClockConfig, log *slog.Logger) (clockbridge.Device, func(), error) {
 	switch c.Kind {
 	case "lever":
 		if _, err := host.Init(); err != nil {
@@ -44,7 +45,7 @@ func openClockDevice(c ClockConfig, log *slog.Logger) (clockbridge.Device, func(
 }
 
 // dgtConfig is the DGT3000 protocol's configuration from the clock keys.
-func dgtConfig(c ClockConfig, t clockbridge.DGTTransport, log *slog.Logger) clockbridge.DGT3000Config {
+func dgtConfig(c config.ClockConfig, t clockbridge.DGTTransport, log *slog.Logger) clockbridge.DGT3000Config {
 	white := clockbridge.Left
 	if c.WhiteSide == "right" {
 		white = clockbridge.Right

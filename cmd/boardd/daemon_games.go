@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/boardd/boardd/chess"
+	"github.com/boardd/boardd/config"
 	"github.com/boardd/boardd/publish"
 	"github.com/boardd/boardd/session"
 	"github.com/boardd/boardd/trace"
@@ -13,12 +14,12 @@ import (
 
 func (d *daemon) initialGame() gameSetup {
 	var start *chess.Position
-	spec, _ := parseStart(d.cfg.Game.Start)
-	switch spec.kind {
+	spec, _ := config.ParseStart(d.cfg.Game.Start)
+	switch spec.Kind {
 	case "960":
-		start, _ = chess.Chess960Start(spec.n)
+		start, _ = chess.Chess960Start(spec.N)
 	case "fen":
-		start, _ = chess.ParseFEN(spec.fen)
+		start, _ = chess.ParseFEN(spec.FEN)
 	}
 	if start == nil {
 		start = chess.NewPosition()

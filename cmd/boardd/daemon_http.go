@@ -11,6 +11,7 @@ import (
 
 	sdnotify "github.com/coreos/go-systemd/v22/daemon"
 
+	"github.com/boardd/boardd/config"
 	"github.com/boardd/boardd/publish/web"
 )
 
@@ -120,7 +121,7 @@ func (d *daemon) reload() {
 		d.log.Info("SIGHUP: no configuration file to reload")
 		return
 	}
-	cfg, err := LoadConfig(d.configPath, d.env.Getenv, nil)
+	cfg, err := config.Load(d.configPath, d.env.Getenv, nil)
 	if err != nil {
 		d.log.Error("SIGHUP: configuration not reloaded", "err", err)
 		return

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/boardd/boardd/chess"
+	"github.com/boardd/boardd/config"
 	"github.com/boardd/boardd/sensors"
 	"github.com/boardd/boardd/sensors/host"
 	"github.com/boardd/boardd/sensors/sim"
@@ -56,7 +57,7 @@ func (d *daemon) openSource() error {
 const bundledTimeControl = "15m+10s"
 
 func (d *daemon) openSimulated() error {
-	if d.cfg.Simulation.PGN == "" && d.cfg.Game.TimeControl == DefaultConfig().Game.TimeControl {
+	if d.cfg.Simulation.PGN == "" && d.cfg.Game.TimeControl == config.Default().Game.TimeControl {
 		// The demo's clock is the corpus games' own, unless the
 		// configuration chose another.
 		d.cfg.Game.TimeControl = bundledTimeControl

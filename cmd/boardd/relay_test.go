@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/boardd/boardd/chess"
+	"github.com/boardd/boardd/config"
 	"github.com/boardd/boardd/internal/cli"
 	"github.com/boardd/boardd/publish"
 	"github.com/boardd/boardd/publish/broker"
@@ -287,7 +288,7 @@ func TestRelayBesideRun(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs a simulated board")
 	}
-	if def := DefaultConfig().HTTP.Listen; strings.HasSuffix(def, ":"+DefaultRelayPort) {
+	if def := config.Default().HTTP.Listen; strings.HasSuffix(def, ":"+DefaultRelayPort) {
 		t.Fatalf("boardd run serves on %s, the relay's default port too", def)
 	}
 	dir := t.TempDir()

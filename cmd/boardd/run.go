@@ -19,6 +19,7 @@ import (
 
 	"github.com/boardd/boardd/chess"
 	"github.com/boardd/boardd/clockbridge"
+	"github.com/boardd/boardd/config"
 	"github.com/boardd/boardd/internal/cli"
 	"github.com/boardd/boardd/publish"
 	"github.com/boardd/boardd/publish/broker"
@@ -73,7 +74,7 @@ lists every key.
 		return cli.ExitError{Code: 2}
 	}
 	if *printCfg {
-		fmt.Fprint(env.Stdout, DefaultConfigText())
+		fmt.Fprint(env.Stdout, config.DefaultText())
 		return nil
 	}
 	path := *configPath
@@ -85,7 +86,7 @@ lists every key.
 			path = defaultConfigPath
 		}
 	}
-	cfg, err := LoadConfig(path, env.Getenv, sets)
+	cfg, err := config.Load(path, env.Getenv, sets)
 	if err != nil {
 		// 78 (EX_CONFIG): the unit's RestartPreventExitStatus, so systemd
 		// does not restart a board whose configuration is wrong.
@@ -121,7 +122,7 @@ lists every key.
 	return err
 }
 
-func newLogger(w io.Writer, c LogConfig, level *slog.LevelVar) *slog.Logger {
+func newLogger(w io.Writer, c config.LogConfig, level *slog.LevelVar) *slog.Logger {
 	level.Set(parseLevel(c.Level))
 	opts := &slog.HandlerOptions{Level: level}
 	if c.Format == "json" {
@@ -142,7 +143,7 @@ func parseLevel(s string) slog.Level {
 // reconstruction and the mirror of what was published; everything else
 // talks to it through channels.
 type daemon struct {
-	cfg        Config
+	cfg        config.Config
 	configPath string
 	env        *cli.Env
 	log        *slog.Logger

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/boardd/boardd/chess"
+	"github.com/boardd/boardd/config"
 	"github.com/boardd/boardd/sensors/sim"
 	"github.com/boardd/boardd/trace"
 )
@@ -33,7 +34,7 @@ func TestSimulatedGameTags(t *testing.T) {
 // the default 90m+30s, unless the configuration sets another.
 func TestDemoClockFollowsTheCorpus(t *testing.T) {
 	for _, c := range []struct{ set, want string }{{"", bundledTimeControl}, {"5m+3s", "5m+3s"}} {
-		cfg := DefaultConfig()
+		cfg := config.Default()
 		if c.set != "" {
 			cfg.Game.TimeControl = c.set
 		}

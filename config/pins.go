@@ -1,4 +1,4 @@
-package main
+package config
 
 import (
 	"fmt"
@@ -164,11 +164,11 @@ func pinUsers(c ClockConfig, sc *sensors.Config, model piModel) ([]pinUser, erro
 // names both. A Pi 5 has no DGT3000 link at all.
 func checkPins(c ClockConfig, sc *sensors.Config, model piModel) error {
 	if c.Kind == "dgt3000" && model == pi5 {
-		return &ConfigError{Key: "clock.kind", Msg: "dgt3000: the DGT3000 link needs a Pi 1-4 (the Pi 5's RP1 has no I2C slave)"}
+		return &Error{Key: "clock.kind", Msg: "dgt3000: the DGT3000 link needs a Pi 1-4 (the Pi 5's RP1 has no I2C slave)"}
 	}
 	users, err := pinUsers(c, sc, model)
 	if err != nil {
-		return &ConfigError{Key: "sensors.file", Msg: err.Error()}
+		return &Error{Key: "sensors.file", Msg: err.Error()}
 	}
 	owner := map[int]int{}
 	var clashes []string
@@ -204,7 +204,7 @@ func checkPins(c ClockConfig, sc *sensors.Config, model piModel) error {
 	if model == piUnknown && c.Kind == "dgt3000" {
 		msg += " (not a Pi: the DGT3000 link's slave pins were not checked)"
 	}
-	return &ConfigError{Key: key, Msg: msg}
+	return &Error{Key: key, Msg: msg}
 }
 
 // checkHardware checks the pins of the clock against those of the
@@ -215,7 +215,7 @@ func checkHardware(c *Config, model piModel) error {
 		var err error
 		sc, err = sensors.LoadConfigFile(c.Sensors.File, true)
 		if err != nil {
-			return &ConfigError{Key: "sensors.file", Msg: err.Error()}
+			return &Error{Key: "sensors.file", Msg: err.Error()}
 		}
 	}
 	return checkPins(c.Clock, sc, model)

@@ -1,4 +1,4 @@
-package main
+package config
 
 import (
 	"fmt"
@@ -19,7 +19,7 @@ import (
 func TestDocsConfigurationRuns(t *testing.T) {
 	for _, name := range []string{"install.md", "config.md", "broadcast.md"} {
 		t.Run(name, func(t *testing.T) {
-			data, err := os.ReadFile(filepath.Join("..", "..", "docs", name))
+			data, err := os.ReadFile(filepath.Join("..", "docs", name))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -44,7 +44,7 @@ var (
 // docConfigProblems checks one guide; it returns what is wrong, each
 // naming the line.
 func docConfigProblems(doc string) []string {
-	cfg := DefaultConfig()
+	cfg := Default()
 	keys := map[string]bool{}
 	sections := map[string]bool{}
 	for _, f := range configFields(&cfg) {
@@ -69,7 +69,7 @@ func docConfigProblems(doc string) []string {
 			defer os.Remove(f)
 			sets = append(sets, "sensors.file="+f)
 		}
-		_, err := LoadConfig("", noEnv, sets)
+		_, err := Load("", noEnv, sets)
 		return err
 	}
 	// isKey reports whether s names a configuration key (section.key or
@@ -124,7 +124,7 @@ func docConfigProblems(doc string) []string {
 				if err == nil {
 					f.WriteString(strings.Join(block, "\n"))
 					f.Close()
-					if _, err := LoadConfig(f.Name(), noEnv, nil); err != nil {
+					if _, err := Load(f.Name(), noEnv, nil); err != nil {
 						bad(blockStart, "TOML example does not load: %v", err)
 					}
 					os.Remove(f.Name())
@@ -185,7 +185,7 @@ func docConfigProblems(doc string) []string {
 			}
 			fmt.Fprintf(f, "[%s]\n%s = %s\n", section, m[1], def[1])
 			f.Close()
-			if _, err := LoadConfig(f.Name(), noEnv, nil); err != nil {
+			if _, err := Load(f.Name(), noEnv, nil); err != nil {
 				bad(n, "%s = %s: %v", key, def[1], err)
 			}
 			os.Remove(f.Name())

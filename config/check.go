@@ -1,4 +1,4 @@
-package main
+package config
 
 import (
 	"bytes"
@@ -39,7 +39,7 @@ func (c *Config) checkRunnable() error {
 }
 
 func badKey(key, format string, args ...any) error {
-	return &ConfigError{Key: key, Msg: fmt.Sprintf(format, args...)}
+	return &Error{Key: key, Msg: fmt.Sprintf(format, args...)}
 }
 
 // checkNumbers refuses what a comparison lets through: NaN is neither
@@ -71,7 +71,7 @@ func (c *Config) checkGame() error {
 			return badKey("game.time_control", "%q: the software clock needs a timed control, or none (empty)", c.Game.TimeControl)
 		}
 	}
-	if _, err := parseStart(c.Game.Start); err != nil {
+	if _, err := ParseStart(c.Game.Start); err != nil {
 		return badKey("game.start", "%v", err)
 	}
 	for _, t := range []struct{ key, v string }{{"game.white", c.Game.White}, {"game.black", c.Game.Black}, {"game.event", c.Game.Event}, {"game.round", c.Game.Round}} {

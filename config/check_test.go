@@ -1,16 +1,12 @@
-package main
+package config
 
 import (
-	"bytes"
-	"context"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
-
-	"github.com/boardd/boardd/internal/cli"
 )
 
 // brokenConfigs are configurations `run` refuses or would change without
@@ -62,7 +58,7 @@ func TestBrokenConfigsNameFileLineAndKey(t *testing.T) {
 				line = i + 1
 			}
 		}
-		_, err := LoadConfig(path, noEnv, nil)
+		_, err := Load(path, noEnv, nil)
 		want := regexp.MustCompile("^" + regexp.QuoteMeta(path) + `:(\d+): ` + regexp.QuoteMeta(c.key) + ": .*" + regexp.QuoteMeta(c.msg))
 		if err == nil {
 			t.Errorf("%q loads without an error", c.text)
@@ -71,23 +67,6 @@ func TestBrokenConfigsNameFileLineAndKey(t *testing.T) {
 		m := want.FindStringSubmatch(err.Error())
 		if m == nil || m[1] != strconv.Itoa(line) {
 			t.Errorf("%q: error %q, want %s:%d: %s: ...%s", c.text, err, path, line, c.key, c.msg)
-		}
-	}
-}
-
-// --check-config says no to each of them, with the same message, and exit
-// status 78 like run.
-func TestCheckConfigRefusesWhatRunRefuses(t *testing.T) {
-	for _, c := range brokenConfigs[:5] {
-		path := writeConfig(t, c.text)
-		var out, errb bytes.Buffer
-		env := &cli.Env{Stdout: &out, Stderr: &errb, Getenv: noEnv}
-		err := cmdRun(context.Background(), env, []string{"--config", path, "--check-config"})
-		if e, ok := err.(cli.ExitError); !ok || e.Code != 78 {
-			t.Errorf("%q: --check-config returned %v (stdout %q), want exit status 78", c.text, err, out.String())
-		}
-		if !strings.Contains(errb.String(), path+":") || !strings.Contains(errb.String(), c.key+": ") {
-			t.Errorf("%q: --check-config said %q", c.text, errb.String())
 		}
 	}
 }

@@ -1,4 +1,4 @@
-package main
+package config
 
 import (
 	"flag"
@@ -22,12 +22,12 @@ func writeConfig(t *testing.T, text string) string {
 func noEnv(string) string { return "" }
 
 func TestDefaultConfigValidAndPrintedFileLoads(t *testing.T) {
-	cfg := DefaultConfig()
+	cfg := Default()
 	if err := cfg.Validate(); err != nil {
 		t.Fatalf("defaults do not validate: %v", err)
 	}
 	// The printed default file loads back to the defaults.
-	got, err := LoadConfig(writeConfig(t, DefaultConfigText()), noEnv, nil)
+	got, err := Load(writeConfig(t, DefaultText()), noEnv, nil)
 	if err != nil {
 		t.Fatalf("printed default config does not load: %v", err)
 	}
@@ -47,7 +47,7 @@ func TestConfigErrorsNameKeyAndLine(t *testing.T) {
 		{"[mqtt\nbroker = 1\n", "syntax: expected '.' or ']' to end table name"},
 		{"[nosuch]\nx = 1\n", ":1: nosuch: unknown key"},
 	} {
-		_, err := LoadConfig(writeConfig(t, c.text), noEnv, nil)
+		_, err := Load(writeConfig(t, c.text), noEnv, nil)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("config %q: error %v, want it to contain %q", c.text, err, c.want)
 		}
@@ -57,25 +57,25 @@ func TestConfigErrorsNameKeyAndLine(t *testing.T) {
 func TestConfigOverrides(t *testing.T) {
 	path := writeConfig(t, "[board]\nid = \"from-file\"\n[mqtt]\npassword = \"file\"\n")
 	env := map[string]string{"BOARDD_MQTT_PASSWORD": "from-env", "BOARDD_SIMULATION_SPEED": "10"}
-	cfg, err := LoadConfig(path, func(k string) string { return env[k] }, []string{"board.id=from-flag"})
+	cfg, err := Load(path, func(k string) string { return env[k] }, []string{"board.id=from-flag"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if cfg.Board.ID != "from-flag" || cfg.MQTT.Password != "from-env" || cfg.Simulation.Speed != 10 {
 		t.Errorf("overrides not applied: %+v", cfg)
 	}
-	if _, err := LoadConfig("", func(k string) string { return map[string]string{"BOARDD_SIMULATION_SEED": "x"}[k] }, nil); err == nil ||
+	if _, err := Load("", func(k string) string { return map[string]string{"BOARDD_SIMULATION_SEED": "x"}[k] }, nil); err == nil ||
 		!strings.Contains(err.Error(), "BOARDD_SIMULATION_SEED") {
 		t.Errorf("bad environment value: %v", err)
 	}
-	if _, err := LoadConfig("", noEnv, []string{"board.nope=1"}); err == nil || !strings.Contains(err.Error(), "board.nope: unknown key") {
+	if _, err := Load("", noEnv, []string{"board.nope=1"}); err == nil || !strings.Contains(err.Error(), "board.nope: unknown key") {
 		t.Errorf("unknown --set key: %v", err)
 	}
 }
 
 func TestConfigDocUpToDate(t *testing.T) {
-	path := filepath.Join("..", "..", "docs", "config.md")
-	want := ConfigDocMarkdown()
+	path := filepath.Join("..", "docs", "config.md")
+	want := DocMarkdown()
 	if *update {
 		if err := os.WriteFile(path, []byte(want), 0o644); err != nil {
 			t.Fatal(err)
@@ -86,6 +86,6 @@ func TestConfigDocUpToDate(t *testing.T) {
 		t.Fatal(err)
 	}
 	if string(got) != want {
-		t.Errorf("docs/config.md is out of date: go test ./cmd/boardd -run ConfigDoc -update")
+		t.Errorf("docs/config.md is out of date: go test ./config -run ConfigDoc -update")
 	}
 }

@@ -1,4 +1,8 @@
-package main
+// Package config is boardd's configuration file: its keys with their
+// defaults and documentation, loading with environment and --set
+// overrides, and the checks that refuse, naming the key and line, every
+// configuration the daemon could not run.
+package config
 
 import (
 	"bufio"
@@ -116,9 +120,9 @@ type SimulationConfig struct {
 	Irregular bool    `toml:"irregular" doc:"Inject irregularities (illegal moves, knocked pieces...) for demonstrations."`
 }
 
-// DefaultConfig is the configuration with every default filled in: the
+// Default is the configuration with every default filled in: the
 // embedded, zero-setup set-up.
-func DefaultConfig() Config {
+func Default() Config {
 	return Config{
 		Board:      BoardConfig{ID: "board-1"},
 		Game:       GameConfig{Edition: "2023", Start: "standard", TimeControl: "90m+30s"},
@@ -132,15 +136,15 @@ func DefaultConfig() Config {
 	}
 }
 
-// ConfigError is a bad key or value, with the file and line when known.
-type ConfigError struct {
+// Error is a bad key or value, with the file and line when known.
+type Error struct {
 	File string // "" for environment or flags
 	Line int
 	Key  string // section.key
 	Msg  string
 }
 
-func (e *ConfigError) Error() string {
+func (e *Error) Error() string {
 	if e.Key == "" {
 		e.Key = "syntax"
 	}
@@ -182,10 +186,10 @@ func keyLines(data []byte) map[string]int {
 	return out
 }
 
-// LoadConfig reads the configuration file (if path is not empty), then
+// Load reads the configuration file (if path is not empty), then
 // applies environment overrides and --set overrides, and validates it.
-func LoadConfig(path string, getenv func(string) string, sets []string) (Config, error) {
-	cfg := DefaultConfig()
+func Load(path string, getenv func(string) string, sets []string) (Config, error) {
+	cfg := Default()
 	lines := map[string]int{}
 	if path != "" {
 		data, err := os.ReadFile(path)
@@ -197,7 +201,7 @@ func LoadConfig(path string, getenv func(string) string, sets []string) (Config,
 		if err != nil {
 			var pe toml.ParseError
 			if errors.As(err, &pe) {
-				return cfg, &ConfigError{File: path, Line: pe.Position.Line, Key: pe.LastKey, Msg: pe.Message}
+				return cfg, &Error{File: path, Line: pe.Position.Line, Key: pe.LastKey, Msg: pe.Message}
 			}
 			// Type mismatches name the key; find its line.
 			msg := err.Error()
@@ -205,37 +209,37 @@ func LoadConfig(path string, getenv func(string) string, sets []string) (Config,
 			if m := regexp.MustCompile(`last key "([^"]+)"`).FindStringSubmatch(msg); m != nil {
 				key = m[1]
 			}
-			return cfg, &ConfigError{File: path, Line: lines[key], Key: key, Msg: strings.TrimPrefix(msg, "toml: ")}
+			return cfg, &Error{File: path, Line: lines[key], Key: key, Msg: strings.TrimPrefix(msg, "toml: ")}
 		}
 		if und := md.Undecoded(); len(und) > 0 {
 			k := und[0].String()
-			return cfg, &ConfigError{File: path, Line: lines[k], Key: k, Msg: "unknown key (see 'boardd run --print-config' for every key)"}
+			return cfg, &Error{File: path, Line: lines[k], Key: k, Msg: "unknown key (see 'boardd run --print-config' for every key)"}
 		}
 	}
 	for _, f := range configFields(&cfg) {
 		env := "BOARDD_" + strings.ToUpper(strings.ReplaceAll(f.key, ".", "_"))
 		if v := getenv(env); v != "" {
 			if err := f.set(v); err != nil {
-				return cfg, &ConfigError{Key: f.key, Msg: fmt.Sprintf("from %s: %v", env, err)}
+				return cfg, &Error{Key: f.key, Msg: fmt.Sprintf("from %s: %v", env, err)}
 			}
 		}
 	}
 	for _, s := range sets {
 		k, v, ok := strings.Cut(s, "=")
 		if !ok {
-			return cfg, &ConfigError{Key: s, Msg: "--set wants section.key=value"}
+			return cfg, &Error{Key: s, Msg: "--set wants section.key=value"}
 		}
 		found := false
 		for _, f := range configFields(&cfg) {
 			if f.key == k {
 				if err := f.set(v); err != nil {
-					return cfg, &ConfigError{Key: k, Msg: fmt.Sprintf("from --set: %v", err)}
+					return cfg, &Error{Key: k, Msg: fmt.Sprintf("from --set: %v", err)}
 				}
 				found = true
 			}
 		}
 		if !found {
-			return cfg, &ConfigError{Key: k, Msg: "unknown key (see 'boardd run --print-config')"}
+			return cfg, &Error{Key: k, Msg: "unknown key (see 'boardd run --print-config')"}
 		}
 	}
 	err := cfg.Validate()
@@ -243,7 +247,7 @@ func LoadConfig(path string, getenv func(string) string, sets []string) (Config,
 		err = checkHardware(&cfg, hostPiModel())
 	}
 	if err != nil {
-		var ce *ConfigError
+		var ce *Error
 		if errors.As(err, &ce) && path != "" && lines[ce.Key] > 0 {
 			ce.File, ce.Line = path, lines[ce.Key]
 		}
@@ -257,7 +261,7 @@ var boardIDPattern = regexp.MustCompile(`^[a-z0-9-]{1,32}$`)
 // Validate checks every value; the error names the key.
 func (c *Config) Validate() error {
 	bad := func(key, format string, args ...any) error {
-		return &ConfigError{Key: key, Msg: fmt.Sprintf(format, args...)}
+		return &Error{Key: key, Msg: fmt.Sprintf(format, args...)}
 	}
 	oneOf := func(key, v string, allowed ...string) error {
 		for _, a := range allowed {
@@ -317,7 +321,7 @@ func (c *Config) Validate() error {
 // validate checks the clock keys.
 func (c *ClockConfig) validate() error {
 	bad := func(key, format string, args ...any) error {
-		return &ConfigError{Key: key, Msg: fmt.Sprintf(format, args...)}
+		return &Error{Key: key, Msg: fmt.Sprintf(format, args...)}
 	}
 	switch c.Kind {
 	case "software", "lever", "dgt3000", "none":
@@ -341,33 +345,33 @@ func (c *ClockConfig) validate() error {
 	return nil
 }
 
-// startSpec is a parsed game.start value.
-type startSpec struct {
-	kind string // "standard", "960", "fen"
-	n    int
-	fen  string
+// StartSpec is a parsed game.start value.
+type StartSpec struct {
+	Kind string // "standard", "960", "fen"
+	N    int
+	FEN  string
 }
 
-// parseStart parses game.start, the FEN included, so that a bad one is an
+// ParseStart parses game.start, the FEN included, so that a bad one is an
 // error rather than the standard start.
-func parseStart(s string) (startSpec, error) {
+func ParseStart(s string) (StartSpec, error) {
 	switch {
 	case s == "standard":
-		return startSpec{kind: "standard"}, nil
+		return StartSpec{Kind: "standard"}, nil
 	case strings.HasPrefix(s, "960:"):
 		n, err := strconv.Atoi(s[4:])
 		if err != nil || n < 0 || n > 959 {
-			return startSpec{}, fmt.Errorf("%q: want 960:<0-959>", s)
+			return StartSpec{}, fmt.Errorf("%q: want 960:<0-959>", s)
 		}
-		return startSpec{kind: "960", n: n}, nil
+		return StartSpec{Kind: "960", N: n}, nil
 	case strings.HasPrefix(s, "fen:"):
 		fen := strings.TrimSpace(s[4:])
 		if _, err := chess.ParseFEN(fen); err != nil {
-			return startSpec{}, fmt.Errorf("%q: %v", s, err)
+			return StartSpec{}, fmt.Errorf("%q: %v", s, err)
 		}
-		return startSpec{kind: "fen", fen: fen}, nil
+		return StartSpec{Kind: "fen", FEN: fen}, nil
 	}
-	return startSpec{}, fmt.Errorf("%q: want standard, 960:<n> or fen:<FEN>", s)
+	return StartSpec{}, fmt.Errorf("%q: want standard, 960:<n> or fen:<FEN>", s)
 }
 
 // configField is one leaf key of the configuration, reachable by reflection
@@ -446,10 +450,10 @@ func tomlValue(v reflect.Value) string {
 	return fmt.Sprint(v.Interface())
 }
 
-// DefaultConfigText is a complete configuration file with every key, its
+// DefaultText is a complete configuration file with every key, its
 // default and its documentation.
-func DefaultConfigText() string {
-	cfg := DefaultConfig()
+func DefaultText() string {
+	cfg := Default()
 	var b strings.Builder
 	b.WriteString("# boardd configuration. Every key is shown with its default.\n")
 	b.WriteString("# Environment variables BOARDD_<SECTION>_<KEY> and --set section.key=value override it.\n")
@@ -465,10 +469,10 @@ func DefaultConfigText() string {
 	return b.String()
 }
 
-// ConfigDocMarkdown is the configuration reference as a Markdown table
+// DocMarkdown is the configuration reference as a Markdown table
 // (docs/config.md is generated from it and a test keeps them equal).
-func ConfigDocMarkdown() string {
-	cfg := DefaultConfig()
+func DocMarkdown() string {
+	cfg := Default()
 	var b strings.Builder
 	b.WriteString("# Configuration reference\n\n")
 	b.WriteString("boardd reads one TOML file (`boardd run --config FILE`; the package installs\n")
@@ -482,7 +486,7 @@ func ConfigDocMarkdown() string {
 	b.WriteString("checks that the journal's directory can be one; a value that is wrong is never\n")
 	b.WriteString("replaced by a default. `boardd run --print-config` prints a complete file with\n")
 	b.WriteString("every default.\n\n")
-	b.WriteString("This page is generated from the code (`go test ./cmd/boardd -run ConfigDoc -update`).\n")
+	b.WriteString("This page is generated from the code (`go test ./config -run ConfigDoc -update`).\n")
 	docs := sectionDocs()
 	section := ""
 	for _, f := range configFields(&cfg) {

@@ -1,14 +1,11 @@
-package main
+package config
 
 import (
-	"io"
-	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/boardd/boardd/clockbridge"
 	"github.com/boardd/boardd/sensors"
 )
 
@@ -34,7 +31,7 @@ func TestLeverPinCollisionNamesBothUsers(t *testing.T) {
 	// GPIO17, the old default lever pin, is the reference MCP23017 board's
 	// INT line: the error names the key, its line, and both users.
 	text := "[sensors]\nkind = \"hardware\"\nfile = \"" + sensorFile(t, "mcp23017") + "\"\n\n[clock]\nkind = \"lever\"\nlever_pin = \"GPIO17\"\n"
-	_, err := LoadConfig(writeConfig(t, text), noEnv, nil)
+	_, err := Load(writeConfig(t, text), noEnv, nil)
 	want := ":7: clock.lever_pin: GPIO17 is taken by both clock.lever_pin and sensors.file: mcp23017.int_pin"
 	if err == nil || !strings.Contains(err.Error(), want) {
 		t.Errorf("error %v, want %q", err, want)
@@ -42,13 +39,13 @@ func TestLeverPinCollisionNamesBothUsers(t *testing.T) {
 	// The default lever pin is free on every reference board.
 	for _, d := range append(sensors.Designs, "analog-ads1115") {
 		text := "[sensors]\nkind = \"hardware\"\nfile = \"" + sensorFile(t, d) + "\"\n[clock]\nkind = \"lever\"\n"
-		if _, err := LoadConfig(writeConfig(t, text), noEnv, nil); err != nil {
+		if _, err := Load(writeConfig(t, text), noEnv, nil); err != nil {
 			t.Errorf("%s with the default lever pin: %v", d, err)
 		}
 	}
 	// A sensor file that is missing is named at load time.
 	text = "[sensors]\nkind = \"hardware\"\nfile = \"/nonexistent/sensors.json\"\n"
-	if _, err := LoadConfig(writeConfig(t, text), noEnv, nil); err == nil || !strings.Contains(err.Error(), ":3: sensors.file: ") {
+	if _, err := Load(writeConfig(t, text), noEnv, nil); err == nil || !strings.Contains(err.Error(), ":3: sensors.file: ") {
 		t.Errorf("missing sensor file: %v", err)
 	}
 }
@@ -123,13 +120,12 @@ func TestParsePiModel(t *testing.T) {
 func TestDGTClockKeys(t *testing.T) {
 	// The DGT settings are keys, and reach the device's configuration.
 	text := "[clock]\nkind = \"dgt3000\"\nwhite_side = \"right\"\ndgt_lever_inverted = true\ndgt_core_mhz = 250\n"
-	cfg, err := LoadConfig(writeConfig(t, text), noEnv, nil)
+	cfg, err := Load(writeConfig(t, text), noEnv, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	dc := dgtConfig(cfg.Clock, nil, slog.New(slog.NewTextHandler(io.Discard, nil)))
-	if dc.White != clockbridge.Right || !dc.LeverInverted || cfg.Clock.DGTCoreMHz != 250 {
-		t.Errorf("white %v, inverted %v, core %d", dc.White, dc.LeverInverted, cfg.Clock.DGTCoreMHz)
+	if cfg.Clock.WhiteSide != "right" || !cfg.Clock.DGTLeverInverted || cfg.Clock.DGTCoreMHz != 250 {
+		t.Errorf("white %v, inverted %v, core %d", cfg.Clock.WhiteSide, cfg.Clock.DGTLeverInverted, cfg.Clock.DGTCoreMHz)
 	}
 	for _, c := range []struct{ text, want string }{
 		{"[clock]\nwhite_side = \"top\"\n", `:2: clock.white_side: "top": want left or right`},
@@ -139,14 +135,14 @@ func TestDGTClockKeys(t *testing.T) {
 		// versions) still load; a value is an error saying why.
 		{"[clock]\ni2c_bus = \"1\"\n", `:2: clock.i2c_bus: "1": no longer used`},
 	} {
-		if _, err := LoadConfig(writeConfig(t, c.text), noEnv, nil); err == nil || !strings.Contains(err.Error(), c.want) {
+		if _, err := Load(writeConfig(t, c.text), noEnv, nil); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%q: %v, want %q", c.text, err, c.want)
 		}
 	}
-	if _, err := LoadConfig(writeConfig(t, "[clock]\nkind = \"lever\"\nlever_pin = \"GPIO17\"\ni2c_bus = \"\"\n"), noEnv, nil); err != nil {
+	if _, err := Load(writeConfig(t, "[clock]\nkind = \"lever\"\nlever_pin = \"GPIO17\"\ni2c_bus = \"\"\n"), noEnv, nil); err != nil {
 		t.Errorf("an older file: %v", err)
 	}
-	if strings.Contains(DefaultConfigText(), "i2c_bus") {
+	if strings.Contains(DefaultText(), "i2c_bus") {
 		t.Error("the obsolete key is still printed")
 	}
 }
