@@ -1,4 +1,4 @@
-package main
+package daemon
 
 import (
 	"context"
@@ -121,7 +121,7 @@ func (d *daemon) reload() {
 		d.log.Info("SIGHUP: no configuration file to reload")
 		return
 	}
-	cfg, err := config.Load(d.configPath, d.env.Getenv, nil)
+	cfg, err := config.Load(d.configPath, d.getenv, nil)
 	if err != nil {
 		d.log.Error("SIGHUP: configuration not reloaded", "err", err)
 		return

@@ -1,4 +1,4 @@
-package main
+package daemon
 
 import (
 	"fmt"
@@ -71,7 +71,7 @@ func (d *daemon) startGame(g gameSetup, resume bool) error {
 			d.base = len(cur.Moves)
 			d.provOut = cur.Provisional != nil
 			d.log.Info("resumed the game from the journal", "game", cur.Info.ID, "moves", len(cur.Moves), "fen", cur.FEN)
-			d.pub.SetStatus(publish.Status{State: "playing", Firmware: "boardd " + version, Sensors: d.describeSensors(), Clock: d.cfg.Clock.Kind})
+			d.pub.SetStatus(publish.Status{State: "playing", Firmware: "boardd " + d.version, Sensors: d.describeSensors(), Clock: d.cfg.Clock.Kind})
 			return nil
 		}
 		d.log.Warn("the journal's game cannot be resumed; starting a new one", "err", err)
@@ -108,7 +108,7 @@ func (d *daemon) beginGame(g gameSetup) error {
 			}
 		}
 	}
-	d.pub.SetStatus(publish.Status{State: "playing", Firmware: "boardd " + version, Sensors: d.describeSensors(), Clock: d.cfg.Clock.Kind})
+	d.pub.SetStatus(publish.Status{State: "playing", Firmware: "boardd " + d.version, Sensors: d.describeSensors(), Clock: d.cfg.Clock.Kind})
 	d.log.Info("new game", "white", g.info.White, "black", g.info.Black, "start", g.start.FEN())
 	return nil
 }

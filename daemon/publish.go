@@ -1,4 +1,4 @@
-package main
+package daemon
 
 import (
 	"context"
@@ -21,7 +21,7 @@ func (d *daemon) journalDir() (string, error) {
 	if d.cfg.Journal.Dir != "" {
 		return d.cfg.Journal.Dir, nil
 	}
-	if s := d.env.Getenv("STATE_DIRECTORY"); s != "" {
+	if s := d.getenv("STATE_DIRECTORY"); s != "" {
 		return strings.Split(s, ":")[0], nil
 	}
 	if os.Geteuid() == 0 {
@@ -31,7 +31,7 @@ func (d *daemon) journalDir() (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("journal.dir is not set and there is no home directory: %w", err)
 	}
-	if x := d.env.Getenv("XDG_STATE_HOME"); x != "" {
+	if x := d.getenv("XDG_STATE_HOME"); x != "" {
 		return filepath.Join(x, "boardd"), nil
 	}
 	return filepath.Join(home, ".local", "state", "boardd"), nil
@@ -116,7 +116,7 @@ func (d *daemon) openPublisher(ctx context.Context) error {
 		JournalDir: dir,
 		Dialer:     dialer,
 		Handler:    &commandHandler{d: d, ctx: ctx},
-		Status:     publish.Status{State: "starting", Firmware: "boardd " + version, Sensors: d.describeSensors(), Clock: d.cfg.Clock.Kind},
+		Status:     publish.Status{State: "starting", Firmware: "boardd " + d.version, Sensors: d.describeSensors(), Clock: d.cfg.Clock.Kind},
 		BackoffMax: maxBackoff,
 		Logger:     d.log.With("part", "publish"),
 	})
