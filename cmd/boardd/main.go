@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -11,6 +10,7 @@ import (
 	"syscall"
 
 	"github.com/boardd/boardd/internal/cli"
+	"github.com/boardd/boardd/sensors/bringup"
 )
 
 // command is one boardd subcommand. run gets the arguments after the
@@ -34,9 +34,9 @@ func commands() map[string]command {
 		"version":  {"print the version", cmdVersion},
 
 		// The sensor hardware.
-		"record":    {"record the board's sensors (or a replayed trace) as a boardtrace", cmdRecord},
-		"diag":      {"show the board's sensors live: 8x8 frames, scan rate, bus errors, faults", cmdDiag},
-		"calibrate": {"learn the sensor wiring map: put a piece on each square as prompted", cmdCalibrate},
+		"record":    {"record the board's sensors (or a replayed trace) as a boardtrace", bringup.Record},
+		"diag":      {"show the board's sensors live: 8x8 frames, scan rate, bus errors, faults", bringup.Diag},
+		"calibrate": {"learn the sensor wiring map: put a piece on each square as prompted", bringup.Calibrate},
 	}
 }
 
@@ -52,7 +52,7 @@ func runMain(ctx context.Context, env *cli.Env, args []string) int {
 	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
 		if len(args) > 1 {
 			if c, ok := cmds[args[1]]; ok {
-				return exitCode(env, args[1], c.run(ctx, env, []string{"--help"}))
+				return cli.ExitCode(env, args[1], c.run(ctx, env, []string{"--help"}))
 			}
 		}
 		usage(env.Stdout, cmds)
@@ -67,22 +67,7 @@ func runMain(ctx context.Context, env *cli.Env, args []string) int {
 		usage(env.Stderr, cmds)
 		return 2
 	}
-	return exitCode(env, args[0], c.run(ctx, env, args[1:]))
-}
-
-func exitCode(env *cli.Env, name string, err error) int {
-	if err == nil {
-		return 0
-	}
-	var ee cli.ExitError
-	if errors.As(err, &ee) {
-		return ee.Code
-	}
-	if errors.Is(err, cli.ErrHelp) {
-		return 0
-	}
-	fmt.Fprintf(env.Stderr, "boardd %s: %v\n", name, err)
-	return 1
+	return cli.ExitCode(env, args[0], c.run(ctx, env, args[1:]))
 }
 
 func usage(w io.Writer, cmds map[string]command) {

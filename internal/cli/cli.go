@@ -39,3 +39,20 @@ func ParseFlags(fs *flag.FlagSet, args []string) error {
 	}
 	return nil
 }
+
+// ExitCode is the process's exit status after subcommand name returned
+// err; other errors than ErrHelp and ExitError are printed first.
+func ExitCode(env *Env, name string, err error) int {
+	if err == nil {
+		return 0
+	}
+	var ee ExitError
+	if errors.As(err, &ee) {
+		return ee.Code
+	}
+	if errors.Is(err, ErrHelp) {
+		return 0
+	}
+	fmt.Fprintf(env.Stderr, "boardd %s: %v\n", name, err)
+	return 1
+}

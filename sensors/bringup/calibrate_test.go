@@ -1,4 +1,4 @@
-package main
+package bringup
 
 import (
 	"bytes"
@@ -109,7 +109,7 @@ func TestCalibrateCommandSkipAndAbort(t *testing.T) {
 	// Skip a1: the configuration is written but incomplete, exit 1.
 	env := &cli.Env{Stdin: strings.NewReader("\ns\n"), Stdout: &out, Stderr: &errb}
 	err := calibrate(context.Background(), env, cfg, sc, sensors.CalibrateOptions{Clock: clk, Quiet: -1, GiveUp: -1}, file)
-	if code := exitCode(env, "calibrate", err); code != 1 || !strings.Contains(errb.String(), "a1 skipped.") || !strings.Contains(errb.String(), "incomplete: hc165.squares: squares a1 are not wired") {
+	if code := cli.ExitCode(env, "calibrate", err); code != 1 || !strings.Contains(errb.String(), "a1 skipped.") || !strings.Contains(errb.String(), "incomplete: hc165.squares: squares a1 are not wired") {
 		t.Errorf("exit %d, stderr:\n%s", code, errb.String())
 	}
 	if b, err := os.ReadFile(file); err != nil || !strings.Contains(string(b), `"-"`) {
@@ -121,7 +121,7 @@ func TestCalibrateCommandSkipAndAbort(t *testing.T) {
 	errb.Reset()
 	env = &cli.Env{Stdin: strings.NewReader("q\n"), Stdout: &out, Stderr: &errb}
 	err = calibrate(context.Background(), env, cfg, sc, sensors.CalibrateOptions{Clock: clk}, "-")
-	if code := exitCode(env, "calibrate", err); code != 1 || out.Len() != 0 || !strings.Contains(errb.String(), "aborted") {
+	if code := cli.ExitCode(env, "calibrate", err); code != 1 || out.Len() != 0 || !strings.Contains(errb.String(), "aborted") {
 		t.Errorf("q: exit %d, stdout %q, stderr %q", code, out.String(), errb.String())
 	}
 	// Usage errors.
@@ -153,7 +153,7 @@ func TestCalibrateCommandNamesAFailingChain(t *testing.T) {
 	var out, errb bytes.Buffer
 	env := &cli.Env{Stdin: strings.NewReader("\n"), Stdout: &out, Stderr: &errb}
 	err := calibrate(ctx, env, cfg, sc, sensors.CalibrateOptions{Clock: clk}, "-")
-	if code := exitCode(env, "calibrate", err); code != 1 || out.Len() != 0 {
+	if code := cli.ExitCode(env, "calibrate", err); code != 1 || out.Len() != 0 {
 		t.Fatalf("exit %d, stdout %q, stderr:\n%s", code, out.String(), errb.String())
 	}
 	if want := "boardd calibrate: 74hc165 chain failed in every scan for 2s: sentinel byte 0x00, want 0xff"; !strings.Contains(errb.String(), want) {
@@ -177,7 +177,7 @@ func TestCalibrateCommandLearnsTheADS1115Model(t *testing.T) {
 	var out, errb bytes.Buffer
 	env := &cli.Env{Stdin: strings.NewReader("\n"), Stdout: &out, Stderr: &errb}
 	err := calibrateModel(ctx, env, "model:analog-ads1115", 10, file)
-	if code := exitCode(env, "calibrate", err); code != 0 {
+	if code := cli.ExitCode(env, "calibrate", err); code != 0 {
 		t.Fatalf("exit %d (%v), stderr:\n%s", code, err, errb.String())
 	}
 	if s := errb.String(); !strings.Contains(s, "a1 is mux 0 ch 0, ") || !strings.Contains(s, "h8 is mux 3 ch 15, ") || strings.Contains(s, "left out") {
@@ -210,7 +210,7 @@ func TestCalibrateCommandGivesUpOnABoardThatSeesNothing(t *testing.T) {
 	var out, errb bytes.Buffer
 	env := &cli.Env{Stdin: strings.NewReader("\n"), Stdout: &out, Stderr: &errb}
 	err := calibrateModel(ctx, env, "model:hc165,stuck=high", 10, "-")
-	if code := exitCode(env, "calibrate", err); code != 1 || out.Len() != 0 {
+	if code := cli.ExitCode(env, "calibrate", err); code != 1 || out.Len() != 0 {
 		t.Fatalf("exit %d (%v), stdout %q, stderr:\n%s", code, err, out.String(), errb.String())
 	}
 	for _, want := range []string{

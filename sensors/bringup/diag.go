@@ -1,4 +1,4 @@
-package main
+package bringup
 
 import (
 	"context"
@@ -16,7 +16,8 @@ import (
 	"github.com/boardd/boardd/trace"
 )
 
-func cmdDiag(ctx context.Context, env *cli.Env, args []string) error {
+// Diag is the diag command: the board's sensors shown live, or probed once.
+func Diag(ctx context.Context, env *cli.Env, args []string) error {
 	fs := flag.NewFlagSet("diag", flag.ContinueOnError)
 	fs.SetOutput(env.Stderr)
 	sf := addSourceFlags(fs)

@@ -1,4 +1,4 @@
-package main
+package bringup
 
 import (
 	"bytes"
@@ -16,13 +16,21 @@ import (
 	"github.com/boardd/boardd/trace"
 )
 
-// runSensorCmd runs boardd in-process with stdin and returns its output
+// runSensorCmd runs a bring-up command in-process as boardd would with stdin and returns its output
 // and exit status.
 func runSensorCmd(t *testing.T, stdin string, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
 	var out, errb bytes.Buffer
 	env := &cli.Env{Stdin: strings.NewReader(stdin), Stdout: &out, Stderr: &errb, Getenv: func(string) string { return "" }}
-	code = runMain(context.Background(), env, args)
+	if args[0] == "help" {
+		args = []string{args[1], "--help"} // as boardd's "help CMD" does
+	}
+	cmds := map[string]func(context.Context, *cli.Env, []string) error{"record": Record, "diag": Diag, "calibrate": Calibrate}
+	run, ok := cmds[args[0]]
+	if !ok {
+		t.Fatalf("no command %q", args[0])
+	}
+	code = cli.ExitCode(env, args[0], run(context.Background(), env, args[1:]))
 	return out.String(), errb.String(), code
 }
 

@@ -1,4 +1,4 @@
-package main
+package bringup
 
 import (
 	"bufio"
@@ -140,7 +140,8 @@ func parseSetup(s string, h *trace.Header) error {
 	return nil
 }
 
-func cmdRecord(ctx context.Context, env *cli.Env, args []string) error {
+// Record is the record command: the board's sensors as a boardtrace.
+func Record(ctx context.Context, env *cli.Env, args []string) error {
 	fs := flag.NewFlagSet("record", flag.ContinueOnError)
 	fs.SetOutput(env.Stderr)
 	sf := addSourceFlags(fs)

@@ -1,4 +1,4 @@
-package main
+package bringup
 
 import (
 	"encoding/json"

@@ -1,4 +1,4 @@
-package main
+package bringup
 
 import (
 	"bufio"
@@ -17,7 +17,8 @@ import (
 	"github.com/boardd/boardd/trace"
 )
 
-func cmdCalibrate(ctx context.Context, env *cli.Env, args []string) error {
+// Calibrate is the calibrate command: learn the wiring map square by square.
+func Calibrate(ctx context.Context, env *cli.Env, args []string) error {
 	fs := flag.NewFlagSet("calibrate", flag.ContinueOnError)
 	fs.SetOutput(env.Stderr)
 	config := fs.String("config", "", "the board's sensor configuration (JSON): design, buses and pins; its squares may be missing")
