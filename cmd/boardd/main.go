@@ -9,8 +9,12 @@ import (
 	"sort"
 	"syscall"
 
+	"github.com/boardd/boardd/internal/accuracy"
 	"github.com/boardd/boardd/internal/cli"
+	"github.com/boardd/boardd/publish/relay"
+	"github.com/boardd/boardd/publish/round"
 	"github.com/boardd/boardd/sensors/bringup"
+	"github.com/boardd/boardd/sensors/sim"
 )
 
 // command is one boardd subcommand. run gets the arguments after the
@@ -24,12 +28,12 @@ type command struct {
 func commands() map[string]command {
 	return map[string]command{
 		"run":      {"run the board (the embedded defaults without a configuration file)", cmdRun},
-		"accuracy": {"measure the move reconstruction on simulated games (exact games, false and missed alerts)", cmdAccuracy},
-		"simulate": {"play real games on a simulated sensor board and write their boardtraces", cmdSimulate},
+		"accuracy": {"measure the move reconstruction on simulated games (exact games, false and missed alerts)", accuracy.Cmd},
+		"simulate": {"play real games on a simulated sensor board and write their boardtraces", sim.Cmd},
 		"replay":   {"reconstruct the games of a boardtrace file: PGN, or --events as JSON lines", cmdReplay},
-		"relay":    {"serve the venue's games as delayed live PGN per round; push to a broadcast", cmdRelay},
+		"relay":    {"serve the venue's games as delayed live PGN per round; push to a broadcast", relay.Cmd},
 		"passwd":   {"print a mosquitto password_file line for a user, hashed at today's cost", cmdPasswd},
-		"round":    {"set up a round: send each board its pairing from a FIDE TRF or CSV file", cmdRound},
+		"round":    {"set up a round: send each board its pairing from a FIDE TRF or CSV file", round.Cmd},
 		"perft":    {"count leaf nodes of the legal move tree (move generator check and benchmark)", cmdPerft},
 		"version":  {"print the version", cmdVersion},
 

@@ -19,6 +19,7 @@ import (
 	"github.com/boardd/boardd/internal/cli"
 	"github.com/boardd/boardd/publish"
 	"github.com/boardd/boardd/publish/broker"
+	"github.com/boardd/boardd/publish/relay"
 )
 
 type syncBuffer struct {
@@ -288,7 +289,7 @@ func TestRelayBesideRun(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs a simulated board")
 	}
-	if def := config.Default().HTTP.Listen; strings.HasSuffix(def, ":"+DefaultRelayPort) {
+	if def := config.Default().HTTP.Listen; strings.HasSuffix(def, ":"+relay.DefaultPort) {
 		t.Fatalf("boardd run serves on %s, the relay's default port too", def)
 	}
 	dir := t.TempDir()

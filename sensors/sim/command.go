@@ -1,4 +1,4 @@
-package main
+package sim
 
 import (
 	"bufio"
@@ -14,11 +14,12 @@ import (
 
 	"github.com/boardd/boardd/chess"
 	"github.com/boardd/boardd/internal/cli"
-	"github.com/boardd/boardd/sensors/sim"
 	"github.com/boardd/boardd/trace"
 )
 
-func cmdSimulate(ctx context.Context, env *cli.Env, args []string) error {
+// Cmd is the simulate command: real games played on a simulated sensor
+// board, written as boardtraces.
+func Cmd(ctx context.Context, env *cli.Env, args []string) error {
 	fs := flag.NewFlagSet("simulate", flag.ContinueOnError)
 	fs.SetOutput(env.Stderr)
 	pgnPath := fs.String("pgn", "", "PGN `FILE` with the games to play (required)")
@@ -73,12 +74,12 @@ file's game N, the options and the seed.
 	if err != nil {
 		return usageErr("--sensor: %v", err)
 	}
-	cm, err := sim.ParseClockMode(*clock)
+	cm, err := ParseClockMode(*clock)
 	if err != nil {
 		return usageErr("--clock: %v", err)
 	}
-	opts := sim.Options{Sensor: s, Irregular: *irregular, NoPromote: *noPromote, Clock: cm, Annotate: *annotate}
-	if opts.Rates, err = fastSwapRates(*fastSwap); err != nil {
+	opts := Options{Sensor: s, Irregular: *irregular, NoPromote: *noPromote, Clock: cm, Annotate: *annotate}
+	if opts.Rates, err = FastSwapRates(*fastSwap); err != nil {
 		return usageErr("%v", err)
 	}
 	switch {
@@ -87,7 +88,7 @@ file's game N, the options and the seed.
 	case !(*knock >= 0 && *knock <= 1):
 		return usageErr("--knock %v: want a fraction in [0, 1]", *knock)
 	case *thinkScale > 0:
-		r := sim.StressRates(*thinkScale, *knock, *fastSwap)
+		r := StressRates(*thinkScale, *knock, *fastSwap)
 		opts.Rates = &r
 	}
 
@@ -158,7 +159,7 @@ file's game N, the options and the seed.
 	return nil
 }
 
-func writeTraceFile(path, name string, n int, pg *chess.Game, opts sim.Options, seed uint64) (int, error) {
+func writeTraceFile(path, name string, n int, pg *chess.Game, opts Options, seed uint64) (int, error) {
 	f, err := os.Create(path)
 	if err != nil {
 		return 0, err
@@ -180,9 +181,9 @@ func writeTraceFile(path, name string, n int, pg *chess.Game, opts sim.Options, 
 // simulateGame writes the trace of game n of the PGN file name and returns
 // how many irregularities it injected. The leading comments say where the
 // trace comes from and what the game really was.
-func simulateGame(w io.Writer, name string, n int, pg *chess.Game, opts sim.Options, seed uint64) (int, error) {
-	opts.Seed = sim.GameSeed(seed, n-1)
-	src, err := sim.NewSource(sim.FromPGN(pg), opts)
+func simulateGame(w io.Writer, name string, n int, pg *chess.Game, opts Options, seed uint64) (int, error) {
+	opts.Seed = GameSeed(seed, n-1)
+	src, err := NewSource(FromPGN(pg), opts)
 	if err != nil {
 		return 0, err
 	}
@@ -202,7 +203,7 @@ func simulateGame(w io.Writer, name string, n int, pg *chess.Game, opts sim.Opti
 	if opts.NoPromote {
 		cmd += " --no-promote"
 	}
-	if opts.Clock != sim.ClockAuto {
+	if opts.Clock != ClockAuto {
 		cmd += " --clock " + opts.Clock.String()
 	}
 	if opts.Rates != nil && opts.Rates.FastSwap != 0 {
@@ -216,22 +217,22 @@ func simulateGame(w io.Writer, name string, n int, pg *chess.Game, opts sim.Opti
 		fmt.Sprintf("game %s - %s, %s, round %s, result %s", pg.Tag("White"), pg.Tag("Black"), pg.Tag("Event"), pg.Tag("Round"), pg.Result),
 		"game moves " + uci.String(),
 	}
-	if err := sim.WriteTrace(w, src, comments...); err != nil {
+	if err := WriteTrace(w, src, comments...); err != nil {
 		return 0, err
 	}
 	return len(src.Injections()), nil
 }
 
-// fastSwapRates is the hand model with --fast-swap's forced share of
+// FastSwapRates is the hand model with --fast-swap's forced share of
 // unseen captures; nil (the defaults) for 0.
-func fastSwapRates(f float64) (*sim.Rates, error) {
+func FastSwapRates(f float64) (*Rates, error) {
 	if f == 0 {
 		return nil, nil
 	}
 	if !(f > 0 && f <= 1) {
 		return nil, fmt.Errorf("--fast-swap %v: want a fraction in (0, 1]", f)
 	}
-	r := sim.DefaultRates()
+	r := DefaultRates()
 	r.FastSwap = f
 	return &r, nil
 }

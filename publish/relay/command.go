@@ -1,4 +1,4 @@
-package main
+package relay
 
 import (
 	"context"
@@ -14,16 +14,15 @@ import (
 
 	"github.com/boardd/boardd/internal/cli"
 	"github.com/boardd/boardd/publish"
-	"github.com/boardd/boardd/publish/relay"
 	"github.com/boardd/boardd/publish/web"
 )
 
-// DefaultRelayPort is the relay's HTTP port: not boardd run's 8080, so
+// DefaultPort is the relay's HTTP port: not boardd run's 8080, so
 // a relay starts beside a board on the same host.
-const DefaultRelayPort = "8090"
+const DefaultPort = "8090"
 
 // pushFlags collects repeated --push ROUND=URL flags.
-type pushFlags []relay.PushTarget
+type pushFlags []PushTarget
 
 func (p *pushFlags) String() string { return "" }
 func (p *pushFlags) Set(v string) error {
@@ -31,11 +30,13 @@ func (p *pushFlags) Set(v string) error {
 	if !ok || round == "" || url == "" {
 		return fmt.Errorf("want ROUND=URL, e.g. 3=https://lichess.org/api/broadcast/round/AbCd1234/push")
 	}
-	*p = append(*p, relay.PushTarget{Round: round, URL: url})
+	*p = append(*p, PushTarget{Round: round, URL: url})
 	return nil
 }
 
-func cmdRelay(ctx context.Context, env *cli.Env, args []string) error {
+// Cmd is the relay command: the venue's games as delayed live PGN, and
+// pushed to broadcasts.
+func Cmd(ctx context.Context, env *cli.Env, args []string) error {
 	fs := flag.NewFlagSet("relay", flag.ContinueOnError)
 	fs.SetOutput(env.Stderr)
 	broker := fs.String("broker", "tcp://localhost:1883", "venue broker URL: tcp://, ssl:// (TLS), ws:// or wss://")
@@ -45,7 +46,7 @@ func cmdRelay(ctx context.Context, env *cli.Env, args []string) error {
 	keyFile := fs.String("key", "", "client key (PEM)")
 	clientID := fs.String("client-id", "boardd-relay", "MQTT client id (one per relay; the session is persistent)")
 	boards := fs.String("boards", "", "comma-separated board ids to relay; empty: every board on the broker")
-	listen := fs.String("listen", ":"+DefaultRelayPort, "HTTP address serving /round/<round>.pgn, /board/<id>.pgn and /live/; empty: none")
+	listen := fs.String("listen", ":"+DefaultPort, "HTTP address serving /round/<round>.pgn, /board/<id>.pgn and /live/; empty: none")
 	mode := fs.String("mode", "tournament", "tournament (15 minute transmission delay) or casual (none)")
 	delay := fs.String("delay", "", "transmission delay, overriding --mode (e.g. 15m, 0)")
 	var push pushFlags
@@ -93,9 +94,9 @@ See docs/broadcast.md.
 			return cli.ExitError{Code: 2}
 		}
 	case *mode == "tournament":
-		d = relay.TournamentDelay
+		d = TournamentDelay
 	case *mode == "casual":
-		d = relay.CasualDelay
+		d = CasualDelay
 	default:
 		fmt.Fprintf(env.Stderr, "boardd relay: --mode %q: want tournament or casual\n", *mode)
 		return cli.ExitError{Code: 2}
@@ -137,7 +138,7 @@ See docs/broadcast.md.
 		level = slog.LevelInfo
 	}
 	log := slog.New(slog.NewTextHandler(env.Stderr, &slog.HandlerOptions{Level: level}))
-	r, err := relay.New(relay.Config{Dialer: dialer, ClientID: *clientID, Boards: ids, Delay: d, Push: push, Token: token, Logger: log})
+	r, err := New(Config{Dialer: dialer, ClientID: *clientID, Boards: ids, Delay: d, Push: push, Token: token, Logger: log})
 	if err != nil {
 		return err
 	}
@@ -155,12 +156,12 @@ See docs/broadcast.md.
 			if *webBroker == "" && *webProxy == "" {
 				// The pages read a broker of the relay's own that gets
 				// every viewer topic only once the delay has passed.
-				vb, err := relay.StartViewerBroker(log)
+				vb, err := StartViewerBroker(log)
 				if err != nil {
 					return err
 				}
 				defer func() { cancel(); vb.Close() }()
-				m, err := relay.NewMirror(relay.MirrorConfig{From: dialer, To: vb.Dialer, ClientID: *clientID + "-mirror", Boards: ids, Delay: d, Logger: log})
+				m, err := NewMirror(MirrorConfig{From: dialer, To: vb.Dialer, ClientID: *clientID + "-mirror", Boards: ids, Delay: d, Logger: log})
 				if err != nil {
 					return err
 				}

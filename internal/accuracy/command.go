@@ -1,4 +1,4 @@
-package main
+package accuracy
 
 import (
 	"context"
@@ -9,11 +9,13 @@ import (
 	"path/filepath"
 	"runtime/debug"
 
-	"github.com/boardd/boardd/internal/accuracy"
 	"github.com/boardd/boardd/internal/cli"
+	"github.com/boardd/boardd/sensors/sim"
 )
 
-func cmdAccuracy(ctx context.Context, env *cli.Env, args []string) error {
+// Cmd is the accuracy command: the move reconstruction measured on
+// simulated games.
+func Cmd(ctx context.Context, env *cli.Env, args []string) error {
 	fs := flag.NewFlagSet("accuracy", flag.ContinueOnError)
 	fs.SetOutput(env.Stderr)
 	games := fs.Int("games", 0, "play only the first `N` games of each file (0 = all)")
@@ -65,18 +67,18 @@ docs/simulation.md describes the simulated hands and the injections.
 	}
 	modeSet := false
 	fs.Visit(func(f *flag.Flag) { modeSet = modeSet || f.Name == "mode" })
-	opts := accuracy.Options{Limit: *games, Seed: *seed, NoPromote: *noPromote, Workers: *workers, Examples: *examples}
+	opts := Options{Limit: *games, Seed: *seed, NoPromote: *noPromote, Workers: *workers, Examples: *examples}
 	var err error
-	if opts.Sensors, err = accuracy.ParseSensors(*sensors); err != nil {
+	if opts.Sensors, err = ParseSensors(*sensors); err != nil {
 		return usageErr("--sensor: %v", err)
 	}
-	if opts.Irregular, err = accuracy.ParseModes(*modes); err != nil {
+	if opts.Irregular, err = ParseModes(*modes); err != nil {
 		return usageErr("--mode: %v", err)
 	}
 	if *games < 0 {
 		return usageErr("--games %d: want 0 (all) or more", *games)
 	}
-	if opts.Rates, err = fastSwapRates(*fastSwap); err != nil {
+	if opts.Rates, err = sim.FastSwapRates(*fastSwap); err != nil {
 		return usageErr("%v", err)
 	}
 	opts.Files = fs.Args()
@@ -93,7 +95,7 @@ docs/simulation.md describes the simulated hands and the injections.
 	log := slog.New(slog.NewTextHandler(logOut, nil))
 
 	if *stress {
-		so := accuracy.StressOptions{Files: opts.Files, Sensors: opts.Sensors, Irregular: opts.Irregular,
+		so := StressOptions{Files: opts.Files, Sensors: opts.Sensors, Irregular: opts.Irregular,
 			Limit: opts.Limit, Seed: opts.Seed, Workers: opts.Workers, Examples: opts.Examples}
 		if !modeSet {
 			so.Irregular = []bool{false}
@@ -102,11 +104,11 @@ docs/simulation.md describes the simulated hands and the injections.
 			flag, val string
 			dst       *[]float64
 		}{{"--scales", *scales, &so.Scales}, {"--knocks", *knocks, &so.Knocks}, {"--fast-swaps", *swaps, &so.FastSwaps}} {
-			if *ax.dst, err = accuracy.ParseFloats(ax.val); err != nil {
+			if *ax.dst, err = ParseFloats(ax.val); err != nil {
 				return usageErr("%s: %v", ax.flag, err)
 			}
 		}
-		rep, err := accuracy.Stress(ctx, so, log)
+		rep, err := Stress(ctx, so, log)
 		if err != nil {
 			return err
 		}
@@ -120,7 +122,7 @@ docs/simulation.md describes the simulated hands and the injections.
 		return nil
 	}
 
-	rep, err := accuracy.Run(ctx, opts, log)
+	rep, err := Run(ctx, opts, log)
 	if err != nil {
 		return err
 	}

@@ -1,4 +1,4 @@
-package main
+package round
 
 import (
 	"context"
@@ -13,10 +13,11 @@ import (
 
 	"github.com/boardd/boardd/internal/cli"
 	"github.com/boardd/boardd/publish"
-	"github.com/boardd/boardd/publish/round"
 )
 
-func cmdRound(ctx context.Context, env *cli.Env, args []string) error {
+// Cmd is the round command: each board sent its pairing from a FIDE TRF
+// or CSV file.
+func Cmd(ctx context.Context, env *cli.Env, args []string) error {
 	fs := flag.NewFlagSet("round import", flag.ContinueOnError)
 	fs.SetOutput(env.Stderr)
 	rnd := fs.Int("round", 0, "the round to set up (TRF: the round whose pairings to read; both: the PGN Round tag)")
@@ -100,12 +101,12 @@ See docs/broadcast.md.
 		return err
 	}
 	defer f.Close()
-	var r *round.Round
+	var r *Round
 	switch kind {
 	case "trf":
-		r, err = round.ParseTRF(f, *rnd)
+		r, err = ParseTRF(f, *rnd)
 	case "csv":
-		r, err = round.ParseCSV(f)
+		r, err = ParseCSV(f)
 	default:
 		fmt.Fprintf(env.Stderr, "boardd round import: --format %q: want trf or csv\n", *format)
 		return cli.ExitError{Code: 2}
@@ -117,7 +118,7 @@ See docs/broadcast.md.
 	if who == "" {
 		who = *username
 	}
-	cmds, err := r.Commands(round.Setup{Round: fmt.Sprint(*rnd), Event: *event, Site: *site, Date: *date, TimeControl: *tc, BoardID: *boardID, By: who})
+	cmds, err := r.Commands(Setup{Round: fmt.Sprint(*rnd), Event: *event, Site: *site, Date: *date, TimeControl: *tc, BoardID: *boardID, By: who})
 	if err != nil {
 		return fmt.Errorf("%s: %w", file, err)
 	}
@@ -142,7 +143,7 @@ See docs/broadcast.md.
 }
 
 // sendRound publishes the commands and reports each board's reply.
-func sendRound(ctx context.Context, env *cli.Env, d publish.Dialer, cmds []round.Command, byes []string, wait time.Duration) error {
+func sendRound(ctx context.Context, env *cli.Env, d publish.Dialer, cmds []Command, byes []string, wait time.Duration) error {
 	var mu sync.Mutex
 	replies := map[string]publish.ReplyPayload{}
 	got := make(chan struct{}, len(cmds))
