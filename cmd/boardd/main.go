@@ -9,12 +9,15 @@ import (
 	"sort"
 	"syscall"
 
+	"github.com/boardd/boardd/chess/perft"
 	"github.com/boardd/boardd/internal/accuracy"
 	"github.com/boardd/boardd/internal/cli"
+	"github.com/boardd/boardd/publish/broker"
 	"github.com/boardd/boardd/publish/relay"
 	"github.com/boardd/boardd/publish/round"
 	"github.com/boardd/boardd/sensors/bringup"
 	"github.com/boardd/boardd/sensors/sim"
+	"github.com/boardd/boardd/session/replay"
 )
 
 // command is one boardd subcommand. run gets the arguments after the
@@ -30,11 +33,11 @@ func commands() map[string]command {
 		"run":      {"run the board (the embedded defaults without a configuration file)", cmdRun},
 		"accuracy": {"measure the move reconstruction on simulated games (exact games, false and missed alerts)", accuracy.Cmd},
 		"simulate": {"play real games on a simulated sensor board and write their boardtraces", sim.Cmd},
-		"replay":   {"reconstruct the games of a boardtrace file: PGN, or --events as JSON lines", cmdReplay},
+		"replay":   {"reconstruct the games of a boardtrace file: PGN, or --events as JSON lines", replay.Cmd},
 		"relay":    {"serve the venue's games as delayed live PGN per round; push to a broadcast", relay.Cmd},
-		"passwd":   {"print a mosquitto password_file line for a user, hashed at today's cost", cmdPasswd},
+		"passwd":   {"print a mosquitto password_file line for a user, hashed at today's cost", broker.PasswdCmd},
 		"round":    {"set up a round: send each board its pairing from a FIDE TRF or CSV file", round.Cmd},
-		"perft":    {"count leaf nodes of the legal move tree (move generator check and benchmark)", cmdPerft},
+		"perft":    {"count leaf nodes of the legal move tree (move generator check and benchmark)", perft.Cmd},
 		"version":  {"print the version", cmdVersion},
 
 		// The sensor hardware.

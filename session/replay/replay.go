@@ -1,4 +1,7 @@
-package main
+// Package replay is boardd's replay command: a boardtrace run through a
+// game session as the board runs it, written as PGN or as the session's
+// outputs in JSON lines.
+package replay
 
 import (
 	"bufio"
@@ -15,7 +18,8 @@ import (
 	"github.com/boardd/boardd/trace"
 )
 
-func cmdReplay(ctx context.Context, env *cli.Env, args []string) error {
+// Cmd is the replay command.
+func Cmd(ctx context.Context, env *cli.Env, args []string) error {
 	fs := flag.NewFlagSet("replay", flag.ContinueOnError)
 	fs.SetOutput(env.Stderr)
 	events := fs.Bool("events", false, "print one JSON object per line (moves, corrections, alerts, notes, game end) instead of PGN")

@@ -1,17 +1,31 @@
-package main
+package replay
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/boardd/boardd/internal/cli"
 )
 
 const traces = "../../reconstruct/testdata/"
 
+// runReplay runs the replay command in-process with args and returns its
+// output and exit status.
+func runReplay(t *testing.T, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	env := &cli.Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Getenv: func(string) string { return "" }}
+	code = cli.ExitCode(env, "replay", Cmd(context.Background(), env, args))
+	return out.String(), errb.String(), code
+}
+
 func TestReplayDesignExample(t *testing.T) {
-	out, errs, code := runCmd(t, "replay", "--events", traces+"design-example.trace")
+	out, errs, code := runReplay(t, "--events", traces+"design-example.trace")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
@@ -19,14 +33,14 @@ func TestReplayDesignExample(t *testing.T) {
 	if out != want {
 		t.Errorf("got\n%s\nwant\n%s", out, want)
 	}
-	pgn, _, code := runCmd(t, "replay", traces+"design-example.trace")
+	pgn, _, code := runReplay(t, traces+"design-example.trace")
 	if code != 0 || !strings.Contains(pgn, "\n1. e4 *\n") {
 		t.Errorf("PGN (exit %d):\n%s", code, pgn)
 	}
 }
 
 func TestReplayEventsAreJSON(t *testing.T) {
-	out, errs, code := runCmd(t, "replay", "--events", traces+"illegal-move.trace")
+	out, errs, code := runReplay(t, "--events", traces+"illegal-move.trace")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
@@ -50,7 +64,7 @@ func TestReplayEventsAreJSON(t *testing.T) {
 }
 
 func TestReplayPGNWithClocks(t *testing.T) {
-	out, errs, code := runCmd(t, "replay", traces+"rook-first-castling.trace")
+	out, errs, code := runReplay(t, traces+"rook-first-castling.trace")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
@@ -65,18 +79,18 @@ func TestReplayBadTrace(t *testing.T) {
 	dir := t.TempDir()
 	bad := filepath.Join(dir, "bad.trace")
 	os.WriteFile(bad, []byte("boardtrace 1\nsensor occupancy\n0 frame 0xffff00000000ffff\n100 off e9\n"), 0o644)
-	out, errs, code := runCmd(t, "replay", bad)
+	out, errs, code := runReplay(t, bad)
 	if code == 0 || out != "" {
 		t.Errorf("exit %d, stdout %q", code, out)
 	}
 	if want := bad + ":4: off: \"e9\" is not a square\n"; errs != want {
 		t.Errorf("stderr %q, want %q", errs, want)
 	}
-	_, errs, code = runCmd(t, "replay", filepath.Join(dir, "missing.trace"))
+	_, errs, code = runReplay(t, filepath.Join(dir, "missing.trace"))
 	if code == 0 || !strings.Contains(errs, "missing.trace") {
 		t.Errorf("missing file: exit %d, %q", code, errs)
 	}
-	if _, _, code = runCmd(t, "replay"); code != 2 {
+	if _, _, code = runReplay(t); code != 2 {
 		t.Errorf("no file: exit %d, want 2", code)
 	}
 }
@@ -88,7 +102,7 @@ func TestReplayBadClockHeaderNamesFileAndLine(t *testing.T) {
 		if err := os.WriteFile(p, []byte("boardtrace 1\nsensor occupancy\nclock "+val+"\n0 frame 0xffff00000000ffff\n"), 0o600); err != nil {
 			t.Fatal(err)
 		}
-		_, errs, code := runCmd(t, "replay", p)
+		_, errs, code := runReplay(t, p)
 		if code == 0 || !strings.HasPrefix(errs, p+":3: clock \""+val+"\"") {
 			t.Errorf("clock %s: exit %d, stderr %q; want %s:3: clock %q...", val, code, errs, p, val)
 		}

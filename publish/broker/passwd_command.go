@@ -1,4 +1,4 @@
-package main
+package broker
 
 import (
 	"bufio"
@@ -9,13 +9,12 @@ import (
 	"strings"
 
 	"github.com/boardd/boardd/internal/cli"
-	"github.com/boardd/boardd/publish/broker"
 )
 
-// cmdPasswd writes a password_file line at today's cost, which both the
-// embedded broker and mosquitto read; mosquitto_passwd's own lines have
-// 101 iterations.
-func cmdPasswd(_ context.Context, env *cli.Env, args []string) error {
+// PasswdCmd is the passwd command: it writes a password_file line at
+// today's cost, which both the embedded broker and mosquitto read;
+// mosquitto_passwd's own lines have 101 iterations.
+func PasswdCmd(_ context.Context, env *cli.Env, args []string) error {
 	fs := flag.NewFlagSet("passwd", flag.ContinueOnError)
 	fs.SetOutput(env.Stderr)
 	generate := fs.Bool("generate", false, "make a password of 128 random bits and print it to stderr instead of reading one")
@@ -45,7 +44,7 @@ broker both read.
 	}
 	var password string
 	if *generate {
-		s, err := broker.NewSecret()
+		s, err := NewSecret()
 		if err != nil {
 			return err
 		}
@@ -64,7 +63,7 @@ broker both read.
 			return errors.New("empty password on standard input")
 		}
 	}
-	pw := broker.Passwords{}
+	pw := Passwords{}
 	if err := pw.Set(user, password); err != nil {
 		return err
 	}

@@ -1,4 +1,7 @@
-package main
+// Package perft is boardd's perft command: the leaf nodes of the legal
+// move tree counted, to check the move generator against published counts
+// and to time it.
+package perft
 
 import (
 	"context"
@@ -12,7 +15,8 @@ import (
 	"github.com/boardd/boardd/internal/cli"
 )
 
-func cmdPerft(_ context.Context, env *cli.Env, args []string) error {
+// Cmd is the perft command.
+func Cmd(_ context.Context, env *cli.Env, args []string) error {
 	fs := flag.NewFlagSet("perft", flag.ContinueOnError)
 	fs.SetOutput(env.Stderr)
 	divide := fs.Bool("divide", false, "print the count below each legal move first (UCI notation)")
