@@ -92,11 +92,15 @@ else
 	cat >"$gen/print.go" <<'GO'
 package main
 
-import "os"
+import (
+	"os"
+
+	"github.com/boardd/boardd/config"
+)
 
 func init() {
 	if os.Getenv("BOARDD_BUILD_PRINT_DEFAULT_CONFIG") == "1" {
-		os.Stdout.WriteString(DefaultConfigText())
+		os.Stdout.WriteString(config.DefaultText())
 		os.Exit(0)
 	}
 }
@@ -104,7 +108,7 @@ GO
 	printf '{"Replace":{"%s":"%s"}}' "$PWD/cmd/boardd/zz_build_print_config.go" "$gen/print.go" >"$gen/overlay.json"
 	go build -overlay "$gen/overlay.json" -o "$gen/boardd-print" ./cmd/boardd
 	BOARDD_BUILD_PRINT_DEFAULT_CONFIG=1 "$gen/boardd-print" >"$gen/defaults.toml"
-	echo "configuration: from DefaultConfigText() (no 'boardd run --print-config' yet)"
+	echo "configuration: from config.DefaultText() (no 'boardd run --print-config' yet)"
 fi
 {
 	cat <<'HEAD'

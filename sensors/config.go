@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"regexp"
 	"sort"
 	"strconv"
@@ -422,4 +423,25 @@ func compactLists(b []byte) []byte {
 		m = bytes.TrimSpace(m[1 : len(m)-1])
 		return append(append([]byte{'['}, listSpace.ReplaceAll(m, []byte(", "))...), ']')
 	})
+}
+
+// LoadConfigFile reads a sensor configuration file (JSON); with
+// hardwareOnly the wiring may be incomplete.
+func LoadConfigFile(path string, hardwareOnly bool) (*Config, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	c, err := DecodeConfig(data)
+	if err == nil {
+		if hardwareOnly {
+			err = c.ValidateHardware()
+		} else {
+			err = c.Validate()
+		}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return c, nil
 }

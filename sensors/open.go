@@ -9,7 +9,7 @@ import (
 	"periph.io/x/conn/v3/spi"
 )
 
-// Hardware opens the pins and buses a Config names. cmd/boardd implements
+// Hardware opens the pins and buses a Config names. sensors/host implements
 // it with periph's registries after host bring-up; tests implement it with
 // fakes and chip models. This package never opens hardware itself.
 type Hardware interface {

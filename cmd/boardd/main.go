@@ -2,74 +2,67 @@ package main
 
 import (
 	"context"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
 	"sort"
 	"syscall"
+
+	"github.com/boardd/boardd/chess/perft"
+	"github.com/boardd/boardd/internal/accuracy"
+	"github.com/boardd/boardd/internal/cli"
+	"github.com/boardd/boardd/publish/broker"
+	"github.com/boardd/boardd/publish/relay"
+	"github.com/boardd/boardd/publish/round"
+	"github.com/boardd/boardd/sensors/bringup"
+	"github.com/boardd/boardd/sensors/sim"
+	"github.com/boardd/boardd/session/replay"
 )
 
 // command is one boardd subcommand. run gets the arguments after the
 // subcommand's name and the process's standard streams; it returns an
-// error to print, or errUsage/exitError to choose the exit status.
+// error to print, or cli.ErrHelp/cli.ExitError to choose the exit status.
 type command struct {
 	summary string
-	run     func(ctx context.Context, env *cmdEnv, args []string) error
+	run     func(ctx context.Context, env *cli.Env, args []string) error
 }
-
-// cmdEnv carries what a subcommand may touch of the process, so tests can
-// run subcommands in-process with their own streams.
-type cmdEnv struct {
-	stdin  io.Reader
-	stdout io.Writer
-	stderr io.Writer
-	getenv func(string) string
-}
-
-// exitError asks main to exit with a specific status without printing
-// anything more (the subcommand has already said what went wrong).
-type exitError struct{ code int }
-
-func (e exitError) Error() string { return fmt.Sprintf("exit status %d", e.code) }
 
 func commands() map[string]command {
 	return map[string]command{
 		"run":      {"run the board (the embedded defaults without a configuration file)", cmdRun},
-		"accuracy": {"measure the move reconstruction on simulated games (exact games, false and missed alerts)", cmdAccuracy},
-		"simulate": {"play real games on a simulated sensor board and write their boardtraces", cmdSimulate},
-		"replay":   {"reconstruct the games of a boardtrace file: PGN, or --events as JSON lines", cmdReplay},
-		"relay":    {"serve the venue's games as delayed live PGN per round; push to a broadcast", cmdRelay},
-		"passwd":   {"print a mosquitto password_file line for a user, hashed at today's cost", cmdPasswd},
-		"round":    {"set up a round: send each board its pairing from a FIDE TRF or CSV file", cmdRound},
-		"perft":    {"count leaf nodes of the legal move tree (move generator check and benchmark)", cmdPerft},
+		"accuracy": {"measure the move reconstruction on simulated games (exact games, false and missed alerts)", accuracy.Cmd},
+		"simulate": {"play real games on a simulated sensor board and write their boardtraces", sim.Cmd},
+		"replay":   {"reconstruct the games of a boardtrace file: PGN, or --events as JSON lines", replay.Cmd},
+		"relay":    {"serve the venue's games as delayed live PGN per round; push to a broadcast", relay.Cmd},
+		"passwd":   {"print a mosquitto password_file line for a user, hashed at today's cost", broker.PasswdCmd},
+		"round":    {"set up a round: send each board its pairing from a FIDE TRF or CSV file", round.Cmd},
+		"perft":    {"count leaf nodes of the legal move tree (move generator check and benchmark)", perft.Cmd},
 		"version":  {"print the version", cmdVersion},
 
 		// The sensor hardware.
-		"record":    {"record the board's sensors (or a replayed trace) as a boardtrace", cmdRecord},
-		"diag":      {"show the board's sensors live: 8x8 frames, scan rate, bus errors, faults", cmdDiag},
-		"calibrate": {"learn the sensor wiring map: put a piece on each square as prompted", cmdCalibrate},
+		"record":    {"record the board's sensors (or a replayed trace) as a boardtrace", bringup.Record},
+		"diag":      {"show the board's sensors live: 8x8 frames, scan rate, bus errors, faults", bringup.Diag},
+		"calibrate": {"learn the sensor wiring map: put a piece on each square as prompted", bringup.Calibrate},
 	}
 }
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := runMain(ctx, &cmdEnv{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, getenv: os.Getenv}, os.Args[1:])
+	code := runMain(ctx, &cli.Env{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv}, os.Args[1:])
 	stop()
 	os.Exit(code)
 }
 
-func runMain(ctx context.Context, env *cmdEnv, args []string) int {
+func runMain(ctx context.Context, env *cli.Env, args []string) int {
 	cmds := commands()
 	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
 		if len(args) > 1 {
 			if c, ok := cmds[args[1]]; ok {
-				return exitCode(env, args[1], c.run(ctx, env, []string{"--help"}))
+				return cli.ExitCode(env, args[1], c.run(ctx, env, []string{"--help"}))
 			}
 		}
-		usage(env.stdout, cmds)
+		usage(env.Stdout, cmds)
 		if len(args) == 0 {
 			return 2
 		}
@@ -77,41 +70,11 @@ func runMain(ctx context.Context, env *cmdEnv, args []string) int {
 	}
 	c, ok := cmds[args[0]]
 	if !ok {
-		fmt.Fprintf(env.stderr, "boardd: unknown command %q\n\n", args[0])
-		usage(env.stderr, cmds)
+		fmt.Fprintf(env.Stderr, "boardd: unknown command %q\n\n", args[0])
+		usage(env.Stderr, cmds)
 		return 2
 	}
-	return exitCode(env, args[0], c.run(ctx, env, args[1:]))
-}
-
-func exitCode(env *cmdEnv, name string, err error) int {
-	if err == nil {
-		return 0
-	}
-	var ee exitError
-	if errors.As(err, &ee) {
-		return ee.code
-	}
-	if errors.Is(err, errHelp) {
-		return 0
-	}
-	fmt.Fprintf(env.stderr, "boardd %s: %v\n", name, err)
-	return 1
-}
-
-// errHelp is returned by a subcommand that printed its --help.
-var errHelp = errors.New("help requested")
-
-// parseFlags parses a subcommand's flags: errHelp after -h (the usage is
-// printed), exit status 2 after a bad flag (the flag package said why).
-func parseFlags(fs *flag.FlagSet, args []string) error {
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return errHelp
-		}
-		return exitError{2}
-	}
-	return nil
+	return cli.ExitCode(env, args[0], c.run(ctx, env, args[1:]))
 }
 
 func usage(w io.Writer, cmds map[string]command) {

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/boardd/boardd/internal/cli"
 	"github.com/boardd/boardd/publish/broker"
 )
 
@@ -14,7 +15,7 @@ import (
 // hashed at today's cost.
 func TestPasswd(t *testing.T) {
 	var out, errb bytes.Buffer
-	env := &cmdEnv{stdin: strings.NewReader("long secret 1\n"), stdout: &out, stderr: &errb, getenv: noEnv}
+	env := &cli.Env{Stdin: strings.NewReader("long secret 1\n"), Stdout: &out, Stderr: &errb, Getenv: noEnv}
 	if code := runMain(context.Background(), env, []string{"passwd", "arbiter"}); code != 0 {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
@@ -27,7 +28,7 @@ func TestPasswd(t *testing.T) {
 	}
 	out.Reset()
 	errb.Reset()
-	env.stdin = strings.NewReader("")
+	env.Stdin = strings.NewReader("")
 	if code := runMain(context.Background(), env, []string{"passwd", "--generate", "director"}); code != 0 {
 		t.Fatalf("--generate: exit %d: %s", code, errb.String())
 	}
@@ -43,7 +44,7 @@ func TestPasswd(t *testing.T) {
 		stdin string
 		args  []string
 	}{{"", []string{"passwd", "x"}}, {"pw\n", []string{"passwd", "a:b"}}, {"pw\n", []string{"passwd"}}} {
-		env := &cmdEnv{stdin: strings.NewReader(c.stdin), stdout: &bytes.Buffer{}, stderr: &bytes.Buffer{}, getenv: noEnv}
+		env := &cli.Env{Stdin: strings.NewReader(c.stdin), Stdout: &bytes.Buffer{}, Stderr: &bytes.Buffer{}, Getenv: noEnv}
 		if code := runMain(context.Background(), env, c.args); code == 0 {
 			t.Errorf("%v with stdin %q: exit 0", c.args, c.stdin)
 		}

@@ -15,8 +15,11 @@ import (
 	"time"
 
 	"github.com/boardd/boardd/chess"
+	"github.com/boardd/boardd/config"
+	"github.com/boardd/boardd/internal/cli"
 	"github.com/boardd/boardd/publish"
 	"github.com/boardd/boardd/publish/broker"
+	"github.com/boardd/boardd/publish/relay"
 )
 
 type syncBuffer struct {
@@ -39,7 +42,7 @@ func (s *syncBuffer) String() string {
 func TestRelayUsage(t *testing.T) {
 	for _, args := range [][]string{{"--mode", "blitz"}, {"--push", "nourl"}, {"--delay", "soon"}, {"extra"}} {
 		var out, errOut bytes.Buffer
-		env := &cmdEnv{stdout: &out, stderr: &errOut, getenv: func(string) string { return "" }}
+		env := &cli.Env{Stdout: &out, Stderr: &errOut, Getenv: func(string) string { return "" }}
 		if code := runMain(context.Background(), env, append([]string{"relay"}, args...)); code != 2 {
 			t.Errorf("boardd relay %v: exit %d, want 2 (%s)", args, code, errOut.String())
 		}
@@ -72,7 +75,7 @@ func TestRelayCommandServesRound(t *testing.T) {
 	}
 
 	stderr := &syncBuffer{}
-	env := &cmdEnv{stdout: io.Discard, stderr: stderr, getenv: func(string) string { return "" }}
+	env := &cli.Env{Stdout: io.Discard, Stderr: stderr, Getenv: func(string) string { return "" }}
 	done := make(chan int, 1)
 	go func() {
 		done <- runMain(ctx, env, []string{"relay", "--broker", b.URL(), "--username", "", "--listen", "127.0.0.1:0", "--mode", "casual", "--client-id", "relay-cmd-test", "--web-proxy", "ws://127.0.0.1:9/", "--title", "Venue"})
@@ -136,7 +139,7 @@ func startRelay(t *testing.T, ctx context.Context, args ...string) (string, func
 	t.Helper()
 	ctx, cancel := context.WithCancel(ctx)
 	stderr := &syncBuffer{}
-	env := &cmdEnv{stdout: io.Discard, stderr: stderr, getenv: func(string) string { return "" }}
+	env := &cli.Env{Stdout: io.Discard, Stderr: stderr, Getenv: func(string) string { return "" }}
 	done := make(chan int, 1)
 	go func() { done <- runMain(ctx, env, append([]string{"relay"}, args...)) }()
 	re := regexp.MustCompile(`serving (http://\S+)/`)
@@ -271,7 +274,7 @@ func TestRelayPagesKeepTheDelay(t *testing.T) {
 func TestRelayRefusesLivePagesWithDelay(t *testing.T) {
 	for _, args := range [][]string{{"--web-proxy", "ws://127.0.0.1:9001/"}, {"--web-broker", "ws://:9001/", "--mode", "tournament"}} {
 		var errOut bytes.Buffer
-		env := &cmdEnv{stdout: io.Discard, stderr: &errOut, getenv: func(string) string { return "" }}
+		env := &cli.Env{Stdout: io.Discard, Stderr: &errOut, Getenv: func(string) string { return "" }}
 		if code := runMain(context.Background(), env, append([]string{"relay", "--listen", "127.0.0.1:0"}, args...)); code != 2 || !strings.Contains(errOut.String(), "delay") {
 			t.Errorf("boardd relay %v: exit %d, want 2 naming the delay (%s)", args, code, errOut.String())
 		}
@@ -286,7 +289,7 @@ func TestRelayBesideRun(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs a simulated board")
 	}
-	if def := DefaultConfig().HTTP.Listen; strings.HasSuffix(def, ":"+DefaultRelayPort) {
+	if def := config.Default().HTTP.Listen; strings.HasSuffix(def, ":"+relay.DefaultPort) {
 		t.Fatalf("boardd run serves on %s, the relay's default port too", def)
 	}
 	dir := t.TempDir()
@@ -301,7 +304,7 @@ func TestRelayBesideRun(t *testing.T) {
 	runErr := &syncBuffer{}
 	runDone := make(chan int, 1)
 	go func() {
-		env := &cmdEnv{stdout: io.Discard, stderr: runErr, getenv: func(string) string { return "" }}
+		env := &cli.Env{Stdout: io.Discard, Stderr: runErr, Getenv: func(string) string { return "" }}
 		runDone <- runMain(ctx, env, []string{"run",
 			"--set", "board.id=beside",
 			"--set", "journal.dir=" + filepath.Join(dir, "journal"),

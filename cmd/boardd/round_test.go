@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/boardd/boardd/chess"
+	"github.com/boardd/boardd/internal/cli"
 	"github.com/boardd/boardd/publish"
 	"github.com/boardd/boardd/publish/broker"
 )
@@ -77,7 +78,7 @@ func TestRoundImport(t *testing.T) {
 		"1,\"Ju, Wenjun\",2536,GM,CHN,8603006,\"Lei, Tingjie\",2518,China\n2,\"Doe, Jane\",1800,,ENG,,\"Roe, Richard\",2000,\n"), 0o600)
 	run := func(args ...string) (int, string, string) {
 		var out, errOut bytes.Buffer
-		env := &cmdEnv{stdout: &out, stderr: &errOut, getenv: func(k string) string {
+		env := &cli.Env{Stdout: &out, Stderr: &errOut, Getenv: func(k string) string {
 			if k == "BOARDD_MQTT_PASSWORD" {
 				return "pw-director"
 			}

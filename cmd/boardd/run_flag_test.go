@@ -12,6 +12,7 @@ import (
 
 	mqtt "github.com/eclipse/paho.mqtt.golang"
 
+	"github.com/boardd/boardd/internal/cli"
 	"github.com/boardd/boardd/publish"
 )
 
@@ -30,7 +31,7 @@ func TestRunFlagFallAlert(t *testing.T) {
 	defer cancel()
 	var stderr bytes.Buffer
 	var mu sync.Mutex
-	env := &cmdEnv{stdout: &bytes.Buffer{}, stderr: &lockedBuffer{b: &stderr, mu: &mu}, getenv: func(string) string { return "" }}
+	env := &cli.Env{Stdout: &bytes.Buffer{}, Stderr: &lockedBuffer{b: &stderr, mu: &mu}, Getenv: func(string) string { return "" }}
 	done := make(chan int, 1)
 	go func() {
 		done <- runMain(ctx, env, []string{"run",

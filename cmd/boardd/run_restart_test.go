@@ -8,6 +8,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/boardd/boardd/internal/cli"
 )
 
 // A simulated board restarted on its journal plays on: its next corpus
@@ -21,7 +23,7 @@ func TestRunSimulatedRestart(t *testing.T) {
 	run := func() string {
 		var stderr bytes.Buffer
 		var mu sync.Mutex
-		env := &cmdEnv{stdout: &bytes.Buffer{}, stderr: &lockedBuffer{b: &stderr, mu: &mu}, getenv: func(string) string { return "" }}
+		env := &cli.Env{Stdout: &bytes.Buffer{}, Stderr: &lockedBuffer{b: &stderr, mu: &mu}, Getenv: func(string) string { return "" }}
 		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 		defer cancel()
 		code := runMain(ctx, env, []string{"run", "--for", "6s",

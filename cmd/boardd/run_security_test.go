@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/boardd/boardd/internal/cli"
 	"github.com/boardd/boardd/publish"
 )
 
@@ -25,7 +26,7 @@ func runBriefly(t *testing.T, sets []string, check func(url string, log func() s
 	var stderr bytes.Buffer
 	var mu sync.Mutex
 	log := func() string { mu.Lock(); defer mu.Unlock(); return stderr.String() }
-	env := &cmdEnv{stdout: &bytes.Buffer{}, stderr: &lockedBuffer{b: &stderr, mu: &mu}, getenv: func(string) string { return "" }}
+	env := &cli.Env{Stdout: &bytes.Buffer{}, Stderr: &lockedBuffer{b: &stderr, mu: &mu}, Getenv: func(string) string { return "" }}
 	args := []string{"run", "--set", "board.id=sec", "--set", "journal.dir=" + filepath.Join(dir, "journal"),
 		"--set", "mqtt.listen=127.0.0.1:" + mqttPort, "--set", "mqtt.ws_listen=", "--set", "http.listen=", "--set", "simulation.speed=50"}
 	for _, s := range sets {

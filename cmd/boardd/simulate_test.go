@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/boardd/boardd/internal/cli"
 	"github.com/boardd/boardd/sensors/sim"
 	"github.com/boardd/boardd/trace"
 )
@@ -17,7 +18,7 @@ import (
 func runCmd(t *testing.T, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	code = runMain(context.Background(), &cmdEnv{stdin: strings.NewReader(""), stdout: &out, stderr: &errb, getenv: noEnv}, args)
+	code = runMain(context.Background(), &cli.Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Getenv: noEnv}, args)
 	return out.String(), errb.String(), code
 }
 

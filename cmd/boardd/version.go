@@ -4,12 +4,14 @@ import (
 	"context"
 	"fmt"
 	"runtime/debug"
+
+	"github.com/boardd/boardd/internal/cli"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".
 var version = "dev"
 
-func cmdVersion(_ context.Context, env *cmdEnv, _ []string) error {
+func cmdVersion(_ context.Context, env *cli.Env, _ []string) error {
 	v := version
 	if bi, ok := debug.ReadBuildInfo(); ok && v == "dev" {
 		for _, s := range bi.Settings {
@@ -18,6 +20,6 @@ func cmdVersion(_ context.Context, env *cmdEnv, _ []string) error {
 			}
 		}
 	}
-	fmt.Fprintf(env.stdout, "boardd %s\n", v)
+	fmt.Fprintf(env.Stdout, "boardd %s\n", v)
 	return nil
 }

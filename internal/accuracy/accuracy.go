@@ -9,6 +9,8 @@
 // injected irregularities found with the right kind at the right ply,
 // found one or two plies off, found only under another kind, or missed,
 // and the corrections of published moves per 1,000 moves.
+//
+// Cmd is boardd's accuracy command.
 package accuracy
 
 import (

@@ -8,6 +8,8 @@
 // Retained messages live in memory only: the board's publisher re-sends
 // every retained topic from its journal on each connection, so a restart
 // of the process (broker included) heals them.
+//
+// PasswdCmd is boardd's passwd command.
 package broker
 
 import (

@@ -11,6 +11,8 @@
 // for the whole game. Every game is read back with the chess package
 // before it is used: a PGN with an illegal move is never passed on (the
 // previous version stays).
+//
+// Cmd is boardd's relay command.
 package relay
 
 import (

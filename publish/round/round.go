@@ -3,6 +3,8 @@
 // and turns them into the new_game commands that set each board up:
 // players, ratings, titles, federations, FIDE ids and teams, the round
 // and the board number.
+//
+// Cmd is boardd's round command.
 package round
 
 import (

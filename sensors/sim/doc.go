@@ -16,4 +16,6 @@
 // A Source produces a game's events one at a time (a pull API), so the same
 // generator serves as a live frame source and as a trace writer. Everything
 // is deterministic for a given seed.
+//
+// Cmd is boardd's simulate command.
 package sim
