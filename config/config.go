@@ -145,16 +145,17 @@ type Error struct {
 }
 
 func (e *Error) Error() string {
-	if e.Key == "" {
-		e.Key = "syntax"
+	key := e.Key
+	if key == "" {
+		key = "syntax" // a file that is not TOML names no key
 	}
 	switch {
 	case e.File != "" && e.Line > 0:
-		return fmt.Sprintf("%s:%d: %s: %s", e.File, e.Line, e.Key, e.Msg)
+		return fmt.Sprintf("%s:%d: %s: %s", e.File, e.Line, key, e.Msg)
 	case e.File != "":
-		return fmt.Sprintf("%s: %s: %s", e.File, e.Key, e.Msg)
+		return fmt.Sprintf("%s: %s: %s", e.File, key, e.Msg)
 	}
-	return fmt.Sprintf("%s: %s", e.Key, e.Msg)
+	return fmt.Sprintf("%s: %s", key, e.Msg)
 }
 
 // keyLines maps "section.key" to the line where the file sets it. TOML

@@ -89,3 +89,15 @@ func TestConfigDocUpToDate(t *testing.T) {
 		t.Errorf("docs/config.md is out of date: go test ./config -run ConfigDoc -update")
 	}
 }
+
+// An error without a key reads as a syntax error, and printing it leaves
+// it as it was (callers look at Key to tell a syntax error from a bad key).
+func TestErrorWithoutKey(t *testing.T) {
+	e := &Error{File: "boardd.toml", Line: 3, Msg: "expected '='"}
+	if got := e.Error(); got != "boardd.toml:3: syntax: expected '='" {
+		t.Errorf("Error() = %q", got)
+	}
+	if e.Key != "" {
+		t.Errorf("Error() changed Key to %q", e.Key)
+	}
+}
