@@ -224,3 +224,21 @@ func TestMatrixRowFault(t *testing.T) {
 		t.Errorf("frames from a failed row: %v", frames(got))
 	}
 }
+
+// A row whose pin fails from the start (a dead row) does not stop the
+// scanner: its row is reported failed in every scan, the others are read.
+func TestMatrixDeadRowFromStart(t *testing.T) {
+	clk, board, model, w := matrixBoard(t)
+	model.Line(3).Fail(1 << 30)
+	m, err := sensors.NewMatrix(model.Rows(), model.Cols(), sensors.MatrixOptions{Clock: clk})
+	if err != nil {
+		t.Fatalf("NewMatrix with a dead row: %v", err)
+	}
+	src, _ := sensors.NewScanSource(m, w, sensors.SourceOptions{Clock: clk, Debounce: 2})
+	board.Set(standard, 0)
+	got := collect(t, src, clk, clk.Now().Add(100*time.Millisecond))
+	fl := faults(got)
+	if len(fl) == 0 || fl[0].Chip != "matrix row 3" || fl[0].Cleared {
+		t.Fatalf("faults %v, want row 3 failing", fl)
+	}
+}

@@ -25,6 +25,7 @@ func TestDiagProbeOnModels(t *testing.T) {
 		{"model:hc165", 0, []string{"  74hc165 chain            ok\n", "probe: OK\n"}},
 		{"model:hc165,stuck=low", 1, []string{"NO ANSWER: sentinel byte 0x00, want 0xff", "problem: 74hc165 chain failed in every scan"}},
 		{"model:matrix", 0, []string{"  matrix row 7             ok\n", "scans/s back to back", "probe: OK\n"}},
+		{"model:matrix,dead=row3", 1, []string{"  matrix row 2             ok\n", "  matrix row 3             NO ANSWER: ", "problem: matrix row 3 failed in every scan"}},
 		{"model:analog", 0, []string{"  mcp3008 ch3 (mux 3)      ok\n", "probe: OK\n"}},
 		{"model:analog-ads1115,dead=adc", 1, []string{"ads1115 0x48 ch0 (mux 0) NO ANSWER: ", "problem: ads1115 0x48 ch3 (mux 3) failed in every scan"}},
 	} {
