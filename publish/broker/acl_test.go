@@ -161,3 +161,32 @@ func FuzzParseACL(f *testing.F) {
 		a.AllowedFilter(user, "c", topic)
 	})
 }
+
+// An unknown user's login costs as much as a wrong password, so the time
+// does not tell which users exist: it is checked against a key derived
+// with the same function and the largest iteration count of the file.
+// (Compared as work, not as time: a timed test fails on a loaded machine.)
+func TestUnknownUserCostsAsMuchAsWrongPassword(t *testing.T) {
+	pw := Passwords{}
+	if err := pw.Set("arbiter", "correct horse"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := pw.SetGenerated("board-1"); err != nil {
+		t.Fatal(err)
+	}
+	known, err := parseHash(pw["arbiter"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	u := pw.unknownUser()
+	if !u.pbkdf2 || u.iterations != known.iterations || len(u.key) != len(known.key) {
+		t.Errorf("unknown user checked with pbkdf2=%v at %d iterations (%d-byte key); a person's password: pbkdf2=%v at %d (%d-byte key)",
+			u.pbkdf2, u.iterations, len(u.key), known.pbkdf2, known.iterations, len(known.key))
+	}
+	if !pw.costly("nobody") {
+		t.Error("an unknown user is not checked at a person's cost")
+	}
+	if pw.Check("nobody", "") || pw.Check("nobody", "correct horse") {
+		t.Error("an unknown user was let in")
+	}
+}
