@@ -171,7 +171,8 @@ func (r *Reconstructor) seqCost(p *chess.Position, lastTo chess.Square, moves []
 		if r.rec.framed {
 			unseen = costMissedLift
 		}
-		if len(moves) > 1 && !rv.lifted.Has(from) {
+		if len(moves) > 1 && !rv.lifted.Has(from) && !(m.IsCastling() && from == m.CastlingKingTo() && rv.lifted.Has(to)) {
+			// (A Chess960 castling whose king stays moves only the rook.)
 			cost += unseen
 		}
 		if len(moves) > 1 && nl == 0 && !rv.placed.Has(to) && !m.IsCastling() {
@@ -747,7 +748,7 @@ func (rs *resyncState) search(p *chess.Position, ply int) {
 	if left == 1 {
 		p.MovesToOccupancy(target, &ml)
 		for _, m := range ml.Moves() {
-			if !from.Has(m.From()) {
+			if !from.Has(m.From()) && !(m.IsCastling() && from.Has(m.To())) {
 				continue
 			}
 			if r.sensor != 0 {
@@ -783,7 +784,7 @@ func (rs *resyncState) search(p *chess.Position, ply int) {
 	}
 	p.GenerateLegal(&ml)
 	for _, m := range ml.Moves() {
-		if !from.Has(m.From()) {
+		if !from.Has(m.From()) && !(m.IsCastling() && from.Has(m.To())) {
 			continue
 		}
 		u := p.MakeMove(m)
