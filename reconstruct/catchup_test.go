@@ -1,0 +1,56 @@
+package reconstruct
+
+import (
+	"testing"
+
+	"github.com/boardd/boardd/chess"
+	"github.com/boardd/boardd/trace"
+)
+
+// TestCatchUpFromAnEarlierPly: without a clock, 1. e4 e5 is published;
+// then 1... e5 is taken back and 1... c5 2. Nf3 d6 played while the
+// board's events are lost, and a full frame shows the result. No move
+// from the published game reaches it: e5 is amended, the two moves after
+// it are published, and the game goes on (3. d4).
+func TestCatchUpFromAnEarlierPly(t *testing.T) {
+	for _, s := range allSensors {
+		h := newHands(t, s, chess.NewPosition())
+		h.move("e2", "e4").wait(2000).move("e7", "e5").wait(2000)
+		n := len(h.evs)
+		h.move("e5", "e7").move("c7", "c5").move("g1", "f3").move("d7", "d6")
+		h.evs = append(h.evs[:n], h.frame())
+		h.wait(5000).move("d2", "d4").wait(2000)
+		r, outs := h.run(Config{})
+		// (The frame cannot tell the order of c5 and d6.)
+		want := mustFEN(t, "rnbqkbnr/pp2pppp/3p4/2p5/3PP3/5N2/PPP2PPP/RNBQKB1R b KQkq - 0 3")
+		if p := r.Position(); p.Key() != want.Key() || len(r.Moves()) != 5 || r.Moves()[2].From() != sq(t, "g1") {
+			t.Errorf("%s: %q (%s), want %s", s, sanList(r), p.FEN(), want.FEN())
+		}
+		if a := alertList(outs); a != "" {
+			t.Errorf("%s: alerts %q", s, a)
+		}
+		if countKind(outs, Amend, false)+countKind(outs, Retract, false) == 0 {
+			t.Errorf("%s: e5 neither amended nor retracted", s)
+		}
+	}
+}
+
+// TestCatchUpKeepsAKnockAlerted: without a clock, White's hand playing
+// 2. Nf3 knocks the a7 pawn onto a6 and it is left there. The board is
+// exactly 2. Nf3 a6, but Black's pawn left 100 ms after the knight
+// landed, sooner than any reply: the pawn is alerted out of place, and
+// no catch-up takes it for a move.
+func TestCatchUpKeepsAKnockAlerted(t *testing.T) {
+	for _, s := range []trace.Sensor{trace.Colour, trace.PieceSensor} {
+		h := newHands(t, s, chess.NewPosition())
+		h.move("e2", "e4").wait(2000).move("e7", "e5").wait(2000)
+		h.move("g1", "f3").lift("a7").place("a6").wait(6000)
+		r, outs := h.run(Config{})
+		if got, want := sanList(r), "e4 e5 Nf3"; got != want {
+			t.Errorf("%s: moves %q, want %q", s, got, want)
+		}
+		if a := alertList(outs); a == "" {
+			t.Errorf("%s: the knocked pawn is not alerted", s)
+		}
+	}
+}
