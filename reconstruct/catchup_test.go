@@ -54,3 +54,38 @@ func TestCatchUpKeepsAKnockAlerted(t *testing.T) {
 		}
 	}
 }
+
+// TestFastPliesAfterAnAlert: without a clock, a pawn knocked off the
+// board and left there is alerted; the fast plies that follow (no still
+// moment long enough for the commit timer) are still published one by
+// one as each reply begins: an open alert does not hold them back.
+func TestFastPliesAfterAnAlert(t *testing.T) {
+	for _, s := range allSensors {
+		h := newHands(t, s, chess.NewPosition())
+		h.move("e2", "e4").wait(2000).move("e7", "e5").wait(2000)
+		h.move("g1", "f3").wait(300).lift("h2").wait(5000)
+		var marks []int
+		for _, mv := range [][2]string{{"b8", "c6"}, {"f1", "b5"}, {"a7", "a6"}, {"b5", "a4"}, {"g8", "f6"}} {
+			marks = append(marks, len(h.evs))
+			h.move(mv[0], mv[1]).wait(300)
+		}
+		r, err := New(Config{Sensor: s})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out, all []Output
+		for i := range h.evs {
+			if i == marks[len(marks)-1] {
+				// Nf6 begins: Nc6, Bb5, a6 and Ba4 are on the board.
+				if got, want := sanList(r), "e4 e5 Nf3 Nc6 Bb5 a6"; len(got) < len(want) || got[:len(want)] != want {
+					t.Errorf("%s: %q published when Nf6 begins, want at least %q", s, got, want)
+				}
+			}
+			out = r.Feed(&h.evs[i], out[:0])
+			all = append(all, out...)
+		}
+		if a := alertList(all); a == "" {
+			t.Errorf("%s: the knocked pawn is not alerted", s)
+		}
+	}
+}

@@ -216,7 +216,7 @@ func (r *Reconstructor) onCommit(t int64, out []Output) []Output {
 // new piece, a touch-down) continues the move, and one sooner than
 // minReplyMs is the mover's hand knocking a piece: neither completes it.
 func (r *Reconstructor) replyBegins(s chess.Square, on bool, t int64, out []Output) []Output {
-	if r.clock || !(r.state == statePlay || r.state == stateSetup && r.sawStart) || r.pending || r.overlay != 0 ||
+	if r.clock || !(r.state == statePlay || r.state == stateSetup && r.sawStart) || r.pending ||
 		r.rec.events == 0 || t-r.lastChange < minReplyMs || r.raw.occ.Has(s) == on {
 		return out
 	}
