@@ -203,9 +203,12 @@ func (r *Reconstructor) seqCost(p *chess.Position, lastTo chess.Square, moves []
 				}
 				// Under the first, the move before was done at its
 				// piece's last landing before this lift (it may have
-				// bounced).
+				// bounced); not one seen less than a quick carry before
+				// this lift: that is this capture's own landing, a scan
+				// reporting it before the lift (swapped faster than a
+				// scan).
 				done := prevOn
-				if last, ok := r.lastOn(to); ok && last > done && last <= t {
+				if last, ok := r.lastOn(to); ok && last > done && last+minQuickCarryMs <= t {
 					done = last
 				}
 				early = t < done+minReplyMs && start < prevDone+minReplyMs

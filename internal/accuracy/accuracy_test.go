@@ -265,10 +265,13 @@ func TestStressGames(t *testing.T) {
 		sensor trace.Sensor
 		scale  float64
 		knock  float64
+		swap   float64
 		what   string
 	}{
-		{"tcec_frc_engine_chess960_season16.pgn", 35, trace.Colour, 0.03, 0.05,
+		{"tcec_frc_engine_chess960_season16.pgn", 35, trace.Colour, 0.03, 0.05, 0,
 			"no clock, Chess960 at bullet pace: h6 and White's castling that moves only the rook (the king stays on c1) stand still 2 s after a knocked pawn is put back; the search for two moves tried only pieces seen lifted, and the game was lost 79 plies behind"},
+		{"lichess_broadcast_fide_womens_world_rapid_2024_r1-6.pgn", 78, trace.Colour, 0.1, 0.005, 0.12,
+			"no clock: 35. c3 bxc3, the capture swapped faster than a scan (its landing seen 3 ms before its lift): that landing was taken for the c3 pawn bouncing, the reply for one begun too early, and c4 bxc3 e.p. (the same position) was published: 133 plies behind"},
 	} {
 		path := filepath.Join("../../testdata/games", c.file)
 		l, _, err := loadFile(path, c.game, quiet)
@@ -279,7 +282,7 @@ func TestStressGames(t *testing.T) {
 		if i < 0 || l.nums[i] != c.game {
 			t.Fatalf("%s: no game %d", c.file, c.game)
 		}
-		rates := sim.StressRates(c.scale, c.knock, 0)
+		rates := sim.StressRates(c.scale, c.knock, c.swap)
 		var buf []reconstruct.Output
 		g := play(Case{File: path, Game: c.game, Sensor: c.sensor}, l.games[i], &Options{Seed: 1, Rates: &rates, Clock: sim.ClockNever}, &buf)
 		if !g.Exact || g.Behind > 2 || len(g.FalseAlerts) > 0 {
