@@ -40,11 +40,20 @@ type catchMatch struct {
 }
 
 // structural is what a catch-up costs before the evidence: each ply
-// taken back (their events were forgotten when they were published, so
-// the record cannot speak for a new order of them), and each new ply
-// beyond the first past those.
+// taken back, and each new ply beyond the first past those.
 func (m *catchMatch) structural(clock bool) int {
 	return backCost(clock)*m.back + costResyncPly*max(0, m.n-m.back-1)
+}
+
+// margin is what a catch-up must beat the pieces out of place by: plies
+// taken back and replayed in another order are not priced by their
+// events (forgotten when they were published), so one that takes any
+// back needs two misplaced squares more.
+func (m *catchMatch) margin() int {
+	if m.back > 0 {
+		return 2 * costMisplaced
+	}
+	return 0
 }
 
 type catchState struct {
@@ -60,12 +69,15 @@ type catchState struct {
 
 // catchSearch finds, for each retraction of 0 to maxCatchBack published
 // plies, the sequences of the fewest new plies that reach the board
-// exactly, while the budget of catchBudget positions lasts. It returns
-// them (in r.catchBuf).
-func (r *Reconstructor) catchSearch() []catchMatch {
+// exactly, while the budget of catchBudget positions lasts and they can
+// cost less than maxCost. It returns them (in r.catchBuf).
+func (r *Reconstructor) catchSearch(maxCost int) []catchMatch {
 	cs := catchState{r: r, found: r.catchBuf[:0]}
 	n := len(r.plies)
 	for k := 0; k <= min(maxCatchBack, n) && cs.nodes < catchBudget; k++ {
+		if m := (catchMatch{back: k, n: k}); m.structural(r.clock)+m.margin() >= maxCost {
+			break
+		}
 		root := r.lines[0].pos
 		if k > 0 {
 			root = r.befores[n-k]
@@ -82,6 +94,9 @@ func (r *Reconstructor) catchSearch() []catchMatch {
 		}
 		n0 := len(cs.found)
 		for d := 1; d <= k+maxCatchAhead && len(cs.found) == n0 && cs.nodes < catchBudget; d++ {
+			if m := (catchMatch{back: k, n: d}); m.structural(r.clock)+m.margin() >= maxCost {
+				break
+			}
 			cs.depth = d
 			cs.reached = 0
 			p := root
@@ -201,11 +216,13 @@ func (r *Reconstructor) catchUp(t int64, final bool, ixCost int, pressed bool, s
 	if r.state != statePlay && r.state != stateIrregular || len(r.lines) == 0 {
 		return out, false
 	}
-	key := r.viewKey() ^ uint64(len(r.plies))<<48
+	// (What the search may cost is part of the question: a later decision
+	// may allow more.)
+	key := r.viewKey() ^ uint64(len(r.plies))<<48 ^ uint64(ixCost)*0x9e3779b97f4a7c15
 	if key == r.catchKey {
 		return out, false
 	}
-	found := r.catchSearch()
+	found := r.catchSearch(ixCost)
 	if pressed {
 		k := 0
 		for _, f := range found {
@@ -266,14 +283,8 @@ func (r *Reconstructor) catchUp(t int64, final bool, ixCost int, pressed bool, s
 	}
 	// A piece knocked off the board looks like one captured, one knocked
 	// a square forward like a pawn's move: the catch-up must be likelier
-	// than the pieces out of place. Plies taken back and replayed in
-	// another order are not priced by their events (forgotten): such a
-	// catch-up must beat them by two misplaced squares.
-	margin := 0
-	if best.back > 0 {
-		margin = 2 * costMisplaced
-	}
-	if best.cost+margin >= ixCost {
+	// than the pieces out of place.
+	if best.cost+best.margin() >= ixCost {
 		return out, false
 	}
 	if ambiguous && !final {
