@@ -89,3 +89,27 @@ func TestFastPliesAfterAnAlert(t *testing.T) {
 		}
 	}
 }
+
+// TestRestartFrameTwoCapturesOnOneSquare: boardd restarts after 1. e4 c6
+// 2. d4 d5 and its first frame, without a clock, shows the board four
+// plies on, after 3. exd5 cxd5 4. Nc3 Nc6: d5 holds a black pawn before
+// and after. The frame's changes all carry its one time, so the
+// recapture is no reply begun too early: the four moves are found, not
+// two with pieces out of place.
+func TestRestartFrameTwoCapturesOnOneSquare(t *testing.T) {
+	start := mustFEN(t, "rnbqkbnr/pp2pppp/2p5/3p4/3PP3/8/PPP2PPP/RNBQKBNR w KQkq - 0 3")
+	want := mustFEN(t, "r1bqkbnr/pp2pppp/2n5/3p4/3P4/2N5/PPP2PPP/R1BQKBNR w KQkq - 2 5")
+	for _, s := range allSensors {
+		h := newHands(t, s, start)
+		h.lift("e4", "d5").placeFirst("d5").lift("d5", "c6").place("d5").move("b1", "c3").move("b8", "c6")
+		h.evs = []trace.Event{h.evs[0], h.frame()}
+		h.wait(6000)
+		r, outs := h.run(Config{Start: start})
+		if p := r.Position(); p.Key() != want.Key() || len(r.Moves()) != 4 {
+			t.Errorf("%s: %q (%s), want %s", s, sanList(r), p.FEN(), want.FEN())
+		}
+		if a := alertList(outs); a != "" {
+			t.Errorf("%s: alerts %q", s, a)
+		}
+	}
+}

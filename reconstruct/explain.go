@@ -213,7 +213,9 @@ func (r *Reconstructor) seqCost(p *chess.Position, lastTo chess.Square, moves []
 				}
 				early = t < done+minReplyMs && start < prevDone+minReplyMs
 			}
-			if early {
+			if early && !r.rec.framed {
+				// (A frame's changes all carry its one time: they say
+				// nothing of the order.)
 				cost += costOverlap
 			}
 			prevOff = t
