@@ -214,7 +214,7 @@ type Reconstructor struct {
 	alertKey  uint64         // board the last irregularity alert was about
 	resyncKey uint64         // board a re-synchronisation last failed on
 	reviveKey uint64         // board the alternatives of blind captures were last revived for
-	catchKey  uint64         // board (and published plies) a catch-up last failed on or acted on
+	catchKey  uint64         // board (with the published plies and the cost allowed) a catch-up last failed on or acted on
 	catchBuf  []catchMatch
 
 	clk            gameClock
