@@ -3,6 +3,7 @@ package reconstruct_test
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"slices"
 	"syscall"
@@ -230,4 +231,66 @@ func BenchmarkResync4(b *testing.B) {
 			b.ReportMetric(float64(len(jobs)), "positions")
 		})
 	}
+}
+
+// BenchmarkCatchUp resumes a corpus game K plies before a position taken
+// every 7 plies (as after a restart), shows that position in one full
+// frame and lets the board stand still without a clock, through the
+// commit and alert timers. "found" is the share of positions reached
+// exactly; the times are those of the decisions on the still board
+// (the re-synchronisation, then the catch-up).
+func BenchmarkCatchUp(b *testing.B) {
+	type job struct {
+		from *chess.Position
+		to   chess.Position
+	}
+	for _, k := range []int{2, 4} {
+		var jobs []job
+		for _, g := range corpus(b, 8) {
+			for p := 10; p+k <= len(g.Moves); p += 7 {
+				jobs = append(jobs, job{from: g.Position(p), to: *g.Position(p + k)})
+			}
+		}
+		for _, s := range []trace.Sensor{trace.Colour, trace.PieceSensor} {
+			b.Run(fmt.Sprintf("%s-%d", s, k), func(b *testing.B) {
+				var times []time.Duration
+				found := 0
+				out := make([]reconstruct.Output, 0, 64)
+				for i := 0; i < b.N; i++ {
+					times, found = times[:0], 0
+					for _, j := range jobs {
+						r, _ := reconstruct.New(reconstruct.Config{Start: j.from, Sensor: s})
+						fr := fullFrame(j.from, 0, s)
+						out = r.Feed(&fr, out[:0])
+						fr = fullFrame(&j.to, 1000, s)
+						out = r.Feed(&fr, out[:0])
+						start := time.Now()
+						out = r.Advance(6000, out[:0])
+						times = append(times, time.Since(start))
+						if p := r.Position(); p.Key() == j.to.Key() {
+							found++
+						}
+					}
+				}
+				slices.Sort(times)
+				b.ReportMetric(float64(times[len(times)/2].Microseconds())/1e3, "median-ms")
+				b.ReportMetric(float64(times[len(times)*99/100].Microseconds())/1e3, "p99-ms")
+				b.ReportMetric(float64(times[len(times)-1].Microseconds())/1e3, "max-ms")
+				b.ReportMetric(float64(found)/float64(len(jobs)), "found")
+				b.ReportMetric(float64(len(jobs)), "positions")
+			})
+		}
+	}
+}
+
+// fullFrame is a frame event showing p as sensor s reports it.
+func fullFrame(p *chess.Position, t int64, s trace.Sensor) trace.Event {
+	ev := trace.Event{T: t, Kind: trace.Frame, Occ: p.Occupied(), White: p.ByColor(chess.White), HasColour: true}
+	if s == trace.PieceSensor {
+		ev.HasPieces = true
+		for x := chess.Square(0); x < 64; x++ {
+			ev.Placement[x] = p.PieceAt(x)
+		}
+	}
+	return ev
 }

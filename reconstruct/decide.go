@@ -25,6 +25,18 @@ func (r *Reconstructor) onSettle(t int64, out []Output) []Output {
 	case stateSetup:
 		out = r.checkOrientation(t, out)
 	}
+	if !r.clock && (r.state == stateIrregular || r.overlay != 0) && r.v.diff(&r.lines[0].pos) != 0 && !r.inProgress(true) {
+		// An alert is open and the board has moved on: it may show the
+		// game, caught up, that the alert was not.
+		ixCost := costMisplaced * r.overlay.Count()
+		if r.state == stateIrregular {
+			ixCost = costIllegal * maxCatchPlies
+		}
+		var ok bool
+		if out, ok = r.catchUp(r.lastChange, false, ixCost, false, 0, out); ok {
+			return out
+		}
+	}
 	if r.state != stateSetup && r.overlay == 0 && r.v.diff(&r.lines[0].pos) != 0 {
 		// Most still boards are a move under way. Without a clock only the
 		// commit timer publishes, and with one a board that is the
@@ -174,8 +186,11 @@ func (r *Reconstructor) onCommit(t int64, out []Output) []Output {
 	}
 	r.decisions++
 	r.makeView()
-	best, _, useIx := r.weigh(true)
+	best, ix, useIx := r.weigh(true)
 	if useIx || best < 0 {
+		if !r.inProgress(true) {
+			out, _ = r.catchUp(r.lastChange, false, ix.cost, false, 0, out)
+		}
 		return out
 	}
 	c := &r.cands[best]
@@ -201,7 +216,7 @@ func (r *Reconstructor) onCommit(t int64, out []Output) []Output {
 // new piece, a touch-down) continues the move, and one sooner than
 // minReplyMs is the mover's hand knocking a piece: neither completes it.
 func (r *Reconstructor) replyBegins(s chess.Square, on bool, t int64, out []Output) []Output {
-	if r.clock || !(r.state == statePlay || r.state == stateSetup && r.sawStart) || r.pending || r.overlay != 0 ||
+	if r.clock || !(r.state == statePlay || r.state == stateSetup && r.sawStart) || r.pending ||
 		r.rec.events == 0 || t-r.lastChange < minReplyMs || r.raw.occ.Has(s) == on {
 		return out
 	}
@@ -433,6 +448,12 @@ func (r *Reconstructor) onAlertTimer(t int64, out []Output) []Output {
 	}
 	if r.state == stateSetup && len(r.plies) == 0 && !r.sawStart {
 		return r.wrongSetup(t, out)
+	}
+	if r.state == stateIrregular || !r.inProgress(false) {
+		var ok bool
+		if out, ok = r.catchUp(r.lastChange, true, ix.cost, false, 0, out); ok {
+			return out
+		}
 	}
 	if r.state == stateIrregular || r.inProgress(false) && !r.putThenTaken(&ix) && !r.knockedByMover(&ix) {
 		// A move being made, or an irregularity already reported: wait for
@@ -768,6 +789,10 @@ func (r *Reconstructor) judgePress(out []Output) []Output {
 	}
 	if r.state == stateSetup && len(r.plies) == 0 && !r.sawStart {
 		return r.wrongSetup(t, out)
+	}
+	var ok bool
+	if out, ok = r.catchUp(r.lastChange, true, ix.cost, true, side, out); ok {
+		return out
 	}
 	return r.actInexact(ix, side, t, true, out)
 }

@@ -214,6 +214,8 @@ type Reconstructor struct {
 	alertKey  uint64         // board the last irregularity alert was about
 	resyncKey uint64         // board a re-synchronisation last failed on
 	reviveKey uint64         // board the alternatives of blind captures were last revived for
+	catchKey  uint64         // board (with the published plies and the cost allowed) a catch-up last failed on or acted on
+	catchBuf  []catchMatch
 
 	clk            gameClock
 	judge          Judge
@@ -302,7 +304,7 @@ func (r *Reconstructor) newGame() {
 	r.prov, r.pending, r.promo, r.released = chess.NoMove, false, chess.NoPieceType, chess.NoMove
 	r.pressFell = nil
 	r.illegal, r.flagged = [2]int{}, [2]bool{}
-	r.overlay, r.alertKey, r.resyncKey = 0, 0, 0
+	r.overlay, r.alertKey, r.resyncKey, r.catchKey = 0, 0, 0, 0
 	r.sawStart = false
 	r.result, r.reason, r.endDisputed = "", "", false
 	if !r.begun {

@@ -171,7 +171,8 @@ func (r *Reconstructor) seqCost(p *chess.Position, lastTo chess.Square, moves []
 		if r.rec.framed {
 			unseen = costMissedLift
 		}
-		if len(moves) > 1 && !rv.lifted.Has(from) {
+		if len(moves) > 1 && !rv.lifted.Has(from) && !(m.IsCastling() && from == m.CastlingKingTo() && rv.lifted.Has(to)) {
+			// (A Chess960 castling whose king stays moves only the rook.)
 			cost += unseen
 		}
 		if len(moves) > 1 && nl == 0 && !rv.placed.Has(to) && !m.IsCastling() {
@@ -202,14 +203,19 @@ func (r *Reconstructor) seqCost(p *chess.Position, lastTo chess.Square, moves []
 				}
 				// Under the first, the move before was done at its
 				// piece's last landing before this lift (it may have
-				// bounced).
+				// bounced); not one seen less than a quick carry before
+				// this lift: that is this capture's own landing, a scan
+				// reporting it before the lift (swapped faster than a
+				// scan).
 				done := prevOn
-				if last, ok := r.lastOn(to); ok && last > done && last <= t {
+				if last, ok := r.lastOn(to); ok && last > done && last+minQuickCarryMs <= t {
 					done = last
 				}
 				early = t < done+minReplyMs && start < prevDone+minReplyMs
 			}
-			if early {
+			if early && !r.rec.framed {
+				// (A frame's changes all carry its one time: they say
+				// nothing of the order.)
 				cost += costOverlap
 			}
 			prevOff = t
@@ -747,7 +753,7 @@ func (rs *resyncState) search(p *chess.Position, ply int) {
 	if left == 1 {
 		p.MovesToOccupancy(target, &ml)
 		for _, m := range ml.Moves() {
-			if !from.Has(m.From()) {
+			if !from.Has(m.From()) && !(m.IsCastling() && from.Has(m.To())) {
 				continue
 			}
 			if r.sensor != 0 {
@@ -783,7 +789,7 @@ func (rs *resyncState) search(p *chess.Position, ply int) {
 	}
 	p.GenerateLegal(&ml)
 	for _, m := range ml.Moves() {
-		if !from.Has(m.From()) {
+		if !from.Has(m.From()) && !(m.IsCastling() && from.Has(m.To())) {
 			continue
 		}
 		u := p.MakeMove(m)

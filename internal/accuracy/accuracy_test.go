@@ -255,6 +255,43 @@ func TestRegressionGames(t *testing.T) {
 	}
 }
 
+// TestStressGames replays games of the stress grid (docs/simulation.md)
+// whose published game fell far behind the board: each must now end
+// exact, never more than 2 plies behind.
+func TestStressGames(t *testing.T) {
+	for _, c := range []struct {
+		file   string
+		game   int
+		sensor trace.Sensor
+		scale  float64
+		knock  float64
+		swap   float64
+		what   string
+	}{
+		{"tcec_frc_engine_chess960_season16.pgn", 35, trace.Colour, 0.03, 0.05, 0,
+			"no clock, Chess960 at bullet pace: h6 and White's castling that moves only the rook (the king stays on c1) stand still 2 s after a knocked pawn is put back; the search for two moves tried only pieces seen lifted, and the game was lost 79 plies behind"},
+		{"lichess_broadcast_fide_womens_world_rapid_2024_r1-6.pgn", 78, trace.Colour, 0.1, 0.005, 0.12,
+			"no clock: 35. c3 bxc3, the capture swapped faster than a scan (its landing seen 3 ms before its lift): that landing was taken for the c3 pawn bouncing, the reply for one begun too early, and c4 bxc3 e.p. (the same position) was published: 133 plies behind"},
+	} {
+		path := filepath.Join("../../testdata/games", c.file)
+		l, _, err := loadFile(path, c.game, quiet)
+		if err != nil {
+			t.Fatal(err)
+		}
+		i := len(l.nums) - 1
+		if i < 0 || l.nums[i] != c.game {
+			t.Fatalf("%s: no game %d", c.file, c.game)
+		}
+		rates := sim.StressRates(c.scale, c.knock, c.swap)
+		var buf []reconstruct.Output
+		g := play(Case{File: path, Game: c.game, Sensor: c.sensor}, l.games[i], &Options{Seed: 1, Rates: &rates, Clock: sim.ClockNever}, &buf)
+		if !g.Exact || g.Behind > 2 || len(g.FalseAlerts) > 0 {
+			t.Errorf("%s game %d (%v; %s): exact %v %s, %d plies behind, false alerts %v",
+				c.file, c.game, c.sensor, c.what, g.Exact, g.Why, g.Behind, g.FalseAlerts)
+		}
+	}
+}
+
 func TestBehind(t *testing.T) {
 	p := chess.NewPosition()
 	var game []chess.Move

@@ -1,0 +1,350 @@
+package reconstruct
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/boardd/boardd/chess"
+)
+
+// Catch-up: once a published move is wrong, every later board is
+// explained from it, and a board reachable only from an earlier ply is
+// never found by the searches above (one move, a takeback of two, a
+// re-synchronisation forward). When a still board has no exact
+// explanation, the catch-up searches from the published positions of the
+// last maxCatchBack plies, for each the fewest new plies, for legal move
+// sequences that reach the board exactly by what the sensor tells. The
+// likeliest, if it is likelier than pieces out of place, is published as
+// retractions, amendments and moves, and ends the alert it explains.
+const (
+	maxCatchBack = 12 // published plies a catch-up may take back
+	// maxCatchAhead: new plies beyond those taken back (the board may be
+	// that far ahead of the true game at the first still moment).
+	maxCatchAhead = 4
+	maxCatchPlies = maxCatchBack + maxCatchAhead
+	// catchBudget bounds the positions searched for one board, so that a
+	// decision stays within a millisecond or two (BenchmarkDecision).
+	catchBudget = 4000
+	// maxCatchMatches: sequences kept, over all the retractions.
+	maxCatchMatches = 16
+)
+
+// catchMatch is a sequence that reaches the board: back published plies
+// taken back, then moves.
+type catchMatch struct {
+	back  int
+	n     int
+	moves [maxCatchPlies]chess.Move
+	pos   chess.Position
+	cost  int
+}
+
+// structural is what a catch-up costs before the evidence: each ply
+// taken back, and each new ply beyond the first past those.
+func (m *catchMatch) structural(clock bool) int {
+	return backCost(clock)*m.back + costResyncPly*max(0, m.n-m.back-1)
+}
+
+// margin is what a catch-up must beat the pieces out of place by: plies
+// taken back and replayed in another order are not priced by their
+// events (forgotten when they were published), so one that takes any
+// back needs two misplaced squares more.
+func (m *catchMatch) margin() int {
+	if m.back > 0 {
+		return 2 * costMisplaced
+	}
+	return 0
+}
+
+type catchState struct {
+	r       *Reconstructor
+	depth   int
+	nodes   int
+	from0   chess.Bitboard // squares where the root differs from the board
+	reached chess.Bitboard // squares the sequence so far moved pieces to
+	seq     [maxCatchPlies]chess.Move
+	back    int
+	found   []catchMatch
+}
+
+// catchSearch finds, for each retraction of 0 to maxCatchBack published
+// plies, the sequences of the fewest new plies that reach the board
+// exactly, while the budget of catchBudget positions lasts and they can
+// cost less than maxCost. It returns them (in r.catchBuf).
+func (r *Reconstructor) catchSearch(maxCost int) []catchMatch {
+	cs := catchState{r: r, found: r.catchBuf[:0]}
+	n := len(r.plies)
+	for k := 0; k <= min(maxCatchBack, n) && cs.nodes < catchBudget; k++ {
+		if m := (catchMatch{back: k, n: k}); m.structural(r.clock)+m.margin() >= maxCost {
+			break
+		}
+		root := r.lines[0].pos
+		if k > 0 {
+			root = r.befores[n-k]
+		}
+		cs.back = k
+		cs.from0 = r.v.diff(&root)
+		if cs.from0 == 0 {
+			if k == 0 {
+				break // the board is the game position
+			}
+			// The board set back k plies.
+			cs.found = append(cs.found, catchMatch{back: k, pos: root})
+			continue
+		}
+		n0 := len(cs.found)
+		for d := 1; d <= k+maxCatchAhead && len(cs.found) == n0 && cs.nodes < catchBudget; d++ {
+			if m := (catchMatch{back: k, n: d}); m.structural(r.clock)+m.margin() >= maxCost {
+				break
+			}
+			cs.depth = d
+			cs.reached = 0
+			p := root
+			cs.search(&p, 0)
+		}
+	}
+	r.catchBuf = cs.found
+	return cs.found
+}
+
+// bound reports whether the board can still be reached from p in left
+// plies. Each ply changes a bounded number of squares: a move empties one
+// square and fills at most one (castling two of each, en passant empties
+// two); by colour, a move changes its side's squares on two (castling
+// four) and the other side's on at most one (a capture).
+func (cs *catchState) bound(p *chess.Position, left int) bool {
+	v := &cs.r.v
+	stm := p.SideToMove()
+	mine := (left + 1) / 2 // plies of the side to move
+	theirs := left / 2
+	var own, opp int // castlings still possible, in squares beyond two
+	if p.Castling()&castleRights(stm) != 0 && mine > 0 {
+		own = 2
+	}
+	if p.Castling()&castleRights(stm.Other()) != 0 && theirs > 0 {
+		opp = 2
+	}
+	ep := (left + 1) / 2 // en passant captures at most every other ply
+	occ := p.Occupied()
+	if (occ&^v.occ).Count() > left+own/2+opp/2+ep || (v.occ&^occ).Count() > left+own/2+opp/2 {
+		return false
+	}
+	if v.colourKnown == 0 {
+		return true
+	}
+	known := v.colourKnown & v.occ
+	white := p.ByColor(chess.White)
+	black := p.ByColor(chess.Black)
+	// On squares whose colour the sensor tells: where the board shows a
+	// side's piece and p does not, or p has one and the board shows the
+	// other side's.
+	wd := ((white ^ v.white) & known) | (white &^ v.occ)
+	bd := ((black ^ (v.occ &^ v.white)) & known) | (black &^ v.occ)
+	wDiff, bDiff := wd.Count(), bd.Count()
+	if stm == chess.Black {
+		wDiff, bDiff = bDiff, wDiff
+	}
+	return wDiff <= 2*mine+own+theirs && bDiff <= 2*theirs+opp+mine
+}
+
+// castleRights are side c's castling rights.
+func castleRights(c chess.Color) chess.CastlingRights {
+	if c == chess.White {
+		return chess.WhiteHSide | chess.WhiteASide
+	}
+	return chess.BlackHSide | chess.BlackASide
+}
+
+func (cs *catchState) search(p *chess.Position, ply int) {
+	r := cs.r
+	cs.nodes++
+	left := cs.depth - ply
+	if left == 0 {
+		if r.v.diff(p) == 0 && len(cs.found) < maxCatchMatches {
+			m := catchMatch{back: cs.back, n: cs.depth, pos: *p}
+			copy(m.moves[:], cs.seq[:cs.depth])
+			cs.found = append(cs.found, m)
+		}
+		return
+	}
+	if cs.nodes > catchBudget || !cs.bound(p, left) {
+		return
+	}
+	// A piece moves from a square where the root differs from the board,
+	// or one an earlier move of the sequence filled: a piece that leaves
+	// a square and comes back is not the shortest explanation.
+	from := cs.from0 | cs.reached
+	if from&p.ByColor(p.SideToMove()) == 0 {
+		return
+	}
+	var ml chess.MoveList
+	p.GenerateLegal(&ml)
+	for _, m := range ml.Moves() {
+		if !from.Has(m.From()) && !(m.IsCastling() && from.Has(m.To())) {
+			continue
+		}
+		if ply == 0 && cs.back > 0 && m == cs.r.pub[len(cs.r.pub)-cs.back] {
+			continue // found taking back one ply fewer
+		}
+		u := p.MakeMove(m)
+		cs.seq[ply] = m
+		saved := cs.reached
+		cs.reached |= m.To().Bitboard()
+		if m.IsCastling() {
+			cs.reached |= m.CastlingKingTo().Bitboard() | m.CastlingRookTo().Bitboard()
+		}
+		cs.search(p, ply+1)
+		cs.reached = saved
+		p.UnmakeMove(m, u)
+		if cs.nodes > catchBudget {
+			return
+		}
+	}
+}
+
+// catchUp looks for a catch-up when a still board has no exact
+// explanation (ixCost: what the best inexact one costs) and publishes
+// it. final says the board has stood still long enough that waiting
+// shows nothing more: sequences that tie and reach different positions
+// are then taken as hypotheses (the best published, marked uncertain)
+// rather than left for a later board to settle.
+//
+// After a clock press by side, only sequences that end with side's move
+// count: one that ends with the opponent's is a reply begun before the
+// press, or a knock that looks like it (judgePress).
+func (r *Reconstructor) catchUp(t int64, final bool, ixCost int, pressed bool, side chess.Color, out []Output) ([]Output, bool) {
+	if r.state != statePlay && r.state != stateIrregular || len(r.lines) == 0 {
+		return out, false
+	}
+	// (What the search may cost is part of the question: a later decision
+	// may allow more.)
+	key := r.viewKey() ^ uint64(len(r.plies))<<48 ^ uint64(ixCost)*0x9e3779b97f4a7c15
+	if key == r.catchKey {
+		return out, false
+	}
+	found := r.catchSearch(ixCost)
+	if pressed {
+		k := 0
+		for _, f := range found {
+			if f.n > 0 && f.pos.SideToMove() != side {
+				found[k] = f
+				k++
+			}
+		}
+		found = found[:k]
+	}
+	if len(found) == 0 {
+		r.catchKey = key
+		return out, false
+	}
+	// Rank the matches by what the hands were seen doing. The events of
+	// the plies taken back were forgotten when they were published:
+	// their squares count as seen for the moves that replace them.
+	rv := r.recView()
+	n := len(r.plies)
+	maxBack := 0
+	for i := range found {
+		maxBack = max(maxBack, found[i].back)
+	}
+	for i := n - maxBack; i < n; i++ {
+		all, _ := moveSquares(&r.befores[i], r.pub[i])
+		rv.lifted |= all & r.befores[i].Occupied()
+		rv.placed |= all &^ r.befores[i].Occupied()
+		if r.pub[i].IsCastling() {
+			rv.placed |= r.pub[i].CastlingKingTo().Bitboard() | r.pub[i].CastlingRookTo().Bitboard()
+		} else {
+			rv.placed |= r.pub[i].To().Bitboard()
+		}
+	}
+	bi := 0
+	for i := range found {
+		f := &found[i]
+		p := r.lines[0].pos
+		if f.back > 0 {
+			p = r.befores[n-f.back]
+		}
+		sc, _ := r.seqCost(&p, r.lastTo(0, f.back), f.moves[:f.n], &rv)
+		f.cost = f.structural(r.clock) + sc
+		if f.n == 1 && !f.moves[0].IsCastling() && !rv.lifted.Has(f.moves[0].From()) {
+			// A move whose piece nobody saw leave (seqCost charges this
+			// only within a sequence).
+			f.cost += costUnseen
+		}
+		if f.cost < found[bi].cost || f.cost == found[bi].cost && f.back < found[bi].back {
+			bi = i
+		}
+	}
+	best := found[bi]
+	ambiguous := false
+	for i := range found {
+		if found[i].cost <= best.cost+uncertainGap && found[i].pos.Key() != best.pos.Key() {
+			ambiguous = true
+		}
+	}
+	// A piece knocked off the board looks like one captured, one knocked
+	// a square forward like a pawn's move: the catch-up must be likelier
+	// than the pieces out of place.
+	if best.cost+best.margin() >= ixCost {
+		return out, false
+	}
+	if ambiguous && !final {
+		// A later board may tell them apart.
+		return out, false
+	}
+	r.catchKey = key
+	return r.adoptCatch(found, bi, t, out), true
+}
+
+// adoptCatch makes the catch-up matches within pruneGap of found[bi]
+// the hypotheses and publishes the difference.
+func (r *Reconstructor) adoptCatch(found []catchMatch, bi int, t int64, out []Output) []Output {
+	r.ver++
+	defer func() { r.ver++ }()
+	best := found[bi]
+	n := len(r.plies)
+	base := r.lines[0].cost
+	r.spare = r.spare[:0]
+	for i := range found {
+		f := &found[i]
+		if f.cost > best.cost+pruneGap {
+			continue
+		}
+		keep := n - f.back
+		moves := make([]chess.Move, 0, keep+f.n+16)
+		moves = append(append(moves, r.pub[:keep]...), f.moves[:f.n]...)
+		r.spare = append(r.spare, line{moves: moves, pos: f.pos, cost: base + f.cost})
+	}
+	r.lines, r.spare = r.spare, r.lines
+	r.stale = r.stale[:0]
+	r.sortLines()
+	wasAlert := r.state == stateIrregular || r.overlay != 0
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "the board shows a position the published game did not reach: plies taken back %d, moves found %d", best.back, best.n)
+	if wasAlert {
+		sb.WriteString("; the pieces reported out of place are explained")
+	}
+	from := chess.Bitboard(0)
+	for _, m := range best.moves[:best.n] {
+		from |= m.From().Bitboard()
+	}
+	out = r.note(out, NoteResync, t, from, sb.String())
+	if r.prov != chess.NoMove {
+		out = append(out, Output{Kind: Retract, T: t, Ply: r.provPly, Side: r.lines[0].pos.SideToMove(),
+			Old: r.prov, OldSAN: r.provN.san, OldUCI: r.provN.uci, Provisional: true, ClockMs: -1,
+			Text: "the board shows another position"})
+		r.prov = chess.NoMove
+	}
+	div := 0
+	for L := r.lines[0].moves; div < len(r.pub) && div < len(L) && r.pub[div] == L[div]; {
+		div++
+	}
+	out = r.publish(t, out)
+	r.markBlind(len(r.plies) - div)
+	r.released = chess.NoMove
+	r.rec.resetExcept(0)
+	r.alertKey = 0
+	r.overlay = 0
+	r.state = statePlay
+	r.orientOK = 1 << r.orient
+	return r.gameState(t, out)
+}
