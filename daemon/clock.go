@@ -73,6 +73,13 @@ func (d *daemon) handleClock(e clockbridge.Event) {
 }
 
 func (d *daemon) publishClock(s rules.ClockSnapshot, event string) {
+	if err := d.pub.Clock(clockState(s, event)); err != nil {
+		d.log.Warn("publishing the clock", "err", err)
+	}
+}
+
+// clockState is the clock topic's payload (docs/mqtt.md) of a snapshot.
+func clockState(s rules.ClockSnapshot, event string) publish.ClockState {
 	running := ""
 	if side, ok := s.Running.Side(); ok && !s.Paused {
 		running = side.String()
@@ -81,10 +88,8 @@ func (d *daemon) publishClock(s rules.ClockSnapshot, event string) {
 	if side, ok := s.Running.Side(); ok {
 		period = s.Period[side]
 	}
-	cs := publish.ClockState{Clocks: *publish.ClocksOf(s.Remaining[chess.White], s.Remaining[chess.Black]), Running: running, Period: period, Event: event}
-	if err := d.pub.Clock(cs); err != nil {
-		d.log.Warn("publishing the clock", "err", err)
-	}
+	// The snapshot counts periods from 0, the topic from 1.
+	return publish.ClockState{Clocks: *publish.ClocksOf(s.Remaining[chess.White], s.Remaining[chess.Black]), Running: running, Period: period + 1, Event: event}
 }
 
 // setting is the rules setting of the configured edition, game type and
