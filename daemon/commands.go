@@ -75,6 +75,15 @@ func (h *commandHandler) SetTimeControl(ctx context.Context, c publish.SetTimeCo
 		}
 		d.outs = d.sess.SetTimeControl(d.boardTime(time.Now()), c.TimeControl, d.outs[:0])
 		d.emit()
+		// The game's TimeControl tag (state, PGN) says the clock's.
+		d.game.info.TimeControl = c.TimeControl.String()
+		if cur := d.pub.Current(); cur.Info.ID != "" && !cur.Ended {
+			info := cur.Info
+			info.TimeControl = c.TimeControl.String()
+			if err := d.pub.SetInfo(info); err != nil {
+				d.log.Warn("the game's TimeControl tag was not changed", "err", err)
+			}
+		}
 		d.log.Info("time control set by command", "tc", c.TimeControl.String())
 		return nil
 	})

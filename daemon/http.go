@@ -128,7 +128,31 @@ func (d *daemon) reload() {
 	}
 	d.level.Set(parseLevel(cfg.Log.Level))
 	d.cfg.Log.Level = cfg.Log.Level
+	// The game in progress takes a changed tag where it has the old value
+	// from the configuration (not one a new_game command set).
+	cur := d.pub.Current()
+	info, changed := cur.Info, false
+	for _, f := range []struct {
+		game       *string
+		old, value string
+	}{
+		{&info.White, d.cfg.Game.White, cfg.Game.White}, {&info.Black, d.cfg.Game.Black, cfg.Game.Black},
+		{&info.Event, d.cfg.Game.Event, cfg.Game.Event}, {&info.Round, d.cfg.Game.Round, cfg.Game.Round},
+		{&info.BoardNo, d.cfg.Game.BoardNo, cfg.Game.BoardNo},
+	} {
+		if f.value != f.old && *f.game == f.old {
+			*f.game, changed = f.value, true
+		}
+	}
 	d.cfg.Game.White, d.cfg.Game.Black, d.cfg.Game.Event, d.cfg.Game.Round = cfg.Game.White, cfg.Game.Black, cfg.Game.Event, cfg.Game.Round
 	d.cfg.Game.BoardNo = cfg.Game.BoardNo
-	d.log.Info("SIGHUP: reloaded the log level and player names (other keys need a restart)", "level", cfg.Log.Level)
+	if changed && cur.Info.ID != "" && !cur.Ended {
+		if err := d.pub.SetInfo(info); err != nil {
+			d.log.Error("SIGHUP: the game's tags were not changed", "err", err)
+		} else {
+			d.game.info = info
+		}
+	}
+	d.log.Info("SIGHUP: reloaded the log level, player names, event, round and board number (other keys need a restart)",
+		"level", cfg.Log.Level, "game_tags_changed", changed)
 }

@@ -29,7 +29,14 @@ const (
 	kindCommand    journal.Kind = 24 // commandRecord
 	kindGameCopy   journal.Kind = 25 // GameInfo again, so one damaged record does not lose the game's tags
 	kindResultCopy journal.Kind = 26 // resultRecord again: a game's last record has no later one to rebuild it from
+	kindInfo       journal.Kind = 27 // infoRecord: the game's tags changed during it
 )
+
+// infoRecord is a change of the current game's tags (SetInfo).
+type infoRecord struct {
+	Game string   `json:"game"`
+	Info GameInfo `json:"info"`
+}
 
 // Config configures a Publisher.
 type Config struct {
@@ -487,6 +494,11 @@ func (p *Publisher) applyRecord(r journal.Record) (chained bool, err error) {
 				}
 			}
 		}
+	case kindInfo:
+		var in infoRecord
+		if err = json.Unmarshal(r.Data, &in); err == nil && p.g != nil && p.g.info.ID == in.Game {
+			p.g.info, p.g.placeholder = in.Info, false
+		}
 	case kindPosition:
 		var pos Position
 		if err = json.Unmarshal(r.Data, &pos); err == nil {
@@ -626,7 +638,7 @@ func snapsOf(k journal.Kind) []int {
 	switch k {
 	case kindGame, kindGameCopy:
 		return []int{snapState, snapPGN, snapAlerts, snapClock}
-	case kindMove, kindCorrection, kindResult, kindResultCopy, kindPosition:
+	case kindMove, kindCorrection, kindResult, kindResultCopy, kindPosition, kindInfo:
 		return []int{snapState, snapPGN}
 	case kindAlert, kindAlertClear, kindCommand:
 		return []int{snapAlerts, snapState}
@@ -1051,6 +1063,27 @@ func (p *Publisher) SetPosition(pos Position) error {
 		}
 		return pos, []int{snapState, snapPGN}, nil
 	}, func(journal.Record) { p.g.applyPosition(cp) })
+	return err
+}
+
+// SetInfo changes the current game's tags during the game (players,
+// event, round, board number, time control: an arbiter's command, a
+// reloaded configuration); its id, date, start position and moves stay.
+// Bad tags are refused as StartGame refuses them, and nothing changes.
+func (p *Publisher) SetInfo(gi GameInfo) error {
+	var rec infoRecord
+	_, err := p.event(kindInfo, func() (any, []int, error) {
+		if p.g == nil {
+			return nil, nil, errors.New("game tags: no game has started")
+		}
+		gi.ID, gi.Date, gi.FEN, gi.Chess960 = p.g.info.ID, p.g.info.Date, p.g.info.FEN, p.g.info.Chess960
+		n, _, err := normalizeGameInfo(gi, p.board, p.cfg.Now())
+		if err != nil {
+			return nil, nil, err
+		}
+		rec = infoRecord{Game: n.ID, Info: n}
+		return rec, []int{snapState, snapPGN}, nil
+	}, func(journal.Record) { p.g.info, p.g.placeholder = rec.Info, false })
 	return err
 }
 

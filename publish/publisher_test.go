@@ -586,3 +586,51 @@ func TestTerminationOfSessionReasons(t *testing.T) {
 		p.Close()
 	}
 }
+
+// SetInfo changes the tags of the game in progress (a new time control,
+// corrected names): state and PGN show them, they survive a restart, the
+// moves stay; bad tags are refused and change nothing.
+func TestSetInfo(t *testing.T) {
+	dir := t.TempDir()
+	p, err := publish.Open(publish.Config{Board: "b1", JournalDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	info, err := p.StartGame(publish.GameInfo{White: "Alice", Black: "Bob", TimeControl: "90m+30s"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Move(publish.Move{Ply: 1, UCI: "e2e4", Final: true}); err != nil {
+		t.Fatal(err)
+	}
+	changed := p.Current().Info
+	changed.White, changed.TimeControl = "Alicia", "5m+3s"
+	if err := p.SetInfo(changed); err != nil {
+		t.Fatal(err)
+	}
+	bad := changed
+	bad.TimeControl = "90x"
+	if err := p.SetInfo(bad); err == nil {
+		t.Error("a bad time control was accepted")
+	}
+	check := func(p *publish.Publisher, when string) {
+		r := p.Current()
+		if r.Info.ID != info.ID || r.Info.White != "Alicia" || r.Info.Black != "Bob" || r.Info.TimeControl != "5m+3s" || len(r.Moves) != 1 {
+			t.Errorf("%s: %+v with %d moves", when, r.Info, len(r.Moves))
+		}
+		pg := p.PGN()
+		for _, want := range []string{`[White "Alicia"]`, `[TimeControl "300+3"]`, "1. e4"} {
+			if !strings.Contains(pg, want) {
+				t.Errorf("%s: PGN lacks %s:\n%s", when, want, pg)
+			}
+		}
+	}
+	check(p, "at once")
+	p.Crash()
+	p2, err := publish.Open(publish.Config{Board: "b1", JournalDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p2.Close()
+	check(p2, "after a restart")
+}
