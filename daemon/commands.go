@@ -49,7 +49,7 @@ func (h *commandHandler) SetPosition(ctx context.Context, c publish.SetPositionC
 	d := h.d
 	return d.do(ctx, func() error {
 		if c.Position == nil {
-			return errors.New("set_position: no position")
+			return errors.New("no position")
 		}
 		if err := d.pub.SetPosition(publish.Position{FEN: c.Position.FEN(), Chess960: c.Position.Chess960(), Why: "set by the arbiter"}); err != nil {
 			return err
@@ -66,7 +66,7 @@ func (h *commandHandler) SetTimeControl(ctx context.Context, c publish.SetTimeCo
 	d := h.d
 	return d.do(ctx, func() error {
 		if d.cfg.Clock.Kind == "none" {
-			return errors.New("set_time_control: this board has no clock (clock.kind = none)")
+			return errors.New("this board has no clock (clock.kind = none)")
 		}
 		d.tc = c.TimeControl
 		d.cfg.Game.TimeControl = c.TimeControl.String()
@@ -105,7 +105,7 @@ func (h *commandHandler) AckAlert(ctx context.Context, c publish.AckAlertCmd) er
 		}
 		dur, err := time.ParseDuration(p[1:])
 		if err != nil || dur <= 0 || dur > time.Hour {
-			return fmt.Errorf("ack_alert: penalty %q: want a time to add like +2m", c.Penalty)
+			return fmt.Errorf("penalty %q: want a time to add like +2m", c.Penalty)
 		}
 		offender := chess.White
 		if c.Alert.Side == chess.Black.String() {
@@ -113,7 +113,7 @@ func (h *commandHandler) AckAlert(ctx context.Context, c publish.AckAlertCmd) er
 		}
 		outs, err := d.sess.AddTime(d.boardTime(time.Now()), offender.Other(), dur, d.outs[:0])
 		if err != nil {
-			return fmt.Errorf("ack_alert: %w", err)
+			return err
 		}
 		d.outs = outs
 		d.emit()
@@ -129,7 +129,7 @@ func (h *commandHandler) SetResult(ctx context.Context, c publish.SetResultCmd) 
 	return d.do(ctx, func() error {
 		outs, err := d.sess.SetResult(d.boardTime(time.Now()), c.Result, c.Reason, c.Replace, d.outs[:0])
 		if err != nil {
-			return fmt.Errorf("set_result: %w", err)
+			return err
 		}
 		d.outs = outs
 		d.emit()
@@ -149,7 +149,7 @@ func (h *commandHandler) CorrectMove(ctx context.Context, c publish.CorrectMoveC
 		ply := c.Ply - d.base + start.Ply()
 		outs, err := d.sess.CorrectMove(d.boardTime(time.Now()), ply, c.UCI, d.outs[:0])
 		if err != nil {
-			return fmt.Errorf("correct_move: %w", err)
+			return err
 		}
 		d.outs = outs
 		d.emit()
