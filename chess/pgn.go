@@ -534,19 +534,18 @@ func (g *Game) WritePGN(w io.Writer) error {
 		lw.word(p.SAN(m))
 		p.MakeMove(m)
 		needNumber = false
-		var comment string
+		var words []string
 		if i < len(g.Comments) {
-			comment = strings.NewReplacer("{", "(", "}", ")").Replace(g.Comments[i])
+			words = strings.Fields(strings.NewReplacer("{", "(", "}", ")").Replace(g.Comments[i]))
 		}
 		if i < len(g.Clocks) && g.Clocks[i] >= 0 {
-			if comment != "" {
-				comment += " "
-			}
-			comment += "[%clk " + FormatClock(g.Clocks[i]) + "]"
+			// One word: a line never breaks inside the command, which
+			// readers that look for "[%clk " would then miss.
+			words = append(words, "[%clk "+FormatClock(g.Clocks[i])+"]")
 		}
-		if comment != "" {
+		if len(words) > 0 {
 			lw.word("{")
-			for _, f := range strings.Fields(comment) {
+			for _, f := range words {
 				lw.word(f)
 			}
 			lw.word("}")

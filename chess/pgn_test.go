@@ -130,3 +130,32 @@ func TestPGNErrorsNameLines(t *testing.T) {
 		t.Errorf("reading went on badly after an error: %v", err)
 	}
 }
+
+// A [%clk] command is never split across lines, wherever the 79-column
+// wrap falls; the lines stay within 79 columns.
+func TestPGNNeverBreaksInsideClk(t *testing.T) {
+	g := &Game{Start: NewPosition(), Result: "*"}
+	p := *g.Start
+	for _, san := range strings.Fields("e4 e5 Nf3 Nc6 Bb5 a6 Ba4 Nf6 O-O Be7 Re1 b5 Bb3 d6 c3 O-O h3 Nb8 d4 Nbd7") {
+		m, err := p.ParseSAN(san)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g.Moves = append(g.Moves, m)
+		p.MakeMove(m)
+		g.Clocks = append(g.Clocks, time.Duration(len(g.Moves))*1234567*time.Microsecond)
+		g.Comments = append(g.Comments, strings.Repeat("x", len(g.Moves)%7))
+	}
+	text := g.PGN()
+	for _, line := range strings.Split(text, "\n") {
+		if strings.HasSuffix(line, "[%clk") || strings.Contains(line, "[%clk") && !strings.Contains(line[strings.LastIndex(line, "[%clk"):], "]") {
+			t.Errorf("a line ends inside [%%clk]: %q", line)
+		}
+		if len(line) > 79 {
+			t.Errorf("line of %d columns: %q", len(line), line)
+		}
+	}
+	if n := strings.Count(text, "[%clk "); n != len(g.Moves) {
+		t.Errorf("%d [%%clk ] commands with their space, want %d:\n%s", n, len(g.Moves), text)
+	}
+}
