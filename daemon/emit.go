@@ -89,7 +89,7 @@ func (d *daemon) emitStep() {
 				}
 				continue
 			}
-			sync(nonEmpty(o.Text, "the board went back"))
+			sync(nonEmpty(earliestCorrection(d.outs[i:]).Text, "the board went back"))
 		case reconstruct.Alert:
 			sync("")
 			d.publishAlert(o)
@@ -112,6 +112,21 @@ func (d *daemon) emitStep() {
 	// Every output that changes the game's moves (a final move, a
 	// correction, an alert or end that follows one) synced above: clock
 	// changes and notes need no look at the journal.
+}
+
+// earliestCorrection is the retraction or amendment of the earliest ply
+// among outs (outs[0] is one): the journal is corrected from that ply, so
+// its text says why (an arbiter's amendment of ply 1 comes after the
+// retractions of the later plies it cannot keep).
+func earliestCorrection(outs []session.Output) *session.Output {
+	e := &outs[0]
+	for i := range outs {
+		o := &outs[i]
+		if (o.Kind == reconstruct.Retract || o.Kind == reconstruct.Amend) && !o.Provisional && o.Ply < e.Ply {
+			e = o
+		}
+	}
+	return e
 }
 
 func nonEmpty(s, def string) string {
@@ -140,16 +155,22 @@ func (d *daemon) syncMoves(why string) {
 	}
 	if d.base+k < len(have) {
 		// The journal has a move the board no longer shows: correct it.
+		// An amended move keeps its time; so does a later move that is
+		// published again because it stays (the journal drops the moves
+		// after a correction).
 		ply := d.base + k + 1
 		var nm *publish.Move
 		if k < len(want) {
-			nm = &publish.Move{Ply: ply, UCI: want[k], Final: true}
+			nm = &publish.Move{Ply: ply, UCI: want[k], Final: true, Clocks: have[d.base+k].Clocks}
 			k++
 		}
 		d.correct(ply, nm, nonEmpty(why, "the board showed another move"))
 	}
 	for ; k < len(want); k++ {
 		clocks := d.moveClocks[k]
+		if idx := d.base + k; clocks == nil && idx < len(have) && have[idx].UCI == want[k] {
+			clocks = have[idx].Clocks
+		}
 		if clocks == nil {
 			clocks = d.clocksNow()
 		}
