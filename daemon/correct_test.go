@@ -3,8 +3,8 @@ package daemon
 import (
 	"fmt"
 	"log/slog"
-	"sync/atomic"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
