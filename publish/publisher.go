@@ -438,7 +438,7 @@ func (p *Publisher) applyRecord(r journal.Record) (chained bool, err error) {
 			if err == nil {
 				start.SetChess960(gi.Chess960)
 				p.g = newGame(gi, start, r.Time)
-				p.alerts = nil
+				p.alerts = journalAlerts(p.alerts)
 				p.clock = nil
 			}
 		}
@@ -571,6 +571,19 @@ func (p *Publisher) reportLoss(l *journalLoss) {
 	if _, err := p.Alert(Alert{ID: id, Kind: AlertJournalDamaged, Text: "The board's record of the game was damaged: " + what + ". Check the game against the scoresheets."}); err != nil {
 		p.log.Error("journal damage alert not raised", "err", err)
 	}
+}
+
+// journalAlerts are the alerts of alerts about the board's journal
+// (damage found, writes failing), which outlive the game: a new game
+// clears the others, these only an acknowledgement or a repair.
+func journalAlerts(alerts []Alert) []Alert {
+	var keep []Alert
+	for _, a := range alerts {
+		if a.Kind == AlertJournalDamaged || a.Kind == AlertJournalWrite {
+			keep = append(keep, a)
+		}
+	}
+	return keep
 }
 
 func (p *Publisher) removeAlert(id string) bool {
@@ -900,7 +913,7 @@ func (p *Publisher) StartGame(gi GameInfo) (GameInfo, error) {
 	}
 	_, err = p.writeRecord(kindGame, gi, true, []int{snapState, snapPGN, snapAlerts, snapClock}, func(r journal.Record) {
 		p.g = newGame(gi, start, r.Time)
-		p.alerts = nil
+		p.alerts = journalAlerts(p.alerts)
 		p.clock = nil
 	})
 	if err != nil {

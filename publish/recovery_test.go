@@ -299,3 +299,40 @@ func TestJournalFlipMidGameKeepsEveryMove(t *testing.T) {
 		p.Close()
 	}
 }
+
+// The damage alert is about the board's journal, not the game: a new game
+// (a simulated board's next, the arbiter's new_game) keeps it active, and
+// /healthz keeps saying so, until it is acknowledged.
+func TestJournalDamageOutlivesTheGame(t *testing.T) {
+	files, _, _, _ := writeGameJournal(t, 1)
+	const seg = "journal-00000002.log"
+	b := slices.Clone(files[seg])
+	b[len(b)/2] ^= 0x01
+	dir := t.TempDir()
+	for name, content := range files {
+		if name == seg {
+			content = b
+		}
+		os.WriteFile(filepath.Join(dir, name), content, 0o644)
+	}
+	damaged := func(p *publish.Publisher) int {
+		n := 0
+		for _, a := range p.Current().Alerts {
+			if a.Kind == publish.AlertJournalDamaged {
+				n++
+			}
+		}
+		return n
+	}
+	p, err := publish.Open(publish.Config{Board: "b1", JournalDir: dir, NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.StartGame(publish.GameInfo{White: "C", Black: "D"}); err != nil {
+		t.Fatal(err)
+	}
+	if n, h := damaged(p), p.Health(); n != 1 || h.OK || !h.Damaged {
+		t.Fatalf("after a new game: %d damage alerts, health %+v; want the alert and not ok", n, h)
+	}
+	p.Close()
+}
