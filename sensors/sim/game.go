@@ -24,6 +24,9 @@ type Game struct {
 	// readings into think times.
 	TimeControl *TimeControl
 	Result      string // "1-0", "0-1", "1/2-1/2" or "*" ("" = "*")
+	// Remaining are the players' clocks at Start, by colour, for a game
+	// resumed part-way (Loop.StartAt); zero: the time control's own.
+	Remaining [2]time.Duration
 }
 
 // FromPGN converts a game read by chess.PGNReader. The time control comes

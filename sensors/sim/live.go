@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"time"
 
 	"github.com/boardd/boardd/chess"
 	"github.com/boardd/boardd/trace"
@@ -76,6 +77,52 @@ func (l *Loop) load() error {
 		return fmt.Errorf("simulated board: game %d: %w", l.n+1, err)
 	}
 	l.src = src
+	return nil
+}
+
+// StartAt makes the loop, before its first Next, play game n from its
+// ply-th move on: the board shows the position after ply moves, the
+// players' clocks read remaining (by colour; zero: the time control's),
+// and the rest of the game is played from there, then game n+1 and on.
+// A demonstration board restarted mid-game goes on with the same game.
+func (l *Loop) StartAt(n, ply int, remaining [2]time.Duration) error {
+	if l.lastT != 0 {
+		return errors.New("simulated board: StartAt after the first event")
+	}
+	g, err := l.games(n)
+	if err != nil {
+		return fmt.Errorf("simulated board: game %d: %w", n+1, err)
+	}
+	if ply < 0 || ply > len(g.Moves) {
+		return fmt.Errorf("simulated board: game %d has %d plies, not %d", n+1, len(g.Moves), ply)
+	}
+	pos := chess.NewPosition()
+	if g.Start != nil {
+		p := *g.Start
+		pos = &p
+	}
+	var l2 chess.MoveList
+	for i, m := range g.Moves[:ply] {
+		l2.Reset()
+		pos.GenerateLegal(&l2)
+		if !l2.Contains(m) {
+			return fmt.Errorf("simulated board: game %d: move %d is not legal", n+1, i+1)
+		}
+		pos.MakeMove(m)
+	}
+	g.Start, g.Moves, g.Remaining = pos, g.Moves[ply:], remaining
+	if ply < len(g.Clocks) {
+		g.Clocks = g.Clocks[ply:]
+	} else {
+		g.Clocks = nil
+	}
+	o := l.opts
+	o.Seed = GameSeed(l.opts.Seed, n)
+	src, err := NewSource(g, o)
+	if err != nil {
+		return fmt.Errorf("simulated board: game %d from ply %d: %w", n+1, ply, err)
+	}
+	l.n, l.src = n, src
 	return nil
 }
 

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/boardd/boardd/chess"
 	"github.com/boardd/boardd/trace"
@@ -783,5 +784,88 @@ func TestGamesFromPGN(t *testing.T) {
 	}
 	if games[0].TimeControl == nil || games[0].TimeControl.String() != "5m+3s" || len(games[1].Moves) != 1 {
 		t.Errorf("games %+v", games)
+	}
+}
+
+// StartAt plays a game from the middle: the first frame shows the
+// position after the plies already played, the board then goes through
+// the rest of the game to its final position, the first move takes about
+// what the clock readings say (not the whole time used so far), and the
+// loop goes on with the next game.
+func TestLoopStartAt(t *testing.T) {
+	games := gamesWith(t, 20, func(g *chess.Game) bool {
+		sg := FromPGN(g)
+		return len(g.Moves) > 40 && len(g.Clocks) > 30 && sg.TimeControl != nil && sg.TimeControl.playable()
+	})[:2]
+	var gs []Game
+	for _, g := range games {
+		gs = append(gs, FromPGN(g))
+	}
+	opts := Options{Sensor: trace.PieceSensor, Seed: 3, Clock: ClockAlways}
+	l, err := NewLoop(Cycle(gs), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Late in the game, where the players have used much of their time.
+	ply := min(len(gs[1].Moves), len(gs[1].Clocks)) - 6
+	// The clocks before the ply: the readings of the two plies before.
+	var remaining [2]time.Duration
+	pos := chess.NewPosition()
+	if gs[1].Start != nil {
+		p := *gs[1].Start
+		pos = &p
+	}
+	for i, m := range gs[1].Moves[:ply] {
+		remaining[pos.SideToMove()] = gs[1].Clocks[i]
+		pos.MakeMove(m)
+	}
+	if err := l.StartAt(1, ply, remaining); err != nil {
+		t.Fatal(err)
+	}
+	if l.Game() != 1 {
+		t.Errorf("Game() = %d after StartAt(1, ...)", l.Game())
+	}
+	final := *pos
+	for _, m := range gs[1].Moves[ply:] {
+		final.MakeMove(m)
+	}
+	var b board
+	first, firstPress := true, int64(-1)
+	for {
+		it, err := l.Next()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if l.Game() != 1 {
+			break // the next game began
+		}
+		ev := it.Event
+		if first {
+			var fb board
+			fb.apply(t, trace.PieceSensor, &ev)
+			if ev.Kind != trace.Frame || sensed(trace.PieceSensor, pos) != fb {
+				t.Fatalf("first event %v, want a frame of %s", ev, pos.FEN())
+			}
+			first = false
+		}
+		if ev.Kind == trace.Press && firstPress < 0 {
+			firstPress = ev.T
+		}
+		b.apply(t, trace.PieceSensor, &ev)
+	}
+	if b != sensed(trace.PieceSensor, &final) {
+		t.Errorf("the board does not end in the game's final position %s", final.FEN())
+	}
+	// The first move takes what its player's readings say it took.
+	var inc time.Duration
+	if gs[1].TimeControl != nil {
+		inc = gs[1].TimeControl.Increment
+	}
+	took := remaining[pos.SideToMove()] + inc - gs[1].Clocks[ply]
+	if firstPress < 0 || time.Duration(firstPress)*time.Millisecond > took+30*time.Second {
+		t.Errorf("the first move was pressed at %d ms; its readings say it took %v", firstPress, took)
+	}
+	if err := l.StartAt(0, 0, [2]time.Duration{}); err == nil {
+		t.Error("StartAt after the first event was accepted")
 	}
 }

@@ -240,6 +240,11 @@ func (s *Source) chooseClock() {
 	// both clocks start at base + increment (rules.ClockModel).
 	b := s.tc.Base.Milliseconds() + s.tc.Increment.Milliseconds()
 	s.rem = [2]int64{b, b}
+	for c, r := range g.Remaining {
+		if r > 0 {
+			s.rem[c] = r.Milliseconds()
+		}
+	}
 	s.running = s.pos.SideToMove()
 }
 
