@@ -120,7 +120,10 @@ type daemon struct {
 
 // simGameInfo is what the simulated board's games tell the journal; the
 // rest of each PGN game (comments, engine evaluations) is not kept.
-type simGameInfo struct{ white, black, event, round, site, date string }
+type simGameInfo struct {
+	white, black, event, round, site, date string
+	game                                   sim.Game
+}
 
 // gameSetup is what a game starts from.
 type gameSetup struct {

@@ -2,10 +2,12 @@ package daemon
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/boardd/boardd/chess"
 	"github.com/boardd/boardd/config"
 	"github.com/boardd/boardd/publish"
+	"github.com/boardd/boardd/sensors/sim"
 	"github.com/boardd/boardd/session"
 	"github.com/boardd/boardd/trace"
 )
@@ -52,9 +54,8 @@ func (d *daemon) setupFor(start *chess.Position) gameSetup {
 // continued instead.
 func (d *daemon) startGame(g gameSetup, resume bool) error {
 	cur := d.pub.Current()
-	if resume && cur.Info.ID != "" && !cur.Ended && d.simLoop != nil {
-		// A simulated board starts its next corpus game from the start
-		// position: the journal's game cannot go on there.
+	if resume && cur.Info.ID != "" && !cur.Ended && d.simLoop != nil && !d.resumeSimulated(&cur) {
+		// Not a game the simulated board plays: it starts its next one.
 		if err := d.pub.End(publish.Result{Result: "*", Termination: "the simulated board starts a new game"}); err != nil {
 			d.log.Warn("ending the journal's game", "err", err)
 		}
@@ -121,9 +122,14 @@ func (d *daemon) newSession(start *chess.Position, resumed bool) (*session.Sessi
 		sensor = d.src.Sensor()
 	}
 	var setUp *chess.Position
+	var remaining [2]time.Duration
 	if resumed {
 		// A new game set up on the board replaces the resumed one.
 		setUp = d.initialGame().start
+		// Its clocks go on from the journal's last reading.
+		if c := d.pub.Current().Clock; c != nil {
+			remaining = [2]time.Duration{time.Duration(c.WhiteMS) * time.Millisecond, time.Duration(c.BlackMS) * time.Millisecond}
+		}
 	}
 	set, err := d.setting()
 	if err != nil {
@@ -139,5 +145,65 @@ func (d *daemon) newSession(start *chess.Position, resumed bool) (*session.Sessi
 		// or the arbiter starts White's clock (2018 6.6).
 		ClockStartsWithPress: !d.pressesFromSource,
 		SetUp:                setUp,
+		Remaining:            remaining,
 	})
+}
+
+// resumeSimulated sets the simulated board to go on with the journal's
+// unfinished game cur, from its last final move and with its clocks, when
+// cur is one of the board's games: its moves begin that game's, and where
+// several games begin so, the one with cur's players. It reports whether
+// it did.
+func (d *daemon) resumeSimulated(cur *publish.Resumed) bool {
+	start := chess.NewPosition()
+	if cur.Start != "" {
+		p, err := chess.ParseFEN(cur.Start)
+		if err != nil {
+			return false
+		}
+		start = p
+	}
+	found, named := -1, false
+	for k, g := range d.simGames {
+		if !beginsWith(&g.game, start, cur.Moves) {
+			continue
+		}
+		players := g.white == cur.Info.White && g.black == cur.Info.Black
+		if found < 0 || players && !named {
+			found, named = k, players
+		}
+	}
+	if found < 0 {
+		return false
+	}
+	var rem [2]time.Duration
+	if c := cur.Clock; c != nil {
+		rem = [2]time.Duration{time.Duration(c.WhiteMS) * time.Millisecond, time.Duration(c.BlackMS) * time.Millisecond}
+	}
+	if err := d.simLoop.StartAt(found, len(cur.Moves), rem); err != nil {
+		d.log.Warn("the simulated board cannot go on with the journal's game", "err", err)
+		return false
+	}
+	d.log.Info("the simulated board goes on with the journal's game", "game", cur.Info.ID, "corpus_game", found+1, "plies", len(cur.Moves))
+	return true
+}
+
+// beginsWith reports whether g starts at start and its moves begin with
+// moves (as the journal writes them, in UCI).
+func beginsWith(g *sim.Game, start *chess.Position, moves []publish.Move) bool {
+	pos := chess.NewPosition()
+	if g.Start != nil {
+		p := *g.Start
+		pos = &p
+	}
+	if pos.FEN() != start.FEN() || len(moves) > len(g.Moves) {
+		return false
+	}
+	for i, m := range moves {
+		if pos.UCI(g.Moves[i]) != m.UCI {
+			return false
+		}
+		pos.MakeMove(g.Moves[i])
+	}
+	return true
 }

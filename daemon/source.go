@@ -89,7 +89,7 @@ func (d *daemon) openSimulated() error {
 	infos := make([]simGameInfo, len(pgs))
 	for i, g := range pgs {
 		games[i] = sim.FromPGN(g)
-		infos[i] = simGameInfo{g.Tag("White"), g.Tag("Black"), g.Tag("Event"), g.Tag("Round"), g.Tag("Site"), g.Tag("Date")}
+		infos[i] = simGameInfo{g.Tag("White"), g.Tag("Black"), g.Tag("Event"), g.Tag("Round"), g.Tag("Site"), g.Tag("Date"), games[i]}
 	}
 	sensor, err := trace.ParseSensor(d.cfg.Sensors.Simulated)
 	if err != nil {

@@ -3,7 +3,9 @@ package session
 import (
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/boardd/boardd/chess"
 	"github.com/boardd/boardd/reconstruct"
 )
 
@@ -67,5 +69,43 @@ func TestResumedGameReplacedByANewOne(t *testing.T) {
 	}
 	if !newGame {
 		t.Errorf("no new game: %s", dump(outs))
+	}
+}
+
+// A resumed game's clocks go on from the journal's reading (Remaining),
+// not from the time control's start; a new game after it starts afresh.
+func TestResumedGameKeepsItsClocks(t *testing.T) {
+	fen := "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"
+	s := newScript(t, "edition 2023\nclock 15m+10s", fen).moves(2000, "Bb5")
+	cfg, err := ConfigFromHeader(mustHeader(t, "edition 2023\nclock 15m+10s\nsetup fen "+fen))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Remaining = [2]time.Duration{3 * time.Minute, 4 * time.Minute}
+	outs := runConfig(t, cfg, s.b.String())
+	var press *Output
+	for i := range outs {
+		if outs[i].Kind == ClockChange && outs[i].ClockEvent == "press" {
+			press = &outs[i]
+			break
+		}
+	}
+	if press == nil {
+		t.Fatalf("no press\n%s", dump(outs))
+	}
+	w, b := press.Clock.Remaining[chess.White], press.Clock.Remaining[chess.Black]
+	// White thought about 2.3 s and got the 10 s increment.
+	if w < 3*time.Minute || w > 3*time.Minute+10*time.Second || b != 4*time.Minute {
+		t.Errorf("after Bb5: white %v, black %v; want about 3:07 and 4:00", w, b)
+	}
+	cfg.Remaining = [2]time.Duration{}
+	outs = runConfig(t, cfg, s.b.String())
+	for i := range outs {
+		if outs[i].Kind == ClockChange && outs[i].ClockEvent == "press" {
+			if b := outs[i].Clock.Remaining[chess.Black]; b != 15*time.Minute+10*time.Second {
+				t.Errorf("without Remaining black has %v, want 15:10", b)
+			}
+			break
+		}
 	}
 }

@@ -43,6 +43,10 @@ type Config struct {
 	Timing reconstruct.Timing
 	// MovesOnly leaves the notation out of move outputs (reconstruct.Config).
 	MovesOnly bool
+	// Remaining are a resumed game's clocks by colour (the journal's last
+	// reading), set when its clock starts; zero: the time control's. They
+	// apply to the first game only.
+	Remaining [2]time.Duration
 	// AnalysisBudget is the node budget of each dead-position and mating
 	// analysis (a flag fall, a losing illegal move); 0 means
 	// DefaultAnalysisBudget. An analysis that runs out says the arbiter
@@ -190,6 +194,7 @@ type Session struct {
 	pendingProv reconstruct.Output
 	settling    bool
 	backlog     []reconstruct.Output
+	resumeClock [2]time.Duration // Config.Remaining, until the clock starts
 }
 
 // New starts a session.
@@ -201,7 +206,7 @@ func New(cfg Config) (*Session, error) {
 	if err != nil {
 		return nil, fmt.Errorf("session: %w", err)
 	}
-	s := &Session{cfg: cfg, base: base}
+	s := &Session{cfg: cfg, base: base, resumeClock: cfg.Remaining}
 	s.quick = quickplayProfile(cfg.Rules, cfg.TimeControl)
 	budget := cfg.AnalysisBudget
 	if budget <= 0 {

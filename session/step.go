@@ -530,9 +530,27 @@ func (s *Session) alert(o *reconstruct.Output, v rules.Verdict, out []Output) []
 
 // startClock starts the clock of the player to move at t, once.
 func (s *Session) startClock(t int64) {
-	if s.clock != nil && !s.clock.Started() {
-		_ = s.clock.StartFor(s.start.SideToMove(), at(t))
+	if s.clock == nil || s.clock.Started() {
+		return
 	}
+	side := s.start.SideToMove()
+	_ = s.clock.StartFor(side, at(t))
+	if r := s.resumeClock; r != [2]time.Duration{} {
+		// A resumed game's clocks go on from the journal's reading; the
+		// moves completed count for the time control's periods.
+		done := s.start.FullmoveNumber() - 1
+		wm, bm := done, done
+		if side == chess.Black {
+			wm++
+		}
+		for c := range r {
+			if r[c] <= 0 {
+				r[c] = s.clock.Snapshot(at(t)).Remaining[c]
+			}
+		}
+		_ = s.clock.Set(rules.ClockSetting{White: r[chess.White], Black: r[chess.Black], WhiteMoves: wm, BlackMoves: bm, Run: rules.ClockRunsFor(side)}, at(t))
+	}
+	s.resumeClock = [2]time.Duration{}
 }
 
 // press applies side's clock press at t.

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -49,5 +51,19 @@ func TestRunSimulatedRestart(t *testing.T) {
 	second := run()
 	if strings.Count(second, "msg=move") == 0 || strings.Contains(second, "kind=misplaced-pieces") || strings.Contains(second, "kind=wrong-setup") {
 		t.Errorf("the restarted board does not play on:\n%s", second)
+	}
+	// It goes on with the same game, from the ply after the last one the
+	// first run completed.
+	plies := func(log string) []int {
+		var out []int
+		for _, m := range regexp.MustCompile(`msg=move ply=(\d+)`).FindAllStringSubmatch(log, -1) {
+			n, _ := strconv.Atoi(m[1])
+			out = append(out, n)
+		}
+		return out
+	}
+	p1, p2 := plies(first), plies(second)
+	if !strings.Contains(second, "the simulated board goes on with the journal's game") || len(p1) == 0 || len(p2) == 0 || p2[0] != p1[len(p1)-1]+1 {
+		t.Errorf("the restarted board did not go on with the game: first run plies %v, second %v\n%s", p1, p2, second)
 	}
 }
