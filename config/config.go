@@ -26,7 +26,7 @@ import (
 // Config is boardd's configuration: one TOML file (default
 // /etc/boardd/boardd.toml), then BOARDD_<SECTION>_<KEY> environment
 // variables, then --set section.key=value flags. Every key is documented by
-// its doc tag; `boardd run --print-config` writes them all with defaults,
+// its doc tag; `boardd run --print-defaults` writes them all with defaults,
 // and docs/config.md is generated from the same tags.
 type Config struct {
 	Board      BoardConfig      `toml:"board" doc:"The board itself."`
@@ -214,7 +214,7 @@ func Load(path string, getenv func(string) string, sets []string) (Config, error
 		}
 		if und := md.Undecoded(); len(und) > 0 {
 			k := und[0].String()
-			return cfg, &Error{File: path, Line: lines[k], Key: k, Msg: "unknown key (see 'boardd run --print-config' for every key)"}
+			return cfg, &Error{File: path, Line: lines[k], Key: k, Msg: "unknown key (see 'boardd run --print-defaults' for every key)"}
 		}
 	}
 	for _, f := range configFields(&cfg) {
@@ -240,7 +240,7 @@ func Load(path string, getenv func(string) string, sets []string) (Config, error
 			}
 		}
 		if !found {
-			return cfg, &Error{Key: k, Msg: "unknown key (see 'boardd run --print-config')"}
+			return cfg, &Error{Key: k, Msg: "unknown key (see 'boardd run --print-defaults')"}
 		}
 	}
 	err := cfg.Validate()
@@ -454,9 +454,19 @@ func tomlValue(v reflect.Value) string {
 // DefaultText is a complete configuration file with every key, its
 // default and its documentation.
 func DefaultText() string {
-	cfg := Default()
+	return text(Default(), "# boardd configuration. Every key is shown with its default.\n")
+}
+
+// Text is cfg as a complete configuration file, every key with its value
+// and documentation; from says where cfg came from (a file, with the
+// environment's and --set overrides applied).
+func Text(cfg Config, from string) string {
+	return text(cfg, "# boardd configuration as loaded from "+from+". Every key is shown.\n")
+}
+
+func text(cfg Config, head string) string {
 	var b strings.Builder
-	b.WriteString("# boardd configuration. Every key is shown with its default.\n")
+	b.WriteString(head)
 	b.WriteString("# Environment variables BOARDD_<SECTION>_<KEY> and --set section.key=value override it.\n")
 	docs := sectionDocs()
 	section := ""
@@ -485,8 +495,9 @@ func DocMarkdown() string {
 	b.WriteString("the time control and the start position, checks every address and port, reads\n")
 	b.WriteString("the files the configuration names (sensor board, PGN, TLS certificates) and\n")
 	b.WriteString("checks that the journal's directory can be one; a value that is wrong is never\n")
-	b.WriteString("replaced by a default. `boardd run --print-config` prints a complete file with\n")
-	b.WriteString("every default.\n\n")
+	b.WriteString("replaced by a default. `boardd run --print-config` prints the configuration\n")
+	b.WriteString("`run` would use (the file, the environment and `--set` applied), every key\n")
+	b.WriteString("with its value; `--print-defaults` prints a complete file with every default.\n\n")
 	b.WriteString("This page is generated from the code (`go test ./config -run ConfigDoc -update`).\n")
 	docs := sectionDocs()
 	section := ""

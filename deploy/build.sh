@@ -84,10 +84,10 @@ done
 gen=$(mktemp -d)
 trap 'rm -rf "$gen"' EXIT
 go build -o "$gen/boardd" ./cmd/boardd
-if timeout 60 "$gen/boardd" run --print-config >"$gen/defaults.toml" 2>/dev/null && [ -s "$gen/defaults.toml" ]; then
-	echo "configuration: from 'boardd run --print-config'"
+if timeout 60 "$gen/boardd" run --print-defaults >"$gen/defaults.toml" 2>/dev/null && [ -s "$gen/defaults.toml" ]; then
+	echo "configuration: from 'boardd run --print-defaults'"
 else
-	# Until the run command has --print-config: the same function through a
+	# Until the run command has --print-defaults: the same function through a
 	# build overlay, which adds one file to the package without touching it.
 	cat >"$gen/print.go" <<'GO'
 package main
@@ -108,7 +108,7 @@ GO
 	printf '{"Replace":{"%s":"%s"}}' "$PWD/cmd/boardd/zz_build_print_config.go" "$gen/print.go" >"$gen/overlay.json"
 	go build -overlay "$gen/overlay.json" -o "$gen/boardd-print" ./cmd/boardd
 	BOARDD_BUILD_PRINT_DEFAULT_CONFIG=1 "$gen/boardd-print" >"$gen/defaults.toml"
-	echo "configuration: from config.DefaultText() (no 'boardd run --print-config' yet)"
+	echo "configuration: from config.DefaultText() (no 'boardd run --print-defaults' yet)"
 fi
 {
 	cat <<'HEAD'

@@ -28,12 +28,13 @@ func cmdRun(ctx context.Context, env *cli.Env, args []string) error {
 	fs.SetOutput(env.Stderr)
 	configPath := fs.String("config", "", "configuration file (TOML); default "+defaultConfigPath+" when it exists, else the built-in defaults")
 	check := fs.Bool("check-config", false, "check the configuration and exit")
-	printCfg := fs.Bool("print-config", false, "print a complete configuration file with every default and exit")
+	printCfg := fs.Bool("print-config", false, "print the configuration run would use (the file, the environment, --set), every key, and exit")
+	printDefaults := fs.Bool("print-defaults", false, "print a complete configuration file with every default and exit")
 	var sets stringsFlag
 	fs.Var(&sets, "set", "override a key: section.key=value (repeatable)")
 	runFor := fs.Duration("for", 0, "stop after this long (0: until SIGTERM or SIGINT)")
 	fs.Usage = func() {
-		fmt.Fprint(env.Stderr, `usage: boardd run [--config FILE] [--set section.key=value]... [--check-config] [--print-config]
+		fmt.Fprint(env.Stderr, `usage: boardd run [--config FILE] [--set section.key=value]... [--check-config] [--print-config] [--print-defaults]
 
 Runs the board: reads the sensors and the clock, reconstructs the moves,
 checks them against the FIDE Laws, journals everything and publishes it over
@@ -58,7 +59,7 @@ lists every key.
 		fs.Usage()
 		return cli.ExitError{Code: 2}
 	}
-	if *printCfg {
+	if *printDefaults {
 		fmt.Fprint(env.Stdout, config.DefaultText())
 		return nil
 	}
@@ -78,11 +79,15 @@ lists every key.
 		fmt.Fprintf(env.Stderr, "boardd run: %v\n", err)
 		return cli.ExitError{Code: 78}
 	}
+	where := path
+	if where == "" {
+		where = "built-in defaults"
+	}
+	if *printCfg {
+		fmt.Fprint(env.Stdout, config.Text(cfg, where))
+		return nil
+	}
 	if *check {
-		where := path
-		if where == "" {
-			where = "built-in defaults"
-		}
 		fmt.Fprintf(env.Stdout, "configuration OK (%s)\n", where)
 		return nil
 	}

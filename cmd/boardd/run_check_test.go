@@ -44,3 +44,38 @@ func TestCheckConfigRefusesWhatRunRefuses(t *testing.T) {
 		}
 	}
 }
+
+// --print-config prints the configuration run would use: the file, the
+// environment and --set applied; a file that does not load is an error.
+// --print-defaults prints every default, whatever is given.
+func TestPrintConfigIsTheLoadedOne(t *testing.T) {
+	path := writeConfig(t, "[board]\nid = \"b-017\"\n[game]\ntime_control = \"5m+3s\"\n")
+	env := func(k string) string {
+		if k == "BOARDD_GAME_WHITE" {
+			return "Carol"
+		}
+		return ""
+	}
+	var out, errb bytes.Buffer
+	e := &cli.Env{Stdout: &out, Stderr: &errb, Getenv: env}
+	if err := cmdRun(context.Background(), e, []string{"--config", path, "--set", "game.edition=1997", "--print-config"}); err != nil {
+		t.Fatalf("%v\n%s", err, errb.String())
+	}
+	for _, want := range []string{`id = "b-017"`, `time_control = "5m+3s"`, `edition = "1997"`, `white = "Carol"`, "loaded from " + path} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("--print-config lacks %s:\n%.600s", want, out.String())
+		}
+	}
+	out.Reset()
+	err := cmdRun(context.Background(), e, []string{"--config", filepath.Join(t.TempDir(), "missing.toml"), "--print-config"})
+	if ee, ok := err.(cli.ExitError); !ok || ee.Code != 78 {
+		t.Errorf("a missing file: %v, want exit status 78", err)
+	}
+	out.Reset()
+	if err := cmdRun(context.Background(), e, []string{"--config", path, "--print-defaults"}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), `id = "board-1"`) || !strings.Contains(out.String(), "Every key is shown with its default.") {
+		t.Errorf("--print-defaults:\n%.400s", out.String())
+	}
+}
