@@ -70,3 +70,33 @@ func TestBrokenConfigsNameFileLineAndKey(t *testing.T) {
 		}
 	}
 }
+
+// A bad value from the environment or --set is named as such, not blamed
+// on the file's line that the override replaced.
+func TestOverrideErrorsNameTheirSource(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "boardd.toml")
+	if err := os.WriteFile(path, []byte("[board]\nid = \"b-017\"\n[game]\ntime_control = \"5m+3s\"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	env := func(k string) string {
+		if k == "BOARDD_GAME_TIME_CONTROL" {
+			return "zz"
+		}
+		return ""
+	}
+	_, err := Load(path, env, nil)
+	if err == nil || !strings.Contains(err.Error(), "game.time_control: from BOARDD_GAME_TIME_CONTROL: ") || strings.Contains(err.Error(), path+":4") {
+		t.Errorf("environment: %v", err)
+	}
+	_, err = Load(path, func(string) string { return "" }, []string{"game.time_control=abc"})
+	if err == nil || !strings.Contains(err.Error(), "game.time_control: from --set: ") || strings.Contains(err.Error(), path+":4") {
+		t.Errorf("--set: %v", err)
+	}
+	if err := os.WriteFile(path, []byte("[board]\nid = \"b-017\"\n[game]\ntime_control = \"5x\"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err = Load(path, func(string) string { return "" }, nil); err == nil || !strings.Contains(err.Error(), path+":4: game.time_control") {
+		t.Errorf("the file's own bad value: %v", err)
+	}
+}

@@ -217,12 +217,16 @@ func Load(path string, getenv func(string) string, sets []string) (Config, error
 			return cfg, &Error{File: path, Line: lines[k], Key: k, Msg: "unknown key (see 'boardd run --print-defaults' for every key)"}
 		}
 	}
+	// Where a key's value came from when not from the file: an error in
+	// it names the variable or the --set, not the file's line.
+	override := map[string]string{}
 	for _, f := range configFields(&cfg) {
 		env := "BOARDD_" + strings.ToUpper(strings.ReplaceAll(f.key, ".", "_"))
 		if v := getenv(env); v != "" {
 			if err := f.set(v); err != nil {
 				return cfg, &Error{Key: f.key, Msg: fmt.Sprintf("from %s: %v", env, err)}
 			}
+			override[f.key] = "from " + env // never the value: it may be a secret
 		}
 	}
 	for _, s := range sets {
@@ -236,6 +240,7 @@ func Load(path string, getenv func(string) string, sets []string) (Config, error
 				if err := f.set(v); err != nil {
 					return cfg, &Error{Key: k, Msg: fmt.Sprintf("from --set: %v", err)}
 				}
+				override[k] = "from --set"
 				found = true
 			}
 		}
@@ -249,7 +254,11 @@ func Load(path string, getenv func(string) string, sets []string) (Config, error
 	}
 	if err != nil {
 		var ce *Error
-		if errors.As(err, &ce) && path != "" && lines[ce.Key] > 0 {
+		switch {
+		case !errors.As(err, &ce):
+		case override[ce.Key] != "":
+			ce.Msg = override[ce.Key] + ": " + ce.Msg
+		case path != "" && lines[ce.Key] > 0:
 			ce.File, ce.Line = path, lines[ce.Key]
 		}
 		return cfg, err
