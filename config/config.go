@@ -92,7 +92,7 @@ type MQTTConfig struct {
 	KeyFile          string `toml:"key_file" doc:"Client key (PEM) for the certificate."`
 	ArbiterPassword  string `toml:"arbiter_password" doc:"Embedded broker: password of the 'arbiter' account that may acknowledge alerts from the console; empty: a new one of 128 random bits at each start, shown in the log."`
 	DirectorPassword string `toml:"director_password" doc:"Embedded broker: password of the 'director' account that may send every command (start new games from the console); empty: no such account."`
-	WSURL            string `toml:"ws_url" doc:"External broker: its MQTT-over-WebSocket URL for the web pages (e.g. ws://broker.venue:8080/); empty: the pages show nothing live."`
+	WSURL            string `toml:"ws_url" doc:"External broker: its MQTT-over-WebSocket URL for the web pages (e.g. ws://broker.venue:8080/); empty: the web pages are off (health and metrics stay)."`
 	ReconnectMax     string `toml:"reconnect_max" doc:"Longest wait between reconnection attempts (jittered exponential backoff)."`
 }
 

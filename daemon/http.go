@@ -35,7 +35,8 @@ func (d *daemon) openHTTP(ctx context.Context) error {
 	}
 	// Without a WebSocket route to the broker the pages could show nothing
 	// live; health and metrics are served all the same.
-	if pages, err := web.Handler(wc); err != nil {
+	pages, err := web.Handler(wc)
+	if err != nil {
 		d.log.Warn("web pages off: set mqtt.ws_url (external broker) or mqtt.ws_listen (embedded)", "err", err)
 	} else {
 		mux.Handle("/", pages)
@@ -62,8 +63,10 @@ func (d *daemon) openHTTP(ctx context.Context) error {
 		defer cancel()
 		_ = srv.Shutdown(sctx)
 	})
-	d.log.Info("demonstration board", "url", "http://"+d.httpAddr+"/")
-	d.log.Info("arbiter console", "url", "http://"+d.httpAddr+"/console")
+	if pages != nil {
+		d.log.Info("demonstration board", "url", "http://"+d.httpAddr+"/")
+		d.log.Info("arbiter console", "url", "http://"+d.httpAddr+"/console")
+	}
 	d.log.Info("health and metrics", "health", "http://"+d.httpAddr+"/healthz", "metrics", "http://"+d.httpAddr+"/metrics")
 	return nil
 }
