@@ -58,9 +58,13 @@ func runMain(ctx context.Context, env *cli.Env, args []string) int {
 	cmds := commands()
 	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
 		if len(args) > 1 {
-			if c, ok := cmds[args[1]]; ok {
-				return cli.ExitCode(env, args[1], c.run(ctx, env, []string{"--help"}))
+			c, ok := cmds[args[1]]
+			if !ok {
+				fmt.Fprintf(env.Stderr, "boardd: unknown command %q\n\n", args[1])
+				usage(env.Stderr, cmds)
+				return 2
 			}
+			return cli.ExitCode(env, args[1], c.run(ctx, env, []string{"--help"}))
 		}
 		usage(env.Stdout, cmds)
 		if len(args) == 0 {

@@ -1,6 +1,7 @@
 package accuracy
 
 import (
+	"bytes"
 	"context"
 	"flag"
 	"fmt"
@@ -116,8 +117,7 @@ docs/simulation.md describes the simulated hands and the injections.
 			return err
 		}
 		if *examples > 0 {
-			fmt.Fprintln(env.Stdout, "\nfailing games:")
-			return rep.WriteExamples(env.Stdout)
+			return writeExamples(env.Stdout, rep.WriteExamples)
 		}
 		return nil
 	}
@@ -133,10 +133,24 @@ docs/simulation.md describes the simulated hands and the injections.
 		fmt.Fprintf(env.Stdout, "built from %s\n", rev)
 	}
 	if *examples > 0 {
-		fmt.Fprintln(env.Stdout, "\nfailing games:")
-		return rep.WriteExamples(env.Stdout)
+		return writeExamples(env.Stdout, rep.WriteExamples)
 	}
 	return nil
+}
+
+// writeExamples lists the failing games under a heading, or says there
+// are none.
+func writeExamples(w io.Writer, write func(io.Writer) error) error {
+	var b bytes.Buffer
+	if err := write(&b); err != nil {
+		return err
+	}
+	if b.Len() == 0 {
+		_, err := fmt.Fprintln(w, "\nfailing games: none")
+		return err
+	}
+	_, err := fmt.Fprintf(w, "\nfailing games:\n%s", b.Bytes())
+	return err
 }
 
 // revision is the VCS revision the binary was built from, if recorded.

@@ -184,7 +184,7 @@ func loginHint(err error) string {
 	}
 	e := strings.ToLower(err.Error())
 	if strings.Contains(e, "not authorized") || strings.Contains(e, "bad user name or password") {
-		return "the broker refused the login: give the relay account's password in BOARDD_MQTT_PASSWORD, or leave --username empty to read anonymously"
+		return "the broker refused the login: with --username, give that account's password in BOARDD_MQTT_PASSWORD; without it the relay logs in anonymously, which needs a broker that lets anonymous clients read (the venue ACL does)"
 	}
 	return ""
 }
