@@ -225,7 +225,7 @@ func Start(cfg Config) (*Embedded, error) {
 	caps.MaximumInflight = 1024
 	srv := mqtt.New(&mqtt.Options{
 		Capabilities:           caps,
-		Logger:                 cfg.Logger,
+		Logger:                 slog.New(brokerLog{cfg.Logger.Handler()}),
 		SysTopicResendInterval: 60,
 	})
 	h := newAuthHook(cfg)
