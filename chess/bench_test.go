@@ -111,3 +111,52 @@ func benchPerft(b *testing.B, fen string, depth int, f func(*Position, int) uint
 func BenchmarkPerftStart5(b *testing.B)       { benchPerft(b, StartFEN, 5, Perft) }
 func BenchmarkPerftKiwipete4(b *testing.B)    { benchPerft(b, benchFENs[1], 4, Perft) }
 func BenchmarkPerftPlayedStart4(b *testing.B) { benchPerft(b, StartFEN, 4, PerftPlayed) }
+
+// notationBenchPositions are the benchmark positions and those one move
+// later, for SAN and FEN: every move output carries both.
+func notationBenchPositions(b *testing.B) []*Position {
+	var out []*Position
+	for _, p := range benchPositions(b) {
+		out = append(out, p)
+		for _, m := range p.LegalMoves() {
+			q := *p
+			q.MakeMove(m)
+			out = append(out, &q)
+		}
+	}
+	return out
+}
+
+// BenchmarkSAN writes every legal move of the positions in SAN; ns/op is
+// per move.
+func BenchmarkSAN(b *testing.B) {
+	type pm struct {
+		p *Position
+		m Move
+	}
+	var all []pm
+	for _, p := range notationBenchPositions(b) {
+		for _, m := range p.LegalMoves() {
+			all = append(all, pm{p, m})
+		}
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	n := 0
+	for i := 0; i < b.N; i++ {
+		x := all[i%len(all)]
+		n += len(x.p.SAN(x.m))
+	}
+	_ = n
+}
+
+// BenchmarkAppendFEN writes the FEN of each position into a reused buffer.
+func BenchmarkAppendFEN(b *testing.B) {
+	ps := notationBenchPositions(b)
+	buf := make([]byte, 0, 128)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		buf = ps[i%len(ps)].AppendFEN(buf[:0])
+	}
+}

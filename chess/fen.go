@@ -2,6 +2,8 @@ package chess
 
 import (
 	"fmt"
+	"math/bits"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -265,30 +267,57 @@ func ParsePlacement(s string, pl *[64]Piece) error {
 	return nil
 }
 
+// fenLetters is Piece.FENLetter as a table, digits for the runs of empty
+// squares being written apart.
+var fenLetters = [16]byte{
+	WhitePawn: 'P', WhiteKnight: 'N', WhiteBishop: 'B', WhiteRook: 'R', WhiteQueen: 'Q', WhiteKing: 'K',
+	BlackPawn: 'p', BlackKnight: 'n', BlackBishop: 'b', BlackRook: 'r', BlackQueen: 'q', BlackKing: 'k',
+}
+
+// maxPlacement is the longest placement field: 64 pieces and 7 slashes.
+const maxPlacement = 64 + 7
+
 // AppendPlacement appends the piece-placement field of a FEN for pl to b.
 func AppendPlacement(b []byte, pl *[64]Piece) []byte {
-	for r := 7; r >= 0; r-- {
-		empty := 0
-		for f := 0; f < 8; f++ {
-			pc := pl[NewSquare(f, r)]
-			if pc == NoPiece {
-				empty++
-				continue
-			}
-			if empty > 0 {
-				b = append(b, byte('0'+empty))
-				empty = 0
-			}
-			b = append(b, pc.FENLetter())
-		}
-		if empty > 0 {
-			b = append(b, byte('0'+empty))
-		}
-		if r > 0 {
-			b = append(b, '/')
+	var occ Bitboard
+	for sq, pc := range pl {
+		if pc != NoPiece {
+			occ |= 1 << uint(sq)
 		}
 	}
-	return b
+	return appendPlacement(b, pl, occ)
+}
+
+// appendPlacement is AppendPlacement given the occupied squares, which a
+// Position keeps. A FEN is written for every move output, so it visits
+// the pieces only, not the 64 squares, and writes into room made once.
+func appendPlacement(b []byte, pl *[64]Piece, occ Bitboard) []byte {
+	n := len(b)
+	b = slices.Grow(b, maxPlacement)[:n+maxPlacement]
+	w := b[n:]
+	i := 0
+	for r := 7; r >= 0; r-- {
+		f := 0
+		for row := uint8(occ >> (8 * uint(r))); row != 0; row &= row - 1 {
+			pf := bits.TrailingZeros8(row)
+			if pf > f {
+				w[i] = byte('0' + pf - f)
+				i++
+			}
+			w[i] = fenLetters[pl[8*r+pf]&15]
+			i++
+			f = pf + 1
+		}
+		if f < 8 {
+			w[i] = byte('0' + 8 - f)
+			i++
+		}
+		if r > 0 {
+			w[i] = '/'
+			i++
+		}
+	}
+	return b[:n+i]
 }
 
 // SetChess960 marks the position as a Chess960 game (or not), which
@@ -308,7 +337,7 @@ func (p *Position) FEN() string {
 // AppendFEN appends the FEN to b (see FEN); it does not allocate when b
 // has room, which matters where a FEN is made for every move.
 func (p *Position) AppendFEN(b []byte) []byte {
-	b = AppendPlacement(b, &p.board)
+	b = appendPlacement(b, &p.board, p.byType[0])
 	if p.side == White {
 		b = append(b, " w "...)
 	} else {
@@ -322,9 +351,21 @@ func (p *Position) AppendFEN(b []byte) []byte {
 		b = append(b, byte('a'+p.ep.File()), byte('1'+p.ep.Rank()))
 	}
 	b = append(b, ' ')
-	b = strconv.AppendInt(b, int64(p.halfmove), 10)
+	b = appendCount(b, p.halfmove)
 	b = append(b, ' ')
-	return strconv.AppendInt(b, int64(p.fullmove), 10)
+	return appendCount(b, p.fullmove)
+}
+
+// appendCount appends n >= 0 in decimal; the move counters are nearly
+// always under 100, which needs no division loop.
+func appendCount(b []byte, n int) []byte {
+	switch {
+	case uint(n) < 10:
+		return append(b, byte('0'+n))
+	case uint(n) < 100:
+		return append(b, byte('0'+n/10), byte('0'+n%10))
+	}
+	return strconv.AppendInt(b, int64(n), 10)
 }
 
 func (p *Position) appendCastling(b []byte) []byte {

@@ -28,10 +28,18 @@ func FuzzFEN(f *testing.F) {
 		if q.FEN() != out || q.Key() != p.Key() {
 			t.Fatalf("FEN %q re-read as %q", out, q.FEN())
 		}
+		if want := refFEN(p); out != want {
+			t.Fatalf("FEN %q, the straightforward writer says %q", out, want)
+		}
 		// Every generated move must make and unmake cleanly and write as
-		// SAN and UCI that read back to the same move.
-		for _, m := range p.LegalMoves() {
+		// SAN (as the straightforward writer does) and UCI that read back
+		// to the same move.
+		legal := p.LegalMoves()
+		for _, m := range legal {
 			san := p.SAN(m)
+			if want := refSAN(p, m, legal); san != want {
+				t.Fatalf("%s: SAN %q, the straightforward writer says %q", out, san, want)
+			}
 			if back, err := p.ParseSAN(san); err != nil || back != m {
 				t.Fatalf("%s: SAN %q reads back as %v, %v", out, san, back, err)
 			}

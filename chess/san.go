@@ -10,13 +10,12 @@ import (
 // m must be legal in p.
 func (p *Position) SAN(m Move) string {
 	var buf [12]byte
-	return string(p.AppendSAN(buf[:0], m, nil, nil))
+	return string(p.AppendSAN(buf[:0], m, nil))
 }
 
 // AppendSAN appends m, legal in p, in SAN (see SAN). A caller that keeps
-// them passes legal, p's legal moves, and after, the position m leads to;
-// for each nil AppendSAN works it out itself.
-func (p *Position) AppendSAN(b []byte, m Move, legal *MoveList, after *Position) []byte {
+// it passes after, the position m leads to; if nil AppendSAN works it out.
+func (p *Position) AppendSAN(b []byte, m Move, after *Position) []byte {
 	from, to := m.From(), m.To()
 	pc := p.board[from]
 	switch {
@@ -36,18 +35,7 @@ func (p *Position) AppendSAN(b []byte, m Move, legal *MoveList, after *Position)
 		}
 	default:
 		b = append(b, pc.Type().Letter())
-		// Other pieces of the same kind that could also go to `to`.
-		if legal == nil {
-			legal = new(MoveList)
-			p.GenerateLegal(legal)
-		}
-		var others Bitboard
-		for _, o := range legal.Moves() {
-			if o.To() == to && o != m && !o.IsCastling() && p.board[o.From()] == pc {
-				others |= o.From().Bitboard()
-			}
-		}
-		if others != 0 {
+		if others := p.sameKindTo(pc, from, to); others != 0 {
 			switch {
 			case others&fileBB(from.File()) == 0:
 				b = append(b, byte('a'+from.File()))
@@ -67,6 +55,8 @@ func (p *Position) AppendSAN(b []byte, m Move, legal *MoveList, after *Position)
 		q.MakeMove(m)
 		after = &q
 	}
+	// Mate is looked for only after a check: a move that gives no check
+	// needs no move generation at all.
 	if after.InCheck() {
 		if after.HasLegalMove() {
 			b = append(b, '+')
@@ -75,6 +65,45 @@ func (p *Position) AppendSAN(b []byte, m Move, legal *MoveList, after *Position)
 		}
 	}
 	return b
+}
+
+// sameKindTo is the set of the other pieces pc (a knight, bishop, rook,
+// queen or king of the side to move, on from) that could legally go to to
+// as well: SAN's disambiguation. It asks the attack tables rather than
+// generating every legal move, and checks legality only for the rare
+// piece that attacks to too.
+func (p *Position) sameKindTo(pc Piece, from, to Square) Bitboard {
+	occ := p.byType[0]
+	var cands Bitboard
+	switch pc.Type() {
+	case Knight:
+		cands = knightAttacks[to]
+	case Bishop:
+		cands = BishopAttacks(to, occ)
+	case Rook:
+		cands = RookAttacks(to, occ)
+	case Queen:
+		cands = QueenAttacks(to, occ)
+	default: // one king; castling is written apart
+		return 0
+	}
+	cands &= p.Pieces(pc.Color(), pc.Type()) &^ from.Bitboard()
+	var others Bitboard
+	for ; cands != 0; cands &= cands - 1 {
+		if o := cands.First(); p.pieceMoveLegal(o, to) {
+			others |= o.Bitboard()
+		}
+	}
+	return others
+}
+
+// pieceMoveLegal reports whether the move of the piece on from (not a
+// king, not en passant) to to, which it attacks, leaves its king safe.
+func (p *Position) pieceMoveLegal(from, to Square) bool {
+	us := p.board[from].Color()
+	occ := p.byType[0]&^from.Bitboard() | to.Bitboard()
+	// A piece on to is captured, so it no longer attacks.
+	return p.attackersTo(p.kingSq[us], occ)&p.byColor[us^1]&^to.Bitboard() == 0
 }
 
 // figurines maps chess figurine characters to SAN letters.

@@ -43,7 +43,7 @@ type Config struct {
 	// MovesOnly leaves the notation out of the outputs (SAN, UCI, FEN,
 	// OldSAN and OldUCI stay empty; Move and Old are set as always), for
 	// consumers that keep moves, not text: a PGN writer, the accuracy
-	// benchmark. Writing notation is a quarter of the replay's work.
+	// benchmark. Writing notation is a seventh of the replay's work.
 	// Texts still name moves in SAN.
 	MovesOnly bool
 	// NoDeadAnalysis leaves dead positions to the caller (a session, which

@@ -42,8 +42,7 @@ func (r *Reconstructor) san(p *chess.Position, m chess.Move) string {
 }
 
 // appendSAN appends m, legal in p (after is the position it leads to), in
-// SAN, with p's legal moves from the reconstruction's cache: the
-// explanation of the board needs them anyway.
+// SAN.
 func (r *Reconstructor) appendSAN(b []byte, p, after *chess.Position, m chess.Move) []byte {
-	return p.AppendSAN(b, m, r.legal(p), after)
+	return p.AppendSAN(b, m, after)
 }
