@@ -219,12 +219,21 @@ func (c *Config) checkFiles() error {
 }
 
 // checkDirectory reports why dir cannot be a directory: it is something
-// else, or the nearest part of its path that exists is not a directory.
+// else, or the nearest part of its path that exists is not a directory or
+// cannot hold one (a directory made there and removed at once tells; /proc
+// and read-only file systems cannot).
 func checkDirectory(dir string) error {
 	for p := filepath.Clean(dir); ; p = filepath.Dir(p) {
 		fi, err := os.Stat(p)
 		switch {
+		case err == nil && fi.IsDir() && p == filepath.Clean(dir):
+			return nil
 		case err == nil && fi.IsDir():
+			probe, err := os.MkdirTemp(p, ".boardd-check-")
+			if err != nil {
+				return fmt.Errorf("%s: cannot be made in %s: %w", dir, p, errors.Unwrap(err))
+			}
+			_ = os.Remove(probe)
 			return nil
 		case err == nil && p == filepath.Clean(dir):
 			return fmt.Errorf("%s: exists and is not a directory", dir)
