@@ -406,7 +406,9 @@ func (r *Reconstructor) End(t int64, out []Output) []Output {
 	if r.pending {
 		out = r.decidePress(out)
 	}
-	if r.state == statePlay || r.state == stateIrregular {
+	// A first move from a known start counts too (a trace that ends
+	// right after it).
+	if r.state == statePlay || r.state == stateIrregular || r.state == stateSetup && r.sawStart {
 		r.makeView()
 		if best := r.explain(true, true); best >= 0 && r.cands[best].n > 0 && r.cands[best].back == 0 {
 			out = r.note(out, NoteNoPress, r.lastChange, r.cands[best].moves[0].From().Bitboard(),

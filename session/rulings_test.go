@@ -436,3 +436,36 @@ func TestMoveBeforeDeadPositionAnalysis(t *testing.T) {
 	}
 	t.Fatal("no step published Kxd2 with the analysis pending")
 }
+
+// 5.2.2 and 6.2.1: a capture into a dead position ends the game at once,
+// without a press; the flag that would fall a minute later is no flag
+// (6.9). An occupancy board, nobody presses, the next event comes long
+// after the flag.
+func TestDeadPositionWithoutPressBeforeTheFlag(t *testing.T) {
+	tr := "boardtrace 1\nsensor occupancy\nsetup fen 7k/8/8/8/8/8/3r4/2B1K3 w - - 0 40\nclock 1m+0s\n" +
+		"1000 off d2\n1100 off e1\n1300 on d2\n90000 frame 0x8000000000000804\n"
+	cfg, err := ConfigFromHeader(mustHeader(t, "clock 1m+0s\nsetup fen 7k/8/8/8/8/8/3r4/2B1K3 w - - 0 40"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Sensor = trace.Occupancy
+	outs := runConfig(t, cfg, tr)
+	if got := summary(outs); !strings.HasPrefix(got, "Kxd2 alert:dead-position=1/2-1/2 end:1/2-1/2 dead position") || len(find(outs, reconstruct.FlagFall)) > 0 {
+		t.Errorf("%s\n%s", got, dump(outs))
+	}
+}
+
+// A trace that ends right after the game-ending move (no press, no still
+// moment) still has the move and the end.
+func TestTraceEndingOnTheEndingMove(t *testing.T) {
+	tr := "boardtrace 1\nsensor occupancy\nsetup fen 7k/8/8/8/8/8/3r4/2B1K3 w - - 0 40\n1000 off d2\n1100 off e1\n1300 on d2\n"
+	cfg, err := ConfigFromHeader(mustHeader(t, "setup fen 7k/8/8/8/8/8/3r4/2B1K3 w - - 0 40"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Sensor = trace.Occupancy
+	outs := runConfig(t, cfg, tr)
+	if len(find(outs, reconstruct.DeadPosition)) != 1 || !strings.Contains(summary(outs), "Kxd2") {
+		t.Errorf("%s\n%s", summary(outs), dump(outs))
+	}
+}

@@ -348,7 +348,9 @@ func (s *Session) advanceTo(t int64, out []Output) []Output {
 			break
 		}
 		s.routs = s.rec.Advance(tf, s.routs[:0])
-		out = s.take(out)
+		// The still board's end of the game, analysis included, comes
+		// before the flag.
+		out = s.settleAll(s.take(out))
 		n := len(out)
 		out = s.advanceClock(tf, out)
 		if len(out) == n && !s.ended {
