@@ -90,4 +90,30 @@ func TestCorrectMoveKeepsTheClocks(t *testing.T) {
 	if pg := pub.PGN(); strings.Count(pg, "[%clk") != 5 {
 		t.Errorf("PGN lost [%%clk] readings:\n%s", pg)
 	}
+
+	// The arbiter's result, then another correction: the result stays.
+	if d.outs, err = d.sess.SetResult(t0+2000, "1/2-1/2", "agreement", false, d.outs[:0]); err != nil {
+		t.Fatal(err)
+	}
+	d.emit()
+	if outs, err = d.sess.CorrectMove(t0+3000, 3, "c2c3", d.outs[:0]); err != nil {
+		t.Fatal(err)
+	}
+	d.outs = outs
+	d.emit()
+	cur := pub.Current()
+	if !cur.Ended || cur.Result.Result != "1/2-1/2" || cur.Moves[2].UCI != "c2c3" {
+		t.Errorf("after correcting a finished game: ended %v, result %+v, ply 3 %s", cur.Ended, cur.Result, cur.Moves[2].UCI)
+	}
+	if pg := pub.PGN(); !strings.Contains(pg, `[Result "1/2-1/2"]`) || !strings.Contains(pg, "[Termination") {
+		t.Errorf("PGN after the correction:\n%s", pg)
+	}
+	// A replaced result keeps a Termination tag.
+	if d.outs, err = d.sess.SetResult(t0+4000, "1-0", "resignation", true, d.outs[:0]); err != nil {
+		t.Fatal(err)
+	}
+	d.emit()
+	if pg := pub.PGN(); !strings.Contains(pg, `[Result "1-0"]`) || !strings.Contains(pg, `[Termination "normal"]`) {
+		t.Errorf("PGN after the replaced result:\n%s", pg)
+	}
 }

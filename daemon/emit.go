@@ -184,6 +184,12 @@ func (d *daemon) syncMoves(why string) {
 		d.log.Info("move", "ply", m.Ply, "san", m.SAN, "fen", m.FEN)
 	}
 	clear(d.moveClocks)
+	// A correction reopens the journal's game; a result the session still
+	// holds (the arbiter's, or one the correction left standing) ends it
+	// again.
+	if res, reason := d.sess.Result(); res != "" && !d.pub.Current().Ended {
+		d.endGame(res, reason)
+	}
 }
 
 func (d *daemon) correct(ply int, nm *publish.Move, why string) {
@@ -310,6 +316,9 @@ func squareNames(b chess.Bitboard) []string {
 }
 
 func (d *daemon) endGame(result, reason string) {
+	if cur := d.pub.Current(); cur.Ended && cur.Result.Result == result && cur.Result.Termination == reason {
+		return // ended so already (syncMoves ended it again after a correction)
+	}
 	if err := d.pub.End(publish.Result{Result: result, Termination: reason}); err != nil {
 		d.log.Error("journal refused the result", "result", result, "err", err)
 		return
