@@ -107,7 +107,7 @@ func BenchmarkFlagVerdict(b *testing.B) {
 // can be published when it leads into a position the dead-position
 // analysis must look at: from each position of the unwinnable test set,
 // the first capture or pawn move into such a position, made on a piece
-// board and pressed.
+// board and pressed, with the daemon's ticks every 50 ms between events.
 // "published-first" is the step as the session runs it (the analysis is
 // deferred to Settle); the peer "analysis-inline" also runs Settle before
 // the move could go out, as every step did before:
@@ -164,19 +164,30 @@ func BenchmarkMoveIntoDeadCandidate(b *testing.B) {
 						b.Fatal(err)
 					}
 					var outs []Output
-					for k := range g.events {
+					var now int64
+					published := false
+					// The events, and the daemon's ticks every 50 ms
+					// between them; the step that first has the move.
+					step := func(f func() []Output) {
 						start := time.Now()
-						outs = sess.Feed(&g.events[k], outs[:0])
+						outs = f()
 						if inline {
 							outs = sess.settleAll(outs)
 						}
 						d := time.Since(start)
 						for _, o := range outs {
-							if o.Kind == reconstruct.Move {
-								times = append(times, d)
-								break
+							if o.Kind == reconstruct.Move && !published {
+								times, published = append(times, d), true
 							}
 						}
+					}
+					for k := range g.events {
+						ev := &g.events[k]
+						for ; now+50 < ev.T; now += 50 {
+							step(func() []Output { return sess.Advance(now+50, outs[:0]) })
+						}
+						now = ev.T
+						step(func() []Output { return sess.Feed(ev, outs[:0]) })
 					}
 				}
 			}

@@ -385,9 +385,10 @@ func TestUnclaimedIllegalMoveIsNoSecondOffence(t *testing.T) {
 }
 
 // A move into a position that may be dead is out before the analysis
-// runs (Settle): the step that shows Kxd2 returns the move alone (still
-// provisional: no press yet); Settle then finds the dead position, which
-// makes the move final without a press (6.2.1), at the move's time.
+// runs (Settle): on a live board, ticking every 50 ms, the step that
+// shows Kxd2 returns the move alone (still provisional: no press yet);
+// Settle then finds the dead position, which makes the move final without
+// a press (6.2.1), at the move's time.
 func TestMoveBeforeDeadPositionAnalysis(t *testing.T) {
 	s := newScript(t, "edition 2023\nclock 3m", "4k3/8/8/8/8/8/3r4/3BK3 w - - 0 1").moves(1000, "Kxd2")
 	tr, err := trace.NewReader(strings.NewReader(s.b.String()))
@@ -402,13 +403,23 @@ func TestMoveBeforeDeadPositionAnalysis(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var moveT int64 = -1
+	var moveT, now int64 = -1, 0
+	// Events, and between them the ticks a live board gives every 50 ms.
+	var steps []func() []Output
 	for {
 		ev, err := tr.Next()
 		if err != nil {
 			break
 		}
-		outs := sess.Feed(&ev, nil)
+		for ; now+50 < ev.T; now += 50 {
+			t := now + 50
+			steps = append(steps, func() []Output { return sess.Advance(t, nil) })
+		}
+		now = ev.T
+		steps = append(steps, func() []Output { return sess.Feed(&ev, nil) })
+	}
+	for _, step := range steps {
+		outs := step()
 		if len(find(outs, reconstruct.DeadPosition)) > 0 {
 			t.Fatalf("the verdict came with the step, not after it:\n%s", dump(outs))
 		}
@@ -467,5 +478,41 @@ func TestTraceEndingOnTheEndingMove(t *testing.T) {
 	outs := runConfig(t, cfg, tr)
 	if len(find(outs, reconstruct.DeadPosition)) != 1 || !strings.Contains(summary(outs), "Kxd2") {
 		t.Errorf("%s\n%s", summary(outs), dump(outs))
+	}
+}
+
+// A mate nobody presses after: the mating move's clock reading is the
+// mover's time when it was made (6.2.1: no press is needed), and the
+// clocks stop with the game; a later press counts for nothing.
+func TestClocksStopWithTheGame(t *testing.T) {
+	s := newScript(t, "edition 2018\ngame blitz\nclock 5m", "")
+	s.moves(1000, "f3", "e5", "g4")
+	s.move("Qh4#", 800, false)
+	s.wait(1700).raw("clock b", "off e1")
+	outs := s.run(60_000)
+	var mate *Output
+	for i := range outs {
+		if outs[i].Kind == reconstruct.Move && outs[i].SAN == "Qh4#" && !outs[i].Provisional {
+			mate = &outs[i]
+		}
+		if outs[i].Kind == ClockChange && outs[i].ClockEvent == "press" && outs[i].T > 5000 {
+			t.Errorf("a press after the mate was applied: %+v", outs[i])
+		}
+	}
+	if mate == nil {
+		t.Fatalf("no Qh4#\n%s", dump(outs))
+	}
+	// Black's clock ran from White's last press to the queen set down.
+	var blackBefore, whitePress int64 = -1, -1
+	for _, o := range outs {
+		if o.Kind == ClockChange && o.ClockEvent == "press" && o.Side == chess.Black {
+			blackBefore = o.Clock.Remaining[chess.Black].Milliseconds()
+		}
+		if o.Kind == ClockChange && o.ClockEvent == "press" && o.Side == chess.White {
+			whitePress = o.T
+		}
+	}
+	if want := blackBefore - (mate.T - whitePress); mate.ClockMs != want {
+		t.Errorf("Qh4# clock %d ms, want %d\n%s", mate.ClockMs, want, dump(outs))
 	}
 }

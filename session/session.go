@@ -194,7 +194,8 @@ type Session struct {
 	pendingProv reconstruct.Output
 	settling    bool
 	backlog     []reconstruct.Output
-	resumeClock [2]time.Duration // Config.Remaining, until the clock starts
+	resumeClock [2]time.Duration    // Config.Remaining, until the clock starts
+	endClock    rules.ClockSnapshot // the clocks when the game ended, stopped
 }
 
 // New starts a session.
@@ -295,6 +296,9 @@ func (s *Session) Clock(t int64) (snap rules.ClockSnapshot, ok bool) {
 		snap = s.clock.Snapshot(at(s.lastT))
 		return snap, true
 	}
+	if s.ended && s.endClock.Running == rules.ClockStopped && !s.endClock.At.IsZero() {
+		return s.endClock, true
+	}
 	return s.clock.Snapshot(at(max(t, s.lastT))), true
 }
 
@@ -321,6 +325,11 @@ func (s *Session) Feed(ev *trace.Event, out []Output) []Output {
 		}
 	}
 	if ev.Kind == trace.Press {
+		// What the still board showed before the press comes first (a
+		// live board's ticks would have told it already): a mate made
+		// before it ends the game, and the press then counts for nothing.
+		s.routs = s.rec.Advance(ev.T, s.routs[:0])
+		out = s.settleAll(s.take(out))
 		out = s.press(ev.Side, ev.T, out)
 	}
 	s.routs = s.rec.Feed(ev, s.routs[:0])
@@ -410,6 +419,11 @@ func (s *Session) SetResult(t int64, result, reason string, replace bool, out []
 }
 
 func (s *Session) endOutput(t int64, result, reason, text string) Output {
+	if result != "*" && s.clock != nil {
+		// The clocks stop with the game (Clock shows them as they were).
+		s.endClock = s.clock.Snapshot(at(t))
+		s.endClock.Running = rules.ClockStopped
+	}
 	return Output{Output: reconstruct.Output{Kind: reconstruct.End, T: t, Ply: s.pos.Ply(), Side: s.pos.SideToMove(),
 		Result: result, Reason: reason, Text: text, ClockMs: -1, From: chess.NoSquare, To: chess.NoSquare}}
 }

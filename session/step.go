@@ -179,7 +179,13 @@ func (s *Session) finalMove(o *reconstruct.Output, out []Output) []Output {
 	s.hist.Push(&s.pos)
 	m := Output{Output: *o}
 	m.ClockMs = -1
-	if snap, ok := s.Clock(s.lastT); ok {
+	// The mover's time at the press; a move that ends the game needs none
+	// (6.2.1): its time is when it was made.
+	snap, ok := s.Clock(s.lastT)
+	if s.provEnd && ok && s.clock.Started() {
+		snap = s.clock.Snapshot(at(o.T))
+	}
+	if ok {
 		m.ClockMs = snap.Remaining[mover].Milliseconds()
 		m.Clock, m.Timed = snap, true
 	}
@@ -555,8 +561,8 @@ func (s *Session) startClock(t int64) {
 
 // press applies side's clock press at t.
 func (s *Session) press(side chess.Color, t int64, out []Output) []Output {
-	if s.clock == nil {
-		return out
+	if s.clock == nil || s.ended {
+		return out // after the end a press counts for nothing
 	}
 	if !s.cfg.ClockStartsWithPress {
 		s.startClock(t)
