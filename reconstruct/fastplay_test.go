@@ -341,3 +341,21 @@ func TestUnseenCaptureRecapturedVictimFirst(t *testing.T) {
 		t.Errorf("moves %q, want \"Bxd7+ Qxd7 O-O\"", got)
 	}
 }
+
+// TestChess960CastlingsOfBothSidesUnchanged: without a clock, White and
+// then Black castle by swapping king and rook (Chess960: each board is
+// the one before), White's hand knocking the b1 knight off, put back
+// while Black castles. The knight then moves: the lift is White's next
+// move, not part of White's castling, and both castlings are published
+// (they were published as nothing, and 4. Nc3 put the game two plies
+// behind for 40 plies, until a king move was impossible).
+func TestChess960CastlingsOfBothSidesUnchanged(t *testing.T) {
+	start := mustFEN(t, "bnrkqr1b/pppppp1p/6p1/5nP1/8/4P3/PPPP1P1P/BNRKQRNB w FCfc - 1 4")
+	start.SetChess960(true)
+	check(t, "960-two-swaps", start, allSensors, []bool{false}, func(h *hands, _ bool) {
+		h.lift("d1", "c1").placeFirst("c1").place("d1").lift("b1").wait(1200)
+		h.lift("d8", "c8").place("d8").place("c8").place("b1").wait(600)
+		h.move("b1", "c3").wait(2000)
+		h.move("e7", "e6").wait(2000)
+	}, "O-O-O O-O-O Nc3 e6", "")
+}
