@@ -316,7 +316,9 @@ func (r *Reconstructor) replyBegins(s chess.Square, on bool, t int64, out []Outp
 // a square next to s and this lifts a piece of the player to reply there
 // (a slide) or one that can move there (carried faster than a sweep, its
 // landing seen first), or when it lifted a piece next to the move's landing and
-// this sets it where it can move or lifts a piece it can capture. The
+// this sets it where it can move or lifts a piece it can capture, or when
+// it was a victim's lift and this fills its square with a piece of the
+// player to reply (a capture slid there). The
 // held change is recorded again for the reply, whose evidence it is.
 func (r *Reconstructor) resolveHeld(s chess.Square, out []Output) []Output {
 	h := &r.held
@@ -341,6 +343,12 @@ func (r *Reconstructor) resolveHeld(s chess.Square, out []Output) []Output {
 		if h.t-h.lastChange < knockMs && chess.KingAttacks(h.landing).Has(gs) {
 			// Soon after the move, a piece next to its landing falling
 			// onto a square next to it: the mover's hand knocked it.
+			return out
+		}
+	} else if gs == gh {
+		// The victim's square filled by a piece of the side to reply
+		// (Feed): a capturing piece slid there, its lift not yet seen.
+		if !r.canCapture(&h.after, gh) {
 			return out
 		}
 	} else if !r.captures(&h.after, gs, gh) {

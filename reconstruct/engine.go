@@ -360,6 +360,10 @@ func (r *Reconstructor) Feed(ev *trace.Event, out []Output) []Output {
 	case trace.On:
 		if r.held.ok && r.held.near && !r.raw.occ.Has(ev.Square) {
 			out = r.resolveHeld(ev.Square, out)
+		} else if h := &r.held; h.ok && !h.on && !h.near && ev.Square == h.sq && ev.HasColour && ev.Piece.Color() == h.after.SideToMove() {
+			// The victim's square filled by the other side's piece: a
+			// capturing piece slid there, shown before its square empties.
+			out = r.resolveHeld(ev.Square, out)
 		}
 		r.held.ok = false
 		if !r.raw.occ.Has(ev.Square) {

@@ -359,3 +359,20 @@ func TestChess960CastlingsOfBothSidesUnchanged(t *testing.T) {
 		h.move("e7", "e6").wait(2000)
 	}, "O-O-O O-O-O Nc3 e6", "")
 }
+
+// TestCaptureSlidOntoAVictimLiftedFirst: without a clock, Black's bishop
+// checks from d4, its hand knocking the e4 pawn onto e3; White answers
+// Kh1 and puts the pawn back. Black then takes on c3, the victim lifted
+// first and the bishop slid there (shown on c3 before d4 empties). The
+// bishop's landing on the victim's square is the reply begun: Bd4+ Kh1
+// are published then. It was not taken for one, and Bd4+ Kh1 Bxc3 were
+// read as Bxc3 from e5 and Kh1, the game 69 plies behind.
+func TestCaptureSlidOntoAVictimLiftedFirst(t *testing.T) {
+	start := mustFEN(t, "b1rq1rk1/p2p1p1p/2n2np1/1Pp1b3/4PN2/1PB4R/P2P2PP/1B1QNRK1 b - - 0 11")
+	check(t, "slid-capture-after-knock", start, []trace.Sensor{trace.Colour, trace.PieceSensor}, []bool{false}, func(h *hands, _ bool) {
+		h.move("e5", "d4").lift("e4").place("e3").wait(1400)
+		h.move("g1", "h1").move("e3", "e4").wait(500)
+		h.lift("c3").wait(250).put("c3", chess.BlackBishop).lift("d4").wait(400)
+		h.lift("c3", "d2").place("c3").wait(2000)
+	}, "Bd4+ Kh1 Bxc3 dxc3", "")
+}
