@@ -376,3 +376,22 @@ func TestCaptureSlidOntoAVictimLiftedFirst(t *testing.T) {
 		h.lift("c3", "d2").place("c3").wait(2000)
 	}, "Bd4+ Kh1 Bxc3 dxc3", "")
 }
+
+// TestMoveAndReplyEachKnockingAPiece: without a clock, Qc2's hand knocks
+// the d1 rook onto e1 and Nc7's hand the d7 rook onto c8; the board
+// stands still a second before both are put back. Two moves and two
+// fallen pieces explain it, not a catch-up taking back Rd7 for Rcc8 and
+// adding Rde1 (the fallen pieces read as moves, 24 plies behind): the
+// inexact search tries a reply also when the move leaves six squares
+// out of place.
+func TestMoveAndReplyEachKnockingAPiece(t *testing.T) {
+	start := mustFEN(t, "5rk1/2r3p1/b1p1pq1p/p1PnR2P/Pp3P2/1P4P1/3B4/1BQR2K1 b - - 1 28")
+	check(t, "two-knocks", start, []trace.Sensor{trace.Colour, trace.PieceSensor}, []bool{false}, func(h *hands, _ bool) {
+		h.move("c7", "d7").wait(400)
+		h.lift("c1", "d1").placeFirst("c2").place("e1").wait(600)
+		h.move("d5", "c7").lift("d7").place("c8").wait(1300)
+		h.move("e1", "d1").move("c8", "d7").wait(1500)
+		h.move("d2", "e3").wait(3000)
+		h.lift("d7", "d1").placeFirst("d1").wait(1500)
+	}, "Rd7 Qc2 Nc7 Be3 Rxd1+", "")
+}

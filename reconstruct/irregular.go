@@ -70,6 +70,11 @@ func (r *Reconstructor) inexactLine(li int) inexact {
 		q.MakeMove(m)
 		d := r.v.diff(&q) &^ r.overlay
 		if d.Count() > 4 {
+			// Too much out of place for one move, but a reply as well
+			// may leave two knocked pieces (each two squares).
+			if !r.clock && d.Count() <= 6 {
+				r.inexactReply(li, P, &q, m, d, &rv, &best)
+			}
 			continue
 		}
 		if m.IsPromotion() && d == m.To().Bitboard() && r.v.pieceAt(m.To()) == chess.NewPiece(toMove, chess.Pawn) {
