@@ -205,8 +205,10 @@ func (r *Reconstructor) onCommit(t int64, out []Output) []Output {
 
 // replyBegins runs before a change of raw square s at t (on: an empty
 // square filled, else a lift). Without a clock, a board that stood still
-// for minReplyMs showing one legal move from the published game, exactly
-// and with its victim seen taken, is that move completed when the next
+// for minReplyMs showing one legal move from the published game (or the
+// last published move changed for another: a knocked piece read as a
+// move, put back and the real move made), exactly and with its victim
+// seen taken, is that move completed when the next
 // change is the opponent's hand beginning the reply: a piece of the
 // player to move after it lifted, or slid onto a neighbouring empty
 // square, or a piece that player can capture lifted and then the piece
@@ -237,7 +239,7 @@ func (r *Reconstructor) replyBegins(s chess.Square, on bool, t int64, out []Outp
 		return out
 	}
 	c := &r.cands[best]
-	if c.n == 0 || c.back != 0 || c.stale {
+	if c.n == 0 || c.back > 1 || c.back == 1 && c.n != 1 || c.stale {
 		return out
 	}
 	if c.n > 1 {
@@ -254,6 +256,9 @@ func (r *Reconstructor) replyBegins(s chess.Square, on bool, t int64, out []Outp
 		return out
 	}
 	before := r.lines[c.line].pos
+	if c.back == 1 {
+		before = r.befores[len(r.plies)-1]
+	}
 	for _, mv := range c.moves[:c.n-1] {
 		before.MakeMove(mv)
 	}

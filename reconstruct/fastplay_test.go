@@ -395,3 +395,40 @@ func TestMoveAndReplyEachKnockingAPiece(t *testing.T) {
 		h.lift("d7", "d1").placeFirst("d1").wait(1500)
 	}, "Rd7 Qc2 Nc7 Be3 Rxd1+", "")
 }
+
+// TestKnockReadAsAMoveThenTheMoveChanged: without a clock, Kd8's hand
+// knocks White's rook from c7 onto b7 (seen landing before c7 empties),
+// which the commit publishes as Rb7. The rook is put back and moved to
+// h7 at once, and the replies follow within a second each: the last
+// move changed (Rb7 to Rh7) is adopted as the reply begins, as a new
+// move is; it waited for a still board that fast play never gave, and
+// no later move was published (19 plies behind).
+func TestKnockReadAsAMoveThenTheMoveChanged(t *testing.T) {
+	start := mustFEN(t, "8/2R1k3/1P6/4K3/8/r6P/8/8 b - - 6 67")
+	for _, s := range []trace.Sensor{trace.Colour, trace.PieceSensor} {
+		h := newHands(t, s, start)
+		h.move("e7", "d8").wait(-130).put("b7", chess.WhiteRook).lift("c7").wait(2000)
+		h.move("b7", "c7").wait(450)
+		h.move("c7", "h7").wait(500)
+		h.move("a3", "b3").wait(500)
+		h.move("b6", "b7").wait(500)
+		h.move("b3", "b5").wait(300)
+		h.move("e5", "d6").wait(2000)
+		r, err := New(Config{Sensor: s, Start: start})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []Output
+		for i := range h.evs {
+			out = r.Feed(&h.evs[i], out[:0])
+		}
+		// (The last move waits for the commit timer or the reply.)
+		if got := sanList(r); got != "Kd8 Rh7 Rb3 b7 Rb5+" {
+			t.Errorf("%s: before the end %q published, want \"Kd8 Rh7 Rb3 b7 Rb5+\"", s, got)
+		}
+		r.End(h.now+10000, out[:0])
+		if got := sanList(r); got != "Kd8 Rh7 Rb3 b7 Rb5+ Kd6" {
+			t.Errorf("%s: moves %q, want \"Kd8 Rh7 Rb3 b7 Rb5+ Kd6\"", s, got)
+		}
+	}
+}
