@@ -336,6 +336,12 @@ func (r *Reconstructor) resolveHeld(s chess.Square, out []Output) []Output {
 		// The piece lifted goes where it can move, or takes off a piece
 		// it can capture.
 		if !r.moves(&h.after, gh, gs) {
+			if !h.again && r.raw.occ.Has(s) && h.after.ByColor(h.after.SideToMove()).Has(gs) {
+				// Another piece of the player to reply lifted first: the
+				// replying hand knocking its own piece on the way. Where
+				// the held piece goes decides.
+				h.ok, h.again = true, true
+			}
 			return out
 		}
 	} else if h.on {

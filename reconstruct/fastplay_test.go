@@ -432,3 +432,27 @@ func TestKnockReadAsAMoveThenTheMoveChanged(t *testing.T) {
 		}
 	}
 }
+
+// TestReplyKnockingItsOwnPieceFirst: without a clock, 52... Qd3+ and
+// White's king lifted 400 ms later from next to where the queen landed
+// (a lift that soon may be the queen's hand knocking the king, so held
+// until the king goes where it can move), the king's hand knocking its
+// own e4 pawn before the king lands on f4. The pawn's lift did not
+// resolve the held move and the move was dropped; the repetition that
+// followed (Qf1+ Ke3) brought the board back to the published position,
+// and four plies were read as touches (4 plies behind at the end, and
+// the threefold repetition never claimable).
+func TestReplyKnockingItsOwnPieceFirst(t *testing.T) {
+	start := mustFEN(t, "4k3/4n1R1/3p1p1p/3P1P2/1Qp1P3/3q1K2/8/8 w - - 1 51")
+	check(t, "reply-knocks-own", start, []trace.Sensor{trace.Colour, trace.PieceSensor}, []bool{false}, func(h *hands, _ bool) {
+		h.move("f3", "f4").wait(1000)
+		h.move("d3", "f1").wait(1000)
+		h.move("f4", "e3").wait(1000)
+		h.move("f1", "d3").wait(250)
+		h.lift("e3", "e4").placeFirst("f4").wait(1400)
+		h.lift("d3").placeFirst("e4").place("f1").wait(500)
+		h.move("f4", "e3").wait(1200)
+		h.move("f1", "d3").wait(1500)
+		h.move("e3", "f4").wait(2000)
+	}, "Kf4 Qf1+ Ke3 Qd3+ Kf4 Qf1+ Ke3 Qd3+ Kf4", "threefold-claimable@109")
+}
