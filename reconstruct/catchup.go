@@ -39,21 +39,57 @@ type catchMatch struct {
 	cost  int
 }
 
-// structural is what a catch-up costs before the evidence: each ply
-// taken back, and each new ply beyond the first past those.
-func (m *catchMatch) structural(clock bool) int {
-	return backCost(clock)*m.back + costResyncPly*max(0, m.n-m.back-1)
+// structural is what a catch-up taking back back plies and making n
+// costs before the evidence: each ply taken back, and each new ply beyond
+// the first past those. A guessed ply costs nothing to take back.
+func (r *Reconstructor) structural(back, n int) int {
+	c := costResyncPly * max(0, n-back-1)
+	for i := len(r.plies) - back; i < len(r.plies); i++ {
+		if !r.guessed(i) {
+			c += backCost(r.clock)
+		}
+	}
+	return c
 }
 
-// margin is what a catch-up must beat the pieces out of place by: plies
-// taken back and replayed in another order are not priced by their
-// events (forgotten when they were published), so one that takes any
-// back needs two misplaced squares more.
-func (m *catchMatch) margin() int {
-	if m.back > 0 {
-		return 2 * costMisplaced
+// guessed reports whether published ply i was published in one decision
+// with others among which a piece moved to an empty square and was taken
+// there at once: nobody saw it stand there (a piece held in the hand
+// read as captured), so the order and the moves of that decision were a
+// guess from events that had lost them, not moves the board showed.
+func (r *Reconstructor) guessed(i int) bool {
+	t := r.plies[i].t
+	a, b := i, i+1
+	for a > 0 && r.plies[a-1].t == t {
+		a--
 	}
-	return 0
+	for b < len(r.plies) && r.plies[b].t == t {
+		b++
+	}
+	for j := a; j+1 < b; j++ {
+		m, to := r.pub[j+1], moveLanding(r.pub[j])
+		if !m.IsCastling() && m.To() == to && r.befores[j].PieceAt(to) == chess.NoPiece {
+			return true
+		}
+	}
+	return false
+}
+
+// catchMargin is what a catch-up taking back back plies must beat the
+// pieces out of place by: plies taken back and replayed in another order
+// are not priced by their events (forgotten when they were published), so
+// one that takes any back needs two misplaced squares more; not when one
+// of them was guessed.
+func (r *Reconstructor) catchMargin(back int) int {
+	if back == 0 {
+		return 0
+	}
+	for i := len(r.plies) - back; i < len(r.plies); i++ {
+		if r.guessed(i) {
+			return 0
+		}
+	}
+	return 2 * costMisplaced
 }
 
 type catchState struct {
@@ -65,6 +101,7 @@ type catchState struct {
 	seq     [maxCatchPlies]chess.Move
 	back    int
 	found   []catchMatch
+	added   int // matches kept so far
 }
 
 // catchSearch finds, for each retraction of 0 to maxCatchBack published
@@ -75,7 +112,7 @@ func (r *Reconstructor) catchSearch(maxCost int) []catchMatch {
 	cs := catchState{r: r, found: r.catchBuf[:0]}
 	n := len(r.plies)
 	for k := 0; k <= min(maxCatchBack, n) && cs.nodes < catchBudget; k++ {
-		if m := (catchMatch{back: k, n: k}); m.structural(r.clock)+m.margin() >= maxCost {
+		if r.structural(k, k)+r.catchMargin(k) >= maxCost {
 			break
 		}
 		root := r.lines[0].pos
@@ -89,12 +126,13 @@ func (r *Reconstructor) catchSearch(maxCost int) []catchMatch {
 				break // the board is the game position
 			}
 			// The board set back k plies.
-			cs.found = append(cs.found, catchMatch{back: k, pos: root})
+			cs.depth = 0
+			cs.keep(&root)
 			continue
 		}
-		n0 := len(cs.found)
-		for d := 1; d <= k+maxCatchAhead && len(cs.found) == n0 && cs.nodes < catchBudget; d++ {
-			if m := (catchMatch{back: k, n: d}); m.structural(r.clock)+m.margin() >= maxCost {
+		n0 := cs.added
+		for d := 1; d <= k+maxCatchAhead && cs.added == n0 && cs.nodes < catchBudget; d++ {
+			if r.structural(k, d)+r.catchMargin(k) >= maxCost {
 				break
 			}
 			cs.depth = d
@@ -155,15 +193,38 @@ func castleRights(c chess.Color) chess.CastlingRights {
 	return chess.BlackHSide | chess.BlackASide
 }
 
+// keep records the sequence searched, which reaches p, the board. When
+// maxCatchMatches are kept, it replaces the one that costs most before the
+// evidence if it costs less: a retraction of more plies published
+// together may explain in two plies what fewer explain only in five.
+func (cs *catchState) keep(p *chess.Position) {
+	i := len(cs.found)
+	if i == maxCatchMatches {
+		st := cs.r.structural(cs.back, cs.depth)
+		for j := range cs.found {
+			if s := cs.r.structural(cs.found[j].back, cs.found[j].n); s > st {
+				i, st = j, s
+			}
+		}
+		if i == len(cs.found) {
+			return
+		}
+	} else {
+		cs.found = append(cs.found, catchMatch{})
+	}
+	m := &cs.found[i]
+	*m = catchMatch{back: cs.back, n: cs.depth, pos: *p}
+	copy(m.moves[:], cs.seq[:cs.depth])
+	cs.added++
+}
+
 func (cs *catchState) search(p *chess.Position, ply int) {
 	r := cs.r
 	cs.nodes++
 	left := cs.depth - ply
 	if left == 0 {
-		if r.v.diff(p) == 0 && len(cs.found) < maxCatchMatches {
-			m := catchMatch{back: cs.back, n: cs.depth, pos: *p}
-			copy(m.moves[:], cs.seq[:cs.depth])
-			cs.found = append(cs.found, m)
+		if r.v.diff(p) == 0 {
+			cs.keep(p)
 		}
 		return
 	}
@@ -240,22 +301,10 @@ func (r *Reconstructor) catchUp(t int64, final bool, ixCost int, pressed bool, s
 	// Rank the matches by what the hands were seen doing. The events of
 	// the plies taken back were forgotten when they were published:
 	// their squares count as seen for the moves that replace them.
-	rv := r.recView()
+	// (Each match counts only the plies it takes back: those it keeps
+	// were not touched for it.)
+	rv0 := r.recView()
 	n := len(r.plies)
-	maxBack := 0
-	for i := range found {
-		maxBack = max(maxBack, found[i].back)
-	}
-	for i := n - maxBack; i < n; i++ {
-		all, _ := moveSquares(&r.befores[i], r.pub[i])
-		rv.lifted |= all & r.befores[i].Occupied()
-		rv.placed |= all &^ r.befores[i].Occupied()
-		if r.pub[i].IsCastling() {
-			rv.placed |= r.pub[i].CastlingKingTo().Bitboard() | r.pub[i].CastlingRookTo().Bitboard()
-		} else {
-			rv.placed |= r.pub[i].To().Bitboard()
-		}
-	}
 	bi := 0
 	for i := range found {
 		f := &found[i]
@@ -263,8 +312,19 @@ func (r *Reconstructor) catchUp(t int64, final bool, ixCost int, pressed bool, s
 		if f.back > 0 {
 			p = r.befores[n-f.back]
 		}
+		rv := rv0
+		for j := n - f.back; j < n; j++ {
+			all, _ := moveSquares(&r.befores[j], r.pub[j])
+			rv.lifted |= all & r.befores[j].Occupied()
+			rv.placed |= all &^ r.befores[j].Occupied()
+			if r.pub[j].IsCastling() {
+				rv.placed |= r.pub[j].CastlingKingTo().Bitboard() | r.pub[j].CastlingRookTo().Bitboard()
+			} else {
+				rv.placed |= r.pub[j].To().Bitboard()
+			}
+		}
 		sc, _ := r.seqCost(&p, r.lastTo(0, f.back), f.moves[:f.n], &rv)
-		f.cost = f.structural(r.clock) + sc
+		f.cost = r.structural(f.back, f.n) + sc
 		if f.n == 1 && !f.moves[0].IsCastling() && !rv.lifted.Has(f.moves[0].From()) {
 			// A move whose piece nobody saw leave (seqCost charges this
 			// only within a sequence).
@@ -284,7 +344,7 @@ func (r *Reconstructor) catchUp(t int64, final bool, ixCost int, pressed bool, s
 	// A piece knocked off the board looks like one captured, one knocked
 	// a square forward like a pawn's move: the catch-up must be likelier
 	// than the pieces out of place.
-	if best.cost+best.margin() >= ixCost {
+	if best.cost+r.catchMargin(best.back) >= ixCost {
 		return out, false
 	}
 	if ambiguous && !final {

@@ -205,8 +205,10 @@ func (r *Reconstructor) onCommit(t int64, out []Output) []Output {
 
 // replyBegins runs before a change of raw square s at t (on: an empty
 // square filled, else a lift). Without a clock, a board that stood still
-// for minReplyMs showing one legal move from the published game, exactly
-// and with its victim seen taken, is that move completed when the next
+// for minReplyMs showing one legal move from the published game (or the
+// last published move changed for another: a knocked piece read as a
+// move, put back and the real move made), exactly and with its victim
+// seen taken, is that move completed when the next
 // change is the opponent's hand beginning the reply: a piece of the
 // player to move after it lifted, or slid onto a neighbouring empty
 // square, or a piece that player can capture lifted and then the piece
@@ -237,7 +239,7 @@ func (r *Reconstructor) replyBegins(s chess.Square, on bool, t int64, out []Outp
 		return out
 	}
 	c := &r.cands[best]
-	if c.n == 0 || c.back != 0 || c.stale {
+	if c.n == 0 || c.back > 1 || c.back == 1 && c.n != 1 || c.stale {
 		return out
 	}
 	if c.n > 1 {
@@ -254,6 +256,9 @@ func (r *Reconstructor) replyBegins(s chess.Square, on bool, t int64, out []Outp
 		return out
 	}
 	before := r.lines[c.line].pos
+	if c.back == 1 {
+		before = r.befores[len(r.plies)-1]
+	}
 	for _, mv := range c.moves[:c.n-1] {
 		before.MakeMove(mv)
 	}
@@ -316,7 +321,9 @@ func (r *Reconstructor) replyBegins(s chess.Square, on bool, t int64, out []Outp
 // a square next to s and this lifts a piece of the player to reply there
 // (a slide) or one that can move there (carried faster than a sweep, its
 // landing seen first), or when it lifted a piece next to the move's landing and
-// this sets it where it can move or lifts a piece it can capture. The
+// this sets it where it can move or lifts a piece it can capture, or when
+// it was a victim's lift and this fills its square with a piece of the
+// player to reply (a capture slid there). The
 // held change is recorded again for the reply, whose evidence it is.
 func (r *Reconstructor) resolveHeld(s chess.Square, out []Output) []Output {
 	h := &r.held
@@ -329,6 +336,12 @@ func (r *Reconstructor) resolveHeld(s chess.Square, out []Output) []Output {
 		// The piece lifted goes where it can move, or takes off a piece
 		// it can capture.
 		if !r.moves(&h.after, gh, gs) {
+			if !h.again && r.raw.occ.Has(s) && h.after.ByColor(h.after.SideToMove()).Has(gs) {
+				// Another piece of the player to reply lifted first: the
+				// replying hand knocking its own piece on the way. Where
+				// the held piece goes decides.
+				h.ok, h.again = true, true
+			}
 			return out
 		}
 	} else if h.on {
@@ -341,6 +354,12 @@ func (r *Reconstructor) resolveHeld(s chess.Square, out []Output) []Output {
 		if h.t-h.lastChange < knockMs && chess.KingAttacks(h.landing).Has(gs) {
 			// Soon after the move, a piece next to its landing falling
 			// onto a square next to it: the mover's hand knocked it.
+			return out
+		}
+	} else if gs == gh {
+		// The victim's square filled by a piece of the side to reply
+		// (Feed): a capturing piece slid there, its lift not yet seen.
+		if !r.canCapture(&h.after, gh) {
 			return out
 		}
 	} else if !r.captures(&h.after, gs, gh) {

@@ -146,6 +146,7 @@ type heldMove struct {
 	ok         bool
 	on         bool         // a square filled, else lifted
 	near       bool         // a lift next to the move's landing, soon after it
+	again      bool         // ... followed by the lift of another piece of the same side
 	landing    chess.Square // where the move landed (game coordinates)
 	sq         chess.Square // the raw square
 	t          int64        // when
@@ -359,6 +360,10 @@ func (r *Reconstructor) Feed(ev *trace.Event, out []Output) []Output {
 		r.squareOff(ev.Square, ev.T)
 	case trace.On:
 		if r.held.ok && r.held.near && !r.raw.occ.Has(ev.Square) {
+			out = r.resolveHeld(ev.Square, out)
+		} else if h := &r.held; h.ok && !h.on && !h.near && ev.Square == h.sq && ev.HasColour && ev.Piece.Color() == h.after.SideToMove() {
+			// The victim's square filled by the other side's piece: a
+			// capturing piece slid there, shown before its square empties.
 			out = r.resolveHeld(ev.Square, out)
 		}
 		r.held.ok = false

@@ -495,7 +495,9 @@ func (r *Reconstructor) explainNow(allowBack, allowResync bool) int {
 		if r.v.diff(&L.pos)&^r.overlay == 0 {
 			r.cands = append(r.cands, cand{line: li, cost: L.cost + r.nullCost(&rv)})
 		}
+		n0 := len(r.cands)
 		r.oneMove(cand{line: li, cost: L.cost}, &L.pos, r.lastTo(li, 0), chess.NoMove, &rv)
+		r.castlingPair(n0, &L.pos, &rv)
 	}
 	if allowBack && len(r.plies) > 0 {
 		n := len(r.plies)
@@ -605,6 +607,45 @@ func (r *Reconstructor) oneMove(c0 cand, p *chess.Position, lastTo chess.Square,
 		c.cost += sc
 		c.missed = missed
 		r.cands = append(r.cands, c)
+	}
+}
+
+// castlingPair adds, after each candidate from r.cands[n0:] that is a
+// Chess960 castling changing no square, the opponent's castling that
+// changes none either, when that side's king was lifted too: both
+// players castling by swapping king and rook leave the board as it was,
+// and a piece of the first player's then lifted (its next move) is no
+// part of the first castling.
+func (r *Reconstructor) castlingPair(n0 int, p *chess.Position, rv *recView) {
+	occ := p.Occupied()
+	for i := n0; i < len(r.cands); i++ {
+		c := r.cands[i]
+		m := c.moves[0]
+		if c.n != 1 || !m.IsCastling() || p.OccupancyAfter(m) != occ {
+			continue
+		}
+		q := *p
+		q.MakeMove(m)
+		if q.Castling()&castleRights(q.SideToMove()) == 0 || !rv.lifted.Has(q.KingSquare(q.SideToMove())) {
+			continue
+		}
+		for _, m2 := range r.legal(&q).Moves() {
+			if !m2.IsCastling() || q.OccupancyAfter(m2) != occ {
+				continue
+			}
+			q2 := q
+			q2.MakeMove(m2)
+			if r.v.diff(&q2)&^r.overlay != 0 {
+				continue
+			}
+			c2 := c
+			c2.n = 2
+			c2.moves[1] = m2
+			sc, missed := r.seqCost(p, r.lastTo(c.line, 0), c2.moves[:2], rv)
+			c2.cost = r.lines[c.line].cost + sc
+			c2.missed = missed
+			r.cands = append(r.cands, c2)
+		}
 	}
 }
 

@@ -341,3 +341,118 @@ func TestUnseenCaptureRecapturedVictimFirst(t *testing.T) {
 		t.Errorf("moves %q, want \"Bxd7+ Qxd7 O-O\"", got)
 	}
 }
+
+// TestChess960CastlingsOfBothSidesUnchanged: without a clock, White and
+// then Black castle by swapping king and rook (Chess960: each board is
+// the one before), White's hand knocking the b1 knight off, put back
+// while Black castles. The knight then moves: the lift is White's next
+// move, not part of White's castling, and both castlings are published
+// (they were published as nothing, and 4. Nc3 put the game two plies
+// behind for 40 plies, until a king move was impossible).
+func TestChess960CastlingsOfBothSidesUnchanged(t *testing.T) {
+	start := mustFEN(t, "bnrkqr1b/pppppp1p/6p1/5nP1/8/4P3/PPPP1P1P/BNRKQRNB w FCfc - 1 4")
+	start.SetChess960(true)
+	check(t, "960-two-swaps", start, allSensors, []bool{false}, func(h *hands, _ bool) {
+		h.lift("d1", "c1").placeFirst("c1").place("d1").lift("b1").wait(1200)
+		h.lift("d8", "c8").place("d8").place("c8").place("b1").wait(600)
+		h.move("b1", "c3").wait(2000)
+		h.move("e7", "e6").wait(2000)
+	}, "O-O-O O-O-O Nc3 e6", "")
+}
+
+// TestCaptureSlidOntoAVictimLiftedFirst: without a clock, Black's bishop
+// checks from d4, its hand knocking the e4 pawn onto e3; White answers
+// Kh1 and puts the pawn back. Black then takes on c3, the victim lifted
+// first and the bishop slid there (shown on c3 before d4 empties). The
+// bishop's landing on the victim's square is the reply begun: Bd4+ Kh1
+// are published then. It was not taken for one, and Bd4+ Kh1 Bxc3 were
+// read as Bxc3 from e5 and Kh1, the game 69 plies behind.
+func TestCaptureSlidOntoAVictimLiftedFirst(t *testing.T) {
+	start := mustFEN(t, "b1rq1rk1/p2p1p1p/2n2np1/1Pp1b3/4PN2/1PB4R/P2P2PP/1B1QNRK1 b - - 0 11")
+	check(t, "slid-capture-after-knock", start, []trace.Sensor{trace.Colour, trace.PieceSensor}, []bool{false}, func(h *hands, _ bool) {
+		h.move("e5", "d4").lift("e4").place("e3").wait(1400)
+		h.move("g1", "h1").move("e3", "e4").wait(500)
+		h.lift("c3").wait(250).put("c3", chess.BlackBishop).lift("d4").wait(400)
+		h.lift("c3", "d2").place("c3").wait(2000)
+	}, "Bd4+ Kh1 Bxc3 dxc3", "")
+}
+
+// TestMoveAndReplyEachKnockingAPiece: without a clock, Qc2's hand knocks
+// the d1 rook onto e1 and Nc7's hand the d7 rook onto c8; the board
+// stands still a second before both are put back. Two moves and two
+// fallen pieces explain it, not a catch-up taking back Rd7 for Rcc8 and
+// adding Rde1 (the fallen pieces read as moves, 24 plies behind): the
+// inexact search tries a reply also when the move leaves six squares
+// out of place.
+func TestMoveAndReplyEachKnockingAPiece(t *testing.T) {
+	start := mustFEN(t, "5rk1/2r3p1/b1p1pq1p/p1PnR2P/Pp3P2/1P4P1/3B4/1BQR2K1 b - - 1 28")
+	check(t, "two-knocks", start, []trace.Sensor{trace.Colour, trace.PieceSensor}, []bool{false}, func(h *hands, _ bool) {
+		h.move("c7", "d7").wait(400)
+		h.lift("c1", "d1").placeFirst("c2").place("e1").wait(600)
+		h.move("d5", "c7").lift("d7").place("c8").wait(1300)
+		h.move("e1", "d1").move("c8", "d7").wait(1500)
+		h.move("d2", "e3").wait(3000)
+		h.lift("d7", "d1").placeFirst("d1").wait(1500)
+	}, "Rd7 Qc2 Nc7 Be3 Rxd1+", "")
+}
+
+// TestKnockReadAsAMoveThenTheMoveChanged: without a clock, Kd8's hand
+// knocks White's rook from c7 onto b7 (seen landing before c7 empties),
+// which the commit publishes as Rb7. The rook is put back and moved to
+// h7 at once, and the replies follow within a second each: the last
+// move changed (Rb7 to Rh7) is adopted as the reply begins, as a new
+// move is; it waited for a still board that fast play never gave, and
+// no later move was published (19 plies behind).
+func TestKnockReadAsAMoveThenTheMoveChanged(t *testing.T) {
+	start := mustFEN(t, "8/2R1k3/1P6/4K3/8/r6P/8/8 b - - 6 67")
+	for _, s := range []trace.Sensor{trace.Colour, trace.PieceSensor} {
+		h := newHands(t, s, start)
+		h.move("e7", "d8").wait(-130).put("b7", chess.WhiteRook).lift("c7").wait(2000)
+		h.move("b7", "c7").wait(450)
+		h.move("c7", "h7").wait(500)
+		h.move("a3", "b3").wait(500)
+		h.move("b6", "b7").wait(500)
+		h.move("b3", "b5").wait(300)
+		h.move("e5", "d6").wait(2000)
+		r, err := New(Config{Sensor: s, Start: start})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []Output
+		for i := range h.evs {
+			out = r.Feed(&h.evs[i], out[:0])
+		}
+		// (The last move waits for the commit timer or the reply.)
+		if got := sanList(r); got != "Kd8 Rh7 Rb3 b7 Rb5+" {
+			t.Errorf("%s: before the end %q published, want \"Kd8 Rh7 Rb3 b7 Rb5+\"", s, got)
+		}
+		r.End(h.now+10000, out[:0])
+		if got := sanList(r); got != "Kd8 Rh7 Rb3 b7 Rb5+ Kd6" {
+			t.Errorf("%s: moves %q, want \"Kd8 Rh7 Rb3 b7 Rb5+ Kd6\"", s, got)
+		}
+	}
+}
+
+// TestReplyKnockingItsOwnPieceFirst: without a clock, 52... Qd3+ and
+// White's king lifted 400 ms later from next to where the queen landed
+// (a lift that soon may be the queen's hand knocking the king, so held
+// until the king goes where it can move), the king's hand knocking its
+// own e4 pawn before the king lands on f4. The pawn's lift did not
+// resolve the held move and the move was dropped; the repetition that
+// followed (Qf1+ Ke3) brought the board back to the published position,
+// and four plies were read as touches (4 plies behind at the end, and
+// the threefold repetition never claimable).
+func TestReplyKnockingItsOwnPieceFirst(t *testing.T) {
+	start := mustFEN(t, "4k3/4n1R1/3p1p1p/3P1P2/1Qp1P3/3q1K2/8/8 w - - 1 51")
+	check(t, "reply-knocks-own", start, []trace.Sensor{trace.Colour, trace.PieceSensor}, []bool{false}, func(h *hands, _ bool) {
+		h.move("f3", "f4").wait(1000)
+		h.move("d3", "f1").wait(1000)
+		h.move("f4", "e3").wait(1000)
+		h.move("f1", "d3").wait(250)
+		h.lift("e3", "e4").placeFirst("f4").wait(1400)
+		h.lift("d3").placeFirst("e4").place("f1").wait(500)
+		h.move("f4", "e3").wait(1200)
+		h.move("f1", "d3").wait(1500)
+		h.move("e3", "f4").wait(2000)
+	}, "Kf4 Qf1+ Ke3 Qd3+ Kf4 Qf1+ Ke3 Qd3+ Kf4", "threefold-claimable@109")
+}

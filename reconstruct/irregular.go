@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/boardd/boardd/chess"
+	"github.com/boardd/boardd/trace"
 )
 
 // Irregular boards (a board no legal move explains, judged on a clock
@@ -70,6 +71,13 @@ func (r *Reconstructor) inexactLine(li int) inexact {
 		q.MakeMove(m)
 		d := r.v.diff(&q) &^ r.overlay
 		if d.Count() > 4 {
+			// Too much out of place for one move, but a reply as well
+			// may leave two knocked pieces (each two squares). Not on
+			// occupancy boards: with nothing but occupancy so many
+			// squares fit some two moves, and the alerts were false.
+			if !r.clock && d.Count() <= 6 && r.sensor != trace.Occupancy {
+				r.inexactReply(li, P, &q, m, d, &rv, &best)
+			}
 			continue
 		}
 		if m.IsPromotion() && d == m.To().Bitboard() && r.v.pieceAt(m.To()) == chess.NewPiece(toMove, chess.Pawn) {

@@ -272,6 +272,9 @@ func TestStressGames(t *testing.T) {
 			"no clock, Chess960 at bullet pace: h6 and White's castling that moves only the rook (the king stays on c1) stand still 2 s after a knocked pawn is put back; the search for two moves tried only pieces seen lifted, and the game was lost 79 plies behind"},
 		{"lichess_broadcast_fide_womens_world_rapid_2024_r1-6.pgn", 78, trace.Colour, 0.1, 0.005, 0.12,
 			"no clock: 35. c3 bxc3, the capture swapped faster than a scan (its landing seen 3 ms before its lift): that landing was taken for the c3 pawn bouncing, the reply for one begun too early, and c4 bxc3 e.p. (the same position) was published: 133 plies behind"},
+		{"gnuchess_book_otb_masters_dev.pgn", 89, trace.PieceSensor, 0.1, 0.02, 0,
+			"no clock: 30. Rd1 knocks the queen off c2 and 30... Ndf5 follows at once; the four plies were published together as Rxc7 Qf5 Ndxf5 Rd1, the queen in the hand read as taken on f5. Put back on c2, she was a misplaced piece: taking back three plies cost more, and the game was 15 plies behind"},
+		{"gnuchess_book_otb_masters_dev.pgn", 89, trace.Colour, 0.1, 0.02, 0, "the same on a colour board"},
 	} {
 		path := filepath.Join("../../testdata/games", c.file)
 		l, _, err := loadFile(path, c.game, quiet)
