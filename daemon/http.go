@@ -149,7 +149,8 @@ func (d *daemon) reload() {
 	}
 	d.cfg.Game.White, d.cfg.Game.Black, d.cfg.Game.Event, d.cfg.Game.Round = cfg.Game.White, cfg.Game.Black, cfg.Game.Event, cfg.Game.Round
 	d.cfg.Game.BoardNo = cfg.Game.BoardNo
-	if changed && cur.Info.ID != "" && !cur.Ended {
+	changed = changed && cur.Info.ID != "" && !cur.Ended
+	if changed {
 		if err := d.pub.SetInfo(info); err != nil {
 			d.log.Error("SIGHUP: the game's tags were not changed", "err", err)
 		} else {

@@ -35,10 +35,13 @@ func (j judge) Judge(a *reconstruct.Output, prior int) (article, penalty string,
 // rule C4, a king and two knights against a bare king has no mating
 // potential.
 func (s *Session) resolve(p *rules.Profile, v rules.Verdict, pos *chess.Position) rules.Verdict {
+	text := v.Text
 	v = s.analyzer.Resolve(v, pos)
 	if p.MatingPotential && v.Result != "1/2-1/2" && rules.TwoKnightsAgainstBareKing(pos, v.Side.Other()) {
+		// C4 decides, not whether a mate exists: the analyser's
+		// "can still mate" would contradict the draw.
 		v.Result, v.Undetermined = "1/2-1/2", false
-		v.Text += fmt.Sprintf("; drawn: two knights give %s no mating potential (C4)", colourName(v.Side.Other()))
+		v.Text = text + fmt.Sprintf("; drawn: two knights give %s no mating potential (C4)", colourName(v.Side.Other()))
 	}
 	return v
 }
