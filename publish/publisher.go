@@ -117,11 +117,14 @@ type Publisher struct {
 	mu       sync.Mutex
 	g        *game
 	clock    *ClockState
-	alerts   []Alert
-	queue    []outMsg // unacknowledged event messages, in seq order
-	cursor   int      // queue[cursor:] not yet sent on this connection
-	snaps    [numSnaps]snapshot
-	cmds     *cmdStore
+	// clockEvent is the last journaled clock event: state carries it,
+	// the 1 Hz ticks go to the clock topic only.
+	clockEvent *ClockState
+	alerts     []Alert
+	queue      []outMsg // unacknowledged event messages, in seq order
+	cursor     int      // queue[cursor:] not yet sent on this connection
+	snaps      [numSnaps]snapshot
+	cmds       *cmdStore
 
 	// inMu guards the inbound commands' rate limit and count of drops.
 	inMu      sync.Mutex
@@ -439,7 +442,7 @@ func (p *Publisher) applyRecord(r journal.Record) (chained bool, err error) {
 				start.SetChess960(gi.Chess960)
 				p.g = newGame(gi, start, r.Time)
 				p.alerts = journalAlerts(p.alerts)
-				p.clock = nil
+				p.clock, p.clockEvent = nil, nil
 			}
 		}
 	case kindMove:
@@ -475,7 +478,7 @@ func (p *Publisher) applyRecord(r journal.Record) (chained bool, err error) {
 	case kindClock:
 		var c ClockState
 		if err = json.Unmarshal(r.Data, &c); err == nil {
-			p.clock = &c
+			p.clock, p.clockEvent = &c, &c
 		}
 	case kindResult, kindResultCopy:
 		var res resultRecord
@@ -535,7 +538,7 @@ func (p *Publisher) chainTo(c chain, gameID string, at time.Time) (bool, error) 
 		}
 		p.g = newGame(GameInfo{ID: gameID, FEN: c.Start, Chess960: start.Chess960()}, start, at)
 		p.g.placeholder = true
-		p.alerts, p.clock = nil, nil
+		p.alerts, p.clock, p.clockEvent = nil, nil, nil
 		p.loss.gameLost = true
 		changed = true
 	}
@@ -914,7 +917,7 @@ func (p *Publisher) StartGame(gi GameInfo) (GameInfo, error) {
 	_, err = p.writeRecord(kindGame, gi, true, []int{snapState, snapPGN, snapAlerts, snapClock}, func(r journal.Record) {
 		p.g = newGame(gi, start, r.Time)
 		p.alerts = journalAlerts(p.alerts)
-		p.clock = nil
+		p.clock, p.clockEvent = nil, nil
 	})
 	if err != nil {
 		return gi, err
@@ -1036,7 +1039,7 @@ func (p *Publisher) Clock(c ClockState) error {
 	}
 	_, err := p.event(kindClock, func() (any, []int, error) {
 		return c, []int{snapClock, snapState}, nil
-	}, func(journal.Record) { p.clock = &c })
+	}, func(journal.Record) { p.clock, p.clockEvent = &c, &c })
 	return err
 }
 
@@ -1209,8 +1212,8 @@ func (p *Publisher) renderLocked(i int) ([]byte, error) {
 
 func (p *Publisher) statePayload(h Header) StatePayload {
 	sp := StatePayload{Header: h, Moves: []string{}, Result: "*", Alerts: len(p.alerts)}
-	if p.clock != nil {
-		c := *p.clock
+	if p.clockEvent != nil {
+		c := *p.clockEvent
 		sp.Clock = &c
 	}
 	if p.g == nil {

@@ -634,3 +634,36 @@ func TestSetInfo(t *testing.T) {
 	defer p2.Close()
 	check(p2, "after a restart")
 }
+
+// The clock in state is the last clock event; the 1 Hz ticks go to the
+// clock topic only (docs/mqtt.md).
+func TestStateClockIsTheLastEvent(t *testing.T) {
+	b := publishtest.New()
+	v := subscribe(t, b, "sub")
+	p := openFake(t, b, t.TempDir(), nil)
+	defer p.Close()
+	stop := run(t, p)
+	defer stop()
+	p.StartGame(publish.GameInfo{White: "A", Black: "B"})
+	if err := p.Clock(publish.ClockState{Clocks: publish.Clocks{WhiteMS: 60000, BlackMS: 60000}, Running: "black", Event: "press"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Clock(publish.ClockState{Clocks: publish.Clocks{WhiteMS: 60000, BlackMS: 59000}, Running: "black", Event: "tick"}); err != nil {
+		t.Fatal(err)
+	}
+	var ck publish.ClockPayload
+	waitFor(t, 2*time.Second, "the tick on the clock topic", func() bool {
+		return v.retainedJSON("clock", &ck) && ck.Event == "tick"
+	})
+	// A move makes state new: its clock is still the press.
+	if _, err := p.Move(publish.Move{Ply: 1, UCI: "e2e4", Final: true}); err != nil {
+		t.Fatal(err)
+	}
+	var st publish.StatePayload
+	waitFor(t, 2*time.Second, "state with the move", func() bool {
+		return v.retainedJSON("state", &st) && len(st.Moves) == 1
+	})
+	if st.Clock == nil || st.Clock.Event != "press" || st.Clock.BlackMS != 60000 {
+		t.Errorf("state's clock %+v, want the press", st.Clock)
+	}
+}
