@@ -518,3 +518,20 @@ func TestClocksStopWithTheGame(t *testing.T) {
 		t.Errorf("Qh4# clock %d ms, want %d\n%s", mate.ClockMs, want, dump(outs))
 	}
 }
+
+// 5.1.1: a mate counts if the mating move kept Article 3 and 4.2-4.7; a
+// castling begun with the rook (4.4.2) did not, so the alert about how it
+// was made is kept even though the mate ended the game: the arbiter
+// decides.
+func TestRookFirstCastlingThatMates(t *testing.T) {
+	s := newScriptOn(t, "occupancy", "edition 2018\nclock 5m", "2rkr3/2p1p3/8/8/8/8/8/R3K3 w Q - 0 30")
+	s.ev(1000, "off a1")
+	s.ev(200, "on d1")
+	s.ev(200, "off e1")
+	s.ev(300, "on c1")
+	s.ev(300, "clock w")
+	outs := s.run(0)
+	if len(find(outs, reconstruct.Checkmate)) != 1 || len(find(outs, reconstruct.CastlingRookFirst)) != 1 {
+		t.Errorf("%s\n%s", summary(outs), dump(outs))
+	}
+}

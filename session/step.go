@@ -89,9 +89,13 @@ func (s *Session) takeList(routs []reconstruct.Output, out []Output) []Output {
 			if len(s.verdicts) > 0 {
 				v, s.verdicts = s.verdicts[0], s.verdicts[1:]
 			}
-			if stateAlerts[o.Alert] || s.ended {
+			if stateAlerts[o.Alert] || s.ended && !(o.Alert == reconstruct.CastlingRookFirst && o.Ply == s.pos.Ply()) {
 				// After the end nothing on the board is an
 				// irregularity: the players tip the king, set up again.
+				// But for how the ending castling was made: a mate
+				// counts only if the move kept 4.2-4.7 (5.1.1), and a
+				// castling begun with the rook did not (4.4.2); the
+				// arbiter decides.
 				continue
 			}
 			out = s.alert(o, v, out)
