@@ -2,6 +2,8 @@ package relay
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"flag"
 	"fmt"
@@ -44,7 +46,7 @@ func Cmd(ctx context.Context, env *cli.Env, args []string) error {
 	caFile := fs.String("ca", "", "CA certificate (PEM) of the broker's TLS certificate")
 	certFile := fs.String("cert", "", "client certificate (PEM)")
 	keyFile := fs.String("key", "", "client key (PEM)")
-	clientID := fs.String("client-id", "boardd-relay", "MQTT client id (one per relay; the session is persistent)")
+	clientID := fs.String("client-id", "boardd-relay", "MQTT client id (one per relay; the session is persistent); logged in anonymously without it, the relay adds a random suffix nobody can guess")
 	boards := fs.String("boards", "", "comma-separated board ids to relay; empty: every board on the broker")
 	listen := fs.String("listen", ":"+DefaultPort, "HTTP address serving /round/<round>.pgn, /board/<id>.pgn and /live/; empty: none")
 	mode := fs.String("mode", "tournament", "tournament (15 minute transmission delay) or casual (none)")
@@ -125,6 +127,13 @@ See docs/broadcast.md.
 	if user == "" && password != "" {
 		user = "relay"
 	}
+	explicitID := false
+	fs.Visit(func(f *flag.Flag) { explicitID = explicitID || f.Name == "client-id" })
+	id, err := relayClientID(*clientID, user, explicitID)
+	if err != nil {
+		return err
+	}
+	*clientID = id
 	dialer := publish.PahoDialer{URL: *broker, Username: user, Password: password}
 	if *caFile != "" || *certFile != "" || *keyFile != "" {
 		tc, err := publish.TLSConfig(*caFile, *certFile, *keyFile)
@@ -194,4 +203,19 @@ See docs/broadcast.md.
 	case err := <-errc:
 		return err
 	}
+}
+
+// relayClientID is the relay's MQTT client id: the one given, but for an
+// anonymous login on the default id, which gets a random suffix: an
+// anonymous login cannot reserve its id, and one nobody can guess keeps a
+// spectator from taking it (docs/security.md).
+func relayClientID(id, user string, explicit bool) (string, error) {
+	if user != "" || explicit {
+		return id, nil
+	}
+	var b [4]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return "", fmt.Errorf("client id: %w", err)
+	}
+	return id + "-" + hex.EncodeToString(b[:]), nil
 }
