@@ -25,6 +25,7 @@ const (
 	VerbPromote        = "promote"
 	VerbSetResult      = "set_result"
 	VerbCorrectMove    = "correct_move"
+	VerbSetTags        = "set_tags"
 )
 
 // MaxCommandSize is the largest command payload accepted: the longest
@@ -195,6 +196,51 @@ type correctMoveWire struct {
 	cmdBase
 	Ply int    `json:"ply"`
 	UCI string `json:"uci"`
+}
+
+// setTagsWire changes the tags of the board's game: a field left out
+// stays as it is, an empty string clears it.
+type setTagsWire struct {
+	cmdBase
+	White       *string `json:"white"`
+	Black       *string `json:"black"`
+	Event       *string `json:"event"`
+	Site        *string `json:"site"`
+	Round       *string `json:"round"`
+	BoardNo     *string `json:"board_no"`
+	WhiteElo    *int    `json:"white_elo"`
+	WhiteTitle  *string `json:"white_title"`
+	WhiteFed    *string `json:"white_fed"`
+	WhiteFideID *string `json:"white_fide_id"`
+	WhiteTeam   *string `json:"white_team"`
+	BlackElo    *int    `json:"black_elo"`
+	BlackTitle  *string `json:"black_title"`
+	BlackFed    *string `json:"black_fed"`
+	BlackFideID *string `json:"black_fide_id"`
+	BlackTeam   *string `json:"black_team"`
+}
+
+// apply sets the fields given on gi.
+func (w *setTagsWire) apply(gi *GameInfo) (changed bool) {
+	for _, f := range []struct {
+		dst *string
+		v   *string
+	}{{&gi.White, w.White}, {&gi.Black, w.Black}, {&gi.Event, w.Event}, {&gi.Site, w.Site}, {&gi.Round, w.Round}, {&gi.BoardNo, w.BoardNo},
+		{&gi.WhiteTitle, w.WhiteTitle}, {&gi.WhiteFed, w.WhiteFed}, {&gi.WhiteFideID, w.WhiteFideID}, {&gi.WhiteTeam, w.WhiteTeam},
+		{&gi.BlackTitle, w.BlackTitle}, {&gi.BlackFed, w.BlackFed}, {&gi.BlackFideID, w.BlackFideID}, {&gi.BlackTeam, w.BlackTeam}} {
+		if f.v != nil {
+			*f.dst, changed = strings.TrimSpace(*f.v), true
+		}
+	}
+	for _, f := range []struct {
+		dst *int
+		v   *int
+	}{{&gi.WhiteElo, w.WhiteElo}, {&gi.BlackElo, w.BlackElo}} {
+		if f.v != nil {
+			*f.dst, changed = *f.v, true
+		}
+	}
+	return changed
 }
 
 type setResultWire struct {
@@ -441,8 +487,30 @@ func (p *Publisher) parseCommand(verb string, payload []byte, size int, now time
 		}
 		cmd := CorrectMoveCmd{CommandMeta: meta, Ply: w.Ply, UCI: strings.TrimSpace(w.UCI)}
 		c.call = func(ctx context.Context, h Handler) error { return h.CorrectMove(ctx, cmd) }
+	case VerbSetTags:
+		var w setTagsWire
+		if err := decodeStrict(payload, &w); err != nil {
+			return c, err
+		}
+		var probe GameInfo
+		if !w.apply(&probe) {
+			return c, errors.New("no tag given (white, black, event, site, round, board_no, or a player's elo, title, fed, fide_id, team)")
+		}
+		if _, _, err := normalizeGameInfo(probe, p.board, now); err != nil {
+			return c, errors.New(strings.TrimPrefix(err.Error(), "new game: "))
+		}
+		// The tags are the Publisher's own: no handler is needed.
+		c.call = func(context.Context, Handler) error {
+			cur := p.Current()
+			if cur.Info.ID == "" {
+				return errors.New("no game has started")
+			}
+			info := cur.Info
+			w.apply(&info)
+			return p.SetInfo(info)
+		}
 	default:
-		return c, fmt.Errorf("unknown command %q; want new_game, set_position, set_time_control, ack_alert, promote, set_result or correct_move", verb)
+		return c, fmt.Errorf("unknown command %q; want new_game, set_position, set_time_control, ack_alert, promote, set_result, correct_move or set_tags", verb)
 	}
 	return c, nil
 }

@@ -477,6 +477,23 @@ func TestCommands(t *testing.T) {
 	if got != want {
 		t.Fatalf("handler calls:\n got %s\nwant %s", got, want)
 	}
+
+	// set_tags: the Publisher's own; a field left out stays.
+	send("set_tags", `{"id":"t1","expires":"`+future+`"}`)
+	expect("t1", false, "no tag given")
+	send("set_tags", `{"id":"t2","expires":"`+future+`","white_elo":-5}`)
+	expect("t2", false, "elo")
+	send("set_tags", `{"id":"t3","expires":"`+future+`","white":"Carlsen, Magnus","white_title":"GM","white_elo":2830}`)
+	expect("t3", true, "")
+	if r := p.Current(); r.Info.White != "Carlsen, Magnus" || r.Info.Black != "Nepo" || r.Info.WhiteElo != 2830 || r.Info.Round != "3" {
+		t.Fatalf("after set_tags: %+v", r.Info)
+	}
+	if pg := p.PGN(); !strings.Contains(pg, `[White "Carlsen, Magnus"]`) || !strings.Contains(pg, `[WhiteElo "2830"]`) {
+		t.Errorf("PGN after set_tags:\n%s", pg)
+	}
+	if h.count() != 7 {
+		t.Errorf("set_tags reached the handler: %v", h.calls)
+	}
 }
 
 // The will says lost when the board vanishes; the next connection's
