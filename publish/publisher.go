@@ -30,6 +30,7 @@ const (
 	kindGameCopy   journal.Kind = 25 // GameInfo again, so one damaged record does not lose the game's tags
 	kindResultCopy journal.Kind = 26 // resultRecord again: a game's last record has no later one to rebuild it from
 	kindInfo       journal.Kind = 27 // infoRecord: the game's tags changed during it
+	kindAlertCarry journal.Kind = 28 // Alert: a journal alert still active, carried into a new game's segment (no message)
 )
 
 // infoRecord is a change of the current game's tags (SetInfo).
@@ -470,6 +471,11 @@ func (p *Publisher) applyRecord(r journal.Record) (chained bool, err error) {
 		if err = json.Unmarshal(r.Data, &a); err == nil {
 			p.alerts = append(p.alerts, a)
 		}
+	case kindAlertCarry:
+		var a Alert
+		if err = json.Unmarshal(r.Data, &a); err == nil && !p.hasAlert(a.ID) {
+			p.alerts = append(p.alerts, a)
+		}
 	case kindAlertClear:
 		var c AlertClear
 		if err = json.Unmarshal(r.Data, &c); err == nil {
@@ -656,7 +662,7 @@ func snapsOf(k journal.Kind) []int {
 		return []int{snapState, snapPGN, snapAlerts, snapClock}
 	case kindMove, kindCorrection, kindResult, kindResultCopy, kindPosition, kindInfo:
 		return []int{snapState, snapPGN}
-	case kindAlert, kindAlertClear, kindCommand:
+	case kindAlert, kindAlertClear, kindCommand, kindAlertCarry:
 		return []int{snapAlerts, snapState}
 	case kindClock:
 		return []int{snapClock, snapState}
@@ -924,6 +930,16 @@ func (p *Publisher) StartGame(gi GameInfo) (GameInfo, error) {
 	}
 	if _, err := p.write(kindGameCopy, gi, nil, nil); err != nil {
 		p.log.Warn("the copy of the game record was not journaled; the game goes on", "err", err)
+	}
+	// The journal's own alerts stay active across the new game, and so
+	// across a restart that reads only the new game's segments.
+	p.mu.Lock()
+	carried := append([]Alert(nil), p.alerts...)
+	p.mu.Unlock()
+	for _, a := range carried {
+		if _, err := p.write(kindAlertCarry, a, nil, nil); err != nil {
+			p.log.Warn("an active journal alert was not carried into the new game", "alert", a.ID, "err", err)
+		}
 	}
 	return gi, nil
 }
@@ -1272,9 +1288,20 @@ func (p *Publisher) healthLocked() Health {
 		h.WriteFailing = true
 		problems = append(problems, fmt.Sprintf("journal cannot be written since %s: %v; %d events held in memory", formatTS(p.writeSince), p.writeErr, len(p.held)))
 	}
-	if p.loss != nil && p.hasAlert(p.lossAlert) {
+	switch {
+	case p.loss != nil && p.hasAlert(p.lossAlert):
 		h.Damaged = true
 		problems = append(problems, "journal damaged: "+p.loss.String())
+	default:
+		// Damage found before a new game and a restart: its alert was
+		// carried, the damaged segment is no longer read.
+		for _, a := range p.alerts {
+			if a.Kind == AlertJournalDamaged {
+				h.Damaged = true
+				problems = append(problems, a.Text)
+				break
+			}
+		}
 	}
 	if len(problems) > 0 {
 		h.OK = false

@@ -302,7 +302,7 @@ func TestJournalFlipMidGameKeepsEveryMove(t *testing.T) {
 
 // The damage alert is about the board's journal, not the game: a new game
 // (a simulated board's next, the arbiter's new_game) keeps it active, and
-// /healthz keeps saying so, until it is acknowledged.
+// /healthz keeps saying so, until it is acknowledged, across a restart.
 func TestJournalDamageOutlivesTheGame(t *testing.T) {
 	files, _, _, _ := writeGameJournal(t, 1)
 	const seg = "journal-00000002.log"
@@ -335,4 +335,14 @@ func TestJournalDamageOutlivesTheGame(t *testing.T) {
 		t.Fatalf("after a new game: %d damage alerts, health %+v; want the alert and not ok", n, h)
 	}
 	p.Close()
+	// A restart reads only the new game's segments: the alert was
+	// carried into them.
+	p, err = publish.Open(publish.Config{Board: "b1", JournalDir: dir, NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	if n, h := damaged(p), p.Health(); n != 1 || h.OK || !h.Damaged || !strings.Contains(h.Problem, "damaged") {
+		t.Fatalf("after the new game and a restart: %d damage alerts, health %+v", n, h)
+	}
 }
