@@ -175,7 +175,7 @@ func (r *Reconstructor) seqCost(p *chess.Position, lastTo chess.Square, moves []
 			// (A Chess960 castling whose king stays moves only the rook.)
 			cost += unseen
 		}
-		if len(moves) > 1 && nl == 0 && !rv.placed.Has(to) && !m.IsCastling() {
+		if len(moves) > 1 && nl == 0 && !m.IsCastling() && (!rv.placed.Has(to) || r.placedOther(&q, m)) {
 			cost += unseen
 		}
 		if t := lift; lifted {
@@ -259,6 +259,18 @@ func (r *Reconstructor) seqCost(p *chess.Position, lastTo chess.Square, moves []
 	}
 	// Only a last move can be a piece still in the air.
 	return cost, lastNeed&^rv.lifted != 0
+}
+
+// placedOther reports whether the square quiet move m of p lands on was
+// seen filled only by pieces the sensor told apart from m's (another
+// colour, or on a piece board another piece): its landing was not seen,
+// another piece was (a knocked one).
+func (r *Reconstructor) placedOther(p *chess.Position, m chess.Move) bool {
+	pc := p.PieceAt(m.From())
+	if m.IsPromotion() {
+		pc = chess.NewPiece(pc.Color(), m.Promotion())
+	}
+	return r.rec.placedOther(unrotSquare(m.To(), r.orient), pc)
 }
 
 // crossedLater reports whether a later move of a sequence leaves events on

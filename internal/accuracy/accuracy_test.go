@@ -275,6 +275,9 @@ func TestStressGames(t *testing.T) {
 		{"gnuchess_book_otb_masters_dev.pgn", 89, trace.PieceSensor, 0.1, 0.02, 0,
 			"no clock: 30. Rd1 knocks the queen off c2 and 30... Ndf5 follows at once; the four plies were published together as Rxc7 Qf5 Ndxf5 Rd1, the queen in the hand read as taken on f5. Put back on c2, she was a misplaced piece: taking back three plies cost more, and the game was 15 plies behind"},
 		{"gnuchess_book_otb_masters_dev.pgn", 89, trace.Colour, 0.1, 0.02, 0, "the same on a colour board"},
+		{"lichess_broadcast_fide_womens_world_rapid_2024_r1-6.pgn", 71, trace.PieceSensor, 0.1, 0.05, 0,
+			"no clock: 35... Be5 knocks the knight from e4 to d4 and 36. Rf3+ the pawn from g2 to g3, each put back; the board was read as Bd4 g3 Be5 Rf3+, the bishop landing on d4 where only the white knight was seen put down, and the game went on two plies ahead, 20 plies behind"},
+		{"lichess_broadcast_fide_womens_world_rapid_2024_r1-6.pgn", 71, trace.Colour, 0.1, 0.05, 0, "the same on a colour board"},
 	} {
 		path := filepath.Join("../../testdata/games", c.file)
 		l, _, err := loadFile(path, c.game, quiet)
