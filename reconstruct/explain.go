@@ -729,6 +729,10 @@ func (r *Reconstructor) best() int {
 func (r *Reconstructor) resync(rv *recView) {
 	var rs resyncState
 	rs.r, rs.rv = r, rv
+	// (A takeback among the candidates already is no reason to stop: a
+	// repetition played fast shows an earlier position that moves forward
+	// reach too, three plies on as well as one back.)
+	n0 := len(r.cands)
 	for d := 2; d <= maxResync && (d <= 4 || r.rec.framed && rs.nodes < resyncBudget); d++ {
 		if d > 4 {
 			// Deeper only while the budget lasts: a restart after a long
@@ -743,7 +747,7 @@ func (r *Reconstructor) resync(rv *recView) {
 			pos := r.lines[li].pos
 			rs.search(&pos, 0)
 		}
-		if len(r.cands) > 0 {
+		if len(r.cands) > n0 {
 			return
 		}
 	}

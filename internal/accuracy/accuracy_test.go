@@ -278,6 +278,9 @@ func TestStressGames(t *testing.T) {
 		{"lichess_broadcast_fide_womens_world_rapid_2024_r1-6.pgn", 71, trace.PieceSensor, 0.1, 0.05, 0,
 			"no clock: 35... Be5 knocks the knight from e4 to d4 and 36. Rf3+ the pawn from g2 to g3, each put back; the board was read as Bd4 g3 Be5 Rf3+, the bishop landing on d4 where only the white knight was seen put down, and the game went on two plies ahead, 20 plies behind"},
 		{"lichess_broadcast_fide_womens_world_rapid_2024_r1-6.pgn", 71, trace.Colour, 0.1, 0.05, 0, "the same on a colour board"},
+		{"lichess_broadcast_fide_womens_world_rapid_2024_r1-6.pgn", 1, trace.PieceSensor, 0.03, 0.05, 0.12,
+			"no clock: 62... Kh8 63. Qh5 Kg8 64. Qg4, a repetition at bullet pace with a knock in each of the first two moves; the board three plies on is the published position one ply back, and the search for several moves stopped at two plies once the takeback was found: the four plies were read as touches, 65 plies behind"},
+		{"lichess_broadcast_fide_womens_world_rapid_2024_r1-6.pgn", 1, trace.Colour, 0.03, 0.05, 0.12, "the same on a colour board"},
 	} {
 		path := filepath.Join("../../testdata/games", c.file)
 		l, _, err := loadFile(path, c.game, quiet)
