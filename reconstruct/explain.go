@@ -523,19 +523,8 @@ func (r *Reconstructor) explainNow(allowBack, allowResync bool) int {
 		// The move changed was seen made: its squares' events, gone
 		// from the record when it was published, count for its
 		// replacement.
-		rvb := rv
+		rvb := r.lastSeen(&rv)
 		pm, pb := r.plies[n-1].move, &r.befores[n-1]
-		all, _ := moveSquares(pb, pm)
-		seen := all & pb.Occupied()
-		if r.plies[n-1].blind {
-			seen &^= pm.To().Bitboard()
-		}
-		rvb.lifted |= seen
-		if pm.IsCastling() {
-			rvb.placed |= pm.CastlingKingTo().Bitboard() | pm.CastlingRookTo().Bitboard()
-		} else {
-			rvb.placed |= pm.To().Bitboard()
-		}
 		r.oneMove(cand{back: 1, cost: r.lines[0].cost + back}, pb, r.lastTo(0, 1), pm, &rvb)
 		// A history set aside for a move that was legal only in the one
 		// published (keepStale): the arbiter set that move back, and the
@@ -571,6 +560,27 @@ func (r *Reconstructor) explainNow(allowBack, allowResync bool) int {
 		}
 	}
 	return best
+}
+
+// lastSeen is rv with the squares of the last published move counted as
+// seen: its events, gone from the record when it was published, count for
+// what replaces it.
+func (r *Reconstructor) lastSeen(rv *recView) recView {
+	rvb := *rv
+	n := len(r.plies)
+	pm, pb := r.plies[n-1].move, &r.befores[n-1]
+	all, _ := moveSquares(pb, pm)
+	seen := all & pb.Occupied()
+	if r.plies[n-1].blind {
+		seen &^= pm.To().Bitboard()
+	}
+	rvb.lifted |= seen
+	if pm.IsCastling() {
+		rvb.placed |= pm.CastlingKingTo().Bitboard() | pm.CastlingRookTo().Bitboard()
+	} else {
+		rvb.placed |= pm.To().Bitboard()
+	}
+	return rvb
 }
 
 // backCost is the cost of taking back one published ply.
@@ -733,6 +743,10 @@ func (r *Reconstructor) resync(rv *recView) {
 	// repetition played fast shows an earlier position that moves forward
 	// reach too, three plies on as well as one back.)
 	n0 := len(r.cands)
+	var rvb recView
+	if len(r.plies) > 0 {
+		rvb = r.lastSeen(rv)
+	}
 	for d := 2; d <= maxResync && (d <= 4 || r.rec.framed && rs.nodes < resyncBudget); d++ {
 		if d > 4 {
 			// Deeper only while the budget lasts: a restart after a long
@@ -747,6 +761,18 @@ func (r *Reconstructor) resync(rv *recView) {
 			pos := r.lines[li].pos
 			rs.search(&pos, 0)
 		}
+		if len(r.plies) > 0 && !r.clock && !r.rec.framed && r.sensor != trace.Occupancy {
+			// The last move changed and more made: a piece knocked by
+			// the mover's hand read as the reply, then put back while
+			// the real reply and the next move are made. (Not on
+			// occupancy boards, which do not tell which piece came back:
+			// there it made a clean game of the corpus inexact.)
+			rs.line, rs.back = 0, 1
+			rs.rv = &rvb
+			pos := r.befores[len(r.plies)-1]
+			rs.search(&pos, 0)
+			rs.back, rs.rv = 0, rv
+		}
 		if len(r.cands) > n0 {
 			return
 		}
@@ -755,6 +781,7 @@ func (r *Reconstructor) resync(rv *recView) {
 
 type resyncState struct {
 	line    int // the hypothesis searched from
+	back    int // ... after taking back its last ply (line 0 only)
 	budget  int // node limit, 0 for none
 	r       *Reconstructor
 	rv      *recView
@@ -833,9 +860,9 @@ func (rs *resyncState) search(p *chess.Position, ply int) {
 				// to show, not a sign of missed events.
 				plies--
 			}
-			c := cand{line: rs.line, n: rs.depth, cost: r.lines[rs.line].cost + per*plies}
+			c := cand{line: rs.line, back: rs.back, n: rs.depth, cost: r.lines[rs.line].cost + per*plies + backCost(r.clock)*rs.back}
 			copy(c.moves[:], rs.seq[:rs.depth])
-			sc, missed := r.seqCost(&rs.start, r.lastTo(rs.line, 0), c.moves[:c.n], rs.rv)
+			sc, missed := r.seqCost(&rs.start, r.lastTo(rs.line, rs.back), c.moves[:c.n], rs.rv)
 			c.cost += sc
 			c.missed = missed
 			if len(r.cands) < cap(r.cands) {
@@ -848,6 +875,9 @@ func (rs *resyncState) search(p *chess.Position, ply int) {
 	for _, m := range ml.Moves() {
 		if !from.Has(m.From()) && !(m.IsCastling() && from.Has(m.To())) {
 			continue
+		}
+		if ply == 0 && rs.back > 0 && m == r.pub[len(r.pub)-1] {
+			continue // found without taking it back
 		}
 		u := p.MakeMove(m)
 		rs.seq[ply] = m

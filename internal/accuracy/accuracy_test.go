@@ -281,6 +281,8 @@ func TestStressGames(t *testing.T) {
 		{"lichess_broadcast_fide_womens_world_rapid_2024_r1-6.pgn", 1, trace.PieceSensor, 0.03, 0.05, 0.12,
 			"no clock: 62... Kh8 63. Qh5 Kg8 64. Qg4, a repetition at bullet pace with a knock in each of the first two moves; the board three plies on is the published position one ply back, and the search for several moves stopped at two plies once the takeback was found: the four plies were read as touches, 65 plies behind"},
 		{"lichess_broadcast_fide_womens_world_rapid_2024_r1-6.pgn", 1, trace.Colour, 0.03, 0.05, 0.12, "the same on a colour board"},
+		{"lichess_prod_movelists_from_scalachess.pgn", 85, trace.PieceSensor, 0.1, 0.05, 0.12,
+			"no clock: 10. Nxd4 knocks the queen from d5 to c4 281 ms after it lands, read as 10... Qc4; she is put back while 10... Nxd4 11. Qxd4 are made, and the board was read as Qc3 Nxd4 Qxd4 Qd5 (a queen nobody saw land on c3): 31 plies behind"},
 	} {
 		path := filepath.Join("../../testdata/games", c.file)
 		l, _, err := loadFile(path, c.game, quiet)
