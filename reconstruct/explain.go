@@ -743,8 +743,15 @@ func (r *Reconstructor) resync(rv *recView) {
 	// repetition played fast shows an earlier position that moves forward
 	// reach too, three plies on as well as one back.)
 	n0 := len(r.cands)
+	// The last move's piece seen lifted from where it landed and a piece
+	// put where it came from (not on occupancy boards, which do not tell
+	// which piece came back: there it made a clean game of the corpus
+	// inexact).
 	var rvb recView
-	if len(r.plies) > 0 {
+	putBack := false
+	if n := len(r.plies); n > 0 && !r.clock && !r.rec.framed && r.sensor != trace.Occupancy {
+		m := r.pub[n-1]
+		putBack = !m.IsCastling() && rv.lifted.Has(m.To()) && rv.placed.Has(m.From())
 		rvb = r.lastSeen(rv)
 	}
 	for d := 2; d <= maxResync && (d <= 4 || r.rec.framed && rs.nodes < resyncBudget); d++ {
@@ -761,12 +768,10 @@ func (r *Reconstructor) resync(rv *recView) {
 			pos := r.lines[li].pos
 			rs.search(&pos, 0)
 		}
-		if len(r.plies) > 0 && !r.clock && !r.rec.framed && r.sensor != trace.Occupancy {
+		if putBack {
 			// The last move changed and more made: a piece knocked by
 			// the mover's hand read as the reply, then put back while
-			// the real reply and the next move are made. (Not on
-			// occupancy boards, which do not tell which piece came back:
-			// there it made a clean game of the corpus inexact.)
+			// the real reply and the next move are made.
 			rs.line, rs.back = 0, 1
 			rs.rv = &rvb
 			pos := r.befores[len(r.plies)-1]
