@@ -213,6 +213,14 @@ func (r *Reconstructor) seqCost(p *chess.Position, lastTo chess.Square, moves []
 				}
 				early = t < done+minReplyMs && start < prevDone+minReplyMs
 			}
+			if on, ok := r.lastOn(moveLanding(m)); ok && i > 0 && prevOff >= 0 && on < prevOff && !r.rec.framed &&
+				r.sensor != trace.Occupancy && !laterTouch(moves[i+1:], moveLanding(m), rv) {
+				// Down before the move it answers was begun: done before
+				// it, not after (a knocked piece). (On occupancy boards
+				// a square's last filling may be any piece's: there the
+				// grid's worst cell fell from 75.8% to 70.2%.)
+				cost += costOverlap
+			}
 			if early && !r.rec.framed {
 				// (A frame's changes all carry its one time: they say
 				// nothing of the order.)

@@ -283,6 +283,10 @@ func TestStressGames(t *testing.T) {
 		{"lichess_broadcast_fide_womens_world_rapid_2024_r1-6.pgn", 1, trace.Colour, 0.03, 0.05, 0.12, "the same on a colour board"},
 		{"lichess_prod_movelists_from_scalachess.pgn", 85, trace.PieceSensor, 0.1, 0.05, 0.12,
 			"no clock: 10. Nxd4 knocks the queen from d5 to c4 281 ms after it lands, read as 10... Qc4; she is put back while 10... Nxd4 11. Qxd4 are made, and the board was read as Qc3 Nxd4 Qxd4 Qd5 (a queen nobody saw land on c3): 31 plies behind"},
+		{"gnuchess_book_otb_masters_dev.pgn", 85, trace.PieceSensor, 0.03, 0.05, 0.12,
+			"no clock: 19... Bxf5 knocks the bishop from g5 to h6 and 20. Nce3 the pawn from f2 to f3; read as Bh6 Nce3 Bxf5 f3, Bxf5 down before Nce3 began, priced as one reply begun early, and the two knocked pieces as four squares far apart: 32 plies behind"},
+		{"tcec_frc_engine_chess960_season16.pgn", 61, trace.Colour, 0.03, 0.05, 0.12,
+			"no clock, Chess960: 34... Kh6 knocks the bishop from h5 to h4 and 35. Qe5 the rook from e4 to f3, each put back; read as Kh6 Re5 Bg6 Qf3 (a colour board does not tell the rook from the queen), with a false alert: 10 plies behind"},
 	} {
 		path := filepath.Join("../../testdata/games", c.file)
 		l, _, err := loadFile(path, c.game, quiet)
