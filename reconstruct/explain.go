@@ -116,6 +116,9 @@ func (r *Reconstructor) seqCost(p *chess.Position, lastTo chess.Square, moves []
 	prevOff := int64(-1)
 	var lastNeed chess.Bitboard
 	prevDone, prevOn, prevLand := int64(-1), int64(-1), chess.NoSquare
+	// prevQuick: when the move before was done if its unseen capture next
+	// door was pushed off by a hand in a hurry (-1: as prevDone).
+	prevQuick := int64(-1)
 	for i, m := range moves {
 		all, nl := moveSquares(&q, m)
 		expl |= all
@@ -211,7 +214,14 @@ func (r *Reconstructor) seqCost(p *chess.Position, lastTo chess.Square, moves []
 				if last, ok := r.lastOn(to); ok && last > done && last+minQuickCarryMs <= t {
 					done = last
 				}
-				early = t < done+minReplyMs && start < prevDone+minReplyMs
+				pd := prevDone
+				if prevQuick >= 0 && t < prevOn {
+					// The move before a push-off next door, the landing
+					// after this piece was lifted: this one's, carried
+					// (not slid) while the hand that pushed withdrew.
+					pd = prevQuick
+				}
+				early = t < done+minReplyMs && start < pd+minReplyMs
 			}
 			if on, ok := r.lastOn(moveLanding(m)); ok && i > 0 && prevOff >= 0 && on < prevOff && !r.rec.framed &&
 				r.sensor != trace.Occupancy && !laterTouch(moves[i+1:], moveLanding(m), rv) {
@@ -230,12 +240,17 @@ func (r *Reconstructor) seqCost(p *chess.Position, lastTo chess.Square, moves []
 		}
 		land := moveLanding(m)
 		prevDone, prevOn, prevLand = -1, -1, land
+		prevQuick = -1
 		if t, ok := r.firstOn(land); ok && !laterTouch(moves[i+1:], land, rv) {
 			prevDone = t
 		} else if t := lift; lifted {
 			// Not seen landing (a capture faster than a scan): the hand
 			// still had to carry the piece there.
 			prevDone = t + minCarryMs
+			if !r.clock && chess.KingAttacks(from).Has(land) {
+				// Next door, a hand in a hurry is quicker (a push-off).
+				prevQuick = t + minQuickCarryMs
+			}
 			if on, ok := r.firstOn(land); ok && on > t {
 				prevOn = on
 			}

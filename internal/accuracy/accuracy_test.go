@@ -287,6 +287,8 @@ func TestStressGames(t *testing.T) {
 			"no clock: 19... Bxf5 knocks the bishop from g5 to h6 and 20. Nce3 the pawn from f2 to f3; read as Bh6 Nce3 Bxf5 f3, Bxf5 down before Nce3 began, priced as one reply begun early, and the two knocked pieces as four squares far apart: 32 plies behind"},
 		{"tcec_frc_engine_chess960_season16.pgn", 61, trace.Colour, 0.03, 0.05, 0.12,
 			"no clock, Chess960: 34... Kh6 knocks the bishop from h5 to h4 and 35. Qe5 the rook from e4 to f3, each put back; read as Kh6 Re5 Bg6 Qf3 (a colour board does not tell the rook from the queen), with a false alert: 10 plies behind"},
+		{"tcec_frc_engine_chess960_season16.pgn", 87, trace.Occupancy, 0.03, 0.05, 0.12,
+			"no clock: 3... exf4 pushed off and 4. gxf4, its victim lifted first and the pawn landing 166 ms after its lift: gxf4 was priced as a reply begun before exf4 (an unseen capture taken to land 400 ms after its lift, not 100 next door), one capture with the g3 pawn off the board was cheaper, and the game stopped there, 65 plies behind"},
 	} {
 		path := filepath.Join("../../testdata/games", c.file)
 		l, _, err := loadFile(path, c.game, quiet)
