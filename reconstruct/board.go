@@ -132,8 +132,13 @@ type record struct {
 	firstOn  [64]int64
 	lastOff  [64]int64 // the lift that began a move (earlier ones were touches)
 	lastOn   [64]int64
-	events   int
-	framed   bool // a full frame changed squares: what happened between is unseen
+	// What was seen put on each square: pieces of each colour (colour and
+	// piece boards), the pieces themselves (piece boards), and pieces
+	// whose colour no sensor told.
+	placedWhite, placedBlack, placedBlind chess.Bitboard
+	placedPieces                          [64]uint16 // bit per chess.Piece
+	events                                int
+	framed                                bool // a full frame changed squares: what happened between is unseen
 }
 
 // resetExcept forgets everything but the squares in keep.
@@ -156,12 +161,48 @@ func (rc *record) off(s chess.Square, t int64) {
 	rc.events++
 }
 
-func (rc *record) on(s chess.Square, t int64) {
+// on records square s filled at t by pc, whose colour (hasColour) and
+// piece (hasPiece) the sensor may tell.
+func (rc *record) on(s chess.Square, t int64, pc chess.Piece, hasColour, hasPiece bool) {
 	b := s.Bitboard()
 	if rc.placed&b == 0 {
 		rc.placed |= b
 		rc.firstOn[s] = t
+		rc.placedWhite &^= b
+		rc.placedBlack &^= b
+		rc.placedBlind &^= b
+		rc.placedPieces[s] = 0
+	}
+	switch {
+	case !hasColour:
+		rc.placedBlind |= b
+	case pc.Color() == chess.White:
+		rc.placedWhite |= b
+	default:
+		rc.placedBlack |= b
+	}
+	if hasPiece {
+		rc.placedPieces[s] |= 1 << pc
 	}
 	rc.lastOn[s] = t
 	rc.events++
+}
+
+// placedOther reports whether raw square s was seen filled, but only by
+// pieces the sensor told apart from pc: by colour, or on a piece board
+// by piece.
+func (rc *record) placedOther(s chess.Square, pc chess.Piece) bool {
+	b := s.Bitboard()
+	if rc.placed&b == 0 || rc.placedBlind&b != 0 {
+		return false
+	}
+	mine, theirs := rc.placedWhite, rc.placedBlack
+	if pc.Color() == chess.Black {
+		mine, theirs = theirs, mine
+	}
+	if theirs&b != 0 && mine&b == 0 {
+		return true
+	}
+	ps := rc.placedPieces[s]
+	return ps != 0 && ps&(1<<pc) == 0
 }

@@ -368,7 +368,7 @@ func (r *Reconstructor) resolveHeld(s chess.Square, out []Output) []Output {
 	r.cands = append(r.cands[:0], h.cands...)
 	out = r.adopt(h.best, h.lastChange, out)
 	if h.on {
-		r.rec.on(h.sq, h.t)
+		r.rec.on(h.sq, h.t, chess.NoPiece, false, false)
 	} else {
 		r.rec.off(h.sq, h.t)
 	}

@@ -501,7 +501,7 @@ func (r *Reconstructor) squareOn(s chess.Square, pc chess.Piece, hasColour, hasP
 		r.raw.pieceKnown |= b
 		r.raw.pieces[s] = pc
 	}
-	r.rec.on(s, t)
+	r.rec.on(s, t, pc, hasColour, hasPiece)
 	r.changed(t)
 }
 
@@ -540,7 +540,7 @@ func (r *Reconstructor) frame(ev *trace.Event) {
 			r.rec.off(s, ev.T)
 		}
 		if nb.occ.Has(s) {
-			r.rec.on(s, ev.T)
+			r.rec.on(s, ev.T, chess.NoPiece, false, false)
 		}
 	}
 	r.raw = nb

@@ -326,6 +326,21 @@ func (r *Reconstructor) misplacedCost(d chess.Bitboard, p *chess.Position) int {
 			return c
 		}
 	}
+	if n == 4 && r.sensor != trace.Occupancy {
+		// Two pieces each knocked onto a neighbouring square (a move and
+		// the next each knocking one). (Not on occupancy boards, where
+		// four squares pair up by chance more often.)
+		vac := d & p.Occupied() &^ r.v.occ
+		fil := d & r.v.occ &^ p.Occupied()
+		if vac.Count() == 2 && fil.Count() == 2 {
+			x1, x2 := vac.First(), (vac & (vac - 1)).First()
+			y1, y2 := fil.First(), (fil & (fil - 1)).First()
+			near := chess.KingAttacks
+			if near(x1).Has(y1) && near(x2).Has(y2) || near(x1).Has(y2) && near(x2).Has(y1) {
+				return 4 * costMisplacedN
+			}
+		}
+	}
 	// A piece knocked falls off the board or onto a neighbouring square;
 	// more squares filled than emptied need pieces that came from
 	// nowhere.

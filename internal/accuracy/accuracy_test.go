@@ -275,6 +275,20 @@ func TestStressGames(t *testing.T) {
 		{"gnuchess_book_otb_masters_dev.pgn", 89, trace.PieceSensor, 0.1, 0.02, 0,
 			"no clock: 30. Rd1 knocks the queen off c2 and 30... Ndf5 follows at once; the four plies were published together as Rxc7 Qf5 Ndxf5 Rd1, the queen in the hand read as taken on f5. Put back on c2, she was a misplaced piece: taking back three plies cost more, and the game was 15 plies behind"},
 		{"gnuchess_book_otb_masters_dev.pgn", 89, trace.Colour, 0.1, 0.02, 0, "the same on a colour board"},
+		{"lichess_broadcast_fide_womens_world_rapid_2024_r1-6.pgn", 71, trace.PieceSensor, 0.1, 0.05, 0,
+			"no clock: 35... Be5 knocks the knight from e4 to d4 and 36. Rf3+ the pawn from g2 to g3, each put back; the board was read as Bd4 g3 Be5 Rf3+, the bishop landing on d4 where only the white knight was seen put down, and the game went on two plies ahead, 20 plies behind"},
+		{"lichess_broadcast_fide_womens_world_rapid_2024_r1-6.pgn", 71, trace.Colour, 0.1, 0.05, 0, "the same on a colour board"},
+		{"lichess_broadcast_fide_womens_world_rapid_2024_r1-6.pgn", 1, trace.PieceSensor, 0.03, 0.05, 0.12,
+			"no clock: 62... Kh8 63. Qh5 Kg8 64. Qg4, a repetition at bullet pace with a knock in each of the first two moves; the board three plies on is the published position one ply back, and the search for several moves stopped at two plies once the takeback was found: the four plies were read as touches, 65 plies behind"},
+		{"lichess_broadcast_fide_womens_world_rapid_2024_r1-6.pgn", 1, trace.Colour, 0.03, 0.05, 0.12, "the same on a colour board"},
+		{"lichess_prod_movelists_from_scalachess.pgn", 85, trace.PieceSensor, 0.1, 0.05, 0.12,
+			"no clock: 10. Nxd4 knocks the queen from d5 to c4 281 ms after it lands, read as 10... Qc4; she is put back while 10... Nxd4 11. Qxd4 are made, and the board was read as Qc3 Nxd4 Qxd4 Qd5 (a queen nobody saw land on c3): 31 plies behind"},
+		{"gnuchess_book_otb_masters_dev.pgn", 85, trace.PieceSensor, 0.03, 0.05, 0.12,
+			"no clock: 19... Bxf5 knocks the bishop from g5 to h6 and 20. Nce3 the pawn from f2 to f3; read as Bh6 Nce3 Bxf5 f3, Bxf5 down before Nce3 began, priced as one reply begun early, and the two knocked pieces as four squares far apart: 32 plies behind"},
+		{"tcec_frc_engine_chess960_season16.pgn", 61, trace.Colour, 0.03, 0.05, 0.12,
+			"no clock, Chess960: 34... Kh6 knocks the bishop from h5 to h4 and 35. Qe5 the rook from e4 to f3, each put back; read as Kh6 Re5 Bg6 Qf3 (a colour board does not tell the rook from the queen), with a false alert: 10 plies behind"},
+		{"tcec_frc_engine_chess960_season16.pgn", 87, trace.Occupancy, 0.03, 0.05, 0.12,
+			"no clock: 3... exf4 pushed off and 4. gxf4, its victim lifted first and the pawn landing 166 ms after its lift: gxf4 was priced as a reply begun before exf4 (an unseen capture taken to land 400 ms after its lift, not 100 next door), one capture with the g3 pawn off the board was cheaper, and the game stopped there, 65 plies behind"},
 	} {
 		path := filepath.Join("../../testdata/games", c.file)
 		l, _, err := loadFile(path, c.game, quiet)
