@@ -2,6 +2,7 @@ package round
 
 import (
 	"context"
+	"crypto/rand"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -148,8 +149,13 @@ func sendRound(ctx context.Context, env *cli.Env, d publish.Dialer, cmds []Comma
 	replies := map[string]publish.ReplyPayload{}
 	got := make(chan struct{}, len(cmds))
 	// A client id of its own per run, so no reply queued for an earlier
-	// run arrives.
-	conn, err := d.Dial(ctx, publish.DialOptions{ClientID: fmt.Sprintf("boardd-round-%d", os.Getpid()), OnMessage: func(topic string, payload []byte) {
+	// run arrives (the process id alone repeats when one process imports
+	// twice).
+	var nonce [4]byte
+	if _, err := rand.Read(nonce[:]); err != nil {
+		return fmt.Errorf("client id: %w", err)
+	}
+	conn, err := d.Dial(ctx, publish.DialOptions{ClientID: fmt.Sprintf("boardd-round-%d-%x", os.Getpid(), nonce), OnMessage: func(topic string, payload []byte) {
 		var rp publish.ReplyPayload
 		if json.Unmarshal(payload, &rp) != nil {
 			return
