@@ -30,7 +30,7 @@ const (
 	kindGameCopy   journal.Kind = 25 // GameInfo again, so one damaged record does not lose the game's tags
 	kindResultCopy journal.Kind = 26 // resultRecord again: a game's last record has no later one to rebuild it from
 	kindInfo       journal.Kind = 27 // infoRecord: the game's tags changed during it
-	kindAlertCarry journal.Kind = 28 // Alert: a journal alert still active, carried into a new game's segment (no message)
+	kindAlertCarry journal.Kind = 28 // Alert: a journal-damaged alert still active, carried into a new game's segment (no message)
 )
 
 // infoRecord is a change of the current game's tags (SetInfo).
@@ -931,10 +931,16 @@ func (p *Publisher) StartGame(gi GameInfo) (GameInfo, error) {
 	if _, err := p.write(kindGameCopy, gi, nil, nil); err != nil {
 		p.log.Warn("the copy of the game record was not journaled; the game goes on", "err", err)
 	}
-	// The journal's own alerts stay active across the new game, and so
-	// across a restart that reads only the new game's segments.
+	// Damage found in the journal stays reported across the new game, and
+	// so across a restart that reads only the new game's segments. (A
+	// failing write is not carried: it clears itself when writes succeed.)
 	p.mu.Lock()
-	carried := append([]Alert(nil), p.alerts...)
+	var carried []Alert
+	for _, a := range p.alerts {
+		if a.Kind == AlertJournalDamaged {
+			carried = append(carried, a)
+		}
+	}
 	p.mu.Unlock()
 	for _, a := range carried {
 		if _, err := p.write(kindAlertCarry, a, nil, nil); err != nil {
