@@ -860,7 +860,7 @@ func (p *Publisher) flushHeld() error {
 	cause, since, alert := p.writeErr, p.writeSince, p.writeAlert
 	p.writeErr, p.writeAlert = nil, ""
 	p.snaps[snapStatus].version++
-	active := alert != "" && p.hasAlert(alert) // a new game clears it
+	active := alert != "" && p.hasAlert(alert) // an acknowledgement may have cleared it
 	p.mu.Unlock()
 	p.kick()
 	p.log.Info("the journal can be written again; the events held in memory are journaled", "events", n, "after", p.cfg.Now().Sub(since).Round(time.Millisecond), "cause", cause)
