@@ -328,8 +328,7 @@ func (s *Session) Feed(ev *trace.Event, out []Output) []Output {
 		// What the still board showed before the press comes first (a
 		// live board's ticks would have told it already): a mate made
 		// before it ends the game, and the press then counts for nothing.
-		s.routs = s.rec.Advance(ev.T, s.routs[:0])
-		out = s.settleAll(s.take(out))
+		out = s.boardUntil(ev.T, out)
 		out = s.press(ev.Side, ev.T, out)
 	}
 	s.routs = s.rec.Feed(ev, s.routs[:0])
@@ -356,10 +355,9 @@ func (s *Session) advanceTo(t int64, out []Output) []Output {
 		if !ok || tf > t || tf < s.lastT {
 			break
 		}
-		s.routs = s.rec.Advance(tf, s.routs[:0])
 		// The still board's end of the game, analysis included, comes
 		// before the flag.
-		out = s.settleAll(s.take(out))
+		out = s.boardUntil(tf, out)
 		n := len(out)
 		out = s.advanceClock(tf, out)
 		if len(out) == n && !s.ended {
@@ -367,6 +365,13 @@ func (s *Session) advanceTo(t int64, out []Output) []Output {
 		}
 	}
 	return s.advanceClock(t, out)
+}
+
+// boardUntil takes what the still board shows up to t, with its end of
+// the game settled: it must come before a press or a flag at t.
+func (s *Session) boardUntil(t int64, out []Output) []Output {
+	s.routs = s.rec.Advance(t, s.routs[:0])
+	return s.settleAll(s.take(out))
 }
 
 // End says the input is over at t: a move standing on the board is

@@ -375,7 +375,7 @@ func (s *Session) newGame(o *reconstruct.Output, out []Output) []Output {
 // dead without a long search (rules.DeadCandidate).
 func (s *Session) gameEnd(pos *chess.Position, m chess.Move) (rules.Verdict, bool) {
 	var a *rules.Analyzer
-	if pos.HalfmoveClock() == 0 && rules.DeadCandidate(pos) {
+	if needsAnalysis(pos) {
 		a = s.analyzer
 	}
 	if m != chess.NoMove {
