@@ -128,7 +128,7 @@ func (d *daemon) newSession(start *chess.Position, resumed bool) (*session.Sessi
 		setUp = d.initialGame().start
 		// Its clocks go on from the journal's last reading.
 		if c := d.pub.Current().Clock; c != nil {
-			remaining = [2]time.Duration{time.Duration(c.WhiteMS) * time.Millisecond, time.Duration(c.BlackMS) * time.Millisecond}
+			remaining = c.Durations()
 		}
 	}
 	set, err := d.setting()
@@ -178,7 +178,7 @@ func (d *daemon) resumeSimulated(cur *publish.Resumed) bool {
 	}
 	var rem [2]time.Duration
 	if c := cur.Clock; c != nil {
-		rem = [2]time.Duration{time.Duration(c.WhiteMS) * time.Millisecond, time.Duration(c.BlackMS) * time.Millisecond}
+		rem = c.Durations()
 	}
 	if err := d.simLoop.StartAt(found, len(cur.Moves), rem); err != nil {
 		d.log.Warn("the simulated board cannot go on with the journal's game", "err", err)

@@ -59,6 +59,12 @@ func ClocksOf(white, black time.Duration) *Clocks {
 	return &Clocks{WhiteMS: white.Milliseconds(), BlackMS: black.Milliseconds()}
 }
 
+// Durations are the clocks as durations, by colour (chess.White first):
+// ClocksOf's inverse.
+func (c Clocks) Durations() [2]time.Duration {
+	return [2]time.Duration{time.Duration(c.WhiteMS) * time.Millisecond, time.Duration(c.BlackMS) * time.Millisecond}
+}
+
 // Move is one move. A provisional move is what the board shows before the
 // mover has pressed the clock (it may still change); a final one is
 // completed. Only final moves enter the PGN.
