@@ -70,6 +70,11 @@ func (l *Loop) load() error {
 		}
 		return fmt.Errorf("simulated board: game %d: %w", l.n+1, err)
 	}
+	return l.play(g)
+}
+
+// play makes g, game l.n, the one the loop plays, with that game's seed.
+func (l *Loop) play(g Game) error {
 	o := l.opts
 	o.Seed = GameSeed(l.opts.Seed, l.n)
 	src, err := NewSource(g, o)
@@ -96,33 +101,26 @@ func (l *Loop) StartAt(n, ply int, remaining [2]time.Duration) error {
 	if ply < 0 || ply > len(g.Moves) {
 		return fmt.Errorf("simulated board: game %d has %d plies, not %d", n+1, len(g.Moves), ply)
 	}
-	pos := chess.NewPosition()
-	if g.Start != nil {
-		p := *g.Start
-		pos = &p
+	start, err := g.validate()
+	if err != nil {
+		return fmt.Errorf("simulated board: game %d: %w", n+1, err)
 	}
-	var l2 chess.MoveList
-	for i, m := range g.Moves[:ply] {
-		l2.Reset()
-		pos.GenerateLegal(&l2)
-		if !l2.Contains(m) {
-			return fmt.Errorf("simulated board: game %d: move %d is not legal", n+1, i+1)
-		}
+	pos := *start
+	for _, m := range g.Moves[:ply] {
 		pos.MakeMove(m)
 	}
-	g.Start, g.Moves, g.Remaining = pos, g.Moves[ply:], remaining
+	g.Start, g.Moves, g.Remaining = &pos, g.Moves[ply:], remaining
 	if ply < len(g.Clocks) {
 		g.Clocks = g.Clocks[ply:]
 	} else {
 		g.Clocks = nil
 	}
-	o := l.opts
-	o.Seed = GameSeed(l.opts.Seed, n)
-	src, err := NewSource(g, o)
-	if err != nil {
-		return fmt.Errorf("simulated board: game %d from ply %d: %w", n+1, ply, err)
+	prev := l.n
+	l.n = n
+	if err := l.play(g); err != nil {
+		l.n = prev
+		return err
 	}
-	l.n, l.src = n, src
 	return nil
 }
 
