@@ -1,34 +1,19 @@
 package publish_test
 
 import (
-	"context"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/boardd/boardd/chess"
 	"github.com/boardd/boardd/publish"
-	"github.com/boardd/boardd/publish/publishtest"
 )
 
 // A new_game with the players' ratings, titles, federations, FIDE ids
 // and teams puts them in state and as tags in the PGN; a bad one is
 // refused with the field named.
 func TestNewGamePlayerDetails(t *testing.T) {
-	b := publishtest.New()
-	v := subscribe(t, b, "sub")
-	h := &fakeHandler{}
-	p := openFake(t, b, t.TempDir(), h)
-	h.p = p
-	defer p.Close()
-	stop := run(t, p)
-	defer stop()
-	tablet, err := b.Dial(context.Background(), publish.DialOptions{ClientID: "tablet"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var online publish.StatusPayload
-	waitFor(t, 2*time.Second, "board online", func() bool { return v.retainedJSON("status", &online) && online.Online })
+	_, _, v, tablet := commandBoard(t)
 	future := time.Now().Add(time.Minute).UTC().Format(time.RFC3339)
 	send := func(id, fields string) publish.ReplyPayload {
 		t.Helper()

@@ -359,21 +359,29 @@ func (h *fakeHandler) count() int {
 	return len(h.calls)
 }
 
-func TestCommands(t *testing.T) {
+// commandBoard runs board b1 with a fake handler, a subscriber and a
+// tablet connection to send it commands, once it is online; all stop
+// with the test.
+func commandBoard(t *testing.T) (p *publish.Publisher, h *fakeHandler, v *view, tablet publish.Conn) {
+	t.Helper()
 	b := publishtest.New()
-	v := subscribe(t, b, "sub")
-	h := &fakeHandler{}
-	p := openFake(t, b, t.TempDir(), h)
+	v = subscribe(t, b, "sub")
+	h = &fakeHandler{}
+	p = openFake(t, b, t.TempDir(), h)
 	h.p = p
-	defer p.Close()
-	stop := run(t, p)
-	defer stop()
+	t.Cleanup(func() { p.Close() })
+	t.Cleanup(run(t, p))
 	tablet, err := b.Dial(context.Background(), publish.DialOptions{ClientID: "tablet"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var online publish.StatusPayload
 	waitFor(t, 2*time.Second, "board online", func() bool { return v.retainedJSON("status", &online) && online.Online })
+	return p, h, v, tablet
+}
+
+func TestCommands(t *testing.T) {
+	p, h, v, tablet := commandBoard(t)
 	future := time.Now().Add(time.Minute).UTC().Format(time.RFC3339)
 	past := time.Now().Add(-time.Minute).UTC().Format(time.RFC3339)
 	send := func(verb, payload string) {
