@@ -199,6 +199,24 @@ func (h *hands) run(cfg Config) (*Reconstructor, []Output) {
 	return r, all
 }
 
+// published feeds the trace to a Reconstructor and returns the moves it
+// published before the end and after it (End, 10 s after the last event).
+func (h *hands) published(cfg Config) (beforeEnd, atEnd string) {
+	h.t.Helper()
+	cfg.Sensor = h.sensor
+	r, err := New(cfg)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	var out []Output
+	for i := range h.evs {
+		out = r.Feed(&h.evs[i], out[:0])
+	}
+	beforeEnd = sanList(r)
+	r.End(h.now+10000, out[:0])
+	return beforeEnd, sanList(r)
+}
+
 func sanList(r *Reconstructor) string {
 	p := r.StartPosition()
 	var s []string
