@@ -237,17 +237,9 @@ func TestRegressionGames(t *testing.T) {
 		{"gnuchess_book_otb_masters_dev.pgn", 7396, trace.PieceSensor, true, 1,
 			"no clock: Nc7, whose hand knocks the c8 rook onto d7, seen landing 254 ms after the knight: not Black's slide begun"},
 	} {
-		path := filepath.Join("../../testdata/games", c.file)
-		l, _, err := loadFile(path, c.game, quiet)
-		if err != nil {
-			t.Fatal(err)
-		}
-		i := len(l.nums) - 1
-		if i < 0 || l.nums[i] != c.game {
-			t.Fatalf("%s: no game %d", c.file, c.game)
-		}
+		path, game := corpusGame(t, c.file, c.game)
 		var buf []reconstruct.Output
-		g := play(Case{File: path, Game: c.game, Sensor: c.sensor, Irregular: c.irregular}, l.games[i], &Options{Seed: c.seed}, &buf)
+		g := play(Case{File: path, Game: c.game, Sensor: c.sensor, Irregular: c.irregular}, game, &Options{Seed: c.seed}, &buf)
 		if !g.Exact || len(g.FalseAlerts) > 0 || g.Found != g.Injected {
 			t.Errorf("%s game %d (%v, seed %d; %s): exact %v %s, false alerts %v, %d of %d injections found %v",
 				c.file, c.game, c.sensor, c.seed, c.what, g.Exact, g.Why, g.FalseAlerts, g.Found, g.Injected, g.Unfound)
@@ -290,23 +282,30 @@ func TestStressGames(t *testing.T) {
 		{"tcec_frc_engine_chess960_season16.pgn", 87, trace.Occupancy, 0.03, 0.05, 0.12,
 			"no clock: 3... exf4 pushed off and 4. gxf4, its victim lifted first and the pawn landing 166 ms after its lift: gxf4 was priced as a reply begun before exf4 (an unseen capture taken to land 400 ms after its lift, not 100 next door), one capture with the g3 pawn off the board was cheaper, and the game stopped there, 65 plies behind"},
 	} {
-		path := filepath.Join("../../testdata/games", c.file)
-		l, _, err := loadFile(path, c.game, quiet)
-		if err != nil {
-			t.Fatal(err)
-		}
-		i := len(l.nums) - 1
-		if i < 0 || l.nums[i] != c.game {
-			t.Fatalf("%s: no game %d", c.file, c.game)
-		}
+		path, game := corpusGame(t, c.file, c.game)
 		rates := sim.StressRates(c.scale, c.knock, c.swap)
 		var buf []reconstruct.Output
-		g := play(Case{File: path, Game: c.game, Sensor: c.sensor}, l.games[i], &Options{Seed: 1, Rates: &rates, Clock: sim.ClockNever}, &buf)
+		g := play(Case{File: path, Game: c.game, Sensor: c.sensor}, game, &Options{Seed: 1, Rates: &rates, Clock: sim.ClockNever}, &buf)
 		if !g.Exact || g.Behind > 2 || len(g.FalseAlerts) > 0 {
 			t.Errorf("%s game %d (%v; %s): exact %v %s, %d plies behind, false alerts %v",
 				c.file, c.game, c.sensor, c.what, g.Exact, g.Why, g.Behind, g.FalseAlerts)
 		}
 	}
+}
+
+// corpusGame is game n of testdata/games/file, and the file's path.
+func corpusGame(t *testing.T, file string, n int) (string, *chess.Game) {
+	t.Helper()
+	path := filepath.Join("../../testdata/games", file)
+	l, _, err := loadFile(path, n, quiet)
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := len(l.nums) - 1
+	if i < 0 || l.nums[i] != n {
+		t.Fatalf("%s: no game %d", file, n)
+	}
+	return path, l.games[i]
 }
 
 func TestBehind(t *testing.T) {
