@@ -2,7 +2,10 @@ package publish
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
+	"fmt"
 )
 
 // The MQTT client is only a transport: the journal decides what is sent
@@ -55,6 +58,17 @@ type DialOptions struct {
 	// OnMessage receives inbound messages. It may block briefly (the
 	// Publisher only queues them); it must be safe for concurrent calls.
 	OnMessage func(topic string, payload []byte)
+}
+
+// UniqueClientID is prefix with a random suffix nobody can guess, for a
+// client whose login cannot reserve its id (an anonymous one) or whose
+// runs must not share a session.
+func UniqueClientID(prefix string) (string, error) {
+	var b [4]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return "", fmt.Errorf("client id: %w", err)
+	}
+	return prefix + "-" + hex.EncodeToString(b[:]), nil
 }
 
 // Dialer opens connections.

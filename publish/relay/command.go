@@ -2,8 +2,6 @@ package relay
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"flag"
 	"fmt"
@@ -213,9 +211,5 @@ func relayClientID(id, user string, explicit bool) (string, error) {
 	if user != "" || explicit {
 		return id, nil
 	}
-	var b [4]byte
-	if _, err := rand.Read(b[:]); err != nil {
-		return "", fmt.Errorf("client id: %w", err)
-	}
-	return id + "-" + hex.EncodeToString(b[:]), nil
+	return publish.UniqueClientID(id)
 }

@@ -2,7 +2,6 @@ package round
 
 import (
 	"context"
-	"crypto/rand"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -151,11 +150,11 @@ func sendRound(ctx context.Context, env *cli.Env, d publish.Dialer, cmds []Comma
 	// A client id of its own per run, so no reply queued for an earlier
 	// run arrives (the process id alone repeats when one process imports
 	// twice).
-	var nonce [4]byte
-	if _, err := rand.Read(nonce[:]); err != nil {
-		return fmt.Errorf("client id: %w", err)
+	id, err := publish.UniqueClientID(fmt.Sprintf("boardd-round-%d", os.Getpid()))
+	if err != nil {
+		return err
 	}
-	conn, err := d.Dial(ctx, publish.DialOptions{ClientID: fmt.Sprintf("boardd-round-%d-%x", os.Getpid(), nonce), OnMessage: func(topic string, payload []byte) {
+	conn, err := d.Dial(ctx, publish.DialOptions{ClientID: id, OnMessage: func(topic string, payload []byte) {
 		var rp publish.ReplyPayload
 		if json.Unmarshal(payload, &rp) != nil {
 			return
