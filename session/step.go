@@ -229,11 +229,7 @@ func (s *Session) Settle(out []Output) []Output {
 	out = s.settleCheck(out)
 	backlog := s.backlog
 	s.backlog = nil
-	out = s.takeList(backlog, out)
-	if !s.pending && len(s.verdicts) > 0 {
-		s.verdicts = s.verdicts[:0]
-	}
-	return out
+	return s.takeList(backlog, out)
 }
 
 // settleAll runs everything a step left for Settle.
