@@ -259,7 +259,7 @@ func (s *Session) reset(start chess.Position) {
 	s.ended, s.result, s.reason, s.provEnd, s.gesture, s.byPosition = false, "", "", false, false, false
 	s.claimPly, s.flagged, s.open = 0, [2]bool{}, false
 	s.verdicts = s.verdicts[:0]
-	s.clock = nil
+	s.clock, s.endClock = nil, rules.ClockSnapshot{}
 	if s.cfg.TimeControl.Timed() {
 		// NewClockModel fails only for an untimed control.
 		s.clock, _ = rules.NewClockModel(s.cfg.TimeControl, rules.ClockOptions{})
@@ -296,7 +296,7 @@ func (s *Session) Clock(t int64) (snap rules.ClockSnapshot, ok bool) {
 		snap = s.clock.Snapshot(at(s.lastT))
 		return snap, true
 	}
-	if s.ended && s.endClock.Running == rules.ClockStopped && !s.endClock.At.IsZero() {
+	if s.ended && !s.endClock.At.IsZero() {
 		return s.endClock, true
 	}
 	return s.clock.Snapshot(at(max(t, s.lastT))), true
