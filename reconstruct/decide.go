@@ -229,7 +229,7 @@ func (r *Reconstructor) replyBegins(s chess.Square, on bool, t int64, out []Outp
 	// moves are searched for only when enough squares were touched for
 	// two (a piece in the hand touches one or two).
 	best := r.explainFirst(false)
-	if best < 0 || r.cands[best].back > 0 {
+	if best < 0 || r.cands[best].back > 0 && !r.castlesPublishedRook(&r.cands[best]) {
 		if (r.rec.lifted | r.rec.placed).Count() < 3 {
 			return out
 		}
@@ -904,4 +904,18 @@ func (r *Reconstructor) alert(out []Output, o Output) []Output {
 		}
 	}
 	return append(out, o)
+}
+
+// castlesPublishedRook reports whether c changes the last published move,
+// a rook's, into the castling it began: the king carried next to it
+// touches only its two squares, too few for the search that other changed
+// moves wait for, and at bullet pace the reply follows before the board
+// stands still long enough for the commit timer (4.4.2: a rook touched
+// first).
+func (r *Reconstructor) castlesPublishedRook(c *cand) bool {
+	if c.back != 1 || c.n != 1 || c.stale || c.line != 0 || len(r.plies) == 0 {
+		return false
+	}
+	m, pm := c.moves[0], r.plies[len(r.plies)-1].move
+	return m.IsCastling() && !pm.IsCastling() && pm.From() == m.To() && pm.To() == m.CastlingRookTo()
 }
