@@ -168,11 +168,13 @@ func (r *Reconstructor) seqCost(p *chess.Position, lastTo chess.Square, moves []
 		// Moves found together (re-synchronisation) should come in the order
 		// their pieces were lifted, and be seen at all: a piece put on an
 		// empty square, or taken off one, unseen needs a sensor to fail,
-		// much rarer than a capture faster than a scan (after a frame,
-		// which shows only where pieces ended, as rare as that).
+		// much rarer than a capture faster than a scan. A frame shows only
+		// where pieces ended, so after one nothing was seen and nothing is
+		// charged: a king stepped aside and back while the other side
+		// moved twice is the game, not a piece knocked out of place.
 		unseen := costUnseen
 		if r.rec.framed {
-			unseen = costMissedLift
+			unseen = 0
 		}
 		if len(moves) > 1 && !rv.lifted.Has(from) && !(m.IsCastling() && from == m.CastlingKingTo() && rv.lifted.Has(to)) {
 			// (A Chess960 castling whose king stays moves only the rook.)
