@@ -238,26 +238,31 @@ func BenchmarkResync4(b *testing.B) {
 // frame and lets the board stand still without a clock, through the
 // commit and alert timers. "found" is the share of positions reached
 // exactly; the times are those of the decisions on the still board
-// (the re-synchronisation, then the catch-up).
+// (the re-synchronisation, then the catch-up). "next" is the share
+// reached exactly once the game's next move is made on the board after
+// it: a frame that two histories explain (the side to move, on colour
+// boards which piece stands where) is told apart by the next move.
 func BenchmarkCatchUp(b *testing.B) {
 	type job struct {
 		from *chess.Position
 		to   chess.Position
+		next chess.Move
+		then chess.Position
 	}
 	for _, k := range []int{2, 4} {
 		var jobs []job
 		for _, g := range corpus(b, 8) {
-			for p := 10; p+k <= len(g.Moves); p += 7 {
-				jobs = append(jobs, job{from: g.Position(p), to: *g.Position(p + k)})
+			for p := 10; p+k < len(g.Moves); p += 7 {
+				jobs = append(jobs, job{from: g.Position(p), to: *g.Position(p + k), next: g.Moves[p+k], then: *g.Position(p + k + 1)})
 			}
 		}
 		for _, s := range []trace.Sensor{trace.Colour, trace.PieceSensor} {
 			b.Run(fmt.Sprintf("%s-%d", s, k), func(b *testing.B) {
 				var times []time.Duration
-				found := 0
+				found, next := 0, 0
 				out := make([]reconstruct.Output, 0, 64)
 				for i := 0; i < b.N; i++ {
-					times, found = times[:0], 0
+					times, found, next = times[:0], 0, 0
 					for _, j := range jobs {
 						r, _ := reconstruct.New(reconstruct.Config{Start: j.from, Sensor: s})
 						fr := fullFrame(j.from, 0, s)
@@ -270,6 +275,13 @@ func BenchmarkCatchUp(b *testing.B) {
 						if p := r.Position(); p.Key() == j.to.Key() {
 							found++
 						}
+						for _, ev := range moveEvents(&j.to, j.next, 8000, s) {
+							out = r.Feed(&ev, out[:0])
+						}
+						out = r.Advance(14000, out[:0])
+						if p := r.Position(); p.Key() == j.then.Key() {
+							next++
+						}
 					}
 				}
 				slices.Sort(times)
@@ -277,10 +289,50 @@ func BenchmarkCatchUp(b *testing.B) {
 				b.ReportMetric(float64(times[len(times)*99/100].Microseconds())/1e3, "p99-ms")
 				b.ReportMetric(float64(times[len(times)-1].Microseconds())/1e3, "max-ms")
 				b.ReportMetric(float64(found)/float64(len(jobs)), "found")
+				b.ReportMetric(float64(next)/float64(len(jobs)), "next")
 				b.ReportMetric(float64(len(jobs)), "positions")
 			})
 		}
 	}
+}
+
+// moveEvents are the square changes of m made from p by one hand at t:
+// the victim taken off first, then the piece lifted and set down (the
+// king before the rook in castling).
+func moveEvents(p *chess.Position, m chess.Move, t int64, s trace.Sensor) []trace.Event {
+	q := *p
+	q.MakeMove(m)
+	var offs, ons []chess.Square
+	for x := chess.Square(0); x < 64; x++ {
+		before, after := p.PieceAt(x), q.PieceAt(x)
+		switch {
+		case before == after:
+		case after == chess.NoPiece:
+			offs = append(offs, x)
+		case before == chess.NoPiece:
+			ons = append(ons, x)
+		default: // a capture's square: the victim off, the piece on later
+			offs = append([]chess.Square{x}, offs...)
+			ons = append(ons, x)
+		}
+	}
+	var evs []trace.Event
+	for _, x := range offs {
+		evs = append(evs, trace.Event{T: t, Kind: trace.Off, Square: x})
+		t += 150
+	}
+	for _, x := range ons {
+		ev := trace.Event{T: t, Kind: trace.On, Square: x}
+		if pc := q.PieceAt(x); s != trace.Occupancy {
+			ev.HasColour, ev.Piece = true, chess.NewPiece(pc.Color(), chess.NoPieceType)
+			if s == trace.PieceSensor {
+				ev.HasPieces, ev.Piece = true, pc
+			}
+		}
+		evs = append(evs, ev)
+		t += 150
+	}
+	return evs
 }
 
 // fullFrame is a frame event showing p as sensor s reports it.

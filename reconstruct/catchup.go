@@ -53,8 +53,8 @@ func (r *Reconstructor) structural(back, n int) int {
 }
 
 // guessed reports whether published ply i was published in one decision
-// with others among which a piece moved to an empty square and was taken
-// there at once: nobody saw it stand there (a piece held in the hand
+// with others after a full frame, or among which a piece moved to an
+// empty square and was taken there at once: nobody saw it stand there (a piece held in the hand
 // read as captured), so the order and the moves of that decision were a
 // guess from events that had lost them, not moves the board showed.
 func (r *Reconstructor) guessed(i int) bool {
@@ -65,6 +65,11 @@ func (r *Reconstructor) guessed(i int) bool {
 	}
 	for b < len(r.plies) && r.plies[b].t == t {
 		b++
+	}
+	if r.plies[i].framed && b-a > 1 {
+		// Several moves a frame jumped over: their number and order
+		// were the shortest that reach it, not what the board showed.
+		return true
 	}
 	for j := a; j+1 < b; j++ {
 		m, to := r.pub[j+1], moveLanding(r.pub[j])
@@ -313,6 +318,11 @@ func (r *Reconstructor) catchUp(t int64, final bool, ixCost int, pressed bool, s
 			p = r.befores[n-f.back]
 		}
 		rv := rv0
+		if f.back > 0 && r.plies[n-f.back].framed {
+			// Moves a frame jumped over, taken back: those that replace
+			// them were not seen made either.
+			rv.framed = true
+		}
 		for j := n - f.back; j < n; j++ {
 			all, _ := moveSquares(&r.befores[j], r.pub[j])
 			rv.lifted |= all & r.befores[j].Occupied()

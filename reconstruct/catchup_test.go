@@ -139,3 +139,29 @@ func TestCatchUpRestartWithATempo(t *testing.T) {
 		}
 	}
 }
+
+// TestCatchUpRestartSideToMove: a game resumed four plies back shows
+// 37... Nf6 38. Qg7 Kd6 39. Qf7 in one full frame, which three plies
+// reach too (the queen in one step): the board cannot tell who is to
+// move. When Black then plays 39... Ne4, the plies the frame jumped over
+// are found again with the other side to move, and no illegal move is
+// alerted.
+func TestCatchUpRestartSideToMove(t *testing.T) {
+	start := mustFEN(t, "8/2kn3Q/8/p3p3/Pp5P/3P2P1/1K2nr2/8 b - - 2 37")
+	for _, s := range []trace.Sensor{trace.Colour, trace.PieceSensor} {
+		h := newHands(t, s, start)
+		h.wait(1000)
+		n := len(h.evs)
+		h.move("d7", "f6").move("h7", "g7").move("c7", "d6").move("g7", "f7")
+		h.evs = append(h.evs[:n], h.frame())
+		h.wait(6000).move("f6", "e4").wait(3000)
+		r, outs := h.run(Config{Start: start})
+		want := mustFEN(t, "8/5Q2/3k4/p3p3/Pp2n2P/3P2P1/1K2nr2/8 w - - 7 40")
+		if p := r.Position(); p.Key() != want.Key() {
+			t.Errorf("%s: %q (%s), want %s", s, sanList(r), p.FEN(), want.FEN())
+		}
+		if a := alertList(outs); a != "" {
+			t.Errorf("%s: alerts %q", s, a)
+		}
+	}
+}

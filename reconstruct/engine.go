@@ -101,6 +101,9 @@ type plyRec struct {
 	san, uci  string
 	uncertain bool
 	blind     bool // a capture whose victim was never seen lifted
+	// framed: published from a board a full frame jumped to (a restart),
+	// whose moves nobody saw made.
+	framed bool
 	// blindPromo: a promotion whose piece neither the sensors nor an
 	// input told (the queen assumed).
 	blindPromo bool

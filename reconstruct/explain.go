@@ -8,12 +8,15 @@ import (
 // recView is the record in game coordinates.
 type recView struct {
 	lifted, placed chess.Bitboard
+	// framed: a full frame jumped over the moves, which nobody saw made
+	// (their lifts, landings and order are no evidence).
+	framed bool
 }
 
 func (rv *recView) touched() chess.Bitboard { return rv.lifted | rv.placed }
 
 func (r *Reconstructor) recView() recView {
-	return recView{lifted: rotBB(r.rec.lifted, r.orient), placed: rotBB(r.rec.placed, r.orient)}
+	return recView{lifted: rotBB(r.rec.lifted, r.orient), placed: rotBB(r.rec.placed, r.orient), framed: r.rec.framed}
 }
 
 // firstOff is when game square s was first seen emptied (ok false if never).
@@ -133,7 +136,7 @@ func (r *Reconstructor) seqCost(p *chess.Position, lastTo chess.Square, moves []
 		if lifted && i+1 < len(moves) && crossedLater(moves[i+1:], from, rv) {
 			lift, lifted = r.firstOff(from)
 		}
-		if nl&captured != 0 && !m.IsCastling() && !r.rec.framed {
+		if nl&captured != 0 && !m.IsCastling() && !rv.framed {
 			// The second capture on a square in the sequence needs a
 			// second lift there (the first is priced below).
 			first, _ := r.firstOff(to)
@@ -173,7 +176,7 @@ func (r *Reconstructor) seqCost(p *chess.Position, lastTo chess.Square, moves []
 		// charged: a king stepped aside and back while the other side
 		// moved twice is the game, not a piece knocked out of place.
 		unseen := costUnseen
-		if r.rec.framed {
+		if rv.framed {
 			unseen = 0
 		}
 		if len(moves) > 1 && !rv.lifted.Has(from) && !(m.IsCastling() && from == m.CastlingKingTo() && rv.lifted.Has(to)) {
@@ -225,7 +228,7 @@ func (r *Reconstructor) seqCost(p *chess.Position, lastTo chess.Square, moves []
 				}
 				early = t < done+minReplyMs && start < pd+minReplyMs
 			}
-			if on, ok := r.lastOn(moveLanding(m)); ok && i > 0 && prevOff >= 0 && on < prevOff && !r.rec.framed &&
+			if on, ok := r.lastOn(moveLanding(m)); ok && i > 0 && prevOff >= 0 && on < prevOff && !rv.framed &&
 				r.sensor != trace.Occupancy && !laterTouch(moves[i+1:], moveLanding(m), rv) {
 				// Down before the move it answers was begun: done before
 				// it, not after (a knocked piece). (On occupancy boards
@@ -233,7 +236,7 @@ func (r *Reconstructor) seqCost(p *chess.Position, lastTo chess.Square, moves []
 				// grid's worst cell fell from 75.8% to 70.2%.)
 				cost += costOverlap
 			}
-			if early && !r.rec.framed {
+			if early && !rv.framed {
 				// (A frame's changes all carry its one time: they say
 				// nothing of the order.)
 				cost += costOverlap
@@ -260,7 +263,7 @@ func (r *Reconstructor) seqCost(p *chess.Position, lastTo chess.Square, moves []
 		lastTo = to
 		q.MakeMove(m)
 	}
-	if !r.rec.framed {
+	if !rv.framed {
 		// (A frame shows only where pieces ended, never their lifts.)
 		cost += costMissedLift * (need &^ rv.lifted).Count()
 	}

@@ -88,7 +88,7 @@ func (r *Reconstructor) inexactLine(li int) inexact {
 		}
 		one[0] = m
 		// The misplaced squares' touches are priced as misplaced, not as strays.
-		rvm := recView{lifted: rv.lifted &^ d, placed: rv.placed &^ d}
+		rvm := recView{lifted: rv.lifted &^ d, placed: rv.placed &^ d, framed: rv.framed}
 		sc, _ := r.seqCost(P, r.lastTo(li, 0), one[:], &rvm)
 		c := r.misplacedCost(d, &q) + sc
 		// The hand moves its piece first and knocks another over after.
@@ -148,7 +148,7 @@ func (r *Reconstructor) inexactReply(li int, P, q *chess.Position, m chess.Move,
 			continue
 		}
 		two[0], two[1] = m, m2
-		rvm := recView{lifted: rv.lifted &^ d2, placed: rv.placed &^ d2}
+		rvm := recView{lifted: rv.lifted &^ d2, placed: rv.placed &^ d2, framed: rv.framed}
 		sc, _ := r.seqCost(P, r.lastTo(li, 0), two[:], &rvm)
 		// A second move found in one still board is what a
 		// re-synchronisation would charge for.

@@ -146,6 +146,7 @@ func (r *Reconstructor) markBlind(n int) {
 		m, before := r.plies[i].move, &r.befores[i]
 		r.plies[i].blind = !r.rec.framed && !m.IsCastling() && before.PieceAt(m.To()) != chess.NoPiece && !rv.lifted.Has(m.To())
 		r.plies[i].blindPromo = m.IsPromotion() && r.sensor != trace.PieceSensor && r.promo == chess.NoPieceType
+		r.plies[i].framed = r.rec.framed
 	}
 }
 
