@@ -188,7 +188,17 @@ func (r *Reconstructor) seqCost(p *chess.Position, lastTo chess.Square, moves []
 			// A player does not start a move before the opponent's is
 			// on the board, nor faster than a human reacts: that is a
 			// knocked piece, not a reply.
-			early := prevDone >= 0 && t < prevDone+minReplyMs && t != prevDone
+			done := prevDone
+			if prevQuick >= 0 && (!chess.KingAttacks(prevLand).Has(from) || nl == prevLand.Bitboard()) {
+				// The move before, a capture next door swapped faster than
+				// a scan, may have been pushed off at once: a reply from
+				// away from its landing (as replyBegins's carried), or one
+				// recapturing there, needs only the quickest carry before
+				// it; a piece next to the landing lifted for anything else
+				// may be the withdrawing hand's knock.
+				done = prevQuick
+			}
+			early := prevDone >= 0 && t < done+minReplyMs && t != prevDone
 			if on, ok := r.firstOn(to); ok && i > 0 && nl == 0 && !m.IsCastling() && on < t && on+slideSlackMs >= t {
 				// A slid piece shows on its square before it leaves its
 				// own: the move began with that landing.
