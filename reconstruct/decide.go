@@ -238,6 +238,9 @@ func (r *Reconstructor) replyBegins(s chess.Square, on bool, t int64, out []Outp
 	if best < 0 {
 		return out
 	}
+	if !on {
+		best = r.liftedIn(best, rotSquare(s, r.orient))
+	}
 	c := &r.cands[best]
 	if c.n == 0 || c.back > 1 || c.back == 1 && c.n != 1 || c.stale {
 		return out
@@ -313,6 +316,43 @@ func (r *Reconstructor) replyBegins(s chess.Square, on bool, t int64, out []Outp
 		return out
 	}
 	return r.adopt(best, r.lastChange, out)
+}
+
+// liftedIn returns best, or, when the square lifted (game coordinates)
+// holds neither a piece of the player to reply after it nor one that
+// player can capture, the cheapest explanation within uncertainGap after
+// which it holds a piece of the player to reply: of captures nobody saw
+// taken, the reply's lift tells which piece was taken (a knight that
+// took on a6 rather than on d5 is lifted from a6).
+func (r *Reconstructor) liftedIn(best int, gs chess.Square) int {
+	if best < 0 || r.cands[best].back != 0 || r.cands[best].stale {
+		return best
+	}
+	if p := r.after(&r.cands[best]); p.ByColor(p.SideToMove()).Has(gs) || r.canCapture(&p, gs) {
+		return best
+	}
+	bi := best
+	for i := range r.cands {
+		c := &r.cands[i]
+		if c.n == 0 || c.back != 0 || c.stale || c.cost > r.cands[best].cost+uncertainGap ||
+			bi != best && c.cost >= r.cands[bi].cost {
+			continue
+		}
+		if p := r.after(c); p.ByColor(p.SideToMove()).Has(gs) {
+			bi = i
+		}
+	}
+	return bi
+}
+
+// after is the position explanation c (from a hypothesis, no plies taken
+// back) reaches.
+func (r *Reconstructor) after(c *cand) chess.Position {
+	p := r.lines[c.line].pos
+	for _, m := range c.moves[:c.n] {
+		p.MakeMove(m)
+	}
+	return p
 }
 
 // resolveHeld runs before the change of raw square s right after the held

@@ -119,6 +119,7 @@ func (r *Reconstructor) seqCost(p *chess.Position, lastTo chess.Square, moves []
 	// prevQuick: when the move before was done if its unseen capture next
 	// door was pushed off by a hand in a hurry (-1: as prevDone).
 	prevQuick := int64(-1)
+	prevEst := false // prevDone is a carry assumed, the landing unseen
 	for i, m := range moves {
 		all, nl := moveSquares(&q, m)
 		expl |= all
@@ -199,10 +200,19 @@ func (r *Reconstructor) seqCost(p *chess.Position, lastTo chess.Square, moves []
 				done = prevQuick
 			}
 			early := prevDone >= 0 && t < done+minReplyMs && t != prevDone
+			// short: by how much, when the move before's landing was
+			// not seen and its time is only the carry assumed (-1: seen,
+			// or the early start is seen).
+			short := int64(-1)
+			if early && prevEst {
+				short = done + minReplyMs - t
+			}
 			if on, ok := r.firstOn(to); ok && i > 0 && nl == 0 && !m.IsCastling() && on < t && on+slideSlackMs >= t {
 				// A slid piece shows on its square before it leaves its
 				// own: the move began with that landing.
-				early = early || prevDone >= 0 && on < prevDone+minReplyMs
+				if prevDone >= 0 && on < prevDone+minReplyMs {
+					early, short = true, -1
+				}
 			}
 			if prevDone >= 0 && prevOn >= 0 && nl == prevLand.Bitboard() {
 				// A capture of the piece the move before put down, whose
@@ -232,6 +242,7 @@ func (r *Reconstructor) seqCost(p *chess.Position, lastTo chess.Square, moves []
 					pd = prevQuick
 				}
 				early = t < done+minReplyMs && start < pd+minReplyMs
+				short = pd + minReplyMs - start
 			}
 			if on, ok := r.lastOn(moveLanding(m)); ok && i > 0 && prevOff >= 0 && on < prevOff && !r.rec.framed &&
 				r.sensor != trace.Occupancy && !laterTouch(moves[i+1:], moveLanding(m), rv) {
@@ -244,19 +255,29 @@ func (r *Reconstructor) seqCost(p *chess.Position, lastTo chess.Square, moves []
 			if early && !r.rec.framed {
 				// (A frame's changes all carry its one time: they say
 				// nothing of the order.)
-				cost += costOverlap
+				if short >= 0 && !r.clock && nl == prevLand.Bitboard() {
+					// A recapture that only the carry assumed makes
+					// early: a hand in a hurry carries a little faster,
+					// so one a few ms inside the ordinary carry is no
+					// knock, one a quick carry (100 ms) inside it is.
+					// (Not another capture: a hand knocking the pawn next
+					// to the landing 22 ms inside it looks like one.)
+					cost += costOverlap * int(min(short, minQuickCarryMs)) / minQuickCarryMs
+				} else {
+					cost += costOverlap
+				}
 			}
 			prevOff = t
 		}
 		land := moveLanding(m)
 		prevDone, prevOn, prevLand = -1, -1, land
-		prevQuick = -1
+		prevQuick, prevEst = -1, false
 		if t, ok := r.firstOn(land); ok && !laterTouch(moves[i+1:], land, rv) {
 			prevDone = t
 		} else if t := lift; lifted {
 			// Not seen landing (a capture faster than a scan): the hand
 			// still had to carry the piece there.
-			prevDone = t + minCarryMs
+			prevDone, prevEst = t+minCarryMs, true
 			if !r.clock && chess.KingAttacks(from).Has(land) {
 				// Next door, a hand in a hurry is quicker (a push-off).
 				prevQuick = t + minQuickCarryMs

@@ -285,6 +285,10 @@ func TestStressGames(t *testing.T) {
 			"no clock: 5. d4 cxd4 6. Qxd4, the pawn capture next door swapped faster than a scan and the queen lifted 608 ms after the pawn: taken to land 400 ms after its lift, Qxd4 was priced as a reply begun too early, an illegal queen move was cheaper, and the game stopped at ply 4, 47 plies behind"},
 		{"gnuchess_book_otb_masters_dev.pgn", 1, trace.Occupancy, 0.03, 0.005, 0,
 			"no clock: 28. axb6 axb6, both captures unseen, the recapturing pawn (next to b6) lifted 625 ms after the first: a recapture was judged as a piece the withdrawing hand knocked, and the game stopped at ply 54, 60 plies behind"},
+		{"gnuchess_book_otb_masters_dev.pgn", 24, trace.Occupancy, 0.03, 0.005, 0,
+			"no clock: 25. Bxd7, its victim unseen, and 25... Qxd7, the bishop lifted 625 ms after the capturing one, 25 ms inside the ordinary carry and reply assumed: the recapture was priced as a reply begun too early, one capture with the d8 queen off the board was cheaper, and the game stopped at ply 24, 177 plies behind"},
+		{"gnuchess_book_otb_masters_dev.pgn", 13, trace.Occupancy, 0.03, 0.005, 0.12,
+			"no clock: 37. Nxf7, swapped faster than a scan, and 37... Kxf7, the king lifted 2 ms inside the ordinary carry and reply assumed: priced as a reply begun too early, and the game stopped at ply 36, 27 plies behind"},
 	} {
 		path, game := corpusGame(t, c.file, c.game)
 		rates := sim.StressRates(c.scale, c.knock, c.swap)
