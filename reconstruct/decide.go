@@ -411,6 +411,9 @@ func (r *Reconstructor) resolveHeld(s chess.Square, out []Output) []Output {
 		r.rec.on(h.sq, h.t, chess.NoPiece, false, false)
 	} else {
 		r.rec.off(h.sq, h.t)
+		if h.refill != 0 {
+			r.rec.on(h.sq, h.refill, chess.NoPiece, false, false)
+		}
 	}
 	return out
 }

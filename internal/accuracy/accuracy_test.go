@@ -289,6 +289,8 @@ func TestStressGames(t *testing.T) {
 			"no clock: 25. Bxd7, its victim unseen, and 25... Qxd7, the bishop lifted 625 ms after the capturing one, 25 ms inside the ordinary carry and reply assumed: the recapture was priced as a reply begun too early, one capture with the d8 queen off the board was cheaper, and the game stopped at ply 24, 177 plies behind"},
 		{"gnuchess_book_otb_masters_dev.pgn", 13, trace.Occupancy, 0.03, 0.005, 0.12,
 			"no clock: 37. Nxf7, swapped faster than a scan, and 37... Kxf7, the king lifted 2 ms inside the ordinary carry and reply assumed: priced as a reply begun too early, and the game stopped at ply 36, 27 plies behind"},
+		{"gnuchess_book_otb_masters_dev.pgn", 35, trace.Occupancy, 0.03, 0.005, 0,
+			"no clock: 19. Rad1 dxc4, the victim lifted first and the pawn slid from d5, shown on c4 2 ms before its lift: the square filled again dropped the move held for the reply (colour sensors tell the slid piece, occupancy sensors only that the next lift takes there), and the game stopped at ply 18, 192 plies behind"},
 	} {
 		path, game := corpusGame(t, c.file, c.game)
 		rates := sim.StressRates(c.scale, c.knock, c.swap)
