@@ -130,6 +130,10 @@ type cand struct {
 // proves it: the published moves are amended).
 func (c *cand) changes() bool { return c.n > 0 || c.back > 0 || c.line != 0 }
 
+// fastResyncBudget bounds the search for five and six plies without a
+// full frame (fast play on occupancy boards).
+const fastResyncBudget = 20000
+
 // slideLiftMs: a piece slid to the next square (whose readings overlap)
 // shows there at most a scan or so before its own square empties.
 const slideLiftMs = 25

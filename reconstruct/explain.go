@@ -808,11 +808,18 @@ func (r *Reconstructor) resync(rv *recView) {
 		putBack = !m.IsCastling() && rv.lifted.Has(m.To()) && rv.placed.Has(m.From())
 		rvb = r.lastSeen(rv)
 	}
-	for d := 2; d <= maxResync && (d <= 4 || r.rec.framed && rs.nodes < resyncBudget); d++ {
+	// Without a clock on occupancy boards, fast plies with a capture
+	// nobody saw may be five or six before one explanation is adopted:
+	// searched too, within a smaller budget.
+	fast := !r.clock && r.sensor == trace.Occupancy && !r.rec.framed
+	for d := 2; d <= maxResync && (d <= 4 || (r.rec.framed || fast) && rs.nodes < resyncBudget); d++ {
 		if d > 4 {
 			// Deeper only while the budget lasts: a restart after a long
 			// gap may need it, a garbled board should not cost more.
 			rs.budget = resyncBudget
+			if fast {
+				rs.budget = fastResyncBudget
+			}
 		}
 		rs.depth = d
 		// From every hypothesis kept, so that an alternative (another
