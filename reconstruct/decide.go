@@ -365,7 +365,7 @@ func (r *Reconstructor) after(c *cand) chess.Position {
 // it was a victim's lift and this fills its square with a piece of the
 // player to reply (a capture slid there). The
 // held change is recorded again for the reply, whose evidence it is.
-func (r *Reconstructor) resolveHeld(s chess.Square, out []Output) []Output {
+func (r *Reconstructor) resolveHeld(s chess.Square, t int64, out []Output) []Output {
 	h := &r.held
 	h.ok = false
 	if len(r.plies) != h.plies {
@@ -375,7 +375,7 @@ func (r *Reconstructor) resolveHeld(s chess.Square, out []Output) []Output {
 	if h.near {
 		// The piece lifted goes where it can move, or takes off a piece
 		// it can capture.
-		if !r.moves(&h.after, gh, gs) {
+		if !r.moves(&h.after, gh, gs) && !r.repliedUnseen(gh, gs, s, t) {
 			if !h.again && r.raw.occ.Has(s) && h.after.ByColor(h.after.SideToMove()).Has(gs) {
 				// Another piece of the player to reply lifted first: the
 				// replying hand knocking its own piece on the way. Where
@@ -416,6 +416,27 @@ func (r *Reconstructor) resolveHeld(s chess.Square, out []Output) []Output {
 		}
 	}
 	return out
+}
+
+// repliedUnseen reports whether the lift of raw square s (game square gs)
+// at t, after the held lift of the piece on gh next to the move's
+// landing, says that piece made the reply, a capture nobody saw: on
+// occupancy boards, a piece of the player who made the held move lifted
+// once the held piece could have taken something and been set down (the
+// quickest carry, then minReplyMs). A knocked piece is followed by the
+// reply, not by the knocking player's next move.
+func (r *Reconstructor) repliedUnseen(gh, gs, s chess.Square, t int64) bool {
+	h := &r.held
+	if r.sensor != trace.Occupancy || !r.raw.occ.Has(s) || t < h.t+minQuickCarryMs+minReplyMs ||
+		!h.after.ByColor(h.after.SideToMove().Other()).Has(gs) {
+		return false
+	}
+	for _, m := range r.legal(&h.after).Moves() {
+		if m.From() == gh && !m.IsCastling() && h.after.PieceAt(m.To()) != chess.NoPiece {
+			return true
+		}
+	}
+	return false
 }
 
 // carried reports whether at t move m's piece, whose landing nobody saw,

@@ -369,18 +369,18 @@ func (r *Reconstructor) Feed(ev *trace.Event, out []Output) []Output {
 			r.held.ok = false
 		}
 		if r.held.ok && ev.Square != r.held.sq && r.raw.occ.Has(ev.Square) {
-			out = r.resolveHeld(ev.Square, out)
+			out = r.resolveHeld(ev.Square, ev.T, out)
 		} else {
 			out = r.replyBegins(ev.Square, false, ev.T, out)
 		}
 		r.squareOff(ev.Square, ev.T)
 	case trace.On:
 		if r.held.ok && r.held.near && !r.raw.occ.Has(ev.Square) {
-			out = r.resolveHeld(ev.Square, out)
+			out = r.resolveHeld(ev.Square, ev.T, out)
 		} else if h := &r.held; h.ok && !h.on && !h.near && ev.Square == h.sq && ev.HasColour && ev.Piece.Color() == h.after.SideToMove() {
 			// The victim's square filled by the other side's piece: a
 			// capturing piece slid there, shown before its square empties.
-			out = r.resolveHeld(ev.Square, out)
+			out = r.resolveHeld(ev.Square, ev.T, out)
 		} else if h.ok && !h.on && !h.near && ev.Square == h.sq && !ev.HasColour && h.refill == 0 && !r.raw.occ.Has(ev.Square) {
 			// The victim's square filled again on a sensor that does not
 			// tell whose piece: a capturing piece slid there (shown before

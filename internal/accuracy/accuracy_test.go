@@ -291,6 +291,8 @@ func TestStressGames(t *testing.T) {
 			"no clock: 37. Nxf7, swapped faster than a scan, and 37... Kxf7, the king lifted 2 ms inside the ordinary carry and reply assumed: priced as a reply begun too early, and the game stopped at ply 36, 27 plies behind"},
 		{"gnuchess_book_otb_masters_dev.pgn", 35, trace.Occupancy, 0.03, 0.005, 0,
 			"no clock: 19. Rad1 dxc4, the victim lifted first and the pawn slid from d5, shown on c4 2 ms before its lift: the square filled again dropped the move held for the reply (colour sensors tell the slid piece, occupancy sensors only that the next lift takes there), and the game stopped at ply 18, 192 plies behind"},
+		{"lichess_broadcast_fide_womens_world_rapid_2024_r1-6.pgn", 1, trace.Occupancy, 0.03, 0.005, 0,
+			"no clock: 43... Rxa4 44. Rxb7 g5, the b5 rook next to a4 lifted 463 ms after Rxa4 landed and its capture on b7 unseen: the lift was held as the mover's hand knocking it, dropped when Black's g7 pawn was lifted next, and the game stopped at ply 85 with a false alert, 41 plies behind"},
 	} {
 		path, game := corpusGame(t, c.file, c.game)
 		rates := sim.StressRates(c.scale, c.knock, c.swap)
