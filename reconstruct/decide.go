@@ -285,11 +285,13 @@ func (r *Reconstructor) replyBegins(s chess.Square, on bool, t int64, out []Outp
 			cands: append(r.held.cands[:0], r.cands...), plies: len(r.plies), after: after}
 		return out
 	}
-	if c.missed && (on || !mine.Has(gs) || c.n > 1 || c.line != 0 || r.captures(&before, m.From(), gs) || !r.carried(m, gs, t) ||
+	if c.missed && (on || !mine.Has(gs) || c.n > 1 && r.sensor != trace.Occupancy || c.line != 0 || r.captures(&before, m.From(), gs) || !r.carried(m, gs, t) ||
 		r.sensor == trace.Occupancy && len(r.plies) > 0 && r.plies[len(r.plies)-1].uncertain) {
 		// A capture whose victim nobody saw taken looks like a piece in
 		// the air: only the opponent's own piece lifted says it is down,
-		// and only for one move from the published game, not a piece the
+		// and only for one move from the published game (on occupancy
+		// boards also at the end of several: fast plies with captures
+		// nobody saw are only ever seen so), not a piece the
 		// one in the air could take (the victim plucked while the hand
 		// holds the capturing piece), and not before the capturing piece
 		// could have landed and a reply begun (sooner, the capturing

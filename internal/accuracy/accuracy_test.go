@@ -293,6 +293,8 @@ func TestStressGames(t *testing.T) {
 			"no clock: 19. Rad1 dxc4, the victim lifted first and the pawn slid from d5, shown on c4 2 ms before its lift: the square filled again dropped the move held for the reply (colour sensors tell the slid piece, occupancy sensors only that the next lift takes there), and the game stopped at ply 18, 192 plies behind"},
 		{"lichess_broadcast_fide_womens_world_rapid_2024_r1-6.pgn", 1, trace.Occupancy, 0.03, 0.005, 0,
 			"no clock: 43... Rxa4 44. Rxb7 g5, the b5 rook next to a4 lifted 463 ms after Rxa4 landed and its capture on b7 unseen: the lift was held as the mover's hand knocking it, dropped when Black's g7 pawn was lifted next, and the game stopped at ply 85 with a false alert, 41 plies behind"},
+		{"tcec_frc_engine_chess960_season16.pgn", 18, trace.Occupancy, 0.03, 0.005, 0,
+			"no clock, Chess960: 36. dxc5 Bxd5 37. Re7, dxc5's victim unseen: the two captures fitted the board when the rook was lifted, but a sequence ending in a capture read as one nobody saw was published only one move from the published game, and the game stopped at ply 70 with a false alert, 12 plies behind"},
 	} {
 		path, game := corpusGame(t, c.file, c.game)
 		rates := sim.StressRates(c.scale, c.knock, c.swap)
