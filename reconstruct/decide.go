@@ -238,6 +238,9 @@ func (r *Reconstructor) replyBegins(s chess.Square, on bool, t int64, out []Outp
 	if best < 0 {
 		return out
 	}
+	if !on {
+		best = r.liftedIn(best, rotSquare(s, r.orient))
+	}
 	c := &r.cands[best]
 	if c.n == 0 || c.back > 1 || c.back == 1 && c.n != 1 || c.stale {
 		return out
@@ -282,11 +285,13 @@ func (r *Reconstructor) replyBegins(s chess.Square, on bool, t int64, out []Outp
 			cands: append(r.held.cands[:0], r.cands...), plies: len(r.plies), after: after}
 		return out
 	}
-	if c.missed && (on || !mine.Has(gs) || c.n > 1 || c.line != 0 || r.captures(&before, m.From(), gs) || !r.carried(m, gs, t) ||
+	if c.missed && (on || !mine.Has(gs) || c.n > 1 && r.sensor != trace.Occupancy || c.line != 0 || r.captures(&before, m.From(), gs) || !r.carried(m, gs, t) ||
 		r.sensor == trace.Occupancy && len(r.plies) > 0 && r.plies[len(r.plies)-1].uncertain) {
 		// A capture whose victim nobody saw taken looks like a piece in
 		// the air: only the opponent's own piece lifted says it is down,
-		// and only for one move from the published game, not a piece the
+		// and only for one move from the published game (on occupancy
+		// boards also at the end of several: fast plies with captures
+		// nobody saw are only ever seen so), not a piece the
 		// one in the air could take (the victim plucked while the hand
 		// holds the capturing piece), and not before the capturing piece
 		// could have landed and a reply begun (sooner, the capturing
@@ -315,6 +320,43 @@ func (r *Reconstructor) replyBegins(s chess.Square, on bool, t int64, out []Outp
 	return r.adopt(best, r.lastChange, out)
 }
 
+// liftedIn returns best, or, when the square lifted (game coordinates)
+// holds neither a piece of the player to reply after it nor one that
+// player can capture, the cheapest explanation within uncertainGap after
+// which it holds a piece of the player to reply: of captures nobody saw
+// taken, the reply's lift tells which piece was taken (a knight that
+// took on a6 rather than on d5 is lifted from a6).
+func (r *Reconstructor) liftedIn(best int, gs chess.Square) int {
+	if best < 0 || r.cands[best].back != 0 || r.cands[best].stale {
+		return best
+	}
+	if p := r.after(&r.cands[best]); p.ByColor(p.SideToMove()).Has(gs) || r.canCapture(&p, gs) {
+		return best
+	}
+	bi := best
+	for i := range r.cands {
+		c := &r.cands[i]
+		if c.n == 0 || c.back != 0 || c.stale || c.cost > r.cands[best].cost+uncertainGap ||
+			bi != best && c.cost >= r.cands[bi].cost {
+			continue
+		}
+		if p := r.after(c); p.ByColor(p.SideToMove()).Has(gs) {
+			bi = i
+		}
+	}
+	return bi
+}
+
+// after is the position explanation c (from a hypothesis, no plies taken
+// back) reaches.
+func (r *Reconstructor) after(c *cand) chess.Position {
+	p := r.lines[c.line].pos
+	for _, m := range c.moves[:c.n] {
+		p.MakeMove(m)
+	}
+	return p
+}
+
 // resolveHeld runs before the change of raw square s right after the held
 // move's change: the reply has begun when the change was a victim's lift
 // and this is the lift of a piece that can capture there, when it filled
@@ -325,7 +367,7 @@ func (r *Reconstructor) replyBegins(s chess.Square, on bool, t int64, out []Outp
 // it was a victim's lift and this fills its square with a piece of the
 // player to reply (a capture slid there). The
 // held change is recorded again for the reply, whose evidence it is.
-func (r *Reconstructor) resolveHeld(s chess.Square, out []Output) []Output {
+func (r *Reconstructor) resolveHeld(s chess.Square, t int64, out []Output) []Output {
 	h := &r.held
 	h.ok = false
 	if len(r.plies) != h.plies {
@@ -335,7 +377,7 @@ func (r *Reconstructor) resolveHeld(s chess.Square, out []Output) []Output {
 	if h.near {
 		// The piece lifted goes where it can move, or takes off a piece
 		// it can capture.
-		if !r.moves(&h.after, gh, gs) {
+		if !r.moves(&h.after, gh, gs) && !r.repliedUnseen(gh, gs, s, t) {
 			if !h.again && r.raw.occ.Has(s) && h.after.ByColor(h.after.SideToMove()).Has(gs) {
 				// Another piece of the player to reply lifted first: the
 				// replying hand knocking its own piece on the way. Where
@@ -371,8 +413,32 @@ func (r *Reconstructor) resolveHeld(s chess.Square, out []Output) []Output {
 		r.rec.on(h.sq, h.t, chess.NoPiece, false, false)
 	} else {
 		r.rec.off(h.sq, h.t)
+		if h.refill != 0 {
+			r.rec.on(h.sq, h.refill, chess.NoPiece, false, false)
+		}
 	}
 	return out
+}
+
+// repliedUnseen reports whether the lift of raw square s (game square gs)
+// at t, after the held lift of the piece on gh next to the move's
+// landing, says that piece made the reply, a capture nobody saw: on
+// occupancy boards, a piece of the player who made the held move lifted
+// once the held piece could have taken something and been set down (the
+// quickest carry, then minReplyMs). A knocked piece is followed by the
+// reply, not by the knocking player's next move.
+func (r *Reconstructor) repliedUnseen(gh, gs, s chess.Square, t int64) bool {
+	h := &r.held
+	if r.sensor != trace.Occupancy || !r.raw.occ.Has(s) || t < h.t+minQuickCarryMs+minReplyMs ||
+		!h.after.ByColor(h.after.SideToMove().Other()).Has(gs) {
+		return false
+	}
+	for _, m := range r.legal(&h.after).Moves() {
+		if m.From() == gh && !m.IsCastling() && h.after.PieceAt(m.To()) != chess.NoPiece {
+			return true
+		}
+	}
+	return false
 }
 
 // carried reports whether at t move m's piece, whose landing nobody saw,

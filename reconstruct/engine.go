@@ -133,6 +133,14 @@ type cand struct {
 // proves it: the published moves are amended).
 func (c *cand) changes() bool { return c.n > 0 || c.back > 0 || c.line != 0 }
 
+// fastResyncBudget bounds the search for five and six plies without a
+// full frame (fast play on occupancy boards).
+const fastResyncBudget = 20000
+
+// slideLiftMs: a piece slid to the next square (whose readings overlap)
+// shows there at most a scan or so before its own square empties.
+const slideLiftMs = 25
+
 // heldMove is a move that stood still on the board until a change that
 // may be the reply's first or the mover's hand going on: a piece of its
 // player lifted that the opponent could capture (the reply's victim
@@ -154,6 +162,7 @@ type heldMove struct {
 	sq         chess.Square // the raw square
 	t          int64        // when
 	lastChange int64        // when the move's board was complete
+	refill     int64        // when the lifted square was filled again (0: not)
 	best       int
 	cands      []cand // the explanation of that board
 	plies      int    // published plies then
@@ -355,19 +364,34 @@ func (r *Reconstructor) Feed(ev *trace.Event, out []Output) []Output {
 	case trace.Frame:
 		r.frame(ev)
 	case trace.Off:
+		if r.held.ok && r.held.refill != 0 && ev.T-r.held.refill > slideLiftMs {
+			// A piece slid next door leaves its square at once after it
+			// shows on the victim's; later, the square was filled by the
+			// lifted piece put back or by the capture itself, and this
+			// lift is no reply so soon after it (a knock).
+			r.held.ok = false
+		}
 		if r.held.ok && ev.Square != r.held.sq && r.raw.occ.Has(ev.Square) {
-			out = r.resolveHeld(ev.Square, out)
+			out = r.resolveHeld(ev.Square, ev.T, out)
 		} else {
 			out = r.replyBegins(ev.Square, false, ev.T, out)
 		}
 		r.squareOff(ev.Square, ev.T)
 	case trace.On:
 		if r.held.ok && r.held.near && !r.raw.occ.Has(ev.Square) {
-			out = r.resolveHeld(ev.Square, out)
+			out = r.resolveHeld(ev.Square, ev.T, out)
 		} else if h := &r.held; h.ok && !h.on && !h.near && ev.Square == h.sq && ev.HasColour && ev.Piece.Color() == h.after.SideToMove() {
 			// The victim's square filled by the other side's piece: a
 			// capturing piece slid there, shown before its square empties.
-			out = r.resolveHeld(ev.Square, out)
+			out = r.resolveHeld(ev.Square, ev.T, out)
+		} else if h.ok && !h.on && !h.near && ev.Square == h.sq && !ev.HasColour && h.refill == 0 && !r.raw.occ.Has(ev.Square) {
+			// The victim's square filled again on a sensor that does not
+			// tell whose piece: a capturing piece slid there (shown before
+			// its square empties) or the lifted piece put back. The next
+			// lift tells: a piece that can capture there is the reply.
+			h.refill = ev.T
+			r.squareOn(ev.Square, ev.Piece, ev.HasColour, ev.HasPieces, ev.T)
+			return out
 		}
 		r.held.ok = false
 		if !r.raw.occ.Has(ev.Square) {

@@ -122,6 +122,7 @@ func (r *Reconstructor) seqCost(p *chess.Position, lastTo chess.Square, moves []
 	// prevQuick: when the move before was done if its unseen capture next
 	// door was pushed off by a hand in a hurry (-1: as prevDone).
 	prevQuick := int64(-1)
+	prevEst := false // prevDone is a carry assumed, the landing unseen
 	for i, m := range moves {
 		all, nl := moveSquares(&q, m)
 		expl |= all
@@ -193,11 +194,30 @@ func (r *Reconstructor) seqCost(p *chess.Position, lastTo chess.Square, moves []
 			// A player does not start a move before the opponent's is
 			// on the board, nor faster than a human reacts: that is a
 			// knocked piece, not a reply.
-			early := prevDone >= 0 && t < prevDone+minReplyMs && t != prevDone
+			done := prevDone
+			if prevQuick >= 0 && (!chess.KingAttacks(prevLand).Has(from) || nl == prevLand.Bitboard()) {
+				// The move before, a capture next door swapped faster than
+				// a scan, may have been pushed off at once: a reply from
+				// away from its landing (as replyBegins's carried), or one
+				// recapturing there, needs only the quickest carry before
+				// it; a piece next to the landing lifted for anything else
+				// may be the withdrawing hand's knock.
+				done = prevQuick
+			}
+			early := prevDone >= 0 && t < done+minReplyMs && t != prevDone
+			// short: by how much, when the move before's landing was
+			// not seen and its time is only the carry assumed (-1: seen,
+			// or the early start is seen).
+			short := int64(-1)
+			if early && prevEst {
+				short = done + minReplyMs - t
+			}
 			if on, ok := r.firstOn(to); ok && i > 0 && nl == 0 && !m.IsCastling() && on < t && on+slideSlackMs >= t {
 				// A slid piece shows on its square before it leaves its
 				// own: the move began with that landing.
-				early = early || prevDone >= 0 && on < prevDone+minReplyMs
+				if prevDone >= 0 && on < prevDone+minReplyMs {
+					early, short = true, -1
+				}
 			}
 			if prevDone >= 0 && prevOn >= 0 && nl == prevLand.Bitboard() {
 				// A capture of the piece the move before put down, whose
@@ -227,6 +247,7 @@ func (r *Reconstructor) seqCost(p *chess.Position, lastTo chess.Square, moves []
 					pd = prevQuick
 				}
 				early = t < done+minReplyMs && start < pd+minReplyMs
+				short = pd + minReplyMs - start
 			}
 			if on, ok := r.lastOn(moveLanding(m)); ok && i > 0 && prevOff >= 0 && on < prevOff && !rv.framed &&
 				r.sensor != trace.Occupancy && !laterTouch(moves[i+1:], moveLanding(m), rv) {
@@ -239,19 +260,29 @@ func (r *Reconstructor) seqCost(p *chess.Position, lastTo chess.Square, moves []
 			if early && !rv.framed {
 				// (A frame's changes all carry its one time: they say
 				// nothing of the order.)
-				cost += costOverlap
+				if short >= 0 && !r.clock && nl == prevLand.Bitboard() {
+					// A recapture that only the carry assumed makes
+					// early: a hand in a hurry carries a little faster,
+					// so one a few ms inside the ordinary carry is no
+					// knock, one a quick carry (100 ms) inside it is.
+					// (Not another capture: a hand knocking the pawn next
+					// to the landing 22 ms inside it looks like one.)
+					cost += costOverlap * int(min(short, minQuickCarryMs)) / minQuickCarryMs
+				} else {
+					cost += costOverlap
+				}
 			}
 			prevOff = t
 		}
 		land := moveLanding(m)
 		prevDone, prevOn, prevLand = -1, -1, land
-		prevQuick = -1
+		prevQuick, prevEst = -1, false
 		if t, ok := r.firstOn(land); ok && !laterTouch(moves[i+1:], land, rv) {
 			prevDone = t
 		} else if t := lift; lifted {
 			// Not seen landing (a capture faster than a scan): the hand
 			// still had to carry the piece there.
-			prevDone = t + minCarryMs
+			prevDone, prevEst = t+minCarryMs, true
 			if !r.clock && chess.KingAttacks(from).Has(land) {
 				// Next door, a hand in a hurry is quicker (a push-off).
 				prevQuick = t + minQuickCarryMs
@@ -782,11 +813,18 @@ func (r *Reconstructor) resync(rv *recView) {
 		putBack = !m.IsCastling() && rv.lifted.Has(m.To()) && rv.placed.Has(m.From())
 		rvb = r.lastSeen(rv)
 	}
-	for d := 2; d <= maxResync && (d <= 4 || r.rec.framed && rs.nodes < resyncBudget); d++ {
+	// Without a clock on occupancy boards, fast plies with a capture
+	// nobody saw may be five or six before one explanation is adopted:
+	// searched too, within a smaller budget.
+	fast := !r.clock && r.sensor == trace.Occupancy && !r.rec.framed
+	for d := 2; d <= maxResync && (d <= 4 || (r.rec.framed || fast) && rs.nodes < resyncBudget); d++ {
 		if d > 4 {
 			// Deeper only while the budget lasts: a restart after a long
 			// gap may need it, a garbled board should not cost more.
 			rs.budget = resyncBudget
+			if fast {
+				rs.budget = fastResyncBudget
+			}
 		}
 		rs.depth = d
 		// From every hypothesis kept, so that an alternative (another
