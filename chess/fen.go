@@ -274,9 +274,6 @@ var fenLetters = [16]byte{
 	BlackPawn: 'p', BlackKnight: 'n', BlackBishop: 'b', BlackRook: 'r', BlackQueen: 'q', BlackKing: 'k',
 }
 
-// maxPlacement is the longest placement field: 64 pieces and 7 slashes.
-const maxPlacement = 64 + 7
-
 // AppendPlacement appends the piece-placement field of a FEN for pl to b.
 func AppendPlacement(b []byte, pl *[64]Piece) []byte {
 	var occ Bitboard
@@ -291,34 +288,36 @@ func AppendPlacement(b []byte, pl *[64]Piece) []byte {
 // appendPlacement is AppendPlacement given the occupied squares, which a
 // Position keeps. A FEN is written for every move output, so it visits
 // the pieces only, not the 64 squares, and writes into room made once.
+// A run of empty squares is written whatever its length and kept only
+// when not zero: a branch there would be mispredicted at random.
 func appendPlacement(b []byte, pl *[64]Piece, occ Bitboard) []byte {
 	n := len(b)
-	b = slices.Grow(b, maxPlacement)[:n+maxPlacement]
+	b = slices.Grow(b, placementRoom)[:n+placementRoom]
 	w := b[n:]
 	i := 0
 	for r := 7; r >= 0; r-- {
 		f := 0
 		for row := uint8(occ >> (8 * uint(r))); row != 0; row &= row - 1 {
 			pf := bits.TrailingZeros8(row)
-			if pf > f {
-				w[i] = byte('0' + pf - f)
-				i++
-			}
+			run := uint(pf - f)
+			w[i] = byte('0' + run)
+			i += int((run + 7) >> 3) // 1 unless run is 0
 			w[i] = fenLetters[pl[8*r+pf]&15]
 			i++
 			f = pf + 1
 		}
-		if f < 8 {
-			w[i] = byte('0' + 8 - f)
-			i++
-		}
-		if r > 0 {
-			w[i] = '/'
-			i++
-		}
+		run := uint(8 - f)
+		w[i] = byte('0' + run)
+		i += int((run + 7) >> 3)
+		w[i] = '/'
+		i++
 	}
-	return b[:n+i]
+	return b[:n+i-1]
 }
+
+// placementRoom is what appendPlacement writes at most: 64 pieces and
+// eight slashes (the last one dropped).
+const placementRoom = 64 + 8
 
 // SetChess960 marks the position as a Chess960 game (or not), which
 // changes how castling is written in UCI and FEN.
