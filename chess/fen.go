@@ -118,7 +118,7 @@ func ParseFEN(fen string) (*Position, error) {
 		if err != nil || n < 0 || n > 100000 {
 			return nil, bad("halfmove clock", "%q is not a number of half-moves", fields[4])
 		}
-		p.halfmove = n
+		p.halfmove = int32(n)
 	}
 	if len(fields) > 5 {
 		n, err := strconv.Atoi(fields[5])
@@ -128,7 +128,7 @@ func ParseFEN(fen string) (*Position, error) {
 		if n == 0 { // some programs write 0; the Laws count from 1
 			n = 1
 		}
-		p.fullmove = n
+		p.fullmove = int32(n)
 	}
 	return p, nil
 }
@@ -210,23 +210,26 @@ func (p *Position) parseCastling(field string) error {
 	return nil
 }
 
-// setCastling grants right idx (0-3) with the rook on rf, computing the
-// squares that must be empty and those the king crosses.
+// setCastling grants right idx (0-3) with the rook on rf.
 func (p *Position) setCastling(idx int, rf Square) {
-	c := Color(idx / 2)
-	kf := p.kingSq[c]
+	p.castle |= 1 << idx
+	p.key ^= zobCastle[p.castle&^(1<<idx)] ^ zobCastle[p.castle]
+	p.castleRook[idx] = rf
+	p.castleRooks |= rf.Bitboard()
+}
+
+// castlingSquares returns, for right idx (0-3) of a king on kf castling
+// with the rook on rf, the squares that must be empty and those the king
+// crosses (its destination included).
+func castlingSquares(idx int, kf, rf Square) (empty, path Bitboard) {
 	base := int(kf) &^ 7
 	kto, rto := Square(base+6), Square(base+5)
 	if idx&1 == 1 {
 		kto, rto = Square(base+2), Square(base+3)
 	}
-	p.castle |= 1 << idx
-	p.key ^= zobCastle[p.castle&^(1<<idx)] ^ zobCastle[p.castle]
-	p.castleRook[idx] = rf
-	p.castleRooks |= rf.Bitboard()
-	path := betweenBB[kf][kto] | kto.Bitboard()
-	p.castleKingPath[idx] = path
-	p.castleEmpty[idx] = (path | betweenBB[rf][rto] | rto.Bitboard()) &^ (kf.Bitboard() | rf.Bitboard())
+	path = betweenBB[kf][kto] | kto.Bitboard()
+	empty = (path | betweenBB[rf][rto] | rto.Bitboard()) &^ (kf.Bitboard() | rf.Bitboard())
+	return empty, path
 }
 
 // ParsePlacement reads the piece-placement field of a FEN (rank 8 first,
@@ -350,9 +353,9 @@ func (p *Position) AppendFEN(b []byte) []byte {
 		b = append(b, byte('a'+p.ep.File()), byte('1'+p.ep.Rank()))
 	}
 	b = append(b, ' ')
-	b = appendCount(b, p.halfmove)
+	b = appendCount(b, int(p.halfmove))
 	b = append(b, ' ')
-	return appendCount(b, p.fullmove)
+	return appendCount(b, int(p.fullmove))
 }
 
 // appendCount appends n >= 0 in decimal; the move counters are nearly

@@ -180,10 +180,13 @@ func (p *Position) gen(list *MoveList) int {
 
 	if !inCheck && p.castle&((WhiteHSide|WhiteASide)<<(2*us)) != 0 {
 		for i := 2 * int(us); i < 2*int(us)+2; i++ {
-			if p.castle&(1<<i) == 0 || p.castleEmpty[i]&occ != 0 || p.castleKingPath[i]&danger != 0 {
+			if p.castle&(1<<i) == 0 {
 				continue
 			}
 			rf := p.castleRook[i]
+			if empty, path := castlingSquares(i, ksq, rf); empty&occ != 0 || path&danger != 0 {
+				continue
+			}
 			if p.chess960 {
 				// The castling rook may have shielded the king's destination
 				// from a slider along the back rank.
