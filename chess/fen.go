@@ -1,6 +1,7 @@
 package chess
 
 import (
+	"encoding/binary"
 	"fmt"
 	"math/bits"
 	"slices"
@@ -318,6 +319,60 @@ func appendPlacement(b []byte, pl *[64]Piece, occ Bitboard) []byte {
 	return b[:n+i-1]
 }
 
+// FENWriter writes FENs as Position.AppendFEN does, remembering the text
+// of each rank it wrote last: the positions of a game written one after
+// the other differ in a rank or two, and the ranks that did not change
+// are copied. The zero value is ready to use.
+type FENWriter struct {
+	rank [8]uint64 // the pieces of each rank written last, a byte each
+	text [8]uint64 // their text, a byte each
+	n    [8]uint8  // its length, 0 before the rank is first written
+}
+
+// AppendFEN appends p's FEN to b.
+func (w *FENWriter) AppendFEN(b []byte, p *Position) []byte {
+	n := len(b)
+	b = slices.Grow(b, placementRoom)[:n+placementRoom]
+	out := b[n:]
+	i := 0
+	for r := 7; r >= 0; r-- {
+		sq := p.board[8*r : 8*r+8]
+		key := uint64(sq[0]) | uint64(sq[1])<<8 | uint64(sq[2])<<16 | uint64(sq[3])<<24 |
+			uint64(sq[4])<<32 | uint64(sq[5])<<40 | uint64(sq[6])<<48 | uint64(sq[7])<<56
+		if w.n[r] == 0 || w.rank[r] != key {
+			var t [8]byte
+			k := appendRank(&t, (*[8]Piece)(sq), uint8(p.byType[0]>>(8*uint(r))))
+			w.rank[r], w.text[r], w.n[r] = key, binary.LittleEndian.Uint64(t[:]), uint8(k)
+		}
+		binary.LittleEndian.PutUint64(out[i:i+8], w.text[r])
+		i += int(w.n[r])
+		out[i] = '/'
+		i++
+	}
+	return p.appendFields(b[:n+i-1])
+}
+
+// appendRank writes the text of a rank whose pieces are pl and occupied
+// files row into t, and returns its length (at most 8).
+func appendRank(t *[8]byte, pl *[8]Piece, row uint8) int {
+	var w [9]byte // room for the run written after a full rank
+	i, f := 0, 0
+	for ; row != 0; row &= row - 1 {
+		pf := bits.TrailingZeros8(row)
+		run := uint(pf - f)
+		w[i] = byte('0' + run)
+		i += int((run + 7) >> 3)
+		w[i] = fenLetters[pl[pf]&15]
+		i++
+		f = pf + 1
+	}
+	run := uint(8 - f)
+	w[i] = byte('0' + run)
+	i += int((run + 7) >> 3)
+	*t = [8]byte(w[:8])
+	return i
+}
+
 // placementRoom is what appendPlacement writes at most: 64 pieces and
 // eight slashes (the last one dropped).
 const placementRoom = 64 + 8
@@ -339,7 +394,12 @@ func (p *Position) FEN() string {
 // AppendFEN appends the FEN to b (see FEN); it does not allocate when b
 // has room, which matters where a FEN is made for every move.
 func (p *Position) AppendFEN(b []byte) []byte {
-	b = appendPlacement(b, &p.board, p.byType[0])
+	return p.appendFields(appendPlacement(b, &p.board, p.byType[0]))
+}
+
+// appendFields appends the FEN's fields after the placement, the space
+// before them included.
+func (p *Position) appendFields(b []byte) []byte {
 	if p.side == White {
 		b = append(b, " w "...)
 	} else {

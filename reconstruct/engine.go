@@ -228,6 +228,7 @@ type Reconstructor struct {
 	endDisputed    bool // the move that ended the game has a close alternative
 
 	nbuf      []byte          // notation being written
+	fen       chess.FENWriter // the FENs of the outputs, a rank or two new each
 	analyzer  *rules.Analyzer // dead positions; made when first needed
 	mcache    [4]movesCache
 	mnext     int

@@ -27,7 +27,7 @@ func (r *Reconstructor) writeAfter(p, after *chess.Position, m chess.Move) notat
 	ns := len(b)
 	b = p.AppendUCI(b, m, p.Chess960())
 	nu := len(b)
-	b = after.AppendFEN(b)
+	b = r.fen.AppendFEN(b, after)
 	r.nbuf = b
 	s := string(b)
 	return notation{san: s[:ns], uci: s[ns:nu], fen: s[nu:]}
