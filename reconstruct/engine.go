@@ -275,11 +275,10 @@ func New(cfg Config) (*Reconstructor, error) {
 	r.clk.reset(tc, r.start.SideToMove())
 	r.judge = cfg.Judge
 	if r.judge == nil {
-		j, err := NewRulesJudge(cfg.Edition, cfg.GameType, tc)
-		if err != nil {
+		if err := checkRulesSettings(cfg.Edition, cfg.GameType); err != nil {
 			return nil, fmt.Errorf("reconstruct: %w", err)
 		}
-		r.judge = j
+		r.judge = &lazyRulesJudge{edition: cfg.Edition, gameType: cfg.GameType, tc: tc}
 	}
 	r.cands = make([]cand, 0, 64)
 	r.befores = make([]chess.Position, 0, 128)
