@@ -94,21 +94,22 @@ type line struct {
 }
 
 // plyRec is a published move (the position before it is in befores, a
-// slice without pointers that the garbage collector need not scan).
+// slice without pointers that the garbage collector need not scan). The
+// small fields come last, which keeps it at 72 bytes.
 type plyRec struct {
+	t        int64
+	san, uci string
+	// alts: for a move published with misplaced pieces, the other moves
+	// that explained the board nearly as well with other squares out of
+	// place (a capture nobody saw taken, and a piece knocked onto the
+	// square a quiet move would reach).
+	alts      []chess.Move
 	move      chess.Move
-	t         int64
-	san, uci  string
 	uncertain bool
 	blind     bool // a capture whose victim was never seen lifted
 	// blindPromo: a promotion whose piece neither the sensors nor an
 	// input told (the queen assumed).
 	blindPromo bool
-	// alts: for a move published with misplaced pieces, the other moves
-	// that explained the board nearly as well with other squares out of
-	// place (a capture nobody saw taken, and a piece knocked onto the
-	// square a quiet move would reach).
-	alts []chess.Move
 }
 
 // cand is one explanation of the board: from hypothesis line (after taking
