@@ -1,6 +1,7 @@
 package chess
 
 import (
+	"encoding/binary"
 	"fmt"
 	"math/bits"
 	"slices"
@@ -118,7 +119,7 @@ func ParseFEN(fen string) (*Position, error) {
 		if err != nil || n < 0 || n > 100000 {
 			return nil, bad("halfmove clock", "%q is not a number of half-moves", fields[4])
 		}
-		p.halfmove = n
+		p.halfmove = int32(n)
 	}
 	if len(fields) > 5 {
 		n, err := strconv.Atoi(fields[5])
@@ -128,7 +129,7 @@ func ParseFEN(fen string) (*Position, error) {
 		if n == 0 { // some programs write 0; the Laws count from 1
 			n = 1
 		}
-		p.fullmove = n
+		p.fullmove = int32(n)
 	}
 	return p, nil
 }
@@ -210,23 +211,26 @@ func (p *Position) parseCastling(field string) error {
 	return nil
 }
 
-// setCastling grants right idx (0-3) with the rook on rf, computing the
-// squares that must be empty and those the king crosses.
+// setCastling grants right idx (0-3) with the rook on rf.
 func (p *Position) setCastling(idx int, rf Square) {
-	c := Color(idx / 2)
-	kf := p.kingSq[c]
+	p.castle |= 1 << idx
+	p.key ^= zobCastle[p.castle&^(1<<idx)] ^ zobCastle[p.castle]
+	p.castleRook[idx] = rf
+	p.castleRooks |= rf.Bitboard()
+}
+
+// castlingSquares returns, for right idx (0-3) of a king on kf castling
+// with the rook on rf, the squares that must be empty and those the king
+// crosses (its destination included).
+func castlingSquares(idx int, kf, rf Square) (empty, path Bitboard) {
 	base := int(kf) &^ 7
 	kto, rto := Square(base+6), Square(base+5)
 	if idx&1 == 1 {
 		kto, rto = Square(base+2), Square(base+3)
 	}
-	p.castle |= 1 << idx
-	p.key ^= zobCastle[p.castle&^(1<<idx)] ^ zobCastle[p.castle]
-	p.castleRook[idx] = rf
-	p.castleRooks |= rf.Bitboard()
-	path := betweenBB[kf][kto] | kto.Bitboard()
-	p.castleKingPath[idx] = path
-	p.castleEmpty[idx] = (path | betweenBB[rf][rto] | rto.Bitboard()) &^ (kf.Bitboard() | rf.Bitboard())
+	path = betweenBB[kf][kto] | kto.Bitboard()
+	empty = (path | betweenBB[rf][rto] | rto.Bitboard()) &^ (kf.Bitboard() | rf.Bitboard())
+	return empty, path
 }
 
 // ParsePlacement reads the piece-placement field of a FEN (rank 8 first,
@@ -274,9 +278,6 @@ var fenLetters = [16]byte{
 	BlackPawn: 'p', BlackKnight: 'n', BlackBishop: 'b', BlackRook: 'r', BlackQueen: 'q', BlackKing: 'k',
 }
 
-// maxPlacement is the longest placement field: 64 pieces and 7 slashes.
-const maxPlacement = 64 + 7
-
 // AppendPlacement appends the piece-placement field of a FEN for pl to b.
 func AppendPlacement(b []byte, pl *[64]Piece) []byte {
 	var occ Bitboard
@@ -291,34 +292,90 @@ func AppendPlacement(b []byte, pl *[64]Piece) []byte {
 // appendPlacement is AppendPlacement given the occupied squares, which a
 // Position keeps. A FEN is written for every move output, so it visits
 // the pieces only, not the 64 squares, and writes into room made once.
+// A run of empty squares is written whatever its length and kept only
+// when not zero: a branch there would be mispredicted at random.
 func appendPlacement(b []byte, pl *[64]Piece, occ Bitboard) []byte {
 	n := len(b)
-	b = slices.Grow(b, maxPlacement)[:n+maxPlacement]
+	b = slices.Grow(b, placementRoom)[:n+placementRoom]
 	w := b[n:]
 	i := 0
 	for r := 7; r >= 0; r-- {
 		f := 0
 		for row := uint8(occ >> (8 * uint(r))); row != 0; row &= row - 1 {
 			pf := bits.TrailingZeros8(row)
-			if pf > f {
-				w[i] = byte('0' + pf - f)
-				i++
-			}
+			run := uint(pf - f)
+			w[i] = byte('0' + run)
+			i += int((run + 7) >> 3) // 1 unless run is 0
 			w[i] = fenLetters[pl[8*r+pf]&15]
 			i++
 			f = pf + 1
 		}
-		if f < 8 {
-			w[i] = byte('0' + 8 - f)
-			i++
-		}
-		if r > 0 {
-			w[i] = '/'
-			i++
-		}
+		run := uint(8 - f)
+		w[i] = byte('0' + run)
+		i += int((run + 7) >> 3)
+		w[i] = '/'
+		i++
 	}
-	return b[:n+i]
+	return b[:n+i-1]
 }
+
+// FENWriter writes FENs as Position.AppendFEN does, remembering the text
+// of each rank it wrote last: the positions of a game written one after
+// the other differ in a rank or two, and the ranks that did not change
+// are copied. The zero value is ready to use.
+type FENWriter struct {
+	rank [8]uint64 // the pieces of each rank written last, a byte each
+	text [8]uint64 // their text, a byte each
+	n    [8]uint8  // its length, 0 before the rank is first written
+}
+
+// AppendFEN appends p's FEN to b.
+func (w *FENWriter) AppendFEN(b []byte, p *Position) []byte {
+	n := len(b)
+	b = slices.Grow(b, placementRoom)[:n+placementRoom]
+	out := b[n:]
+	i := 0
+	for r := 7; r >= 0; r-- {
+		sq := p.board[8*r : 8*r+8]
+		key := uint64(sq[0]) | uint64(sq[1])<<8 | uint64(sq[2])<<16 | uint64(sq[3])<<24 |
+			uint64(sq[4])<<32 | uint64(sq[5])<<40 | uint64(sq[6])<<48 | uint64(sq[7])<<56
+		if w.n[r] == 0 || w.rank[r] != key {
+			var t [8]byte
+			k := appendRank(&t, (*[8]Piece)(sq), uint8(p.byType[0]>>(8*uint(r))))
+			w.rank[r], w.text[r], w.n[r] = key, binary.LittleEndian.Uint64(t[:]), uint8(k)
+		}
+		binary.LittleEndian.PutUint64(out[i:i+8], w.text[r])
+		i += int(w.n[r])
+		out[i] = '/'
+		i++
+	}
+	return p.appendFields(b[:n+i-1])
+}
+
+// appendRank writes the text of a rank whose pieces are pl and occupied
+// files row into t, and returns its length (at most 8).
+func appendRank(t *[8]byte, pl *[8]Piece, row uint8) int {
+	var w [9]byte // room for the run written after a full rank
+	i, f := 0, 0
+	for ; row != 0; row &= row - 1 {
+		pf := bits.TrailingZeros8(row)
+		run := uint(pf - f)
+		w[i] = byte('0' + run)
+		i += int((run + 7) >> 3)
+		w[i] = fenLetters[pl[pf]&15]
+		i++
+		f = pf + 1
+	}
+	run := uint(8 - f)
+	w[i] = byte('0' + run)
+	i += int((run + 7) >> 3)
+	*t = [8]byte(w[:8])
+	return i
+}
+
+// placementRoom is what appendPlacement writes at most: 64 pieces and
+// eight slashes (the last one dropped).
+const placementRoom = 64 + 8
 
 // SetChess960 marks the position as a Chess960 game (or not), which
 // changes how castling is written in UCI and FEN.
@@ -337,7 +394,12 @@ func (p *Position) FEN() string {
 // AppendFEN appends the FEN to b (see FEN); it does not allocate when b
 // has room, which matters where a FEN is made for every move.
 func (p *Position) AppendFEN(b []byte) []byte {
-	b = appendPlacement(b, &p.board, p.byType[0])
+	return p.appendFields(appendPlacement(b, &p.board, p.byType[0]))
+}
+
+// appendFields appends the FEN's fields after the placement, the space
+// before them included.
+func (p *Position) appendFields(b []byte) []byte {
 	if p.side == White {
 		b = append(b, " w "...)
 	} else {
@@ -351,9 +413,9 @@ func (p *Position) AppendFEN(b []byte) []byte {
 		b = append(b, byte('a'+p.ep.File()), byte('1'+p.ep.Rank()))
 	}
 	b = append(b, ' ')
-	b = appendCount(b, p.halfmove)
+	b = appendCount(b, int(p.halfmove))
 	b = append(b, ' ')
-	return appendCount(b, p.fullmove)
+	return appendCount(b, int(p.fullmove))
 }
 
 // appendCount appends n >= 0 in decimal; the move counters are nearly

@@ -18,21 +18,29 @@ func pawnAttackSet(c Color, b Bitboard) Bitboard {
 }
 
 // GenerateLegal appends every legal move of the side to move to list.
-func (p *Position) GenerateLegal(list *MoveList) { p.gen(list) }
+func (p *Position) GenerateLegal(list *MoveList) { p.gen(list, allSquares) }
+
+// GenerateCaptures appends the legal moves that take a piece standing on
+// their destination (not en passant, not castling) to list, in the order
+// GenerateLegal lists them.
+func (p *Position) GenerateCaptures(list *MoveList) { p.gen(list, p.byColor[p.side^1]) }
 
 // CountLegal returns the number of legal moves without listing them.
-func (p *Position) CountLegal() int { return p.gen(nil) }
+func (p *Position) CountLegal() int { return p.gen(nil, allSquares) }
+
+// allSquares is gen's destination mask for every legal move.
+const allSquares = ^Bitboard(0)
 
 // LegalMoves returns the legal moves as a new slice (allocates; for code
 // off the hot path).
 func (p *Position) LegalMoves() []Move {
 	var l MoveList
-	p.gen(&l)
+	p.gen(&l, allSquares)
 	return append([]Move(nil), l.Moves()...)
 }
 
 // HasLegalMove reports whether the side to move has any legal move.
-func (p *Position) HasLegalMove() bool { return p.gen(nil) > 0 }
+func (p *Position) HasLegalMove() bool { return p.gen(nil, allSquares) > 0 }
 
 // IsCheckmate reports whether the side to move is checkmated.
 func (p *Position) IsCheckmate() bool { return p.InCheck() && !p.HasLegalMove() }
@@ -44,7 +52,7 @@ func (p *Position) IsStalemate() bool { return !p.InCheck() && !p.HasLegalMove()
 // occupied squares are exactly occ. It does not allocate.
 func (p *Position) MovesToOccupancy(occ Bitboard, list *MoveList) {
 	var all MoveList
-	p.gen(&all)
+	p.gen(&all, allSquares)
 	for _, m := range all.Moves() {
 		if p.OccupancyAfter(m) == occ {
 			list.add(m)
@@ -91,7 +99,9 @@ func emitPromotions(list *MoveList, targets Bitboard, delta int) int {
 	return 0
 }
 
-func (p *Position) gen(list *MoveList) int {
+// gen lists (or counts, list == nil) the legal moves whose destination
+// is in dest: allSquares, or the opponent's pieces for the captures.
+func (p *Position) gen(list *MoveList, dest Bitboard) int {
 	us := p.side
 	them := us ^ 1
 	occ := p.byType[0]
@@ -115,7 +125,7 @@ func (p *Position) gen(list *MoveList) int {
 		danger |= RookAttacks(b.First(), occNoK)
 	}
 
-	n := emitFrom(list, ksq, kingAttacks[ksq]&^own&^danger)
+	n := emitFrom(list, ksq, kingAttacks[ksq]&^own&^danger&dest)
 
 	checkMask := ^Bitboard(0)
 	inCheck := danger.Has(ksq)
@@ -140,6 +150,7 @@ func (p *Position) gen(list *MoveList) int {
 		// A pinned piece can never answer a check: it cannot leave its line.
 		own &^= pinned
 	}
+	checkMask &= dest
 	target := ^p.byColor[us] & checkMask
 
 	for b := p.byType[Knight] & own &^ pinned; b != 0; b &= b - 1 {
@@ -165,7 +176,7 @@ func (p *Position) gen(list *MoveList) int {
 
 	n += p.genPawns(list, own&p.byType[Pawn], pinned, opp, checkMask)
 
-	if p.ep != NoSquare {
+	if p.ep != NoSquare && dest.Has(p.ep) {
 		for b := pawnAttacks[them][p.ep] & own & p.byType[Pawn]; b != 0; b &= b - 1 {
 			from := b.First()
 			if p.epLegal(from, p.ep, us) {
@@ -178,12 +189,15 @@ func (p *Position) gen(list *MoveList) int {
 		}
 	}
 
-	if !inCheck && p.castle&((WhiteHSide|WhiteASide)<<(2*us)) != 0 {
+	if !inCheck && dest == allSquares && p.castle&((WhiteHSide|WhiteASide)<<(2*us)) != 0 {
 		for i := 2 * int(us); i < 2*int(us)+2; i++ {
-			if p.castle&(1<<i) == 0 || p.castleEmpty[i]&occ != 0 || p.castleKingPath[i]&danger != 0 {
+			if p.castle&(1<<i) == 0 {
 				continue
 			}
 			rf := p.castleRook[i]
+			if empty, path := castlingSquares(i, ksq, rf); empty&occ != 0 || path&danger != 0 {
+				continue
+			}
 			if p.chess960 {
 				// The castling rook may have shielded the king's destination
 				// from a slider along the back rank.

@@ -35,24 +35,23 @@ type Position struct {
 	board   [64]Piece
 	byType  [7]Bitboard // [0] is every occupied square
 	byColor [2]Bitboard
-	kingSq  [2]Square
-
-	side     Color
-	castle   CastlingRights
-	ep       Square // set only when an en passant capture is legal
-	halfmove int
-	fullmove int
-	key      uint64
-
+	key     uint64
 	// Castling geometry, fixed for a game once the FEN is read: the rook
-	// each right belongs to, the squares that must be empty and the
-	// squares the king crosses (which must not be attacked).
-	castleRook     [4]Square
-	castleEmpty    [4]Bitboard
-	castleKingPath [4]Bitboard
-	castleRooks    Bitboard // union of castleRook, for a quick test in MakeMove
-	chess960       bool
-	shredderFEN    bool // write castling as file letters
+	// each right belongs to (the squares that must be empty and those the
+	// king crosses follow from it and the king's square, which a king
+	// keeping a right has not left).
+	castleRooks Bitboard // union of castleRook, for a quick test in MakeMove
+	castleRook  [4]Square
+
+	// The counters are 32 bits and the small fields come last: positions
+	// are copied for every move tried, so the struct is kept small.
+	halfmove, fullmove int32
+	kingSq             [2]Square
+	side               Color
+	castle             CastlingRights
+	ep                 Square // set only when an en passant capture is legal
+	chess960           bool
+	shredderFEN        bool // write castling as file letters
 }
 
 // Undo holds what MakeMove needs to restore the position.
@@ -60,7 +59,7 @@ type Undo struct {
 	captured Piece
 	castle   CastlingRights
 	ep       Square
-	halfmove int
+	halfmove int32
 	key      uint64
 }
 
@@ -104,13 +103,13 @@ func (p *Position) CastlingRook(r CastlingRights) Square {
 func (p *Position) EnPassant() Square { return p.ep }
 
 // HalfmoveClock counts half-moves since the last capture or pawn move.
-func (p *Position) HalfmoveClock() int { return p.halfmove }
+func (p *Position) HalfmoveClock() int { return int(p.halfmove) }
 
 // FullmoveNumber is the number of the current full move, starting at 1.
-func (p *Position) FullmoveNumber() int { return p.fullmove }
+func (p *Position) FullmoveNumber() int { return int(p.fullmove) }
 
 // Ply is the number of half-moves since move 1 with White to move.
-func (p *Position) Ply() int { return 2*(p.fullmove-1) + int(p.side) }
+func (p *Position) Ply() int { return 2*(int(p.fullmove)-1) + int(p.side) }
 
 // Key is the Zobrist hash of placement, side, castling rights and en passant
 // square: equal keys mean the same position in the sense of FIDE 9.2.2.

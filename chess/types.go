@@ -337,7 +337,9 @@ func (l *MoveList) Contains(m Move) bool {
 	return false
 }
 
+// add appends m. The index is taken as a byte, which the 256-move array
+// cannot overflow, so that no bounds check is made on every move.
 func (l *MoveList) add(m Move) {
-	l.moves[l.n] = m
+	l.moves[uint8(l.n)] = m
 	l.n++
 }

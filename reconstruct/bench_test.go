@@ -96,6 +96,49 @@ func benchFeed(b *testing.B, movesOnly bool) {
 	b.ReportMetric(float64(total)*float64(b.N)/(cpuTime()-cpu0).Seconds(), "events/cpu-s")
 }
 
+// BenchmarkReplayFastest replays each trace of BenchmarkFeed b.N times,
+// with notation, and reports the sum of each trace's fastest replay: on a
+// shared machine the neighbours slow some replays of every trace, seldom
+// all of them, so the figure moves less than BenchmarkFeed's. Run it
+// with -benchtime 60x or so.
+func BenchmarkReplayFastest(b *testing.B) { benchFastest(b, false) }
+
+// BenchmarkReplayFastestMovesOnly is BenchmarkReplayFastest without
+// notation.
+func BenchmarkReplayFastestMovesOnly(b *testing.B) { benchFastest(b, true) }
+
+func benchFastest(b *testing.B, movesOnly bool) {
+	ts := benchTraces(b, 4)
+	total := countEvents(ts)
+	out := make([]reconstruct.Output, 0, 64)
+	fastest := make([]time.Duration, len(ts))
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		for j, t := range ts {
+			t0 := time.Now()
+			cfg, _ := reconstruct.ConfigFromHeader(t.hdr)
+			cfg.MovesOnly = movesOnly
+			r, err := reconstruct.New(cfg)
+			if err != nil {
+				b.Fatal(err)
+			}
+			for k := range t.evs {
+				out = r.Feed(&t.evs[k], out[:0])
+			}
+			out = r.End(t.evs[len(t.evs)-1].T, out[:0])
+			if d := time.Since(t0); i == 0 || d < fastest[j] {
+				fastest[j] = d
+			}
+		}
+	}
+	var sum time.Duration
+	for _, d := range fastest {
+		sum += d
+	}
+	b.ReportMetric(float64(sum)/1e6, "fastest-ms")
+	b.ReportMetric(float64(total)/sum.Seconds(), "events/s")
+}
+
 // cpuTime is the CPU time the process has used: on a shared machine it
 // measures the work, where wall time also measures the neighbours.
 func cpuTime() time.Duration {

@@ -77,6 +77,15 @@ func unrotSquare(s chess.Square, q uint8) chess.Square { return rotSquare(s, (4-
 
 // makeView renders the raw board in game coordinates.
 func (pb *physBoard) makeView(q uint8, v *view) {
+	if q&3 == 0 {
+		// The board turned no quarter (nearly always): the squares stay.
+		v.occ, v.white, v.colourKnown, v.pieceKnown = pb.occ, pb.white, pb.colourKnown, pb.pieceKnown
+		v.byPiece = [16]chess.Bitboard{}
+		for b := pb.pieceKnown; b != 0; b &= b - 1 {
+			v.byPiece[pb.pieces[b.First()]] |= b & -b
+		}
+		return
+	}
 	v.occ = rotBB(pb.occ, q)
 	v.white = rotBB(pb.white, q)
 	v.colourKnown = rotBB(pb.colourKnown, q)

@@ -94,11 +94,17 @@ type line struct {
 }
 
 // plyRec is a published move (the position before it is in befores, a
-// slice without pointers that the garbage collector need not scan).
+// slice without pointers that the garbage collector need not scan). The
+// small fields come last, which keeps it at 72 bytes.
 type plyRec struct {
+	t        int64
+	san, uci string
+	// alts: for a move published with misplaced pieces, the other moves
+	// that explained the board nearly as well with other squares out of
+	// place (a capture nobody saw taken, and a piece knocked onto the
+	// square a quiet move would reach).
+	alts      []chess.Move
 	move      chess.Move
-	t         int64
-	san, uci  string
 	uncertain bool
 	blind     bool // a capture whose victim was never seen lifted
 	// framed: published from a board a full frame jumped to (a restart),
@@ -107,11 +113,6 @@ type plyRec struct {
 	// blindPromo: a promotion whose piece neither the sensors nor an
 	// input told (the queen assumed).
 	blindPromo bool
-	// alts: for a move published with misplaced pieces, the other moves
-	// that explained the board nearly as well with other squares out of
-	// place (a capture nobody saw taken, and a piece knocked onto the
-	// square a quiet move would reach).
-	alts []chess.Move
 }
 
 // cand is one explanation of the board: from hypothesis line (after taking
@@ -240,6 +241,7 @@ type Reconstructor struct {
 	endDisputed    bool // the move that ended the game has a close alternative
 
 	nbuf      []byte          // notation being written
+	fen       chess.FENWriter // the FENs of the outputs, a rank or two new each
 	analyzer  *rules.Analyzer // dead positions; made when first needed
 	mcache    [4]movesCache
 	mnext     int
@@ -286,11 +288,10 @@ func New(cfg Config) (*Reconstructor, error) {
 	r.clk.reset(tc, r.start.SideToMove())
 	r.judge = cfg.Judge
 	if r.judge == nil {
-		j, err := NewRulesJudge(cfg.Edition, cfg.GameType, tc)
-		if err != nil {
+		if err := checkRulesSettings(cfg.Edition, cfg.GameType); err != nil {
 			return nil, fmt.Errorf("reconstruct: %w", err)
 		}
-		r.judge = j
+		r.judge = &lazyRulesJudge{edition: cfg.Edition, gameType: cfg.GameType, tc: tc}
 	}
 	r.cands = make([]cand, 0, 64)
 	r.befores = make([]chess.Position, 0, 128)

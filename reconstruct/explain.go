@@ -453,7 +453,7 @@ func (r *Reconstructor) capturePrices(p *chess.Position, from, lastTo chess.Squa
 	// (Not from the move cache: a caller may be going through a list
 	// there.)
 	var ml chess.MoveList
-	p.GenerateLegal(&ml)
+	p.GenerateCaptures(&ml)
 	for _, a := range ml.Moves() {
 		if a.From() != from || a.IsCastling() || a.IsEnPassant() || p.PieceAt(a.To()) == chess.NoPiece ||
 			a.IsPromotion() && a.Promotion() != chess.Queen || c.n == len(c.moves) {
@@ -480,7 +480,7 @@ func hanging(p *chess.Position) int {
 		return 0
 	}
 	var ml chess.MoveList
-	p.GenerateLegal(&ml)
+	p.GenerateCaptures(&ml)
 	best := 0
 	for _, m := range ml.Moves() {
 		if !m.IsCastling() && p.PieceAt(m.To()) != chess.NoPiece {

@@ -50,6 +50,43 @@ func NewRulesJudge(edition, gameType string, tc rules.TimeControl) (*RulesJudge,
 	return &RulesJudge{Profile: p}, nil
 }
 
+// checkRulesSettings reports the error NewRulesJudge would return for an
+// edition and game type: it fails on nothing else.
+func checkRulesSettings(edition, gameType string) error {
+	if edition != "" {
+		if _, err := rules.ParseEdition(edition); err != nil {
+			return err
+		}
+	}
+	if gameType != "" {
+		if _, err := rules.ParseGameType(gameType); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// lazyRulesJudge is the default judge: the RulesJudge of its settings,
+// made when the first alert is judged. A game without irregularities
+// has none, and the rules profile is looked up and copied for each.
+type lazyRulesJudge struct {
+	edition, gameType string
+	tc                rules.TimeControl
+	j                 *RulesJudge
+}
+
+// Judge implements Judge.
+func (l *lazyRulesJudge) Judge(a *Output, prior int) (article, penalty string, countsAsIllegal bool) {
+	if l.j == nil {
+		j, err := NewRulesJudge(l.edition, l.gameType, l.tc)
+		if err != nil {
+			return "", "", false // not reached: New checked the settings
+		}
+		l.j = j
+	}
+	return l.j.Judge(a, prior)
+}
+
 // Judge implements Judge.
 func (j *RulesJudge) Judge(a *Output, prior int) (article, penalty string, countsAsIllegal bool) {
 	v := j.Profile.Verdict(string(a.Alert), a.Side, prior)

@@ -14,11 +14,20 @@ func (r *Reconstructor) write(p *chess.Position, m chess.Move) notation {
 	}
 	q := *p
 	q.MakeMove(m)
-	b := r.appendSAN(r.nbuf[:0], p, &q, m)
+	return r.writeAfter(p, &q, m)
+}
+
+// writeAfter is write for a caller that has made the move already: after
+// is the position m leads to.
+func (r *Reconstructor) writeAfter(p, after *chess.Position, m chess.Move) notation {
+	if r.cfg.MovesOnly {
+		return notation{}
+	}
+	b := r.appendSAN(r.nbuf[:0], p, after, m)
 	ns := len(b)
 	b = p.AppendUCI(b, m, p.Chess960())
 	nu := len(b)
-	b = q.AppendFEN(b)
+	b = r.fen.AppendFEN(b, after)
 	r.nbuf = b
 	s := string(b)
 	return notation{san: s[:ns], uci: s[ns:nu], fen: s[nu:]}

@@ -429,13 +429,13 @@ func (r *Reconstructor) publish(t int64, out []Output) []Output {
 	for i := k; i < len(L.moves); i++ {
 		m := L.moves[i]
 		before := pos
+		pos.MakeMove(m)
 		var n notation
-		if m == r.prov && pos.Key() == r.provKey && r.prov != chess.NoMove {
+		if m == r.prov && before.Key() == r.provKey && r.prov != chess.NoMove {
 			n = r.provN
 		} else {
-			n = r.write(&pos, m)
+			n = r.writeAfter(&before, &pos, m)
 		}
-		pos.MakeMove(m)
 		unc := r.uncertain(i, m) || r.blindChoice(i, &before, m)
 		o := Output{T: t, Ply: before.Ply() + 1, Side: before.SideToMove(), Move: m, SAN: n.san, UCI: n.uci,
 			FEN: n.fen, Uncertain: unc, ClockMs: -1, From: chess.NoSquare, To: chess.NoSquare}

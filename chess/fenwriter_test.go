@@ -1,0 +1,33 @@
+package chess
+
+import "testing"
+
+// TestFENWriter checks that a FENWriter writes what AppendFEN writes,
+// along games played out from the perft suites' positions (standard and
+// Chess960) and when the positions jump from one game to another.
+func TestFENWriter(t *testing.T) {
+	var w FENWriter
+	seed := uint64(1)
+	for _, suite := range []string{"perft-standard.epd", "perft-960.epd"} {
+		for _, c := range readEPD(t, suite) {
+			p, err := ParseFEN(c.fen)
+			if err != nil {
+				t.Fatalf("%s line %d: %v", suite, c.line, err)
+			}
+			p.SetChess960(suite == "perft-960.epd")
+			for ply := 0; ply < 60; ply++ {
+				want := string(p.AppendFEN(nil))
+				if got := string(w.AppendFEN([]byte("x"), p)); got != "x"+want {
+					t.Fatalf("%s line %d ply %d: FENWriter wrote %q, want %q", suite, c.line, ply, got, "x"+want)
+				}
+				var l MoveList
+				p.GenerateLegal(&l)
+				if l.Len() == 0 {
+					break
+				}
+				seed = seed*6364136223846793005 + 1442695040888963407
+				p.MakeMove(l.At(int(seed>>33) % l.Len()))
+			}
+		}
+	}
+}
