@@ -562,10 +562,27 @@ func (r *Reconstructor) makeView() {
 }
 
 // viewKey hashes the board as seen, to recognise a board already judged.
+// Each bitboard is mixed in with a full avalanche: a multiply alone
+// carries a change only upwards, so boards differing on the eighth rank
+// collided one time in 32 (a queen knocked off d8 and put back was the
+// board a re-synchronisation had failed on, and was not searched).
 func (r *Reconstructor) viewKey() uint64 {
-	h := uint64(r.v.occ)*0x9e3779b97f4a7c15 ^ uint64(r.v.white&r.v.colourKnown)*0xc2b2ae3d27d4eb4f
+	h := mix64(uint64(r.v.occ))
+	h = mix64(h ^ uint64(r.v.white&r.v.colourKnown))
 	for pc := chess.WhitePawn; pc <= chess.BlackKing; pc++ {
-		h = (h ^ uint64(r.v.byPiece[pc])) * 0x100000001b3
+		if b := r.v.byPiece[pc]; b != 0 {
+			h = mix64(h ^ uint64(b) ^ uint64(pc))
+		}
 	}
 	return h | 1
+}
+
+// mix64 is the splitmix64 finaliser: every input bit changes about half
+// of the output bits.
+func mix64(x uint64) uint64 {
+	x ^= x >> 30
+	x *= 0xbf58476d1ce4e5b9
+	x ^= x >> 27
+	x *= 0x94d049bb133111eb
+	return x ^ x>>31
 }

@@ -281,6 +281,8 @@ func TestStressGames(t *testing.T) {
 			"no clock, Chess960: 34... Kh6 knocks the bishop from h5 to h4 and 35. Qe5 the rook from e4 to f3, each put back; read as Kh6 Re5 Bg6 Qf3 (a colour board does not tell the rook from the queen), with a false alert: 10 plies behind"},
 		{"tcec_frc_engine_chess960_season16.pgn", 87, trace.Occupancy, 0.03, 0.05, 0.12,
 			"no clock: 3... exf4 pushed off and 4. gxf4, its victim lifted first and the pawn landing 166 ms after its lift: gxf4 was priced as a reply begun before exf4 (an unseen capture taken to land 400 ms after its lift, not 100 next door), one capture with the g3 pawn off the board was cheaper, and the game stopped there, 65 plies behind"},
+		{"gnuchess_book_otb_masters_dev.pgn", 43, trace.PieceSensor, 0.03, 0.05, 0,
+			"no clock: 14... Nfd7 knocks the queen off d8, 15. Ng1 is made and the queen put back; the board then, Nfd7 Ng1, hashed as the one without the queen, where the search for two moves had failed, so it was not searched when 15... Bxe2 began, and three plies were published together: 3 plies behind"},
 	} {
 		path, game := corpusGame(t, c.file, c.game)
 		rates := sim.StressRates(c.scale, c.knock, c.swap)
