@@ -362,6 +362,9 @@ func (r *Reconstructor) resolveHeld(s chess.Square, out []Output) []Output {
 		if !r.canCapture(&h.after, gh) {
 			return out
 		}
+	} else if !r.raw.occ.Has(s) {
+		// A square on the way to the victim's filled by a piece of the
+		// side to reply that can slide there to capture (Feed checked).
 	} else if !r.captures(&h.after, gs, gh) {
 		return out
 	}
@@ -423,6 +426,21 @@ func (r *Reconstructor) captures(p *chess.Position, a, b chess.Square) bool {
 	}
 	for _, m := range r.legal(p).Moves() {
 		if m.From() == a && m.To() == b && !m.IsCastling() {
+			return true
+		}
+	}
+	return false
+}
+
+// slidesToCapture reports whether square s lies on the way of a legal
+// capture on square v by a piece of the side to move in p (the piece pc
+// when the sensor told it): the capturing piece slid across s.
+func (r *Reconstructor) slidesToCapture(p *chess.Position, s, v chess.Square, pc chess.Piece, hasPiece bool) bool {
+	if p.PieceAt(v) == chess.NoPiece {
+		return false
+	}
+	for _, m := range r.legal(p).Moves() {
+		if m.To() == v && !m.IsCastling() && chess.Between(m.From(), v).Has(s) && (!hasPiece || p.PieceAt(m.From()) == pc) {
 			return true
 		}
 	}

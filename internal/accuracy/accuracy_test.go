@@ -283,6 +283,9 @@ func TestStressGames(t *testing.T) {
 			"no clock: 3... exf4 pushed off and 4. gxf4, its victim lifted first and the pawn landing 166 ms after its lift: gxf4 was priced as a reply begun before exf4 (an unseen capture taken to land 400 ms after its lift, not 100 next door), one capture with the g3 pawn off the board was cheaper, and the game stopped there, 65 plies behind"},
 		{"gnuchess_book_otb_masters_dev.pgn", 43, trace.PieceSensor, 0.03, 0.05, 0,
 			"no clock: 14... Nfd7 knocks the queen off d8, 15. Ng1 is made and the queen put back; the board then, Nfd7 Ng1, hashed as the one without the queen, where the search for two moves had failed, so it was not searched when 15... Bxe2 began, and three plies were published together: 3 plies behind"},
+		{"lichess_broadcast_fide_womens_world_rapid_2024_r1-6.pgn", 23, trace.PieceSensor, 0.03, 0.005, 0.12,
+			"no clock: 25... Bxh4, the knight on h4 lifted first and the bishop slid from e7, seen on f6 before e7 empties: only a capturing piece seen on the victim's square resolved the held move, so 24... Nxe4 25. Qxe4 Bxh4 were published together: 3 plies behind"},
+		{"lichess_broadcast_fide_womens_world_rapid_2024_r1-6.pgn", 23, trace.Colour, 0.03, 0.005, 0.12, "the same on a colour board"},
 	} {
 		path, game := corpusGame(t, c.file, c.game)
 		rates := sim.StressRates(c.scale, c.knock, c.swap)
