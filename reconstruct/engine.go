@@ -24,6 +24,7 @@ const (
 	// next door and sets it down (a player in a hurry).
 	minQuickCarryMs = 100
 	slideSlackMs    = 300 // a slid piece can show on its destination this long before its square empties
+	bounceMs        = 10  // a contact chatters back and forth within this
 	maxResync       = 6   // plies searched to re-synchronise: 4 always, 5 and 6 within the budget
 	maxResyncLines  = 4   // hypotheses re-synchronised from, best first
 	resyncBudget    = 400000
@@ -155,6 +156,7 @@ type heldMove struct {
 	cands      []cand // the explanation of that board
 	plies      int    // published plies then
 	after      chess.Position
+	knock      chess.Bitboard // squares the move's hand knocked (knockedMove)
 }
 
 // movesCache holds the legal moves of one position.
@@ -217,6 +219,17 @@ type Reconstructor struct {
 	reviveKey uint64         // board the alternatives of blind captures were last revived for
 	catchKey  uint64         // board (with the published plies and the cost allowed) a catch-up last failed on or acted on
 	catchBuf  []catchMatch
+
+	// silent: squares of the overlay that the hand of a move knocked, the
+	// move published as the reply began (knockedMove) and the squares not
+	// alerted yet: the piece is usually put back while the reply is made.
+	// They are alerted as of that move (silentPly, by silentSide, the
+	// game then silentAfter) if the board stands still AlertMs with them
+	// still out of place.
+	silent      chess.Bitboard
+	silentPly   int
+	silentSide  chess.Color
+	silentAfter chess.Position
 
 	clk            gameClock
 	judge          Judge
@@ -305,7 +318,7 @@ func (r *Reconstructor) newGame() {
 	r.prov, r.pending, r.promo, r.released = chess.NoMove, false, chess.NoPieceType, chess.NoMove
 	r.pressFell = nil
 	r.illegal, r.flagged = [2]int{}, [2]bool{}
-	r.overlay, r.alertKey, r.resyncKey, r.catchKey = 0, 0, 0, 0
+	r.overlay, r.silent, r.alertKey, r.resyncKey, r.catchKey = 0, 0, 0, 0, 0
 	r.sawStart = false
 	r.result, r.reason, r.endDisputed = "", "", false
 	if !r.begun {
@@ -362,13 +375,18 @@ func (r *Reconstructor) Feed(ev *trace.Event, out []Output) []Output {
 		if r.held.ok && r.held.near && !r.raw.occ.Has(ev.Square) {
 			out = r.resolveHeld(ev.Square, out)
 		} else if h := &r.held; h.ok && !h.on && !h.near && ev.HasColour && ev.Piece.Color() == h.after.SideToMove() &&
-			(ev.Square == h.sq || r.slidesToCapture(&h.after, rotSquare(ev.Square, r.orient), rotSquare(h.sq, r.orient), ev.Piece, ev.HasPieces)) {
+			(ev.Square == h.sq || r.slidesToCapture(&h.after, rotSquare(ev.Square, r.orient), rotSquare(h.sq, r.orient), ev.Piece, ev.HasPieces) ||
+				r.landsOn(&h.after, rotSquare(ev.Square, r.orient), ev.Piece, ev.HasPieces)) {
 			// The victim's square, or a square on the way to it, filled
 			// by the other side's piece: a capturing piece slid there,
-			// shown before its square empties.
+			// shown before its square empties. Or a square that piece
+			// can move to: the reply slid there, and the lift was its
+			// hand knocking the piece.
 			out = r.resolveHeld(ev.Square, out)
 		}
-		r.held.ok = false
+		if h := &r.held; !(h.ok && !h.on && !h.near && ev.Square == h.sq && r.bounced(ev)) {
+			r.held.ok = false
+		}
 		if !r.raw.occ.Has(ev.Square) {
 			out = r.replyBegins(ev.Square, true, ev.T, out)
 		}
@@ -377,6 +395,9 @@ func (r *Reconstructor) Feed(ev *trace.Event, out []Output) []Output {
 		out = r.press(ev.Side, ev.T, out)
 	case trace.Promote:
 		out = r.promote(ev.Promo, ev.T, out)
+	}
+	if r.silent != 0 {
+		r.putBack()
 	}
 	return out
 }
@@ -550,6 +571,29 @@ func (r *Reconstructor) frame(ev *trace.Event) {
 	if chg != 0 {
 		r.rec.framed = true
 		r.changed(ev.T)
+	}
+}
+
+// bounced reports whether on event ev, on the held lift's square, is that
+// lift's contact bounce (the piece back within bounceMs, of its colour
+// where the sensor tells): the lift stands.
+func (r *Reconstructor) bounced(ev *trace.Event) bool {
+	h := &r.held
+	return ev.T-h.t <= bounceMs && (!ev.HasColour || h.after.PieceAt(rotSquare(h.sq, r.orient)).Color() == ev.Piece.Color())
+}
+
+// putBack takes the knocked squares accepted silently (r.silent) that the
+// board shows as the game expects them off the overlay at once: a piece
+// put back leaves events on its squares, and while they were accepted
+// either way the board with the piece on its neighbour, or off, fitted
+// a move there (a pawn knocked one square forward and put back read as
+// that pawn's move).
+func (r *Reconstructor) putBack() {
+	r.makeView()
+	if right := r.silent &^ r.v.diff(&r.lines[0].pos); right != 0 {
+		r.ver++
+		r.silent &^= right
+		r.overlay &^= right
 	}
 }
 

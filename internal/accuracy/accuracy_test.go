@@ -286,6 +286,16 @@ func TestStressGames(t *testing.T) {
 		{"lichess_broadcast_fide_womens_world_rapid_2024_r1-6.pgn", 23, trace.PieceSensor, 0.03, 0.005, 0.12,
 			"no clock: 25... Bxh4, the knight on h4 lifted first and the bishop slid from e7, seen on f6 before e7 empties: only a capturing piece seen on the victim's square resolved the held move, so 24... Nxe4 25. Qxe4 Bxh4 were published together: 3 plies behind"},
 		{"lichess_broadcast_fide_womens_world_rapid_2024_r1-6.pgn", 23, trace.Colour, 0.03, 0.005, 0.12, "the same on a colour board"},
+		{"gnuchess_book_otb_masters_dev.pgn", 41, trace.PieceSensor, 0.03, 0.02, 0.12,
+			"no clock: 14... b4 slid from b5, its hand knocking White's a4 pawn off 3 ms before b4 is seen filled: the knock was held as the victim of bxa4, the slide's landing dropped the held 14. a4, and a4 b4 Ne2 were published together: 3 plies behind"},
+		{"gnuchess_book_otb_masters_dev.pgn", 22, trace.PieceSensor, 0.03, 0.05, 0.12,
+			"no clock: 44. Rb6 knocks the pawn from c6 to c7 and 44... Ne4+ begins; no exact move explained the board, so Rb6 waited until the pawn was put back, and Rb6 Ne4+ Kf3 were published together: 3 plies behind"},
+		{"gnuchess_book_otb_masters_dev.pgn", 22, trace.Colour, 0.03, 0.05, 0.12, "the same on a colour board"},
+		{"lichess_broadcast_fide_womens_world_rapid_2024_r1-6.pgn", 49, trace.PieceSensor, 0.03, 0.05, 0.12,
+			"no clock: 31. h5 knocks the g6 pawn off the board and 31... Be7 the d7 pawn, each put back during the next move: h5 Be7 hxg6 were published together: 3 plies behind"},
+		{"lichess_broadcast_fide_womens_world_rapid_2024_r1-6.pgn", 49, trace.Colour, 0.1, 0.05, 0.12, "the same at x0.1 on a colour board"},
+		{"chess960_otb_mainz2009_and_cutechess.pgn", 11, trace.Colour, 0.03, 0.05, 0.12,
+			"no clock, Chess960: 10. Rc1 knocks the d2 pawn onto c3; the king's castling, whose squares a colour board cannot tell from the rook's move, also explains the board 20 dearer: Rc1 Nb5 a4 were published together: 3 plies behind"},
 	} {
 		path, game := corpusGame(t, c.file, c.game)
 		rates := sim.StressRates(c.scale, c.knock, c.swap)
@@ -409,6 +419,9 @@ func TestStressIrregularGames(t *testing.T) {
 		{"gnuchess_book_otb_masters_dev.pgn", 24, trace.Colour, 0.03, 0.05, 0.12, "the same on a colour board"},
 		{"lichess_prod_movelists_from_scalachess.pgn", 27, trace.PieceSensor, 0.03, 0.05, 0.12,
 			"no clock: 16... O-O-O with the rook first (Rd8 published), then the king: read as misplaced pieces, 39 plies behind"},
+		{"gnuchess_book_otb_masters_dev.pgn", 43, trace.PieceSensor, 1, 0.05, 0,
+			"no clock, the game's end: 40... Qxd6 knocks the knight from c6 to c5, 41. Rxd6 is made while it is put back, then the knight is knocked from c6 to d7 and back; Qxd6 waited for the knight, and the board left still after Rxd6 was read as Qxd6 with the rook out of place: a false misplaced-pieces alert, and Rxd6 never published"},
+		{"gnuchess_book_otb_masters_dev.pgn", 43, trace.Colour, 0.03, 0.05, 0, "the same at x0.03 on a colour board"},
 	} {
 		path, game := corpusGame(t, c.file, c.game)
 		rates := sim.StressRates(c.scale, c.knock, c.swap)
