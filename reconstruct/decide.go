@@ -204,8 +204,8 @@ func (r *Reconstructor) onCommit(t int64, out []Output) []Output {
 	return out
 }
 
-// replyBegins runs before a change of raw square s at t (on: an empty
-// square filled, else a lift). Without a clock, a board that stood still
+// replyBegins runs before event ev, a change of raw square s at t (on: an
+// empty square filled, else a lift). Without a clock, a board that stood still
 // for minReplyMs showing one legal move from the published game (or the
 // last published move changed for another: a knocked piece read as a
 // move, put back and the real move made), exactly and with its victim
@@ -218,7 +218,12 @@ func (r *Reconstructor) onCommit(t int64, out []Output) []Output {
 // own pieces (a castling rook, the pawn on the last rank swapped for its
 // new piece, a touch-down) continues the move, and one sooner than
 // minReplyMs is the mover's hand knocking a piece: neither completes it.
-func (r *Reconstructor) replyBegins(s chess.Square, on bool, t int64, out []Output) []Output {
+// On colour and piece boards so is a square filled by a piece of the
+// player to reply where one of theirs can move (by the piece seen, on
+// piece boards), then that piece lifted: a slid piece seen first on a
+// square next to none of its own (a sweep missed those between).
+func (r *Reconstructor) replyBegins(ev *trace.Event, out []Output) []Output {
+	s, on, t := ev.Square, ev.Kind == trace.On, ev.T
 	if r.clock || !(r.state == statePlay || r.state == stateSetup && r.sawStart) || r.pending ||
 		r.rec.events == 0 || t-r.lastChange < minReplyMs || r.raw.occ.Has(s) == on {
 		return out
@@ -307,7 +312,8 @@ func (r *Reconstructor) replyBegins(s chess.Square, on bool, t int64, out []Outp
 	}
 	if on {
 		all, _ := moveSquares(&before, m)
-		if chess.KingAttacks(gs)&mine == 0 || all.Has(gs) {
+		if all.Has(gs) || chess.KingAttacks(gs)&mine == 0 &&
+			!(ev.HasColour && ev.Piece.Color() == after.SideToMove() && r.landsOn(&after, gs, ev.Piece, ev.HasPieces)) {
 			return out
 		}
 		hold = true

@@ -368,11 +368,14 @@ func (r *Reconstructor) Feed(ev *trace.Event, out []Output) []Output {
 		if r.held.ok && ev.Square != r.held.sq && r.raw.occ.Has(ev.Square) {
 			out = r.resolveHeld(ev.Square, out)
 		} else {
-			out = r.replyBegins(ev.Square, false, ev.T, out)
+			out = r.replyBegins(ev, out)
 		}
 		r.squareOff(ev.Square, ev.T)
 	case trace.On:
-		if r.held.ok && r.held.near && !r.raw.occ.Has(ev.Square) {
+		bounce := r.held.ok && !r.held.on && ev.Square == r.held.sq && r.bounced(ev)
+		if bounce {
+			// The held lift's contact bounce: the lift stands.
+		} else if r.held.ok && r.held.near && !r.raw.occ.Has(ev.Square) {
 			out = r.resolveHeld(ev.Square, out)
 		} else if h := &r.held; h.ok && !h.on && !h.near && ev.HasColour && ev.Piece.Color() == h.after.SideToMove() &&
 			(ev.Square == h.sq || r.slidesToCapture(&h.after, rotSquare(ev.Square, r.orient), rotSquare(h.sq, r.orient), ev.Piece, ev.HasPieces) ||
@@ -384,11 +387,11 @@ func (r *Reconstructor) Feed(ev *trace.Event, out []Output) []Output {
 			// hand knocking the piece.
 			out = r.resolveHeld(ev.Square, out)
 		}
-		if h := &r.held; !(h.ok && !h.on && !h.near && ev.Square == h.sq && r.bounced(ev)) {
+		if !bounce {
 			r.held.ok = false
 		}
 		if !r.raw.occ.Has(ev.Square) {
-			out = r.replyBegins(ev.Square, true, ev.T, out)
+			out = r.replyBegins(ev, out)
 		}
 		r.squareOn(ev.Square, ev.Piece, ev.HasColour, ev.HasPieces, ev.T)
 	case trace.Press:

@@ -296,6 +296,10 @@ func TestStressGames(t *testing.T) {
 		{"lichess_broadcast_fide_womens_world_rapid_2024_r1-6.pgn", 49, trace.Colour, 0.1, 0.05, 0.12, "the same at x0.1 on a colour board"},
 		{"chess960_otb_mainz2009_and_cutechess.pgn", 11, trace.Colour, 0.03, 0.05, 0.12,
 			"no clock, Chess960: 10. Rc1 knocks the d2 pawn onto c3; the king's castling, whose squares a colour board cannot tell from the rook's move, also explains the board 20 dearer: Rc1 Nb5 a4 were published together: 3 plies behind"},
+		{"gnuchess_book_otb_masters_dev.pgn", 83, trace.PieceSensor, 0.03, 0.05, 0,
+			"no clock: 28. Qc1 slid from f1, first seen on d1 (the sweep missed e1), which is next to none of White's pieces: that landing was not taken for the reply's first act, and Rb4 Qc1 Qe5 were published together: 3 plies behind"},
+		{"lichess_broadcast_fide_womens_world_rapid_2024_r1-6.pgn", 29, trace.Colour, 0.03, 0.005, 0.12,
+			"no clock: 58. Nf4+ lifted from d3 481 ms after 57... Rd2 landed next to it, the lift held (the mover's hand may have knocked it), and its contact bounce 5 ms later dropped the held move: Rd2 Nf4+ Kd4 were published together: 3 plies behind"},
 	} {
 		path, game := corpusGame(t, c.file, c.game)
 		rates := sim.StressRates(c.scale, c.knock, c.swap)
