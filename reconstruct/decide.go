@@ -488,6 +488,12 @@ func (r *Reconstructor) resolveHeld(s chess.Square, out []Output) []Output {
 		// than a sweep, its landing seen before its lift.
 		slide := chess.KingAttacks(gh).Has(gs) && h.after.ByColor(h.after.SideToMove()).Has(gs)
 		if !slide && !r.reaches(&h.after, gs, gh) {
+			if !h.again && r.raw.occ.Has(s) && chess.KingAttacks(gh).Has(gs) && !h.after.ByColor(h.after.SideToMove()).Has(gs) {
+				// A piece of the other side next to the landing lifted
+				// first: the replying hand knocking it on the way. The
+				// lift that follows decides; the knock is the reply's.
+				h.ok, h.again, h.knocked = true, true, s
+			}
 			return out
 		}
 		if h.t-h.lastChange < knockMs && chess.KingAttacks(h.landing).Has(gs) {
@@ -509,9 +515,13 @@ func (r *Reconstructor) resolveHeld(s chess.Square, out []Output) []Output {
 	}
 	r.cands = append(r.cands[:0], h.cands...)
 	r.ver++ // r.cands no longer holds what explain found
+	kt := r.rec.lastOff[h.knocked]
 	out = r.adoptKnocked(h.best, h.knock, h.lastChange, out)
 	if h.on {
 		r.rec.on(h.sq, h.t, chess.NoPiece, false, false)
+		if h.again {
+			r.rec.off(h.knocked, kt)
+		}
 	} else {
 		r.rec.off(h.sq, h.t)
 	}

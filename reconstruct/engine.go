@@ -147,7 +147,8 @@ type heldMove struct {
 	ok         bool
 	on         bool         // a square filled, else lifted
 	near       bool         // a lift next to the move's landing, soon after it
-	again      bool         // ... followed by the lift of another piece of the same side
+	again      bool         // ... followed by the lift of another piece of the same side (on: of the other side, knocked)
+	knocked    chess.Square // on: the raw square of that lift
 	landing    chess.Square // where the move landed (game coordinates)
 	sq         chess.Square // the raw square
 	t          int64        // when

@@ -300,6 +300,10 @@ func TestStressGames(t *testing.T) {
 			"no clock: 28. Qc1 slid from f1, first seen on d1 (the sweep missed e1), which is next to none of White's pieces: that landing was not taken for the reply's first act, and Rb4 Qc1 Qe5 were published together: 3 plies behind"},
 		{"lichess_broadcast_fide_womens_world_rapid_2024_r1-6.pgn", 29, trace.Colour, 0.03, 0.005, 0.12,
 			"no clock: 58. Nf4+ lifted from d3 481 ms after 57... Rd2 landed next to it, the lift held (the mover's hand may have knocked it), and its contact bounce 5 ms later dropped the held move: Rd2 Nf4+ Kd4 were published together: 3 plies behind"},
+		{"lichess_broadcast_fide_womens_world_rapid_2024_r1-6.pgn", 17, trace.PieceSensor, 0.03, 0.05, 0.12,
+			"no clock: 43... Bb4 slid from c5, seen on b4 first, its hand knocking the b5 pawn onto a4 before c5 empties: the landing was held until the bishop's lift, the knock's lift dropped it, and Rd1 Bb4 Bc6 were published together: 3 plies behind"},
+		{"lichess_broadcast_fide_womens_world_rapid_2024_r1-6.pgn", 74, trace.PieceSensor, 0.03, 0.005, 0.12,
+			"no clock: 45... Ng5+ seen landing first, its hand knocking the h5 pawn onto h4 4 ms later, before e6 empties: the same, and Be3 Ng5+ Kf4 were published together: 3 plies behind"},
 	} {
 		path, game := corpusGame(t, c.file, c.game)
 		rates := sim.StressRates(c.scale, c.knock, c.swap)
