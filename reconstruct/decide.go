@@ -349,7 +349,9 @@ func (r *Reconstructor) knockedMove(s chess.Square, exact int) (int, chess.Bitbo
 	if r.sensor == trace.Occupancy || r.state != statePlay {
 		return -1, 0
 	}
-	if r.overlay != 0 {
+	// (A move and a knocked piece change three squares or more; most
+	// boards here are a move under way, which the search need not price.)
+	if r.overlay != 0 || r.v.diff(&r.lines[0].pos).Count() < 3 {
 		return -1, 0
 	}
 	ix := r.inexactBest()
