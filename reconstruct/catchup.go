@@ -413,7 +413,7 @@ func (r *Reconstructor) adoptCatch(found []catchMatch, bi int, t int64, out []Ou
 	r.released = chess.NoMove
 	r.rec.resetExcept(0)
 	r.alertKey = 0
-	r.overlay = 0
+	r.overlay, r.silent = 0, 0
 	r.state = statePlay
 	r.orientOK = 1 << r.orient
 	return r.gameState(t, out)

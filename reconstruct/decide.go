@@ -25,9 +25,10 @@ func (r *Reconstructor) onSettle(t int64, out []Output) []Output {
 	case stateSetup:
 		out = r.checkOrientation(t, out)
 	}
-	if !r.clock && (r.state == stateIrregular || r.overlay != 0) && r.v.diff(&r.lines[0].pos) != 0 && !r.inProgress(true) {
+	if !r.clock && (r.state == stateIrregular || r.overlay&^r.silent != 0) && r.v.diff(&r.lines[0].pos) != 0 && !r.inProgress(true) {
 		// An alert is open and the board has moved on: it may show the
-		// game, caught up, that the alert was not.
+		// game, caught up, that the alert was not. (Not for a knocked
+		// piece not alerted yet: the game was followed up to it.)
 		ixCost := costMisplaced * r.overlay.Count()
 		if r.state == stateIrregular {
 			ixCost = costIllegal * maxCatchPlies
@@ -203,8 +204,8 @@ func (r *Reconstructor) onCommit(t int64, out []Output) []Output {
 	return out
 }
 
-// replyBegins runs before a change of raw square s at t (on: an empty
-// square filled, else a lift). Without a clock, a board that stood still
+// replyBegins runs before event ev, a change of raw square s at t (on: an
+// empty square filled, else a lift). Without a clock, a board that stood still
 // for minReplyMs showing one legal move from the published game (or the
 // last published move changed for another: a knocked piece read as a
 // move, put back and the real move made), exactly and with its victim
@@ -217,9 +218,18 @@ func (r *Reconstructor) onCommit(t int64, out []Output) []Output {
 // own pieces (a castling rook, the pawn on the last rank swapped for its
 // new piece, a touch-down) continues the move, and one sooner than
 // minReplyMs is the mover's hand knocking a piece: neither completes it.
-func (r *Reconstructor) replyBegins(s chess.Square, on bool, t int64, out []Output) []Output {
+// On colour and piece boards so is a square filled by a piece of the
+// player to reply where one of theirs can move (by the piece seen, on
+// piece boards), then that piece lifted: a slid piece seen first on a
+// square next to none of its own (a sweep missed those between).
+func (r *Reconstructor) replyBegins(ev *trace.Event, out []Output) []Output {
+	s, on, t := ev.Square, ev.Kind == trace.On, ev.T
 	if r.clock || !(r.state == statePlay || r.state == stateSetup && r.sawStart) || r.pending ||
 		r.rec.events == 0 || t-r.lastChange < minReplyMs || r.raw.occ.Has(s) == on {
+		return out
+	}
+	if r.silent.Has(rotSquare(s, r.orient)) {
+		// A knocked piece put back (knockedMove): no reply's first act.
 		return out
 	}
 	r.decisions++
@@ -235,8 +245,11 @@ func (r *Reconstructor) replyBegins(s chess.Square, on bool, t int64, out []Outp
 		}
 		best = r.explainFirst(true)
 	}
+	var knock chess.Bitboard
 	if best < 0 {
-		return out
+		if best, knock = r.knockedMove(s, -1); best < 0 {
+			return out
+		}
 	}
 	if !on {
 		best = r.liftedIn(best, rotSquare(s, r.orient))
@@ -245,11 +258,13 @@ func (r *Reconstructor) replyBegins(s chess.Square, on bool, t int64, out []Outp
 	if c.n == 0 || c.back > 1 || c.back == 1 && c.n != 1 || c.stale {
 		return out
 	}
-	if c.n > 1 {
+	if c.n > 1 && knock == 0 {
 		// Several moves at once: not when one move with pieces out of
 		// place explains the board better (a knock).
 		if ix := r.inexactBest(); ix.cost < c.cost {
-			return out
+			if best, knock = r.knockedMove(s, c.cost); best < 0 {
+				return out
+			}
 		}
 		c = &r.cands[best]
 	}
@@ -282,7 +297,7 @@ func (r *Reconstructor) replyBegins(s chess.Square, on bool, t int64, out []Outp
 		// the reply's victim, if the next lift is a piece that can take
 		// it there (else the hand holding it goes on).
 		r.held = heldMove{ok: true, sq: s, t: t, lastChange: r.lastChange, best: best, landing: moveLanding(m),
-			cands: append(r.held.cands[:0], r.cands...), plies: len(r.plies), after: after}
+			cands: append(r.held.cands[:0], r.cands...), plies: len(r.plies), after: after, knock: knock}
 		return out
 	}
 	if c.missed && (on || !mine.Has(gs) || c.n > 1 && r.sensor != trace.Occupancy || c.line != 0 || r.captures(&before, m.From(), gs) || !r.carried(m, gs, t) ||
@@ -302,7 +317,8 @@ func (r *Reconstructor) replyBegins(s chess.Square, on bool, t int64, out []Outp
 	}
 	if on {
 		all, _ := moveSquares(&before, m)
-		if chess.KingAttacks(gs)&mine == 0 || all.Has(gs) {
+		if all.Has(gs) || chess.KingAttacks(gs)&mine == 0 &&
+			!(ev.HasColour && ev.Piece.Color() == after.SideToMove() && r.landsOn(&after, gs, ev.Piece, ev.HasPieces)) {
 			return out
 		}
 		hold = true
@@ -314,10 +330,135 @@ func (r *Reconstructor) replyBegins(s chess.Square, on bool, t int64, out []Outp
 	}
 	if hold {
 		r.held = heldMove{ok: true, on: on, near: near, sq: s, t: t, lastChange: r.lastChange, best: best, landing: moveLanding(m),
-			cands: append(r.held.cands[:0], r.cands...), plies: len(r.plies), after: after}
+			cands: append(r.held.cands[:0], r.cands...), plies: len(r.plies), after: after, knock: knock}
 		return out
 	}
-	return r.adopt(best, r.lastChange, out)
+	return r.adoptKnocked(best, knock, r.lastChange, out)
+}
+
+// knockedMove is the explanation of a board that no move sequence reaches
+// exactly, at the reply's first change (raw square s): one move from the
+// published game whose hand knocked a piece or two (knockedDuring), not
+// on the square the reply changes; no other move with squares out of
+// place close to it (a pawn knocked onto the square next to its
+// neighbour's landing looks like either one's move), nor an exact
+// explanation (costing exact, -1 if none) within one fallen piece of it.
+// It is put in r.cands (the index is returned, -1 if none) with the
+// squares out of place, which are accepted either way until the piece is
+// back (adoptKnocked): without it the move waited for the piece, and at
+// bullet pace the reply and the next move were decided together with it,
+// three plies at once. Not on occupancy boards, where a square emptied
+// next to the move may be the reply's victim taken off; nor while another
+// such knock is out of place, or an alert is open.
+func (r *Reconstructor) knockedMove(s chess.Square, exact int) (int, chess.Bitboard) {
+	if r.sensor == trace.Occupancy || r.state != statePlay {
+		return -1, 0
+	}
+	// (A move and a knocked piece change three squares or more; most
+	// boards here are a move under way, which the search need not price.)
+	if r.overlay != 0 || r.v.diff(&r.lines[0].pos).Count() < 3 {
+		return -1, 0
+	}
+	ix := r.inexactBest()
+	if ix.diff.Has(rotSquare(s, r.orient)) || exact >= 0 && exact <= ix.cost+misplacedAltGap || !r.knockedDuring(&ix) {
+		return -1, 0
+	}
+	for i := range r.ixAlts {
+		if o := &r.ixAlts[i]; o.move != ix.move && o.cost <= ix.cost+uncertainGap {
+			return -1, 0
+		}
+	}
+	r.ver++ // r.cands no longer holds what explain found
+	r.cands = append(r.cands[:0], ix.cand(ix.line))
+	return 0, ix.diff
+}
+
+// knockedDuring reports whether the board is ix's move made with its
+// misplaced squares one or two pieces its hand knocked: each square
+// emptied, off the move's squares, within minReplyMs of its landing (no
+// reply starts sooner; knockMs next to it, which a sweep may report that
+// late, but for a piece the reply could capture) and not before the move
+// began (less a sweep: a slid piece's landing, or the knock, may be
+// reported first); each square filled next to one of them (a piece that
+// fell there); and no other square touched (a piece taken off elsewhere
+// is the reply's victim, and the piece missing may have been a move's,
+// not knocked).
+func (r *Reconstructor) knockedDuring(ix *inexact) bool {
+	if !ix.oneMoveMisplaced() {
+		return false
+	}
+	P := &r.lines[ix.line].pos
+	m := ix.move
+	all, _ := moveSquares(P, m)
+	after := *P
+	after.MakeMove(m)
+	vac := ix.diff & after.Occupied() &^ r.v.occ
+	fil := ix.diff & r.v.occ &^ after.Occupied()
+	rv := r.recView()
+	if ix.diff&all != 0 || vac|fil != ix.diff || vac.Count() > 2 || fil.Count() > vac.Count() || rv.touched()&^(all|ix.diff) != 0 {
+		return false
+	}
+	start, ok1 := r.lastOff(m.From())
+	land, ok2 := r.lastOn(moveLanding(m))
+	if !ok1 || !ok2 {
+		return false
+	}
+	if on, ok := r.firstOn(moveLanding(m)); ok && on < start && on+slideSlackMs >= start {
+		start = on // slid: the landing shows first
+	}
+	for b := vac; b != 0; b &= b - 1 {
+		sq := b.First()
+		within := int64(minReplyMs)
+		if chess.KingAttacks(moveLanding(m)).Has(sq) && !r.canCapture(&after, sq) {
+			// (A piece the reply can take, lifted that late, may be its
+			// victim taken off first.)
+			within = knockMs
+		}
+		off, ok := r.lastOff(sq)
+		if !ok || off < start-minReplyMs || off >= land+within {
+			return false
+		}
+	}
+	for b := fil; b != 0; b &= b - 1 {
+		if chess.KingAttacks(b.First())&vac == 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// adoptKnocked adopts candidate best; knock, the squares its move's
+// hand knocked (knockedMove), are accepted either way until the pieces
+// are back, and alerted only if the board stands still with them out of
+// place (alertKnocked).
+func (r *Reconstructor) adoptKnocked(best int, knock chess.Bitboard, t int64, out []Output) []Output {
+	if knock == 0 {
+		return r.adopt(best, t, out)
+	}
+	c := &r.cands[best]
+	P := r.lines[c.line].pos
+	for _, m := range c.moves[:c.n-1] {
+		P.MakeMove(m)
+	}
+	r.silentPly, r.silentSide = P.Ply()+1, P.SideToMove()
+	r.silentAfter = P
+	r.silentAfter.MakeMove(c.moves[c.n-1])
+	out = r.adopt(best, t, out)
+	r.overlay |= knock
+	r.silent = knock
+	return out
+}
+
+// alertKnocked alerts the knocked squares accepted silently that the
+// still board still shows out of place, as of the move that knocked them.
+func (r *Reconstructor) alertKnocked(t int64, out []Output) []Output {
+	d := r.silent & r.v.diff(&r.lines[0].pos)
+	r.silent = 0
+	if d == 0 {
+		return out
+	}
+	r.alertKey = r.viewKey()
+	return r.misplaced(out, t, r.silentPly, r.silentSide, &r.silentAfter, d)
 }
 
 // liftedIn returns best, or, when the square lifted (game coordinates)
@@ -391,6 +532,12 @@ func (r *Reconstructor) resolveHeld(s chess.Square, t int64, out []Output) []Out
 		// than a sweep, its landing seen before its lift.
 		slide := chess.KingAttacks(gh).Has(gs) && h.after.ByColor(h.after.SideToMove()).Has(gs)
 		if !slide && !r.reaches(&h.after, gs, gh) {
+			if !h.again && r.raw.occ.Has(s) && chess.KingAttacks(gh).Has(gs) && !h.after.ByColor(h.after.SideToMove()).Has(gs) {
+				// A piece of the other side next to the landing lifted
+				// first: the replying hand knocking it on the way. The
+				// lift that follows decides; the knock is the reply's.
+				h.ok, h.again, h.knocked = true, true, s
+			}
 			return out
 		}
 		if h.t-h.lastChange < knockMs && chess.KingAttacks(h.landing).Has(gs) {
@@ -404,13 +551,21 @@ func (r *Reconstructor) resolveHeld(s chess.Square, t int64, out []Output) []Out
 		if !r.canCapture(&h.after, gh) {
 			return out
 		}
+	} else if !r.raw.occ.Has(s) {
+		// A square on the way to the victim's, or one it can move to,
+		// filled by a piece of the side to reply (Feed checked).
 	} else if !r.captures(&h.after, gs, gh) {
 		return out
 	}
 	r.cands = append(r.cands[:0], h.cands...)
-	out = r.adopt(h.best, h.lastChange, out)
+	r.ver++ // r.cands no longer holds what explain found
+	kt := r.rec.lastOff[h.knocked]
+	out = r.adoptKnocked(h.best, h.knock, h.lastChange, out)
 	if h.on {
 		r.rec.on(h.sq, h.t, chess.NoPiece, false, false)
+		if h.again {
+			r.rec.off(h.knocked, kt)
+		}
 	} else {
 		r.rec.off(h.sq, h.t)
 		if h.refill != 0 {
@@ -495,6 +650,35 @@ func (r *Reconstructor) captures(p *chess.Position, a, b chess.Square) bool {
 	return false
 }
 
+// slidesToCapture reports whether square s lies on the way of a legal
+// capture on square v by a piece of the side to move in p (the piece pc
+// when the sensor told it): the capturing piece slid across s.
+func (r *Reconstructor) slidesToCapture(p *chess.Position, s, v chess.Square, pc chess.Piece, hasPiece bool) bool {
+	if p.PieceAt(v) == chess.NoPiece {
+		return false
+	}
+	for _, m := range r.legal(p).Moves() {
+		if m.To() == v && !m.IsCastling() && chess.Between(m.From(), v).Has(s) && (!hasPiece || p.PieceAt(m.From()) == pc) {
+			return true
+		}
+	}
+	return false
+}
+
+// landsOn reports whether the side to move in p has a legal move onto
+// empty square s (by the piece pc when the sensor told it).
+func (r *Reconstructor) landsOn(p *chess.Position, s chess.Square, pc chess.Piece, hasPiece bool) bool {
+	if p.PieceAt(s) != chess.NoPiece {
+		return false
+	}
+	for _, m := range r.legal(p).Moves() {
+		if moveLanding(m) == s && (!hasPiece || p.PieceAt(m.From()) == pc) {
+			return true
+		}
+	}
+	return false
+}
+
 // canCapture reports whether the side to move in p has a legal capture on
 // s: a lift of the piece there may be the victim of the reply, removed
 // first.
@@ -524,6 +708,9 @@ func (r *Reconstructor) onAlertTimer(t int64, out []Output) []Output {
 		return out
 	}
 	r.decisions++
+	if r.silent != 0 {
+		out = r.alertKnocked(t, out)
+	}
 	best, ix, useIx := r.weigh(true)
 	if !useIx {
 		if c := &r.cands[best]; c.changes() {
@@ -760,8 +947,10 @@ func (r *Reconstructor) atPosition(t int64, out []Output) []Output {
 	}
 	if r.overlay != 0 {
 		if r.v.diff(&r.lines[0].pos) == 0 {
-			out = r.note(out, NoteRestored, t, r.overlay, "the misplaced pieces are back: "+r.overlay.List())
-			r.overlay = 0
+			if r.overlay&^r.silent != 0 {
+				out = r.note(out, NoteRestored, t, r.overlay, "the misplaced pieces are back: "+r.overlay.List())
+			}
+			r.overlay, r.silent = 0, 0
 		}
 	}
 	r.alertKey = 0

@@ -24,6 +24,7 @@ const (
 	// next door and sets it down (a player in a hurry).
 	minQuickCarryMs = 100
 	slideSlackMs    = 300 // a slid piece can show on its destination this long before its square empties
+	bounceMs        = 10  // a contact chatters back and forth within this
 	maxResync       = 6   // plies searched to re-synchronise: 4 always, 5 and 6 within the budget
 	maxResyncLines  = 4   // hypotheses re-synchronised from, best first
 	resyncBudget    = 400000
@@ -158,7 +159,8 @@ type heldMove struct {
 	ok         bool
 	on         bool         // a square filled, else lifted
 	near       bool         // a lift next to the move's landing, soon after it
-	again      bool         // ... followed by the lift of another piece of the same side
+	again      bool         // ... followed by the lift of another piece of the same side (on: of the other side, knocked)
+	knocked    chess.Square // on: the raw square of that lift
 	landing    chess.Square // where the move landed (game coordinates)
 	sq         chess.Square // the raw square
 	t          int64        // when
@@ -168,6 +170,7 @@ type heldMove struct {
 	cands      []cand // the explanation of that board
 	plies      int    // published plies then
 	after      chess.Position
+	knock      chess.Bitboard // squares the move's hand knocked (knockedMove)
 }
 
 // movesCache holds the legal moves of one position.
@@ -230,6 +233,17 @@ type Reconstructor struct {
 	reviveKey uint64         // board the alternatives of blind captures were last revived for
 	catchKey  uint64         // board (with the published plies and the cost allowed) a catch-up last failed on or acted on
 	catchBuf  []catchMatch
+
+	// silent: squares of the overlay that the hand of a move knocked, the
+	// move published as the reply began (knockedMove) and the squares not
+	// alerted yet: the piece is usually put back while the reply is made.
+	// They are alerted as of that move (silentPly, by silentSide, the
+	// game then silentAfter) if the board stands still AlertMs with them
+	// still out of place.
+	silent      chess.Bitboard
+	silentPly   int
+	silentSide  chess.Color
+	silentAfter chess.Position
 
 	clk            gameClock
 	judge          Judge
@@ -318,7 +332,7 @@ func (r *Reconstructor) newGame() {
 	r.prov, r.pending, r.promo, r.released = chess.NoMove, false, chess.NoPieceType, chess.NoMove
 	r.pressFell = nil
 	r.illegal, r.flagged = [2]int{}, [2]bool{}
-	r.overlay, r.alertKey, r.resyncKey, r.catchKey = 0, 0, 0, 0
+	r.overlay, r.silent, r.alertKey, r.resyncKey, r.catchKey = 0, 0, 0, 0, 0
 	r.sawStart = false
 	r.result, r.reason, r.endDisputed = "", "", false
 	if !r.begun {
@@ -375,15 +389,23 @@ func (r *Reconstructor) Feed(ev *trace.Event, out []Output) []Output {
 		if r.held.ok && ev.Square != r.held.sq && r.raw.occ.Has(ev.Square) {
 			out = r.resolveHeld(ev.Square, ev.T, out)
 		} else {
-			out = r.replyBegins(ev.Square, false, ev.T, out)
+			out = r.replyBegins(ev, out)
 		}
 		r.squareOff(ev.Square, ev.T)
 	case trace.On:
-		if r.held.ok && r.held.near && !r.raw.occ.Has(ev.Square) {
+		bounce := r.held.ok && !r.held.on && ev.Square == r.held.sq && r.bounced(ev)
+		if bounce {
+			// The held lift's contact bounce: the lift stands.
+		} else if r.held.ok && r.held.near && !r.raw.occ.Has(ev.Square) {
 			out = r.resolveHeld(ev.Square, ev.T, out)
-		} else if h := &r.held; h.ok && !h.on && !h.near && ev.Square == h.sq && ev.HasColour && ev.Piece.Color() == h.after.SideToMove() {
-			// The victim's square filled by the other side's piece: a
-			// capturing piece slid there, shown before its square empties.
+		} else if h := &r.held; h.ok && !h.on && !h.near && ev.HasColour && ev.Piece.Color() == h.after.SideToMove() &&
+			(ev.Square == h.sq || r.slidesToCapture(&h.after, rotSquare(ev.Square, r.orient), rotSquare(h.sq, r.orient), ev.Piece, ev.HasPieces) ||
+				r.landsOn(&h.after, rotSquare(ev.Square, r.orient), ev.Piece, ev.HasPieces)) {
+			// The victim's square, or a square on the way to it, filled
+			// by the other side's piece: a capturing piece slid there,
+			// shown before its square empties. Or a square that piece
+			// can move to: the reply slid there, and the lift was its
+			// hand knocking the piece.
 			out = r.resolveHeld(ev.Square, ev.T, out)
 		} else if h.ok && !h.on && !h.near && ev.Square == h.sq && !ev.HasColour && h.refill == 0 && !r.raw.occ.Has(ev.Square) {
 			// The victim's square filled again on a sensor that does not
@@ -394,15 +416,20 @@ func (r *Reconstructor) Feed(ev *trace.Event, out []Output) []Output {
 			r.squareOn(ev.Square, ev.Piece, ev.HasColour, ev.HasPieces, ev.T)
 			return out
 		}
-		r.held.ok = false
+		if !bounce {
+			r.held.ok = false
+		}
 		if !r.raw.occ.Has(ev.Square) {
-			out = r.replyBegins(ev.Square, true, ev.T, out)
+			out = r.replyBegins(ev, out)
 		}
 		r.squareOn(ev.Square, ev.Piece, ev.HasColour, ev.HasPieces, ev.T)
 	case trace.Press:
 		out = r.press(ev.Side, ev.T, out)
 	case trace.Promote:
 		out = r.promote(ev.Promo, ev.T, out)
+	}
+	if r.silent != 0 {
+		r.putBack()
 	}
 	return out
 }
@@ -579,6 +606,29 @@ func (r *Reconstructor) frame(ev *trace.Event) {
 	}
 }
 
+// bounced reports whether on event ev, on the held lift's square, is that
+// lift's contact bounce (the piece back within bounceMs, of its colour
+// where the sensor tells): the lift stands.
+func (r *Reconstructor) bounced(ev *trace.Event) bool {
+	h := &r.held
+	return ev.T-h.t <= bounceMs && (!ev.HasColour || h.after.PieceAt(rotSquare(h.sq, r.orient)).Color() == ev.Piece.Color())
+}
+
+// putBack takes the knocked squares accepted silently (r.silent) that the
+// board shows as the game expects them off the overlay at once: a piece
+// put back leaves events on its squares, and while they were accepted
+// either way the board with the piece on its neighbour, or off, fitted
+// a move there (a pawn knocked one square forward and put back read as
+// that pawn's move).
+func (r *Reconstructor) putBack() {
+	r.makeView()
+	if right := r.silent &^ r.v.diff(&r.lines[0].pos); right != 0 {
+		r.ver++
+		r.silent &^= right
+		r.overlay &^= right
+	}
+}
+
 // makeView renders the raw board in game coordinates into r.v, unless
 // it already shows the same raw board the same way round.
 func (r *Reconstructor) makeView() {
@@ -590,10 +640,27 @@ func (r *Reconstructor) makeView() {
 }
 
 // viewKey hashes the board as seen, to recognise a board already judged.
+// Each bitboard is mixed in with a full avalanche: a multiply alone
+// carries a change only upwards, so boards differing on the eighth rank
+// collided one time in 32 (a queen knocked off d8 and put back was the
+// board a re-synchronisation had failed on, and was not searched).
 func (r *Reconstructor) viewKey() uint64 {
-	h := uint64(r.v.occ)*0x9e3779b97f4a7c15 ^ uint64(r.v.white&r.v.colourKnown)*0xc2b2ae3d27d4eb4f
+	h := mix64(uint64(r.v.occ))
+	h = mix64(h ^ uint64(r.v.white&r.v.colourKnown))
 	for pc := chess.WhitePawn; pc <= chess.BlackKing; pc++ {
-		h = (h ^ uint64(r.v.byPiece[pc])) * 0x100000001b3
+		if b := r.v.byPiece[pc]; b != 0 {
+			h = mix64(h ^ uint64(b) ^ uint64(pc))
+		}
 	}
 	return h | 1
+}
+
+// mix64 is the splitmix64 finaliser: every input bit changes about half
+// of the output bits.
+func mix64(x uint64) uint64 {
+	x ^= x >> 30
+	x *= 0xbf58476d1ce4e5b9
+	x ^= x >> 27
+	x *= 0x94d049bb133111eb
+	return x ^ x>>31
 }

@@ -126,6 +126,7 @@ func (r *Reconstructor) adopt(bi int, t int64, out []Output) []Output {
 	// still board to show it).
 	if r.overlay != 0 {
 		r.overlay &= r.v.diff(&r.lines[0].pos)
+		r.silent &= r.overlay
 	}
 	if r.state == stateSetup || r.state == stateIrregular {
 		r.state = statePlay

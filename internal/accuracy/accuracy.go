@@ -92,9 +92,10 @@ type Game struct {
 	Behind int
 }
 
-// Failed reports whether the game is worth a look.
+// Failed reports whether the game is worth a look: also an exact one that
+// fell more than 2 plies behind the board for a moment.
 func (g *Game) Failed() bool {
-	return !g.Exact || len(g.FalseAlerts) > 0 || g.Found != g.Injected
+	return !g.Exact || len(g.FalseAlerts) > 0 || g.Found != g.Injected || g.Behind > 2
 }
 
 // Row sums the games of one file, sensor kind and mode.

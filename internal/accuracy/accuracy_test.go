@@ -295,6 +295,29 @@ func TestStressGames(t *testing.T) {
 			"no clock: 43... Rxa4 44. Rxb7 g5, the b5 rook next to a4 lifted 463 ms after Rxa4 landed and its capture on b7 unseen: the lift was held as the mover's hand knocking it, dropped when Black's g7 pawn was lifted next, and the game stopped at ply 85 with a false alert, 41 plies behind"},
 		{"tcec_frc_engine_chess960_season16.pgn", 18, trace.Occupancy, 0.03, 0.005, 0,
 			"no clock, Chess960: 36. dxc5 Bxd5 37. Re7, dxc5's victim unseen: the two captures fitted the board when the rook was lifted, but a sequence ending in a capture read as one nobody saw was published only one move from the published game, and the game stopped at ply 70 with a false alert, 12 plies behind"},
+		{"gnuchess_book_otb_masters_dev.pgn", 43, trace.PieceSensor, 0.03, 0.05, 0,
+			"no clock: 14... Nfd7 knocks the queen off d8, 15. Ng1 is made and the queen put back; the board then, Nfd7 Ng1, hashed as the one without the queen, where the search for two moves had failed, so it was not searched when 15... Bxe2 began, and three plies were published together: 3 plies behind"},
+		{"lichess_broadcast_fide_womens_world_rapid_2024_r1-6.pgn", 23, trace.PieceSensor, 0.03, 0.005, 0.12,
+			"no clock: 25... Bxh4, the knight on h4 lifted first and the bishop slid from e7, seen on f6 before e7 empties: only a capturing piece seen on the victim's square resolved the held move, so 24... Nxe4 25. Qxe4 Bxh4 were published together: 3 plies behind"},
+		{"lichess_broadcast_fide_womens_world_rapid_2024_r1-6.pgn", 23, trace.Colour, 0.03, 0.005, 0.12, "the same on a colour board"},
+		{"gnuchess_book_otb_masters_dev.pgn", 41, trace.PieceSensor, 0.03, 0.02, 0.12,
+			"no clock: 14... b4 slid from b5, its hand knocking White's a4 pawn off 3 ms before b4 is seen filled: the knock was held as the victim of bxa4, the slide's landing dropped the held 14. a4, and a4 b4 Ne2 were published together: 3 plies behind"},
+		{"gnuchess_book_otb_masters_dev.pgn", 22, trace.PieceSensor, 0.03, 0.05, 0.12,
+			"no clock: 44. Rb6 knocks the pawn from c6 to c7 and 44... Ne4+ begins; no exact move explained the board, so Rb6 waited until the pawn was put back, and Rb6 Ne4+ Kf3 were published together: 3 plies behind"},
+		{"gnuchess_book_otb_masters_dev.pgn", 22, trace.Colour, 0.03, 0.05, 0.12, "the same on a colour board"},
+		{"lichess_broadcast_fide_womens_world_rapid_2024_r1-6.pgn", 49, trace.PieceSensor, 0.03, 0.05, 0.12,
+			"no clock: 31. h5 knocks the g6 pawn off the board and 31... Be7 the d7 pawn, each put back during the next move: h5 Be7 hxg6 were published together: 3 plies behind"},
+		{"lichess_broadcast_fide_womens_world_rapid_2024_r1-6.pgn", 49, trace.Colour, 0.1, 0.05, 0.12, "the same at x0.1 on a colour board"},
+		{"chess960_otb_mainz2009_and_cutechess.pgn", 11, trace.Colour, 0.03, 0.05, 0.12,
+			"no clock, Chess960: 10. Rc1 knocks the d2 pawn onto c3; the king's castling, whose squares a colour board cannot tell from the rook's move, also explains the board 20 dearer: Rc1 Nb5 a4 were published together: 3 plies behind"},
+		{"gnuchess_book_otb_masters_dev.pgn", 83, trace.PieceSensor, 0.03, 0.05, 0,
+			"no clock: 28. Qc1 slid from f1, first seen on d1 (the sweep missed e1), which is next to none of White's pieces: that landing was not taken for the reply's first act, and Rb4 Qc1 Qe5 were published together: 3 plies behind"},
+		{"lichess_broadcast_fide_womens_world_rapid_2024_r1-6.pgn", 29, trace.Colour, 0.03, 0.005, 0.12,
+			"no clock: 58. Nf4+ lifted from d3 481 ms after 57... Rd2 landed next to it, the lift held (the mover's hand may have knocked it), and its contact bounce 5 ms later dropped the held move: Rd2 Nf4+ Kd4 were published together: 3 plies behind"},
+		{"lichess_broadcast_fide_womens_world_rapid_2024_r1-6.pgn", 17, trace.PieceSensor, 0.03, 0.05, 0.12,
+			"no clock: 43... Bb4 slid from c5, seen on b4 first, its hand knocking the b5 pawn onto a4 before c5 empties: the landing was held until the bishop's lift, the knock's lift dropped it, and Rd1 Bb4 Bc6 were published together: 3 plies behind"},
+		{"lichess_broadcast_fide_womens_world_rapid_2024_r1-6.pgn", 74, trace.PieceSensor, 0.03, 0.005, 0.12,
+			"no clock: 45... Ng5+ seen landing first, its hand knocking the h5 pawn onto h4 4 ms later, before e6 empties: the same, and Be3 Ng5+ Kf4 were published together: 3 plies behind"},
 	} {
 		path, game := corpusGame(t, c.file, c.game)
 		rates := sim.StressRates(c.scale, c.knock, c.swap)
@@ -452,6 +475,9 @@ func TestStressIrregularGames(t *testing.T) {
 		{"gnuchess_book_otb_masters_dev.pgn", 24, trace.Colour, 0.03, 0.05, 0.12, "the same on a colour board"},
 		{"lichess_prod_movelists_from_scalachess.pgn", 27, trace.PieceSensor, 0.03, 0.05, 0.12,
 			"no clock: 16... O-O-O with the rook first (Rd8 published), then the king: read as misplaced pieces, 39 plies behind"},
+		{"gnuchess_book_otb_masters_dev.pgn", 43, trace.PieceSensor, 1, 0.05, 0,
+			"no clock, the game's end: 40... Qxd6 knocks the knight from c6 to c5, 41. Rxd6 is made while it is put back, then the knight is knocked from c6 to d7 and back; Qxd6 waited for the knight, and the board left still after Rxd6 was read as Qxd6 with the rook out of place: a false misplaced-pieces alert, and Rxd6 never published"},
+		{"gnuchess_book_otb_masters_dev.pgn", 43, trace.Colour, 0.03, 0.05, 0, "the same at x0.03 on a colour board"},
 	} {
 		path, game := corpusGame(t, c.file, c.game)
 		rates := sim.StressRates(c.scale, c.knock, c.swap)
