@@ -187,7 +187,9 @@ func (r *Reconstructor) onCommit(t int64, out []Output) []Output {
 	}
 	r.decisions++
 	r.makeView()
+	r.deepResync = true
 	best, ix, useIx := r.weigh(true)
+	r.deepResync = false
 	if useIx || best < 0 {
 		if !r.inProgress(true) {
 			out, _ = r.catchUp(r.lastChange, false, ix.cost, false, 0, out)
@@ -711,7 +713,9 @@ func (r *Reconstructor) onAlertTimer(t int64, out []Output) []Output {
 	if r.silent != 0 {
 		out = r.alertKnocked(t, out)
 	}
+	r.deepResync = true
 	best, ix, useIx := r.weigh(true)
+	r.deepResync = false
 	if !useIx {
 		if c := &r.cands[best]; c.changes() {
 			out = r.adopt(best, r.lastChange, out)

@@ -225,14 +225,17 @@ type Reconstructor struct {
 	promo     chess.PieceType   // promotion piece chosen by input, not yet used
 	promoT    int64
 
-	overlay   chess.Bitboard // squares accepted either way after a misplaced-pieces alert
-	sawStart  bool           // the start set-up has stood on the board
-	setUp     chess.Position // the set-up that starts a new game (Config.SetUp)
-	alertKey  uint64         // board the last irregularity alert was about
-	resyncKey uint64         // board a re-synchronisation last failed on
-	reviveKey uint64         // board the alternatives of blind captures were last revived for
-	catchKey  uint64         // board (with the published plies and the cost allowed) a catch-up last failed on or acted on
-	catchBuf  []catchMatch
+	overlay  chess.Bitboard // squares accepted either way after a misplaced-pieces alert
+	sawStart bool           // the start set-up has stood on the board
+	// deepResync: the decision under way is the alert timer's, on a
+	// board long still (resync searches five and six plies then).
+	deepResync bool
+	setUp      chess.Position // the set-up that starts a new game (Config.SetUp)
+	alertKey   uint64         // board the last irregularity alert was about
+	resyncKey  uint64         // board a re-synchronisation last failed on
+	reviveKey  uint64         // board the alternatives of blind captures were last revived for
+	catchKey   uint64         // board (with the published plies and the cost allowed) a catch-up last failed on or acted on
+	catchBuf   []catchMatch
 
 	// silent: squares of the overlay that the hand of a move knocked, the
 	// move published as the reply began (knockedMove) and the squares not

@@ -540,7 +540,7 @@ func (r *Reconstructor) explain(allowBack, allowResync bool) int {
 	// An answer found without re-synchronising serves a question that
 	// allows it too: the search runs only when nothing closer fits (or
 	// only a takeback does).
-	key := explainKey{t: r.lastChange, ver: r.ver, orient: r.orient, back: allowBack, promo: r.promo}
+	key := explainKey{t: r.lastChange, ver: r.ver, orient: r.orient, back: allowBack, promo: r.promo, deep: r.fastResync()}
 	if r.explained && key == r.explKey && (r.explResync || !allowResync || r.explBest >= 0 && r.cands[r.explBest].back == 0) {
 		return r.explBest
 	}
@@ -556,6 +556,7 @@ type explainKey struct {
 	orient uint8
 	back   bool
 	promo  chess.PieceType
+	deep   bool
 }
 
 func (r *Reconstructor) explainNow(allowBack, allowResync bool) int {
@@ -610,7 +611,11 @@ func (r *Reconstructor) explainNow(allowBack, allowResync bool) int {
 	// takeback is searched past: a repetition played fast shows an earlier
 	// position that moves forward reach too.
 	if (best < 0 || r.cands[best].back > 0) && allowResync && !r.inProgress(true) {
-		if k := r.viewKey(); k != r.resyncKey {
+		k := r.viewKey()
+		if r.fastResync() {
+			k ^= 0x9e3779b97f4a7c15 // (a deeper search than one that failed)
+		}
+		if k != r.resyncKey {
 			r.resync(&rv)
 			best = r.best()
 			if best < 0 {
@@ -793,6 +798,18 @@ func (r *Reconstructor) best() int {
 	return bi
 }
 
+// fastResync reports whether resync searches five and six plies without
+// a full frame: without a clock on occupancy boards, where fast plies
+// with a capture nobody saw may be that many before one explanation is
+// adopted; on colour and piece boards only on a board still for the
+// commit or alert timer. Sooner, a move with a knocked piece is likelier
+// than five plies and the next events show which, but a run of replies
+// each begun within a quarter second of the move before has no earlier
+// decision point, and without this the game would stop there for good.
+func (r *Reconstructor) fastResync() bool {
+	return !r.clock && !r.rec.framed && (r.sensor == trace.Occupancy || r.deepResync)
+}
+
 // resync searches 2 to maxResync plies from the best hypotheses for move
 // sequences that reach the board, and adds those of the smallest depth.
 func (r *Reconstructor) resync(rv *recView) {
@@ -813,10 +830,7 @@ func (r *Reconstructor) resync(rv *recView) {
 		putBack = !m.IsCastling() && rv.lifted.Has(m.To()) && rv.placed.Has(m.From())
 		rvb = r.lastSeen(rv)
 	}
-	// Without a clock on occupancy boards, fast plies with a capture
-	// nobody saw may be five or six before one explanation is adopted:
-	// searched too, within a smaller budget.
-	fast := !r.clock && r.sensor == trace.Occupancy && !r.rec.framed
+	fast := r.fastResync()
 	for d := 2; d <= maxResync && (d <= 4 || (r.rec.framed || fast) && rs.nodes < resyncBudget); d++ {
 		if d > 4 {
 			// Deeper only while the budget lasts: a restart after a long

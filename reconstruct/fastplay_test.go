@@ -1,6 +1,7 @@
 package reconstruct
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/boardd/boardd/chess"
@@ -439,4 +440,35 @@ func TestReplyKnockingItsOwnPieceFirst(t *testing.T) {
 		h.move("f1", "d3").wait(1500)
 		h.move("e3", "f4").wait(2000)
 	}, "Kf4 Qf1+ Ke3 Qd3+ Kf4 Qf1+ Ke3 Qd3+ Kf4", "threefold-claimable@109")
+}
+
+// TestQuickRepliesAtTheStart: without a clock, 1. e4 e5 2. Nf3 Nc6 3. Bb5,
+// each reply lifted 150 ms after the move before was set down (sooner
+// than any reply the decision at the reply's first change waits for),
+// then slower moves. Nothing decides the five plies one by one: the board
+// still for a second after Bb5 is five plies from the start, which the
+// search for several moves now reaches there. Before, the game was never
+// published at all on colour and piece boards.
+func TestQuickRepliesAtTheStart(t *testing.T) {
+	for _, s := range allSensors {
+		h := newHands(t, s, chess.NewPosition())
+		h.move("e2", "e4").move("e7", "e5").move("g1", "f3").move("b8", "c6").move("f1", "b5")
+		h.wait(3000).move("a7", "a6").wait(3000).move("b5", "a4").wait(3000).move("g8", "f6").wait(3000)
+		before, _ := h.published(Config{})
+		want := "e4 e5 Nf3 Nc6 Bb5 a6 Ba4"
+		if s == trace.Occupancy {
+			// (The order of e5 and Nc6 is a guess on occupancy boards.)
+			if got := strings.Fields(before); len(got) != 7 || got[4] != "Bb5" || got[6] != "Ba4" {
+				t.Errorf("%s: published %q before the end, want the 7 plies of %q", s, before, want)
+			}
+			continue
+		}
+		if before != want {
+			t.Errorf("%s: published %q before the end, want %q", s, before, want)
+		}
+		r, outs := h.run(Config{})
+		if a := alertList(outs); a != "" || sanList(r) != want+" Nf6" {
+			t.Errorf("%s: %q, alerts %q", s, sanList(r), a)
+		}
+	}
 }
