@@ -44,7 +44,9 @@ func TestCatchUpKeepsAKnockAlerted(t *testing.T) {
 	for _, s := range []trace.Sensor{trace.Colour, trace.PieceSensor} {
 		h := newHands(t, s, chess.NewPosition())
 		h.move("e2", "e4").wait(2000).move("e7", "e5").wait(2000)
-		h.move("g1", "f3").lift("a7").place("a6").wait(6000)
+		h.move("g1", "f3")
+		h.now -= 50 // 100 ms after the knight landed
+		h.lift("a7").place("a6").wait(6000)
 		r, outs := h.run(Config{})
 		if got, want := sanList(r), "e4 e5 Nf3"; got != want {
 			t.Errorf("%s: moves %q, want %q", s, got, want)

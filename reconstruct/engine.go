@@ -14,6 +14,9 @@ import (
 const (
 	maxLines   = 16  // hypotheses kept about the recent moves
 	minReplyMs = 250 // no reply starts sooner after the move it answers
+	// minReadyReplyMs: ... unless the player had it ready and begins it
+	// away from the move's landing, never sooner than this.
+	minReadyReplyMs = 120
 	// knockMs: a piece next to a move's landing lifted sooner than this
 	// after the move may be one its hand knocked (the hand withdraws
 	// within 150 ms, a 250 ms sweep may report it that much later), so
@@ -45,6 +48,7 @@ const (
 	costResyncPly       = 15 // per ply beyond the first found by re-synchronising
 	costFramePly        = 5  // ... when a full frame jumped over the moves (a restart)
 	costOverlap         = 60 // a reply begun before the move it answers was on the board
+	costQuickReply      = 15 // ... or sooner than a reply, but away from where it landed
 	costMisplaced       = 40 // per square that differs from the explanation
 	costMisplacedN      = 30 // ... when the piece fell onto a neighbouring square
 	costMisplacedOrder  = 15 // ... a piece seen landing before it was lifted

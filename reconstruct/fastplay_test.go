@@ -472,3 +472,24 @@ func TestQuickRepliesAtTheStart(t *testing.T) {
 		}
 	}
 }
+
+// TestQuickReplyAwayFromTheLanding: without a clock, 39... Qd1+ and the
+// king lifted 150 ms after the queen was set down, three squares from
+// her: a reply the player had ready, not a piece the queen's hand
+// knocked (which lies next to where she landed). It was read as the
+// check with the king knocked onto g2, a false misplaced-pieces alert,
+// and Kg2 and c4 were never published.
+func TestQuickReplyAwayFromTheLanding(t *testing.T) {
+	start := mustFEN(t, "3q4/p4bkp/5pn1/2p5/4B1Q1/1PB1PP2/P4P1P/6K1 b - - 0 39")
+	for _, s := range []trace.Sensor{trace.Colour, trace.PieceSensor} {
+		h := newHands(t, s, start)
+		h.move("d8", "d1").move("g1", "g2").wait(5000).move("c5", "c4").wait(3000)
+		r, outs := h.run(Config{Start: start})
+		if got, want := sanList(r), "Qd1+ Kg2 c4"; got != want {
+			t.Errorf("%s: %q, want %q", s, got, want)
+		}
+		if a := alertList(outs); a != "" {
+			t.Errorf("%s: alerts %q", s, a)
+		}
+	}
+}
