@@ -819,7 +819,9 @@ func (r *Reconstructor) best() int {
 // each begun within a quarter second of the move before has no earlier
 // decision point, and without this the game would stop there for good.
 func (r *Reconstructor) fastResync() bool {
-	return !r.clock && !r.rec.framed && (r.sensor == trace.Occupancy || r.deepResync)
+	// (Five plies need ten changes at least: fewer are a move and a knock,
+	// and searching them made the replay a tenth slower.)
+	return !r.clock && !r.rec.framed && (r.sensor == trace.Occupancy || r.deepResync && r.rec.events >= 10)
 }
 
 // resync searches 2 to maxResync plies from the best hypotheses for move
