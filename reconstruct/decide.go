@@ -192,7 +192,10 @@ func (r *Reconstructor) onCommit(t int64, out []Output) []Output {
 	r.deepResync = false
 	if useIx || best < 0 {
 		if !r.inProgress(true) {
-			out, _ = r.catchUp(r.lastChange, false, ix.cost, false, 0, out)
+			var ok bool
+			if out, ok = r.catchUp(r.lastChange, false, ix.cost, false, 0, out); !ok {
+				out, _ = r.decode(r.lastChange, 3, out)
+			}
 		}
 		return out
 	}
@@ -728,6 +731,9 @@ func (r *Reconstructor) onAlertTimer(t int64, out []Output) []Output {
 	if r.state == stateIrregular || !r.inProgress(false) {
 		var ok bool
 		if out, ok = r.catchUp(r.lastChange, true, ix.cost, false, 0, out); ok {
+			return out
+		}
+		if out, ok = r.decode(r.lastChange, 1, out); ok {
 			return out
 		}
 	}

@@ -231,6 +231,7 @@ type Reconstructor struct {
 
 	overlay  chess.Bitboard // squares accepted either way after a misplaced-pieces alert
 	sawStart bool           // the start set-up has stood on the board
+	log      evLog          // the square changes since the published game changed (decode.go)
 	// deepResync: the decision under way is the alert timer's, on a
 	// board long still (resync searches five and six plies then).
 	deepResync bool
@@ -325,6 +326,7 @@ func New(cfg Config) (*Reconstructor, error) {
 // newGame resets the game to the start position, keeping the board.
 func (r *Reconstructor) newGame() {
 	r.ver++
+	r.log.reset(&r.raw)
 	r.lines = append(r.lines[:0], line{pos: r.start})
 	r.stale = r.stale[:0]
 	r.plies, r.pub = r.plies[:0], r.pub[:0]
@@ -385,6 +387,13 @@ func (r *Reconstructor) Feed(ev *trace.Event, out []Output) []Output {
 	switch ev.Kind {
 	case trace.Frame:
 		r.frame(ev)
+		// A frame says nothing of the order of what it changed: the log
+		// goes on only from a frame that shows the published position.
+		if r.makeView(); r.v.diff(&r.lines[0].pos) == 0 {
+			r.log.reset(&r.raw)
+		} else {
+			r.log.ok = false
+		}
 	case trace.Off:
 		if r.held.ok && r.held.refill != 0 && ev.T-r.held.refill > slideLiftMs {
 			// A piece slid next door leaves its square at once after it
@@ -434,6 +443,9 @@ func (r *Reconstructor) Feed(ev *trace.Event, out []Output) []Output {
 		out = r.press(ev.Side, ev.T, out)
 	case trace.Promote:
 		out = r.promote(ev.Promo, ev.T, out)
+	}
+	if ev.Kind == trace.Off || ev.Kind == trace.On {
+		r.log.add(ev)
 	}
 	if r.silent != 0 {
 		r.putBack()

@@ -493,3 +493,30 @@ func TestQuickReplyAwayFromTheLanding(t *testing.T) {
 		}
 	}
 }
+
+// TestLongRunOfQuickReplies: without a clock, eight plies each begun
+// 150 ms after the move before (1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6),
+// then a still board. No decision point falls between them, and eight
+// plies are beyond the searches on a still board (six at most); once the
+// board has stood still for the commit timer, the ordered decoder replays
+// the square changes one by one and finds them. Before, nothing was ever
+// published.
+func TestLongRunOfQuickReplies(t *testing.T) {
+	for _, s := range []trace.Sensor{trace.Colour, trace.PieceSensor} {
+		h := newHands(t, s, chess.NewPosition())
+		h.move("e2", "e4").move("e7", "e5").move("g1", "f3").move("b8", "c6")
+		h.move("f1", "b5").move("a7", "a6").move("b5", "a4").move("g8", "f6").wait(2000)
+		h.move("e1", "g1").lift("h1").place("f1").wait(3000)
+		before, _ := h.published(Config{})
+		if want := "e4 e5 Nf3 Nc6 Bb5 a6 Ba4 Nf6"; !strings.HasPrefix(before, want) {
+			t.Errorf("%s: published %q before the end, want %q first", s, before, want)
+		}
+		r, outs := h.run(Config{})
+		if got, want := sanList(r), "e4 e5 Nf3 Nc6 Bb5 a6 Ba4 Nf6 O-O"; got != want {
+			t.Errorf("%s: %q, want %q", s, got, want)
+		}
+		if a := alertList(outs); a != "" {
+			t.Errorf("%s: alerts %q", s, a)
+		}
+	}
+}

@@ -401,6 +401,14 @@ func (r *Reconstructor) blindChoice(i int, before *chess.Position, m chess.Move)
 // publish brings the published moves in line with the best hypothesis:
 // retractions, amendments, then new moves.
 func (r *Reconstructor) publish(t int64, out []Output) []Output {
+	n0 := len(out)
+	defer func() {
+		if len(out) > n0 {
+			// The published game changed: the ordered decoder starts
+			// from it and from the board as it is now.
+			r.log.reset(&r.raw)
+		}
+	}()
 	L := &r.lines[0]
 	k, pub := 0, r.pub[:min(len(r.pub), len(L.moves))]
 	for k < len(pub) && pub[k] == L.moves[k] {
