@@ -274,8 +274,12 @@ func (r *Reconstructor) replyBegins(ev *trace.Event, out []Output) []Output {
 		c = &r.cands[best]
 	}
 	m := c.moves[c.n-1]
-	if m.IsPromotion() && r.sensor != trace.PieceSensor && r.promo == chess.NoPieceType {
-		// Its promote input usually follows the piece: wait for it.
+	if m.IsPromotion() && r.sensor != trace.PieceSensor && r.promo == chess.NoPieceType && (m.Promotion() != chess.Queen || r.sensor == trace.Occupancy) {
+		// Its promote input usually follows the piece: wait for it. On a
+		// colour board a queen needs none (it is what is assumed): one
+		// published now is amended if an input still comes. (On
+		// occupancy boards publishing it lost two irregular stress
+		// games.)
 		return out
 	}
 	before := r.lines[c.line].pos

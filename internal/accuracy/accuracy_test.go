@@ -318,6 +318,8 @@ func TestStressGames(t *testing.T) {
 			"no clock: 43... Bb4 slid from c5, seen on b4 first, its hand knocking the b5 pawn onto a4 before c5 empties: the landing was held until the bishop's lift, the knock's lift dropped it, and Rd1 Bb4 Bc6 were published together: 3 plies behind"},
 		{"lichess_broadcast_fide_womens_world_rapid_2024_r1-6.pgn", 74, trace.PieceSensor, 0.03, 0.005, 0.12,
 			"no clock: 45... Ng5+ seen landing first, its hand knocking the h5 pawn onto h4 4 ms later, before e6 empties: the same, and Be3 Ng5+ Kf4 were published together: 3 plies behind"},
+		{"tcec_frc_engine_chess960_season16.pgn", 23, trace.Colour, 0.03, 0.02, 0,
+			"no clock, Chess960 on a colour board: a queen promotion, which no promote input follows, waited for one when the reply began, and the promotion, the reply and the next move were decided together: 3 plies behind"},
 	} {
 		path, game := corpusGame(t, c.file, c.game)
 		rates := sim.StressRates(c.scale, c.knock, c.swap)
