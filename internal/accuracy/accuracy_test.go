@@ -251,15 +251,7 @@ func TestRegressionGames(t *testing.T) {
 // whose published game fell far behind the board: each must now end
 // exact, never more than 2 plies behind.
 func TestStressGames(t *testing.T) {
-	for _, c := range []struct {
-		file   string
-		game   int
-		sensor trace.Sensor
-		scale  float64
-		knock  float64
-		swap   float64
-		what   string
-	}{
+	for _, c := range []stressGame{
 		{"tcec_frc_engine_chess960_season16.pgn", 35, trace.Colour, 0.03, 0.05, 0,
 			"no clock, Chess960 at bullet pace: h6 and White's castling that moves only the rook (the king stays on c1) stand still 2 s after a knocked pawn is put back; the search for two moves tried only pieces seen lifted, and the game was lost 79 plies behind"},
 		{"lichess_broadcast_fide_womens_world_rapid_2024_r1-6.pgn", 78, trace.Colour, 0.1, 0.005, 0.12,
@@ -321,10 +313,7 @@ func TestStressGames(t *testing.T) {
 		{"tcec_frc_engine_chess960_season16.pgn", 23, trace.Colour, 0.03, 0.02, 0,
 			"no clock, Chess960 on a colour board: a queen promotion, which no promote input follows, waited for one when the reply began, and the promotion, the reply and the next move were decided together: 3 plies behind"},
 	} {
-		path, game := corpusGame(t, c.file, c.game)
-		rates := sim.StressRates(c.scale, c.knock, c.swap)
-		var buf []reconstruct.Output
-		g := play(Case{File: path, Game: c.game, Sensor: c.sensor}, game, &Options{Seed: 1, Rates: &rates, Clock: sim.ClockNever}, &buf)
+		g := c.play(t, false)
 		if !g.Exact || g.Behind > 2 || len(g.FalseAlerts) > 0 {
 			t.Errorf("%s game %d (%v; %s): exact %v %s, %d plies behind, false alerts %v",
 				c.file, c.game, c.sensor, c.what, g.Exact, g.Why, g.Behind, g.FalseAlerts)
@@ -339,15 +328,7 @@ func TestStressGames(t *testing.T) {
 // although the published game is more than 2 plies behind until the
 // sequence is found.
 func TestStressGamesCaughtUp(t *testing.T) {
-	for _, c := range []struct {
-		file   string
-		game   int
-		sensor trace.Sensor
-		scale  float64
-		knock  float64
-		swap   float64
-		what   string
-	}{
+	for _, c := range []stressGame{
 		{"lichess_prod_movelists_from_scalachess.pgn", 43, trace.Occupancy, 0.03, 0.005, 0,
 			"no clock: 29. dxe5 Bxe3 30. Rxe3 Rxe5 within 4 s at the end of the game, captures nobody saw among them: each sequence found was dearer than a move with pieces out of place, and the game stopped at ply 56 with a false alert"},
 		{"lichess_broadcast_fide_womens_world_rapid_2024_r1-6.pgn", 4, trace.Occupancy, 0.03, 0.005, 0,
@@ -355,15 +336,34 @@ func TestStressGamesCaughtUp(t *testing.T) {
 		{"lichess_prod_movelists_from_scalachess.pgn", 50, trace.Occupancy, 0.03, 0.02, 0.12,
 			"no clock: 10. Bxd7+ Qxd7 11. Bxf6 Bxf6 12. Ne2, three captures nobody saw (Qxd7 slid onto d7 386 ms before its lift): the board went five plies ahead, and the game stopped at ply 18 with a false alert, 17 plies behind"},
 	} {
-		path, game := corpusGame(t, c.file, c.game)
-		rates := sim.StressRates(c.scale, c.knock, c.swap)
-		var buf []reconstruct.Output
-		g := play(Case{File: path, Game: c.game, Sensor: c.sensor}, game, &Options{Seed: 1, Rates: &rates, Clock: sim.ClockNever}, &buf)
+		g := c.play(t, false)
 		if !g.Exact || len(g.FalseAlerts) > 0 {
 			t.Errorf("%s game %d (%v; %s): exact %v %s, %d plies behind, false alerts %v",
 				c.file, c.game, c.sensor, c.what, g.Exact, g.Why, g.Behind, g.FalseAlerts)
 		}
 	}
+}
+
+// stressGame is a game of the stress grid without a clock: a file of
+// testdata/games, the game's number, the sensor kind, the cell (think-time
+// scale, knock rate, share of fast swaps), and what went wrong before.
+type stressGame struct {
+	file   string
+	game   int
+	sensor trace.Sensor
+	scale  float64
+	knock  float64
+	swap   float64
+	what   string
+}
+
+// play replays the game in its cell, seed 1, clean or with injections.
+func (c *stressGame) play(t *testing.T, irregular bool) Game {
+	t.Helper()
+	path, game := corpusGame(t, c.file, c.game)
+	rates := sim.StressRates(c.scale, c.knock, c.swap)
+	var buf []reconstruct.Output
+	return play(Case{File: path, Game: c.game, Sensor: c.sensor, Irregular: irregular}, game, &Options{Seed: 1, Rates: &rates, Clock: sim.ClockNever}, &buf)
 }
 
 // corpusGame is game n of testdata/games/file, and the file's path.
@@ -463,15 +463,7 @@ func TestParseFloats(t *testing.T) {
 // whose injection was missed and whose published game was lost: each must
 // now end exact with the injection found at its ply.
 func TestStressIrregularGames(t *testing.T) {
-	for _, c := range []struct {
-		file   string
-		game   int
-		sensor trace.Sensor
-		scale  float64
-		knock  float64
-		swap   float64
-		what   string
-	}{
+	for _, c := range []stressGame{
 		{"gnuchess_book_otb_masters_dev.pgn", 24, trace.PieceSensor, 0.03, 0.05, 0.12,
 			"no clock: 17. O-O with the rook first, the king set on g1 1.5 s later and 17... Nxd5 begun 0.65 s after; Rf1 stood published, the king's two squares were too few for the changed move to be looked for when the reply began, and the game was lost 185 plies behind with a 25-square misplaced-pieces alert"},
 		{"gnuchess_book_otb_masters_dev.pgn", 24, trace.Colour, 0.03, 0.05, 0.12, "the same on a colour board"},
@@ -481,10 +473,7 @@ func TestStressIrregularGames(t *testing.T) {
 			"no clock, the game's end: 40... Qxd6 knocks the knight from c6 to c5, 41. Rxd6 is made while it is put back, then the knight is knocked from c6 to d7 and back; Qxd6 waited for the knight, and the board left still after Rxd6 was read as Qxd6 with the rook out of place: a false misplaced-pieces alert, and Rxd6 never published"},
 		{"gnuchess_book_otb_masters_dev.pgn", 43, trace.Colour, 0.03, 0.05, 0, "the same at x0.03 on a colour board"},
 	} {
-		path, game := corpusGame(t, c.file, c.game)
-		rates := sim.StressRates(c.scale, c.knock, c.swap)
-		var buf []reconstruct.Output
-		g := play(Case{File: path, Game: c.game, Sensor: c.sensor, Irregular: true}, game, &Options{Seed: 1, Rates: &rates, Clock: sim.ClockNever}, &buf)
+		g := c.play(t, true)
 		if !g.Exact || g.Behind > 2 || len(g.FalseAlerts) > 0 || g.Found != g.Injected {
 			t.Errorf("%s game %d (%v; %s): exact %v %s, %d plies behind, false alerts %v, found %d of %d %v",
 				c.file, c.game, c.sensor, c.what, g.Exact, g.Why, g.Behind, g.FalseAlerts, g.Found, g.Injected, g.Unfound)
