@@ -8,26 +8,20 @@ import "testing"
 func TestFENWriter(t *testing.T) {
 	var w FENWriter
 	seed := uint64(1)
-	for _, suite := range []string{"perft-standard.epd", "perft-960.epd"} {
-		for _, c := range readEPD(t, suite) {
-			p, err := ParseFEN(c.fen)
-			if err != nil {
-				t.Fatalf("%s line %d: %v", suite, c.line, err)
+	for _, sp := range suitePositions(t) {
+		p := sp.p
+		for ply := 0; ply < 60; ply++ {
+			want := string(p.AppendFEN(nil))
+			if got := string(w.AppendFEN([]byte("x"), p)); got != "x"+want {
+				t.Fatalf("%s line %d ply %d: FENWriter wrote %q, want %q", sp.suite, sp.line, ply, got, "x"+want)
 			}
-			p.SetChess960(suite == "perft-960.epd")
-			for ply := 0; ply < 60; ply++ {
-				want := string(p.AppendFEN(nil))
-				if got := string(w.AppendFEN([]byte("x"), p)); got != "x"+want {
-					t.Fatalf("%s line %d ply %d: FENWriter wrote %q, want %q", suite, c.line, ply, got, "x"+want)
-				}
-				var l MoveList
-				p.GenerateLegal(&l)
-				if l.Len() == 0 {
-					break
-				}
-				seed = seed*6364136223846793005 + 1442695040888963407
-				p.MakeMove(l.At(int(seed>>33) % l.Len()))
+			var l MoveList
+			p.GenerateLegal(&l)
+			if l.Len() == 0 {
+				break
 			}
+			seed = seed*6364136223846793005 + 1442695040888963407
+			p.MakeMove(l.At(int(seed>>33) % l.Len()))
 		}
 	}
 }

@@ -33,14 +33,7 @@ func TestGenerateCapturesFiltersLegal(t *testing.T) {
 			check(&q, depth-1)
 		}
 	}
-	for _, suite := range []string{"perft-standard.epd", "perft-960.epd"} {
-		for _, c := range readEPD(t, suite) {
-			p, err := ParseFEN(c.fen)
-			if err != nil {
-				t.Fatalf("%s line %d: %v", suite, c.line, err)
-			}
-			p.SetChess960(suite == "perft-960.epd")
-			check(p, 2)
-		}
+	for _, sp := range suitePositions(t) {
+		check(sp.p, 2)
 	}
 }

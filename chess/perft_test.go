@@ -79,6 +79,32 @@ func readEPD(t testing.TB, name string) []perftCase {
 	return out
 }
 
+// suitePosition is a position of a perft suite, with the suite and the
+// line it stands on.
+type suitePosition struct {
+	suite string
+	line  int
+	p     *Position
+}
+
+// suitePositions parses every position of the standard and the Chess960
+// perft suites (those Chess960 positions), for tests that walk them.
+func suitePositions(t testing.TB) []suitePosition {
+	t.Helper()
+	var out []suitePosition
+	for _, suite := range []string{"perft-standard.epd", "perft-960.epd"} {
+		for _, c := range readEPD(t, suite) {
+			p, err := ParseFEN(c.fen)
+			if err != nil {
+				t.Fatalf("%s line %d: %v", suite, c.line, err)
+			}
+			p.SetChess960(suite == "perft-960.epd")
+			out = append(out, suitePosition{suite, c.line, p})
+		}
+	}
+	return out
+}
+
 func runPerftSuite(t *testing.T, name string, c960 bool) {
 	cases := readEPD(t, name)
 	if len(cases) == 0 {
