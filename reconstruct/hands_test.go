@@ -168,6 +168,17 @@ func (h *hands) frame() trace.Event {
 
 func (h *hands) move(from, to string) *hands { return h.lift(from).place(to) }
 
+// unseen makes the moves (from, to pairs) while the board's events are
+// lost, as across a restart: one full frame shows where they ended.
+func (h *hands) unseen(squares ...string) *hands {
+	n := len(h.evs)
+	for i := 0; i+1 < len(squares); i += 2 {
+		h.move(squares[i], squares[i+1])
+	}
+	h.evs = append(h.evs[:n], h.frame())
+	return h
+}
+
 func (h *hands) press(c chess.Color) *hands {
 	h.now += 400
 	h.evs = append(h.evs, trace.Event{T: h.now, Kind: trace.Press, Side: c})
