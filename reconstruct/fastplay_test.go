@@ -481,17 +481,9 @@ func TestQuickRepliesAtTheStart(t *testing.T) {
 // and Kg2 and c4 were never published.
 func TestQuickReplyAwayFromTheLanding(t *testing.T) {
 	start := mustFEN(t, "3q4/p4bkp/5pn1/2p5/4B1Q1/1PB1PP2/P4P1P/6K1 b - - 0 39")
-	for _, s := range []trace.Sensor{trace.Colour, trace.PieceSensor} {
-		h := newHands(t, s, start)
+	check(t, "quick-reply-away", start, []trace.Sensor{trace.Colour, trace.PieceSensor}, []bool{false}, func(h *hands, _ bool) {
 		h.move("d8", "d1").move("g1", "g2").wait(5000).move("c5", "c4").wait(3000)
-		r, outs := h.run(Config{Start: start})
-		if got, want := sanList(r), "Qd1+ Kg2 c4"; got != want {
-			t.Errorf("%s: %q, want %q", s, got, want)
-		}
-		if a := alertList(outs); a != "" {
-			t.Errorf("%s: alerts %q", s, a)
-		}
-	}
+	}, "Qd1+ Kg2 c4", "")
 }
 
 // TestLongRunOfQuickReplies: without a clock, eight plies each begun
