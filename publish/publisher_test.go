@@ -46,6 +46,18 @@ func openFake(t testing.TB, b *publishtest.Broker, dir string, h publish.Handler
 	return p
 }
 
+// running is a publisher on a fake broker with its loop running, and a
+// subscriber "sub" that sees what it publishes; both stop with the test.
+func running(t *testing.T) (*view, *publish.Publisher) {
+	t.Helper()
+	b := publishtest.New()
+	v := subscribe(t, b, "sub")
+	p := openFake(t, b, t.TempDir(), nil)
+	t.Cleanup(func() { p.Close() })
+	t.Cleanup(run(t, p))
+	return v, p
+}
+
 // subscribe connects a persistent subscriber to the board's topics; it
 // reconnects after the broker comes back.
 func subscribe(t testing.TB, b *publishtest.Broker, id string) *view {
@@ -86,12 +98,7 @@ func subscribe(t testing.TB, b *publishtest.Broker, id string) *view {
 
 func TestGameArrivesCompleteAndInOrder(t *testing.T) {
 	g := loadGames(t, 1)[0]
-	b := publishtest.New()
-	v := subscribe(t, b, "sub")
-	p := openFake(t, b, t.TempDir(), nil)
-	defer p.Close()
-	stop := run(t, p)
-	defer stop()
+	v, p := running(t)
 
 	if _, err := p.StartGame(infoOf(g)); err != nil {
 		t.Fatal(err)
@@ -263,12 +270,7 @@ func TestMoveChecks(t *testing.T) {
 // A provisional move is in the state but never in the PGN; a correction
 // replaces a move, drops the later ones and re-sends the whole game.
 func TestProvisionalAndCorrection(t *testing.T) {
-	b := publishtest.New()
-	v := subscribe(t, b, "sub")
-	p := openFake(t, b, t.TempDir(), nil)
-	defer p.Close()
-	stop := run(t, p)
-	defer stop()
+	v, p := running(t)
 	p.StartGame(publish.GameInfo{White: "A", Black: "B", Round: "1"})
 	for i, u := range []string{"e2e4", "e7e5", "g1f3", "b8c6"} {
 		if _, err := p.Move(publish.Move{Ply: i + 1, UCI: u, Final: true}); err != nil {
@@ -663,12 +665,7 @@ func TestSetInfo(t *testing.T) {
 // The clock in state is the last clock event; the 1 Hz ticks go to the
 // clock topic only (docs/mqtt.md).
 func TestStateClockIsTheLastEvent(t *testing.T) {
-	b := publishtest.New()
-	v := subscribe(t, b, "sub")
-	p := openFake(t, b, t.TempDir(), nil)
-	defer p.Close()
-	stop := run(t, p)
-	defer stop()
+	v, p := running(t)
 	p.StartGame(publish.GameInfo{White: "A", Black: "B"})
 	if err := p.Clock(publish.ClockState{Clocks: publish.Clocks{WhiteMS: 60000, BlackMS: 60000}, Running: "black", Event: "press"}); err != nil {
 		t.Fatal(err)
