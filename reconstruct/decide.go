@@ -1185,6 +1185,5 @@ func (r *Reconstructor) castlesPublishedRook(c *cand) bool {
 	if c.back != 1 || c.n != 1 || c.stale || c.line != 0 || len(r.plies) == 0 {
 		return false
 	}
-	m, pm := c.moves[0], r.plies[len(r.plies)-1].move
-	return m.IsCastling() && !pm.IsCastling() && pm.From() == m.To() && pm.To() == m.CastlingRookTo()
+	return rookPartOf(c.moves[0], r.plies[len(r.plies)-1].move)
 }

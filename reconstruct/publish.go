@@ -266,7 +266,7 @@ func (r *Reconstructor) alertIllegalTakenBack(i int, m chess.Move, t int64, out 
 // its square before the king was lifted.
 func (r *Reconstructor) rookFirst(m, retracted chess.Move, first bool) bool {
 	kf, rf, rt := m.From(), m.To(), m.CastlingRookTo()
-	if first && retracted != chess.NoMove && retracted.From() == rf && retracted.To() == rt && !retracted.IsCastling() {
+	if first && rookPartOf(m, retracted) {
 		return true // the rook's move was published on its own
 	}
 	kOff, ok1 := r.firstOff(kf)
@@ -288,6 +288,12 @@ func (r *Reconstructor) rookFirst(m, retracted chess.Move, first bool) bool {
 	// longer than a sweep of the board and a two-handed castling's
 	// spread.
 	return rOn+slack < kOff || kOff-rOff >= rookTouchedFirstMs
+}
+
+// rookPartOf reports whether rm is castling m's rook move made on its
+// own (the rook onto its castled square, the king not yet moved).
+func rookPartOf(m, rm chess.Move) bool {
+	return m.IsCastling() && rm != chess.NoMove && !rm.IsCastling() && rm.From() == m.To() && rm.To() == m.CastlingRookTo()
 }
 
 // rookTouchedFirstMs: a rook lifted this long before its king was
