@@ -97,6 +97,34 @@ func (pb *physBoard) makeView(q uint8, v *view) {
 	}
 }
 
+// clear empties square s.
+func (pb *physBoard) clear(s chess.Square) {
+	b := s.Bitboard()
+	pb.occ &^= b
+	pb.white &^= b
+	pb.colourKnown &^= b
+	pb.pieceKnown &^= b
+	pb.pieces[s] = chess.NoPiece
+}
+
+// set shows piece pc on square s, its colour and type only as far as the
+// sensor told them.
+func (pb *physBoard) set(s chess.Square, pc chess.Piece, hasColour, hasPiece bool) {
+	pb.clear(s)
+	b := s.Bitboard()
+	pb.occ |= b
+	if hasColour {
+		pb.colourKnown |= b
+		if pc.Color() == chess.White {
+			pb.white |= b
+		}
+	}
+	if hasPiece {
+		pb.pieceKnown |= b
+		pb.pieces[s] = pc
+	}
+}
+
 // setFromPosition makes the raw board show p (in orientation 0) as a
 // sensor of kind k would report it.
 func (pb *physBoard) setFromPosition(p *chess.Position, k trace.Sensor) {

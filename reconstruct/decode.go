@@ -49,29 +49,13 @@ func (l *evLog) add(ev *trace.Event) {
 	}
 }
 
-// apply changes pb as the sensors reported ev (as squareOff and squareOn
-// change the raw board).
+// apply changes pb as the sensors reported ev.
 func (pb *physBoard) apply(ev *trace.Event) {
-	b := ev.Square.Bitboard()
-	pb.occ &^= b
-	pb.white &^= b
-	pb.colourKnown &^= b
-	pb.pieceKnown &^= b
-	pb.pieces[ev.Square] = chess.NoPiece
 	if ev.Kind == trace.Off {
+		pb.clear(ev.Square)
 		return
 	}
-	pb.occ |= b
-	if ev.HasColour {
-		pb.colourKnown |= b
-		if ev.Piece.Color() == chess.White {
-			pb.white |= b
-		}
-	}
-	if ev.HasPieces {
-		pb.pieceKnown |= b
-		pb.pieces[ev.Square] = ev.Piece
-	}
+	pb.set(ev.Square, ev.Piece, ev.HasColour, ev.HasPieces)
 }
 
 type decodeState struct {

@@ -529,11 +529,7 @@ func (r *Reconstructor) squareOff(s chess.Square, t int64) {
 	if r.raw.occ&b == 0 {
 		return
 	}
-	r.raw.occ &^= b
-	r.raw.white &^= b
-	r.raw.colourKnown &^= b
-	r.raw.pieceKnown &^= b
-	r.raw.pieces[s] = chess.NoPiece
+	r.raw.clear(s)
 	r.rec.off(s, t)
 	r.changed(t)
 	if r.released != chess.NoMove && unrotSquare(moveLanding(r.released), r.orient) == s {
@@ -560,21 +556,7 @@ func (r *Reconstructor) squareOn(s chess.Square, pc chess.Piece, hasColour, hasP
 			r.rec.off(s, t)
 		}
 	}
-	r.raw.occ |= b
-	r.raw.white &^= b
-	r.raw.colourKnown &^= b
-	r.raw.pieceKnown &^= b
-	r.raw.pieces[s] = chess.NoPiece
-	if hasColour {
-		r.raw.colourKnown |= b
-		if pc.Color() == chess.White {
-			r.raw.white |= b
-		}
-	}
-	if hasPiece {
-		r.raw.pieceKnown |= b
-		r.raw.pieces[s] = pc
-	}
+	r.raw.set(s, pc, hasColour, hasPiece)
 	r.rec.on(s, t, pc, hasColour, hasPiece)
 	r.changed(t)
 }
