@@ -230,7 +230,7 @@ func (r *Reconstructor) onCommit(t int64, out []Output) []Output {
 func (r *Reconstructor) replyBegins(ev *trace.Event, out []Output) []Output {
 	s, on, t := ev.Square, ev.Kind == trace.On, ev.T
 	if r.clock || !(r.state == statePlay || r.state == stateSetup && r.sawStart) || r.pending ||
-		r.rec.events == 0 || t-r.lastChange < minReplyMs || r.raw.occ.Has(s) == on {
+		r.rec.events == 0 || t-r.lastChange < minReplyMs && !r.putBackBefore(s, t) || r.raw.occ.Has(s) == on {
 		return out
 	}
 	if r.silent.Has(rotSquare(s, r.orient)) {
@@ -343,6 +343,49 @@ func (r *Reconstructor) replyBegins(ev *trace.Event, out []Output) []Output {
 		return out
 	}
 	return r.adoptKnocked(best, knock, r.lastChange, out)
+}
+
+// putBackBefore reports whether the board's last change, less than
+// minReplyMs before a change of raw square s at t, ended putting back a
+// piece knocked after the move was made: the square changed last, and a
+// square lifted and filled again that holds a piece, are as the
+// published game has them, away from s. The hand that did it withdraws,
+// and the other side may begin a reply it had ready from
+// minReadyReplyMs (else a knock put back just before the reply left the
+// move to be decided with it and the next one, three plies at once).
+// Squares a sliding piece crossed are restored too, but empty. Not on
+// occupancy boards, where a square filled again may be a capture's.
+func (r *Reconstructor) putBackBefore(s chess.Square, t int64) bool {
+	ls := r.lastSq
+	if r.sensor == trace.Occupancy || ls == chess.NoSquare || ls == s || t-r.lastChange < minReadyReplyMs ||
+		chess.KingAttacks(ls).Has(s) || !r.restored(ls) {
+		return false
+	}
+	for b := r.rec.lifted & r.rec.placed & r.raw.occ; b != 0; b &= b - 1 {
+		if r.restored(b.First()) {
+			return true
+		}
+	}
+	return false
+}
+
+// restored reports whether raw square s shows what the published game
+// has on it, as far as the sensors tell.
+func (r *Reconstructor) restored(s chess.Square) bool {
+	g := rotSquare(s, r.orient)
+	p := &r.lines[0].pos
+	if r.raw.occ.Has(s) != p.Occupied().Has(g) {
+		return false
+	}
+	if !r.raw.occ.Has(s) {
+		return true
+	}
+	pc := p.PieceAt(g)
+	b := s.Bitboard()
+	if r.raw.colourKnown&b != 0 && (r.raw.white&b != 0) != (pc.Color() == chess.White) {
+		return false
+	}
+	return r.raw.pieceKnown&b == 0 || r.raw.pieces[s] == pc
 }
 
 // knockedMove is the explanation of a board that no move sequence reaches

@@ -207,6 +207,7 @@ type Reconstructor struct {
 
 	state      gameState
 	lastChange int64
+	lastSq     chess.Square // the raw square of that change (NoSquare: a frame)
 	fired      uint8
 
 	lines   []line
@@ -375,7 +376,7 @@ func (r *Reconstructor) Feed(ev *trace.Event, out []Output) []Output {
 	out = r.Advance(ev.T, out)
 	if !r.begun {
 		r.begun = true
-		r.lastChange = ev.T
+		r.lastChange, r.lastSq = ev.T, chess.NoSquare
 		r.clk.start(ev.T)
 		// A trace that starts without a frame starts from the declared
 		// position: its set-up is not in question.
@@ -532,6 +533,7 @@ func (r *Reconstructor) squareOff(s chess.Square, t int64) {
 	r.raw.clear(s)
 	r.rec.off(s, t)
 	r.changed(t)
+	r.lastSq = s
 	if r.released != chess.NoMove && unrotSquare(moveLanding(r.released), r.orient) == s {
 		r.relPicked = true
 	}
@@ -559,6 +561,7 @@ func (r *Reconstructor) squareOn(s chess.Square, pc chess.Piece, hasColour, hasP
 	r.raw.set(s, pc, hasColour, hasPiece)
 	r.rec.on(s, t, pc, hasColour, hasPiece)
 	r.changed(t)
+	r.lastSq = s
 }
 
 // frame takes a full snapshot; the squares it changes are recorded as
@@ -604,6 +607,7 @@ func (r *Reconstructor) frame(ev *trace.Event) {
 	if chg != 0 {
 		r.rec.framed = true
 		r.changed(ev.T)
+		r.lastSq = chess.NoSquare
 	}
 }
 

@@ -312,6 +312,10 @@ func TestStressGames(t *testing.T) {
 			"no clock: 45... Ng5+ seen landing first, its hand knocking the h5 pawn onto h4 4 ms later, before e6 empties: the same, and Be3 Ng5+ Kf4 were published together: 3 plies behind"},
 		{"tcec_frc_engine_chess960_season16.pgn", 23, trace.Colour, 0.03, 0.02, 0,
 			"no clock, Chess960 on a colour board: a queen promotion, which no promote input follows, waited for one when the reply began, and the promotion, the reply and the next move were decided together: 3 plies behind"},
+		{"lichess_prod_movelists_from_scalachess.pgn", 26, trace.PieceSensor, 0.03, 0.05, 0,
+			"no clock: 21... h4 knocks the g4 pawn onto g5, put back 121 ms before 22. Re1 begins, whose hand knocks the f2 pawn onto e3: the reply's first lift came too soon after the last change to be one, and h4 Re1 Rc8 were published together: 3 plies behind"},
+		{"lichess_broadcast_fide_womens_world_rapid_2024_r1-6.pgn", 2, trace.Colour, 1, 0.02, 0,
+			"no clock: 37... Qh2+ slid from h5, h4 and h3 each filled and emptied again: a rule that took the last square restored for a piece put back read the landing on h2 175 ms later as the reply, and Qh3 was published with a false alert"},
 	} {
 		g := c.play(t, false)
 		if !g.Exact || g.Behind > 2 || len(g.FalseAlerts) > 0 {
