@@ -432,7 +432,8 @@ func (r *Reconstructor) knockedMove(s chess.Square, exact int) (int, chess.Bitbo
 // late, but for a piece the reply could capture) and not before the move
 // began (less a sweep: a slid piece's landing, or the knock, may be
 // reported first); each square filled next to one of them (a piece that
-// fell there); and no other square touched (a piece taken off elsewhere
+// fell there); and no other square touched but those the move crossed
+// (a piece taken off elsewhere
 // is the reply's victim, and the piece missing may have been a move's,
 // not knocked).
 func (r *Reconstructor) knockedDuring(ix *inexact) bool {
@@ -447,7 +448,9 @@ func (r *Reconstructor) knockedDuring(ix *inexact) bool {
 	vac := ix.diff & after.Occupied() &^ r.v.occ
 	fil := ix.diff & r.v.occ &^ after.Occupied()
 	rv := r.recView()
-	if ix.diff&all != 0 || vac|fil != ix.diff || vac.Count() > 2 || fil.Count() > vac.Count() || rv.touched()&^(all|ix.diff) != 0 {
+	// (The squares a slid piece crossed, empty again, are its move's.)
+	path := chess.Between(m.From(), moveLanding(m)) &^ r.v.occ
+	if ix.diff&all != 0 || vac|fil != ix.diff || vac.Count() > 2 || fil.Count() > vac.Count() || rv.touched()&^(all|ix.diff|path) != 0 {
 		return false
 	}
 	start, ok1 := r.lastOff(m.From())

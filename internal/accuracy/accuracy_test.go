@@ -476,6 +476,8 @@ func TestStressIrregularGames(t *testing.T) {
 		{"gnuchess_book_otb_masters_dev.pgn", 43, trace.PieceSensor, 1, 0.05, 0,
 			"no clock, the game's end: 40... Qxd6 knocks the knight from c6 to c5, 41. Rxd6 is made while it is put back, then the knight is knocked from c6 to d7 and back; Qxd6 waited for the knight, and the board left still after Rxd6 was read as Qxd6 with the rook out of place: a false misplaced-pieces alert, and Rxd6 never published"},
 		{"gnuchess_book_otb_masters_dev.pgn", 43, trace.Colour, 0.03, 0.05, 0, "the same at x0.03 on a colour board"},
+		{"tcec_frc_engine_chess960_season16.pgn", 26, trace.Colour, 0.03, 0.05, 0,
+			"no clock, Chess960: 46... Rhf8 slid over g8, its hand knocking the bishop from e7 to f6; the square it crossed was taken for one a knock left touched, and Rhf8 Kh2 Rac8 were published together: 3 plies behind"},
 	} {
 		g := c.play(t, true)
 		if !g.Exact || g.Behind > 2 || len(g.FalseAlerts) > 0 || g.Found != g.Injected {
