@@ -412,13 +412,27 @@ func (r *Reconstructor) knockedMove(s chess.Square, exact int) (int, chess.Bitbo
 		return -1, 0
 	}
 	ix := r.inexactBest()
-	if ix.diff.Has(rotSquare(s, r.orient)) || exact >= 0 && exact <= ix.cost+misplacedAltGap || !r.knockedDuring(&ix) {
+	if ix.diff.Has(rotSquare(s, r.orient)) || exact >= 0 && exact <= ix.cost+misplacedAltGap {
+		return -1, 0
+	}
+	ok, early := r.knockedDuring(&ix)
+	if !ok {
 		return -1, 0
 	}
 	for i := range r.ixAlts {
-		if o := &r.ixAlts[i]; o.move != ix.move && o.cost <= ix.cost+uncertainGap {
-			return -1, 0
+		o := &r.ixAlts[i]
+		if o.move == ix.move || o.cost > ix.cost+uncertainGap {
+			continue
 		}
+		if ok, oEarly := r.knockedDuring(o); !early && ok && oEarly {
+			// Its knock before its move began, this one's after the
+			// move landed, where a releasing hand knocks: a knight
+			// set on e4 with the bishop next to it knocked off d3 86
+			// ms later, not that bishop slid to e4 and the knight
+			// knocked off g3 before (a colour board cannot tell them).
+			continue
+		}
+		return -1, 0
 	}
 	r.ver++ // r.cands no longer holds what explain found
 	r.cands = append(r.cands[:0], ix.cand(ix.line))
@@ -436,9 +450,11 @@ func (r *Reconstructor) knockedMove(s chess.Square, exact int) (int, chess.Bitbo
 // (a piece taken off elsewhere
 // is the reply's victim, and the piece missing may have been a move's,
 // not knocked).
-func (r *Reconstructor) knockedDuring(ix *inexact) bool {
+//
+// early reports whether a piece was knocked before the move landed.
+func (r *Reconstructor) knockedDuring(ix *inexact) (ok, early bool) {
 	if !ix.oneMoveMisplaced() {
-		return false
+		return false, false
 	}
 	P := &r.lines[ix.line].pos
 	m := ix.move
@@ -451,12 +467,12 @@ func (r *Reconstructor) knockedDuring(ix *inexact) bool {
 	// (The squares a slid piece crossed, empty again, are its move's.)
 	path := chess.Between(m.From(), moveLanding(m)) &^ r.v.occ
 	if ix.diff&all != 0 || vac|fil != ix.diff || vac.Count() > 2 || fil.Count() > vac.Count() || rv.touched()&^(all|ix.diff|path) != 0 {
-		return false
+		return false, false
 	}
 	start, ok1 := r.lastOff(m.From())
 	land, ok2 := r.lastOn(moveLanding(m))
 	if !ok1 || !ok2 {
-		return false
+		return false, false
 	}
 	if on, ok := r.firstOn(moveLanding(m)); ok && on < start && on+slideSlackMs >= start {
 		start = on // slid: the landing shows first
@@ -471,15 +487,16 @@ func (r *Reconstructor) knockedDuring(ix *inexact) bool {
 		}
 		off, ok := r.lastOff(sq)
 		if !ok || off < start-minReplyMs || off >= land+within {
-			return false
+			return false, false
 		}
+		early = early || off < land
 	}
 	for b := fil; b != 0; b &= b - 1 {
 		if chess.KingAttacks(b.First())&vac == 0 {
-			return false
+			return false, false
 		}
 	}
-	return true
+	return true, early
 }
 
 // adoptKnocked adopts candidate best; knock, the squares its move's
