@@ -746,3 +746,22 @@ func TestKnockRightAfterABouncedCapture(t *testing.T) {
 		}
 	}
 }
+
+// TestKnockAfterCastlingIsNoChangedMove: a Chess960 castling whose king
+// and rook trade squares leaves the board as it was, and the hand then
+// knocks the bishop next to them onto f3 and puts it back two seconds
+// later, before the press. The bishop's stay looked like Bf3 released and
+// changed into castling (4.7), though the castling was complete before
+// the bishop was lifted.
+func TestKnockAfterCastlingIsNoChangedMove(t *testing.T) {
+	start := mustFEN(t, "nrbnqkrb/pp2pppp/3p4/2p5/5P2/6P1/PPPPP1BP/NRBNQKR1 w KQ - 0 4")
+	check(t, "knock-after-castling", start, allSensors, []bool{true}, func(h *hands, _ bool) {
+		h.lift("f1", "g1").placeFirst("g1").place("f1").wait(100)
+		h.move("g2", "f3").wait(1700).move("f3", "g2").wait(500).press(chess.White)
+	}, "O-O", "")
+	// Bf3 released, then taken back and castling made instead: changed.
+	check(t, "bishop-then-castling", start, allSensors, []bool{true}, func(h *hands, _ bool) {
+		h.move("g2", "f3").wait(2500).move("f3", "g2").wait(300)
+		h.lift("f1", "g1").placeFirst("g1").place("f1").wait(500).press(chess.White)
+	}, "O-O", "move-changed@7")
+}

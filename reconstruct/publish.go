@@ -100,7 +100,7 @@ func (r *Reconstructor) adopt(bi int, t int64, out []Output) []Output {
 		// promotion is made (4.6), not a changed move.
 		m := best.moves[0]
 		samePromo := m.IsPromotion() && rel.From() == m.From() && rel.To() == m.To()
-		if m != rel && r.relPicked && !samePromo && !(m.IsCastling() && rel.From() == m.To()) {
+		if m != rel && r.relPicked && !samePromo && !(m.IsCastling() && rel.From() == m.To()) && !r.madeBefore(&r.befores[n0], m, rel) {
 			out = r.alertChanged(n0, rel, t, out)
 		}
 	}
@@ -299,6 +299,29 @@ func rookPartOf(m, rm chess.Move) bool {
 // rookTouchedFirstMs: a rook lifted this long before its king was
 // touched first.
 const rookTouchedFirstMs = 600
+
+// madeBefore reports whether move m (from position p) was complete
+// before the piece of rel, a move that stood on the board long enough to
+// have been released, was first lifted: rel was a piece knocked after m
+// and put back (a bishop knocked onto f3 after castling), not a move
+// changed into m.
+func (r *Reconstructor) madeBefore(p *chess.Position, m, rel chess.Move) bool {
+	lift, ok := r.firstOff(rel.From())
+	if !ok {
+		return false
+	}
+	all, _ := moveSquares(p, m)
+	for b := all; b != 0; b &= b - 1 {
+		s := b.First()
+		if t, ok := r.lastOff(s); ok && t >= lift {
+			return false
+		}
+		if t, ok := r.lastOn(s); ok && t >= lift {
+			return false
+		}
+	}
+	return true
+}
 
 // alertChanged reports that the move of ply index i replaced the move rel,
 // which had stood on the board long enough to have been released.
