@@ -157,6 +157,15 @@ func (r *Reconstructor) seqCost(p *chess.Position, lastTo chess.Square, moves []
 				cost += costMissedLift
 			}
 		}
+		if nl == 0 && !m.IsCastling() && lifted && !rv.framed {
+			// Its square filled only before the piece was lifted (more
+			// than a slide shows first): that was another piece (a
+			// Chess960 king set on c1 before the rook was lifted from a1
+			// is castling, not Rc1), and this landing was not seen.
+			if on, ok := r.lastOn(to); ok && on+slideSlackMs < lift {
+				cost += costMisplacedOrder
+			}
+		}
 		if nl != 0 && !m.IsCastling() && rv.lifted&nl == 0 {
 			// Nothing shows which piece was taken: of the captures this
 			// piece could have made, the one a player would have chosen
