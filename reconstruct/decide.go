@@ -425,11 +425,11 @@ func (r *Reconstructor) knockedMove(s chess.Square, exact int) (int, chess.Bitbo
 			continue
 		}
 		if ok, oEarly := r.knockedDuring(o); !early && ok && oEarly {
-			// Its knock before its move began, this one's after the
-			// move landed, where a releasing hand knocks: a knight
-			// set on e4 with the bishop next to it knocked off d3 86
-			// ms later, not that bishop slid to e4 and the knight
-			// knocked off g3 before (a colour board cannot tell them).
+			// Its knock well before its move began, this one's not: a
+			// knight set on e4 with the bishop next to it knocked off
+			// d3 86 ms later, not that bishop slid to e4 and the knight
+			// knocked off g3 109 ms before (a colour board cannot tell
+			// them).
 			continue
 		}
 		return -1, 0
@@ -451,7 +451,9 @@ func (r *Reconstructor) knockedMove(s chess.Square, exact int) (int, chess.Bitbo
 // is the reply's victim, and the piece missing may have been a move's,
 // not knocked).
 //
-// early reports whether a piece was knocked before the move landed.
+// early reports whether a piece was knocked well before the move began
+// (more than a quick carry: sooner, it may be the moving hand arriving,
+// a slid rook knocking the one next to its landing).
 func (r *Reconstructor) knockedDuring(ix *inexact) (ok, early bool) {
 	if !ix.oneMoveMisplaced() {
 		return false, false
@@ -489,7 +491,7 @@ func (r *Reconstructor) knockedDuring(ix *inexact) (ok, early bool) {
 		if !ok || off < start-minReplyMs || off >= land+within {
 			return false, false
 		}
-		early = early || off < land
+		early = early || off < start-minQuickCarryMs
 	}
 	for b := fil; b != 0; b &= b - 1 {
 		if chess.KingAttacks(b.First())&vac == 0 {
