@@ -628,7 +628,12 @@ func (r *Reconstructor) resolveHeld(s chess.Square, t int64, out []Output) []Out
 	} else if !r.raw.occ.Has(s) {
 		// A square on the way to the victim's, or one it can move to,
 		// filled by a piece of the side to reply (Feed checked).
-	} else if !r.captures(&h.after, gs, gh) {
+	} else if !r.captures(&h.after, gs, gh) || t-h.t < minQuickCarryMs && h.t-h.lastChange < knockMs {
+		// (Its victim lifted soon after the move, by the hand that may
+		// not have let go of it yet, and the capturing piece sooner after
+		// than a hand goes from one to the other: the mover's hand went
+		// on and knocked it, a rook slid on from e4 to e5 knocking the
+		// bishop next to it.)
 		return out
 	}
 	r.cands = append(r.cands[:0], h.cands...)
