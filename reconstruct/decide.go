@@ -424,12 +424,19 @@ func (r *Reconstructor) knockedMove(s chess.Square, exact int) (int, chess.Bitbo
 		if o.move == ix.move || o.cost > ix.cost+uncertainGap {
 			continue
 		}
-		if ok, oEarly := r.knockedDuring(o); !early && ok && oEarly {
+		ok, oEarly := r.knockedDuring(o)
+		if !early && ok && oEarly {
 			// Its knock well before its move began, this one's not: a
 			// knight set on e4 with the bishop next to it knocked off
 			// d3 86 ms later, not that bishop slid to e4 and the knight
 			// knocked off g3 109 ms before (a colour board cannot tell
 			// them).
+			continue
+		}
+		if !ok && o.cost > ix.cost {
+			// Dearer, and its squares out of place no hand's knock: a
+			// rook slid from e7 to d7 with the queen gone from a4, for
+			// the queen set on d7 and the rook knocked off e7.
 			continue
 		}
 		return -1, 0
