@@ -525,7 +525,7 @@ func (r *Reconstructor) adoptKnocked(best int, knock chess.Bitboard, t int64, ou
 	r.silentAfter = P
 	r.silentAfter.MakeMove(c.moves[c.n-1])
 	out = r.adopt(best, t, out)
-	r.overlay |= knock
+	r.setOverlay(knock, &r.silentAfter)
 	r.silent = knock
 	return out
 }
@@ -895,7 +895,7 @@ const (
 // else changed. It is never a move.
 func (r *Reconstructor) resultGesture() (string, bool) {
 	p := &r.lines[0].pos
-	d := r.v.diff(p) &^ r.overlay
+	d := r.v.diff(p) &^ r.excused(p)
 	kings := p.Pieces(chess.White, chess.King) | p.Pieces(chess.Black, chess.King)
 	centre := centreLight | centreDark
 	placed := d & r.v.occ & centre

@@ -230,9 +230,12 @@ type Reconstructor struct {
 	promo     chess.PieceType   // promotion piece chosen by input, not yet used
 	promoT    int64
 
-	overlay  chess.Bitboard // squares accepted either way after a misplaced-pieces alert
-	sawStart bool           // the start set-up has stood on the board
-	log      evLog          // the square changes since the published game changed (decode.go)
+	overlay chess.Bitboard // squares accepted either way after a misplaced-pieces alert
+	// overlayRef: what the game had on each overlay square when it was
+	// accepted (excused).
+	overlayRef [64]chess.Piece
+	sawStart   bool  // the start set-up has stood on the board
+	log        evLog // the square changes since the published game changed (decode.go)
 	// deepResync: the decision under way is the alert timer's, on a
 	// board long still (resync searches five and six plies then).
 	deepResync bool
@@ -617,6 +620,36 @@ func (r *Reconstructor) frame(ev *trace.Event) {
 func (r *Reconstructor) bounced(ev *trace.Event) bool {
 	h := &r.held
 	return ev.T-h.t <= bounceMs && (!ev.HasColour || h.after.PieceAt(rotSquare(h.sq, r.orient)).Color() == ev.Piece.Color())
+}
+
+// setOverlay accepts the squares in b either way, as long as the game has
+// on them what ref has.
+func (r *Reconstructor) setOverlay(b chess.Bitboard, ref *chess.Position) {
+	r.overlay |= b
+	for ; b != 0; b &= b - 1 {
+		s := b.First()
+		r.overlayRef[s] = ref.PieceAt(s)
+	}
+}
+
+// excused is the overlay's squares accepted either way in position p:
+// those where p has what the game had when they were accepted. A move
+// onto or off such a square must show there as it should: a pawn knocked
+// onto b1 is no rook moved there.
+func (r *Reconstructor) excused(p *chess.Position) chess.Bitboard {
+	ex := r.overlay
+	if r.sensor == trace.Occupancy {
+		// (There a square's piece is not seen, and a square knocked empty
+		// and then moved onto unseen fitted more games: 17 more false
+		// alerts on the grid's irregular traces without this.)
+		return ex
+	}
+	for b := ex; b != 0; b &= b - 1 {
+		if s := b.First(); p.PieceAt(s) != r.overlayRef[s] {
+			ex &^= s.Bitboard()
+		}
+	}
+	return ex
 }
 
 // putBack takes the knocked squares accepted silently (r.silent) that the

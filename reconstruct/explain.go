@@ -585,7 +585,7 @@ func (r *Reconstructor) explainNow(allowBack, allowResync bool) int {
 	rv := r.recView()
 	for li := range r.lines {
 		L := &r.lines[li]
-		if r.v.diff(&L.pos)&^r.overlay == 0 {
+		if r.v.diff(&L.pos)&^r.excused(&L.pos) == 0 {
 			r.cands = append(r.cands, cand{line: li, cost: L.cost + r.nullCost(&rv)})
 		}
 		n0 := len(r.cands)
@@ -597,7 +597,7 @@ func (r *Reconstructor) explainNow(allowBack, allowResync bool) int {
 		back := backCost(r.clock)
 		for k := 1; k <= 2 && k <= n; k++ {
 			p := &r.befores[n-k]
-			if r.v.diff(p)&^r.overlay == 0 {
+			if r.v.diff(p)&^r.excused(p) == 0 {
 				r.cands = append(r.cands, cand{line: 0, back: k, cost: r.lines[0].cost + back*k + r.nullCost(&rv)})
 			}
 		}
@@ -616,7 +616,7 @@ func (r *Reconstructor) explainNow(allowBack, allowResync bool) int {
 			if k < 1 || k > 2 {
 				continue
 			}
-			if r.v.diff(&S.pos)&^r.overlay == 0 {
+			if r.v.diff(&S.pos)&^r.excused(&S.pos) == 0 {
 				r.cands = append(r.cands, cand{line: si, stale: true, back: k, cost: S.cost + r.nullCost(&rv)})
 			}
 			last := chess.NoSquare
@@ -703,7 +703,7 @@ func (r *Reconstructor) oneMove(c0 cand, p *chess.Position, lastTo chess.Square,
 		if r.sensor != 0 || r.overlay != 0 {
 			q := *p
 			q.MakeMove(m)
-			if r.v.diff(&q)&^r.overlay != 0 {
+			if r.v.diff(&q)&^r.excused(&q) != 0 {
 				continue
 			}
 		}
@@ -742,7 +742,7 @@ func (r *Reconstructor) castlingPair(n0 int, p *chess.Position, rv *recView) {
 			}
 			q2 := q
 			q2.MakeMove(m2)
-			if r.v.diff(&q2)&^r.overlay != 0 {
+			if r.v.diff(&q2)&^r.excused(&q2) != 0 {
 				continue
 			}
 			c2 := c

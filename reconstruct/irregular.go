@@ -57,7 +57,7 @@ func (r *Reconstructor) inexactBest() inexact {
 func (r *Reconstructor) inexactLine(li int) inexact {
 	P := &r.lines[li].pos
 	toMove := P.SideToMove()
-	d0 := r.v.diff(P) &^ r.overlay
+	d0 := r.v.diff(P) &^ r.excused(P)
 	rv := r.recView()
 	// No move at all leaves the touched squares outside the misplaced ones
 	// unexplained.
@@ -69,7 +69,7 @@ func (r *Reconstructor) inexactLine(li int) inexact {
 		}
 		q := *P
 		q.MakeMove(m)
-		d := r.v.diff(&q) &^ r.overlay
+		d := r.v.diff(&q) &^ r.excused(&q)
 		if d.Count() > 4 {
 			// Too much out of place for one move, but a reply as well
 			// may leave two knocked pieces (each two squares). Not on
@@ -143,7 +143,7 @@ func (r *Reconstructor) inexactReply(li int, P, q *chess.Position, m chess.Move,
 		}
 		q2 := *q
 		q2.MakeMove(m2)
-		d2 := r.v.diff(&q2) &^ r.overlay
+		d2 := r.v.diff(&q2) &^ r.excused(&q2)
 		if d2.Count() >= d.Count() {
 			continue
 		}
@@ -235,7 +235,7 @@ func (r *Reconstructor) actInexact(ix inexact, side chess.Color, t int64, presse
 			r.plies[n0].alts = alts
 		}
 		r.alertKey = key
-		r.overlay |= ix.diff
+		r.setOverlay(ix.diff, &after)
 		if ix.unreplaced {
 			to := ix.move.To()
 			return r.alert(out, Output{Alert: PromotionUnreplaced, T: t, Ply: ply, Side: toMove,
@@ -271,7 +271,7 @@ func (r *Reconstructor) actInexact(ix inexact, side chess.Color, t int64, presse
 		return out
 	}
 	if d0.Count() <= 4 {
-		r.overlay |= d0
+		r.setOverlay(d0, &P)
 		return r.misplaced(out, t, mply, mside, &P, d0)
 	}
 	r.state = stateIrregular

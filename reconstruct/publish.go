@@ -227,7 +227,7 @@ func (r *Reconstructor) keepTakenBack(best cand, keep int, retracted chess.Move)
 			}
 			pos.MakeMove(m)
 		}
-		if !ok || r.v.diff(&pos)&^r.overlay != 0 {
+		if !ok || r.v.diff(&pos)&^r.excused(&pos) != 0 {
 			continue
 		}
 		moves := append(append(make([]chess.Move, 0, keep+best.n+16), Lj.moves[:keep]...), best.moves[:best.n]...)
@@ -659,7 +659,7 @@ func (r *Reconstructor) checkNewGame(t int64, out []Output) []Output {
 // path): touches elsewhere say that more happened than one move.
 func (r *Reconstructor) inProgress(hands bool) bool {
 	p := &r.lines[0].pos
-	d := r.v.diff(p) &^ r.overlay
+	d := r.v.diff(p) &^ r.excused(p)
 	var touched chess.Bitboard
 	if hands {
 		touched = rotBB(r.rec.lifted|r.rec.placed, r.orient) &^ r.overlay

@@ -396,6 +396,8 @@ func TestStressGamesSecondSeed(t *testing.T) {
 			"no clock: 37. Re5 slid from e1, resting 250 ms on e4, and the hand going on to e5 knocks the bishop off d5 27 ms after the rook leaves e4: held as Re4 and its victim lifted, the bishop's lift was taken for Bxe4, and two false alerts followed"}},
 		{sim.ClockNever, stressGame{"lichess_broadcast_fide_womens_world_rapid_2024_r1-6.pgn", 14, trace.Colour, 0.3, 0.05, 0,
 			"no clock: 42... Qd7 knocks the rook off e7 202 ms after landing; the rook slid to d7 with the queen gone from a4 cost only 5 more, and no hand's knock explains the queen, yet it kept Qd7 from being taken when 43. Nd6 began: Qc6 was published, with three false alerts"}},
+		{sim.ClockNever, stressGame{"gnuchess_book_otb_masters_dev.pgn", 19, trace.PieceSensor, 0.1, 0.05, 0,
+			"no clock: 9... Nxc3 knocks the b2 pawn onto b1, accepted either way until it is back; when 10. Rxc3 began with the rook's lift, the board fitted Rb1, the white pawn on b1 taken for the rook: two false alerts, 62 plies behind"}},
 	} {
 		g := c.playSeed(t, false, 2, c.clock)
 		if !g.Exact || g.Behind > 2 || len(g.FalseAlerts) > 0 {
