@@ -723,6 +723,9 @@ func (r *Reconstructor) onAlertTimer(t int64, out []Output) []Output {
 	r.deepResync = true
 	best, ix, useIx := r.weigh(true)
 	r.deepResync = false
+	if useIx && best >= 0 && r.replyCapturedUnseen(&ix, &r.cands[best]) {
+		useIx = false
+	}
 	if !useIx {
 		if c := &r.cands[best]; c.changes() {
 			out = r.adopt(best, r.lastChange, out)
@@ -774,6 +777,33 @@ func (r *Reconstructor) putThenTaken(ix *inexact) bool {
 		}
 	}
 	return true
+}
+
+// replyCapturedUnseen reports whether the board, still for AlertMs, is
+// move ix.move with the piece of the player to reply lifted (its one
+// misplaced square) and explanation c is that move and the lifted piece
+// capturing where nobody saw it land (a swap faster than a scan, or a
+// push-off). The piece was lifted minReplyMs or more after the move
+// landed, so it is no knock of the mover's hand (knockedByMover), and a
+// reply held in the air that long is far less likely than a capture
+// nobody saw: the capture is adopted, not pieces out of place.
+func (r *Reconstructor) replyCapturedUnseen(ix *inexact, c *cand) bool {
+	if r.clock || !ix.oneMoveMisplaced() || ix.diff.Count() != 1 || c.line != ix.line || c.back != 0 || c.stale ||
+		c.n != 2 || c.moves[0] != ix.move || c.cost > ix.cost+costMisplaced {
+		return false
+	}
+	m, m2 := ix.move, c.moves[1]
+	if ix.diff != m2.From().Bitboard() || m2.IsCastling() {
+		return false
+	}
+	q := r.lines[ix.line].pos
+	q.MakeMove(m)
+	if pc := q.PieceAt(m2.To()); pc == chess.NoPiece || pc.Color() == q.SideToMove() {
+		return false
+	}
+	on, ok1 := r.lastOn(moveLanding(m))
+	off, ok2 := r.lastOff(m2.From())
+	return ok1 && ok2 && off >= on+minReplyMs
 }
 
 // knockedByMover reports whether the board is move ix.move made with its

@@ -312,6 +312,10 @@ func TestStressGames(t *testing.T) {
 			"no clock: 45... Ng5+ seen landing first, its hand knocking the h5 pawn onto h4 4 ms later, before e6 empties: the same, and Be3 Ng5+ Kf4 were published together: 3 plies behind"},
 		{"tcec_frc_engine_chess960_season16.pgn", 23, trace.Colour, 0.03, 0.02, 0,
 			"no clock, Chess960 on a colour board: a queen promotion, which no promote input follows, waited for one when the reply began, and the promotion, the reply and the next move were decided together: 3 plies behind"},
+		{"lichess_broadcast_fide_womens_world_rapid_2024_r1-6.pgn", 9, trace.Occupancy, 1, 0.005, 0,
+			"no clock, the nominal cell: 33. Rxb4 axb4, the recapture swapped faster than a scan 483 ms after the rook landed, and the board still for 4 s with only a5 seen emptied: the pawn was taken to be held in the air, a misplaced-pieces alert named it, and 34. Qb3 was alerted as an illegal move"},
+		{"lichess_broadcast_fide_womens_world_rapid_2024_r1-6.pgn", 11, trace.Occupancy, 1, 0.005, 0.12,
+			"no clock: 29. Nxe6 Qxe6, the queen lifted from e5 and its capture unseen, the board then still for 4 s: the same, a misplaced-pieces alert and 30. Qd3 alerted as an illegal move"},
 	} {
 		g := c.play(t, false)
 		if !g.Exact || g.Behind > 2 || len(g.FalseAlerts) > 0 {
