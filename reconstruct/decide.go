@@ -786,7 +786,9 @@ func (r *Reconstructor) putThenTaken(ix *inexact) bool {
 // push-off). The piece was lifted minReplyMs or more after the move
 // landed, so it is no knock of the mover's hand (knockedByMover), and a
 // reply held in the air that long is far less likely than a capture
-// nobody saw: the capture is adopted, not pieces out of place.
+// nobody saw: the capture is adopted, not pieces out of place. So it is
+// when the capture was seen made after the lift (its victim taken off,
+// a piece set down there).
 func (r *Reconstructor) replyCapturedUnseen(ix *inexact, c *cand) bool {
 	if r.clock || !ix.oneMoveMisplaced() || ix.diff.Count() != 1 || c.line != ix.line || c.back != 0 || c.stale ||
 		c.n != 2 || c.moves[0] != ix.move || c.cost > ix.cost+costMisplaced {
@@ -801,9 +803,19 @@ func (r *Reconstructor) replyCapturedUnseen(ix *inexact, c *cand) bool {
 	if pc := q.PieceAt(m2.To()); pc == chess.NoPiece || pc.Color() == q.SideToMove() {
 		return false
 	}
-	on, ok1 := r.lastOn(moveLanding(m))
-	off, ok2 := r.lastOff(m2.From())
-	return ok1 && ok2 && off >= on+minReplyMs
+	off, ok := r.lastOff(m2.From())
+	if !ok {
+		return false
+	}
+	if voff, ok := r.lastOff(m2.To()); ok && voff > off {
+		// Its victim seen taken off after the lift and a piece set down
+		// there after that: the capture was seen made.
+		if on, ok := r.lastOn(m2.To()); ok && on > voff {
+			return true
+		}
+	}
+	on, ok := r.lastOn(moveLanding(m))
+	return ok && off >= on+minReplyMs
 }
 
 // knockedByMover reports whether the board is move ix.move made with its

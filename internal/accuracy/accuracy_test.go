@@ -316,6 +316,8 @@ func TestStressGames(t *testing.T) {
 			"no clock, the nominal cell: 33. Rxb4 axb4, the recapture swapped faster than a scan 483 ms after the rook landed, and the board still for 4 s with only a5 seen emptied: the pawn was taken to be held in the air, a misplaced-pieces alert named it, and 34. Qb3 was alerted as an illegal move"},
 		{"lichess_broadcast_fide_womens_world_rapid_2024_r1-6.pgn", 11, trace.Occupancy, 1, 0.005, 0.12,
 			"no clock: 29. Nxe6 Qxe6, the queen lifted from e5 and its capture unseen, the board then still for 4 s: the same, a misplaced-pieces alert and 30. Qd3 alerted as an illegal move"},
+		{"lichess_broadcast_fide_womens_world_rapid_2024_r1-6.pgn", 19, trace.Occupancy, 0.1, 0.005, 0.12,
+			"no clock: 20... Bxd5, swapped faster than a scan, and 21. exd5, the pawn lifted 569 ms after the bishop and its victim seen taken off and the pawn set down; the still board was read as Bxd5 with the e4 pawn out of place (the bishop's landing, never seen, timed by the pawn's own), a false alert"},
 		{"gnuchess_book_otb_masters_dev.pgn", 20, trace.Occupancy, 1, 0.005, 0,
 			"no clock, the nominal cell: 21. Bd3 landing 452 ms before 21... Qc6 lifts the queen from e4 (next to d3) and holds it: the still board was read as Bxa6 (a capture nobody saw) and Qd3, the queen landing on d3 before she was lifted; later corrected to Bd3 Qxh1, 82 plies behind with two false alerts"},
 	} {
