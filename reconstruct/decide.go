@@ -723,7 +723,7 @@ func (r *Reconstructor) onAlertTimer(t int64, out []Output) []Output {
 	r.deepResync = true
 	best, ix, useIx := r.weigh(true)
 	r.deepResync = false
-	if useIx && best >= 0 && r.replyCapturedUnseen(&ix, &r.cands[best]) {
+	if useIx && best >= 0 && (r.replyCapturedUnseen(&ix, &r.cands[best]) || r.replyLiftedFirst(&ix, &r.cands[best])) {
 		useIx = false
 	}
 	if !useIx {
@@ -816,6 +816,34 @@ func (r *Reconstructor) replyCapturedUnseen(ix *inexact, c *cand) bool {
 	}
 	on, ok := r.lastOn(moveLanding(m))
 	return ok && off >= on+minReplyMs
+}
+
+// replyLiftedFirst reports whether the board, still for AlertMs, is read
+// by ix as move ix.move with a piece of the player to reply lifted (its
+// one misplaced square) after that move's piece but before its landing
+// was seen, and explanation c is two moves, the second that piece's to
+// the same landing square: a hand knocks a piece over only once its own
+// is down, and no reply begins before the move it answers is on the
+// board, so the landing seen was the reply's and the move another (a
+// capture nobody saw).
+func (r *Reconstructor) replyLiftedFirst(ix *inexact, c *cand) bool {
+	if r.clock || !ix.oneMoveMisplaced() || ix.diff.Count() != 1 || c.line != ix.line || c.back != 0 || c.stale ||
+		c.n != 2 || c.cost > ix.cost+costMisplaced {
+		return false
+	}
+	m, m2 := ix.move, c.moves[1]
+	if ix.diff != m2.From().Bitboard() || m2.IsCastling() || moveLanding(m2) != moveLanding(m) {
+		return false
+	}
+	q := r.lines[ix.line].pos
+	q.MakeMove(m)
+	if !q.ByColor(q.SideToMove()).Has(m2.From()) {
+		return false
+	}
+	lift, ok1 := r.lastOff(m.From())
+	off, ok2 := r.lastOff(m2.From())
+	on, ok3 := r.lastOn(moveLanding(m))
+	return ok1 && ok2 && ok3 && lift < off && off < on
 }
 
 // knockedByMover reports whether the board is move ix.move made with its

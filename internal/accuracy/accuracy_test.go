@@ -318,6 +318,10 @@ func TestStressGames(t *testing.T) {
 			"no clock: 29. Nxe6 Qxe6, the queen lifted from e5 and its capture unseen, the board then still for 4 s: the same, a misplaced-pieces alert and 30. Qd3 alerted as an illegal move"},
 		{"lichess_broadcast_fide_womens_world_rapid_2024_r1-6.pgn", 19, trace.Occupancy, 0.1, 0.005, 0.12,
 			"no clock: 20... Bxd5, swapped faster than a scan, and 21. exd5, the pawn lifted 569 ms after the bishop and its victim seen taken off and the pawn set down; the still board was read as Bxd5 with the e4 pawn out of place (the bishop's landing, never seen, timed by the pawn's own), a false alert"},
+		{"lichess_broadcast_fide_womens_world_rapid_2024_r1-6.pgn", 47, trace.Occupancy, 0.3, 0.02, 0.12,
+			"no clock: 34. Rxc8, swapped faster than a scan, and 34... Qb6, the queen lifted from d8 621 ms after the rook and set down on b6 214 ms later: the still board was read as Rb6 with the queen out of place (lifted before the rook was down, so no knock of its hand), a false alert, 35 plies behind"},
+		{"lichess_broadcast_fide_womens_world_rapid_2024_r1-6.pgn", 23, trace.Occupancy, 0.3, 0.005, 0.12,
+			"no clock: 46... Rxg3+, unseen, and 47. Kf2, the king lifted 639 ms after the rook and set down on f2: read as Rf2 with the king out of place, a false alert and the next move alerted as illegal, 43 plies behind"},
 		{"gnuchess_book_otb_masters_dev.pgn", 20, trace.Occupancy, 1, 0.005, 0,
 			"no clock, the nominal cell: 21. Bd3 landing 452 ms before 21... Qc6 lifts the queen from e4 (next to d3) and holds it: the still board was read as Bxa6 (a capture nobody saw) and Qd3, the queen landing on d3 before she was lifted; later corrected to Bd3 Qxh1, 82 plies behind with two false alerts"},
 	} {
