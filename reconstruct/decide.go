@@ -245,7 +245,7 @@ func (r *Reconstructor) replyBegins(ev *trace.Event, out []Output) []Output {
 	// two (a piece in the hand touches one or two).
 	best := r.explainFirst(false)
 	if best < 0 || r.cands[best].back > 0 && !r.castlesPublishedRook(&r.cands[best]) {
-		if (r.rec.lifted | r.rec.placed).Count() < 3 {
+		if (r.rec.lifted|r.rec.placed).Count() < 3 && !r.twoLiftedUnseen(on) {
 			return out
 		}
 		best = r.explainFirst(true)
@@ -266,7 +266,7 @@ func (r *Reconstructor) replyBegins(ev *trace.Event, out []Output) []Output {
 	if c.n > 1 && knock == 0 {
 		// Several moves at once: not when one move with pieces out of
 		// place explains the board better (a knock).
-		if ix := r.inexactBest(); ix.cost < c.cost {
+		if ix := r.inexactBest(); ix.cost < c.cost && !(!on && r.nextMoveBegun(&ix, c, rotSquare(s, r.orient))) {
 			if best, knock = r.knockedMove(s, c.cost); best < 0 {
 				return out
 			}
@@ -343,6 +343,50 @@ func (r *Reconstructor) replyBegins(ev *trace.Event, out []Output) []Output {
 		return out
 	}
 	return r.adoptKnocked(best, knock, r.lastChange, out)
+}
+
+// twoLiftedUnseen reports whether, on an occupancy board, the record
+// holds two lifts and nothing set down, and another lift (not on) comes:
+// a move whose capture nobody saw and the reply's, made the same way, so
+// the moves found together are searched for although only two squares
+// were touched.
+func (r *Reconstructor) twoLiftedUnseen(on bool) bool {
+	return r.sensor == trace.Occupancy && !on && r.rec.placed == 0 && r.rec.lifted.Count() == 2
+}
+
+// nextMoveBegun reports whether, at the lift of game square gs, ix reads
+// the board as move ix.move with the replying piece lifted and missing
+// (its one misplaced square) while c is that move and the piece's capture
+// nobody saw, and gs holds a piece of the player who made ix.move that
+// the missing piece cannot take: under ix that player would be moving
+// again while the opponent's piece is in the air, or their hand's knock
+// left off while they go on; the reply was made, and this is the next
+// move beginning.
+func (r *Reconstructor) nextMoveBegun(ix *inexact, c *cand, gs chess.Square) bool {
+	if r.sensor != trace.Occupancy || !ix.oneMoveMisplaced() || ix.diff.Count() != 1 || c.line != ix.line || c.back != 0 ||
+		c.stale || c.n != 2 || c.moves[0] != ix.move {
+		return false
+	}
+	m2 := c.moves[1]
+	if ix.diff != m2.From().Bitboard() || m2.IsCastling() {
+		return false
+	}
+	q := r.lines[ix.line].pos
+	q.MakeMove(ix.move)
+	if pc := q.PieceAt(m2.To()); pc == chess.NoPiece || pc.Color() == q.SideToMove() {
+		return false
+	}
+	if !q.ByColor(q.SideToMove().Other()).Has(gs) || r.captures(&q, m2.From(), gs) {
+		return false
+	}
+	lift, ok1 := r.lastOff(ix.move.From())
+	off, ok2 := r.lastOff(m2.From())
+	if on, ok := r.lastOn(moveLanding(ix.move)); ok && off < on+minReplyMs {
+		// Lifted before the move was seen down, or as its hand
+		// withdrew: no reply.
+		return false
+	}
+	return ok1 && ok2 && off > lift
 }
 
 // knockedMove is the explanation of a board that no move sequence reaches
