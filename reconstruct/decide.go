@@ -680,10 +680,14 @@ func (r *Reconstructor) reaches(p *chess.Position, a, b chess.Square) bool {
 }
 
 // moves reports whether the side to move in p has a legal move from a to
-// b (castling aside).
+// b (castling aside), or an en passant capture from a whose victim stands
+// on b (taken off first).
 func (r *Reconstructor) moves(p *chess.Position, a, b chess.Square) bool {
 	for _, m := range r.legal(p).Moves() {
-		if m.From() == a && m.To() == b && !m.IsCastling() {
+		if m.From() != a || m.IsCastling() {
+			continue
+		}
+		if m.To() == b || m.IsEnPassant() && chess.NewSquare(m.To().File(), m.From().Rank()) == b {
 			return true
 		}
 	}

@@ -326,6 +326,8 @@ func TestStressGames(t *testing.T) {
 			"no clock: 46... Rxg3+, unseen, and 47. Kf2, the king lifted 639 ms after the rook and set down on f2: read as Rf2 with the king out of place, a false alert and the next move alerted as illegal, 43 plies behind"},
 		{"lichess_broadcast_fide_womens_world_rapid_2024_r1-6.pgn", 57, trace.Occupancy, 0.1, 0.005, 0,
 			"no clock: 29... Bxg4 30. hxg4, both captures nobody saw land, the pawn lifted 538 ms after the bishop, and 30... Qc8 begun 903 ms later: two squares touched were too few to search for two moves, and one move with the pawn out of place was cheaper than the two, so the board was read as Bc8 with pawn and queen out of place, 82 plies behind"},
+		{"lichess_prod_movelists_from_scalachess.pgn", 78, trace.Occupancy, 0.3, 0.005, 0,
+			"no clock: 6... d5 slid over d6 and 7. exd6 e.p., the e5 pawn lifted 420 ms after d5 was seen filled (held: the mover's hand may have knocked it) and then its victim taken off d5: only a lift it could capture on resolved the held move, not an en passant victim's, and the board was read as d6 with the e5 pawn out of place, 55 plies behind"},
 		{"gnuchess_book_otb_masters_dev.pgn", 20, trace.Occupancy, 1, 0.005, 0,
 			"no clock, the nominal cell: 21. Bd3 landing 452 ms before 21... Qc6 lifts the queen from e4 (next to d3) and holds it: the still board was read as Bxa6 (a capture nobody saw) and Qd3, the queen landing on d3 before she was lifted; later corrected to Bd3 Qxh1, 82 plies behind with two false alerts"},
 	} {
