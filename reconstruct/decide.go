@@ -245,7 +245,7 @@ func (r *Reconstructor) replyBegins(ev *trace.Event, out []Output) []Output {
 	// two (a piece in the hand touches one or two).
 	best := r.explainFirst(false)
 	if best < 0 || r.cands[best].back > 0 && !r.castlesPublishedRook(&r.cands[best]) {
-		if (r.rec.lifted | r.rec.placed).Count() < 3 {
+		if (r.rec.lifted|r.rec.placed).Count() < 3 && !r.twoLiftedUnseen(on) {
 			return out
 		}
 		best = r.explainFirst(true)
@@ -266,7 +266,7 @@ func (r *Reconstructor) replyBegins(ev *trace.Event, out []Output) []Output {
 	if c.n > 1 && knock == 0 {
 		// Several moves at once: not when one move with pieces out of
 		// place explains the board better (a knock).
-		if ix := r.inexactBest(); ix.cost < c.cost {
+		if ix := r.inexactBest(); ix.cost < c.cost && !(!on && r.nextMoveBegun(&ix, c, rotSquare(s, r.orient))) {
 			if best, knock = r.knockedMove(s, c.cost); best < 0 {
 				return out
 			}
@@ -386,6 +386,50 @@ func (r *Reconstructor) restored(s chess.Square) bool {
 		return false
 	}
 	return r.raw.pieceKnown&b == 0 || r.raw.pieces[s] == pc
+}
+
+// twoLiftedUnseen reports whether, on an occupancy board, the record
+// holds two lifts and nothing set down, and another lift (not on) comes:
+// a move whose capture nobody saw and the reply's, made the same way, so
+// the moves found together are searched for although only two squares
+// were touched.
+func (r *Reconstructor) twoLiftedUnseen(on bool) bool {
+	return r.sensor == trace.Occupancy && !on && r.rec.placed == 0 && r.rec.lifted.Count() == 2
+}
+
+// nextMoveBegun reports whether, at the lift of game square gs, ix reads
+// the board as move ix.move with the replying piece lifted and missing
+// (its one misplaced square) while c is that move and the piece's capture
+// nobody saw, and gs holds a piece of the player who made ix.move that
+// the missing piece cannot take: under ix that player would be moving
+// again while the opponent's piece is in the air, or their hand's knock
+// left off while they go on; the reply was made, and this is the next
+// move beginning.
+func (r *Reconstructor) nextMoveBegun(ix *inexact, c *cand, gs chess.Square) bool {
+	if r.sensor != trace.Occupancy || !ix.oneMoveMisplaced() || ix.diff.Count() != 1 || c.line != ix.line || c.back != 0 ||
+		c.stale || c.n != 2 || c.moves[0] != ix.move {
+		return false
+	}
+	m2 := c.moves[1]
+	if ix.diff != m2.From().Bitboard() || m2.IsCastling() {
+		return false
+	}
+	q := r.lines[ix.line].pos
+	q.MakeMove(ix.move)
+	if pc := q.PieceAt(m2.To()); pc == chess.NoPiece || pc.Color() == q.SideToMove() {
+		return false
+	}
+	if !q.ByColor(q.SideToMove().Other()).Has(gs) || r.captures(&q, m2.From(), gs) {
+		return false
+	}
+	lift, ok1 := r.lastOff(ix.move.From())
+	off, ok2 := r.lastOff(m2.From())
+	if on, ok := r.lastOn(moveLanding(ix.move)); ok && off < on+minReplyMs {
+		// Lifted before the move was seen down, or as its hand
+		// withdrew: no reply.
+		return false
+	}
+	return ok1 && ok2 && off > lift
 }
 
 // knockedMove is the explanation of a board that no move sequence reaches
@@ -713,10 +757,14 @@ func (r *Reconstructor) reaches(p *chess.Position, a, b chess.Square) bool {
 }
 
 // moves reports whether the side to move in p has a legal move from a to
-// b (castling aside).
+// b (castling aside), or an en passant capture from a whose victim stands
+// on b (taken off first).
 func (r *Reconstructor) moves(p *chess.Position, a, b chess.Square) bool {
 	for _, m := range r.legal(p).Moves() {
-		if m.From() == a && m.To() == b && !m.IsCastling() {
+		if m.From() != a || m.IsCastling() {
+			continue
+		}
+		if m.To() == b || m.IsEnPassant() && chess.NewSquare(m.To().File(), m.From().Rank()) == b {
 			return true
 		}
 	}
@@ -800,6 +848,9 @@ func (r *Reconstructor) onAlertTimer(t int64, out []Output) []Output {
 	r.deepResync = true
 	best, ix, useIx := r.weigh(true)
 	r.deepResync = false
+	if useIx && best >= 0 && (r.replyCapturedUnseen(&ix, &r.cands[best]) || r.replyLiftedFirst(&ix, &r.cands[best])) {
+		useIx = false
+	}
 	if !useIx {
 		if c := &r.cands[best]; c.changes() {
 			out = r.adopt(best, r.lastChange, out)
@@ -851,6 +902,73 @@ func (r *Reconstructor) putThenTaken(ix *inexact) bool {
 		}
 	}
 	return true
+}
+
+// replyCapturedUnseen reports whether the board, still for AlertMs, is
+// move ix.move with the piece of the player to reply lifted (its one
+// misplaced square) and explanation c is that move and the lifted piece
+// capturing where nobody saw it land (a swap faster than a scan, or a
+// push-off). The piece was lifted minReplyMs or more after the move
+// landed, so it is no knock of the mover's hand (knockedByMover), and a
+// reply held in the air that long is far less likely than a capture
+// nobody saw: the capture is adopted, not pieces out of place. So it is
+// when the capture was seen made after the lift (its victim taken off,
+// a piece set down there).
+func (r *Reconstructor) replyCapturedUnseen(ix *inexact, c *cand) bool {
+	if r.clock || !ix.oneMoveMisplaced() || ix.diff.Count() != 1 || c.line != ix.line || c.back != 0 || c.stale ||
+		c.n != 2 || c.moves[0] != ix.move || c.cost > ix.cost+costMisplaced {
+		return false
+	}
+	m, m2 := ix.move, c.moves[1]
+	if ix.diff != m2.From().Bitboard() || m2.IsCastling() {
+		return false
+	}
+	q := r.lines[ix.line].pos
+	q.MakeMove(m)
+	if pc := q.PieceAt(m2.To()); pc == chess.NoPiece || pc.Color() == q.SideToMove() {
+		return false
+	}
+	off, ok := r.lastOff(m2.From())
+	if !ok {
+		return false
+	}
+	if voff, ok := r.lastOff(m2.To()); ok && voff > off {
+		// Its victim seen taken off after the lift and a piece set down
+		// there after that: the capture was seen made.
+		if on, ok := r.lastOn(m2.To()); ok && on > voff {
+			return true
+		}
+	}
+	on, ok := r.lastOn(moveLanding(m))
+	return ok && off >= on+minReplyMs
+}
+
+// replyLiftedFirst reports whether the board, still for AlertMs, is read
+// by ix as move ix.move with a piece of the player to reply lifted (its
+// one misplaced square) after that move's piece but before its landing
+// was seen, and explanation c is two moves, the second that piece's to
+// the same landing square: a hand knocks a piece over only once its own
+// is down, and no reply begins before the move it answers is on the
+// board, so the landing seen was the reply's and the move another (a
+// capture nobody saw).
+func (r *Reconstructor) replyLiftedFirst(ix *inexact, c *cand) bool {
+	if r.clock || !ix.oneMoveMisplaced() || ix.diff.Count() != 1 || c.line != ix.line || c.back != 0 || c.stale ||
+		c.n != 2 || c.cost > ix.cost+costMisplaced {
+		return false
+	}
+	m, m2 := ix.move, c.moves[1]
+	if ix.diff != m2.From().Bitboard() || m2.IsCastling() || moveLanding(m2) != moveLanding(m) {
+		return false
+	}
+	q := r.lines[ix.line].pos
+	q.MakeMove(m)
+	if !q.ByColor(q.SideToMove()).Has(m2.From()) {
+		return false
+	}
+	lift, ok1 := r.lastOff(m.From())
+	off, ok2 := r.lastOff(m2.From())
+	on, ok3 := r.lastOn(moveLanding(m))
+	return ok1 && ok2 && ok3 && lift < off && off < on
 }
 
 // knockedByMover reports whether the board is move ix.move made with its

@@ -193,7 +193,7 @@ func (r *Reconstructor) seqCost(p *chess.Position, lastTo chess.Square, moves []
 			// (A Chess960 castling whose king stays moves only the rook.)
 			cost += unseen
 		}
-		if len(moves) > 1 && nl == 0 && !m.IsCastling() && (!rv.placed.Has(to) || r.placedOther(&q, m)) {
+		if len(moves) > 1 && nl == 0 && !m.IsCastling() && (!rv.placed.Has(to) || r.placedOther(&q, m) || r.filledBeforeLift(to, lift, lifted, moves[i+1:], rv)) {
 			cost += unseen
 		}
 		if t := lift; lifted {
@@ -339,6 +339,19 @@ func (r *Reconstructor) seqCost(p *chess.Position, lastTo chess.Square, moves []
 	}
 	// Only a last move can be a piece still in the air.
 	return cost, lastNeed&^rv.lifted != 0
+}
+
+// filledBeforeLift reports whether square to, where a quiet move whose
+// piece was last lifted at lift lands, was last seen filled before that
+// lift (more than a slide's slack before it) and no later move of the
+// sequence touches it: that filling was another piece's, and this move's
+// landing was not seen.
+func (r *Reconstructor) filledBeforeLift(to chess.Square, lift int64, lifted bool, later []chess.Move, rv *recView) bool {
+	if !lifted || rv.framed {
+		return false
+	}
+	on, ok := r.lastOn(to)
+	return ok && on+slideSlackMs < lift && !laterTouch(later, to, rv)
 }
 
 // placedOther reports whether the square quiet move m of p lands on was

@@ -234,6 +234,8 @@ func TestRegressionGames(t *testing.T) {
 			"no clock: Ng5, whose hand knocks the f6 knight onto g6, seen 277 ms after the landing by a 250 ms sweep: not the reply's first lift"},
 		{"gnuchess_book_otb_masters_dev.pgn", 5422, trace.Occupancy, true, 2,
 			"no clock: Nxe4 pushing its victim off, whose hand knocks the e5 pawn next to it off the board 628 ms after the knight was lifted: not the reply (exd6 nobody saw) to a capture that had landed"},
+		{"gnuchess_book_otb_masters_dev.pgn", 1828, trace.Occupancy, true, 1,
+			"no clock: 11. dxc5 nobody saw land, its hand knocking the c6 knight onto d5 before the pawn is down, put back 2 s later: the knight's lift is no reply (Ne5 nobody saw) and the put-back no next move"},
 		{"gnuchess_book_otb_masters_dev.pgn", 7396, trace.PieceSensor, true, 1,
 			"no clock: Nc7, whose hand knocks the c8 rook onto d7, seen landing 254 ms after the knight: not Black's slide begun"},
 	} {
@@ -316,6 +318,22 @@ func TestStressGames(t *testing.T) {
 			"no clock: 21... h4 knocks the g4 pawn onto g5, put back 121 ms before 22. Re1 begins, whose hand knocks the f2 pawn onto e3: the reply's first lift came too soon after the last change to be one, and h4 Re1 Rc8 were published together: 3 plies behind"},
 		{"lichess_broadcast_fide_womens_world_rapid_2024_r1-6.pgn", 2, trace.Colour, 1, 0.02, 0,
 			"no clock: 37... Qh2+ slid from h5, h4 and h3 each filled and emptied again: a rule that took the last square restored for a piece put back read the landing on h2 175 ms later as the reply, and Qh3 was published with a false alert"},
+		{"lichess_broadcast_fide_womens_world_rapid_2024_r1-6.pgn", 9, trace.Occupancy, 1, 0.005, 0,
+			"no clock, the nominal cell: 33. Rxb4 axb4, the recapture swapped faster than a scan 483 ms after the rook landed, and the board still for 4 s with only a5 seen emptied: the pawn was taken to be held in the air, a misplaced-pieces alert named it, and 34. Qb3 was alerted as an illegal move"},
+		{"lichess_broadcast_fide_womens_world_rapid_2024_r1-6.pgn", 11, trace.Occupancy, 1, 0.005, 0.12,
+			"no clock: 29. Nxe6 Qxe6, the queen lifted from e5 and its capture unseen, the board then still for 4 s: the same, a misplaced-pieces alert and 30. Qd3 alerted as an illegal move"},
+		{"lichess_broadcast_fide_womens_world_rapid_2024_r1-6.pgn", 19, trace.Occupancy, 0.1, 0.005, 0.12,
+			"no clock: 20... Bxd5, swapped faster than a scan, and 21. exd5, the pawn lifted 569 ms after the bishop and its victim seen taken off and the pawn set down; the still board was read as Bxd5 with the e4 pawn out of place (the bishop's landing, never seen, timed by the pawn's own), a false alert"},
+		{"lichess_broadcast_fide_womens_world_rapid_2024_r1-6.pgn", 47, trace.Occupancy, 0.3, 0.02, 0.12,
+			"no clock: 34. Rxc8, swapped faster than a scan, and 34... Qb6, the queen lifted from d8 621 ms after the rook and set down on b6 214 ms later: the still board was read as Rb6 with the queen out of place (lifted before the rook was down, so no knock of its hand), a false alert, 35 plies behind"},
+		{"lichess_broadcast_fide_womens_world_rapid_2024_r1-6.pgn", 23, trace.Occupancy, 0.3, 0.005, 0.12,
+			"no clock: 46... Rxg3+, unseen, and 47. Kf2, the king lifted 639 ms after the rook and set down on f2: read as Rf2 with the king out of place, a false alert and the next move alerted as illegal, 43 plies behind"},
+		{"lichess_broadcast_fide_womens_world_rapid_2024_r1-6.pgn", 57, trace.Occupancy, 0.1, 0.005, 0,
+			"no clock: 29... Bxg4 30. hxg4, both captures nobody saw land, the pawn lifted 538 ms after the bishop, and 30... Qc8 begun 903 ms later: two squares touched were too few to search for two moves, and one move with the pawn out of place was cheaper than the two, so the board was read as Bc8 with pawn and queen out of place, 82 plies behind"},
+		{"lichess_prod_movelists_from_scalachess.pgn", 78, trace.Occupancy, 0.3, 0.005, 0,
+			"no clock: 6... d5 slid over d6 and 7. exd6 e.p., the e5 pawn lifted 420 ms after d5 was seen filled (held: the mover's hand may have knocked it) and then its victim taken off d5: only a lift it could capture on resolved the held move, not an en passant victim's, and the board was read as d6 with the e5 pawn out of place, 55 plies behind"},
+		{"gnuchess_book_otb_masters_dev.pgn", 20, trace.Occupancy, 1, 0.005, 0,
+			"no clock, the nominal cell: 21. Bd3 landing 452 ms before 21... Qc6 lifts the queen from e4 (next to d3) and holds it: the still board was read as Bxa6 (a capture nobody saw) and Qd3, the queen landing on d3 before she was lifted; later corrected to Bd3 Qxh1, 82 plies behind with two false alerts"},
 	} {
 		g := c.play(t, false)
 		if !g.Exact || g.Behind > 2 || len(g.FalseAlerts) > 0 {
