@@ -318,8 +318,10 @@ func (r *Reconstructor) misplacedCost(d chess.Bitboard, p *chess.Position) int {
 			if chess.KingAttacks(x).Has(y) {
 				c = 2 * costMisplacedN
 			}
+			// (The last landing: a square a slide crossed before the
+			// knock is filled first by the sliding piece.)
 			off, ok1 := r.firstOff(x)
-			on, ok2 := r.firstOn(y)
+			on, ok2 := r.lastOn(y)
 			if ok1 && ok2 && on < off {
 				c += costMisplacedOrder
 			}

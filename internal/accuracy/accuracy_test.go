@@ -416,6 +416,8 @@ func TestStressGamesSecondSeed(t *testing.T) {
 			"no clock: 42... Qd7 knocks the rook off e7 202 ms after landing; the rook slid to d7 with the queen gone from a4 cost only 5 more, and no hand's knock explains the queen, yet it kept Qd7 from being taken when 43. Nd6 began: Qc6 was published, with three false alerts"}},
 		{sim.ClockNever, stressGame{"gnuchess_book_otb_masters_dev.pgn", 19, trace.PieceSensor, 0.1, 0.05, 0,
 			"no clock: 9... Nxc3 knocks the b2 pawn onto b1, accepted either way until it is back; when 10. Rxc3 began with the rook's lift, the board fitted Rb1, the white pawn on b1 taken for the rook: two false alerts, 62 plies behind"}},
+		{sim.ClockNever, stressGame{"chess960_otb_mainz2009_and_cutechess.pgn", 21, trace.PieceSensor, 0.1, 0.05, 0,
+			"no clock, Chess960: 9. h4 slid over h3, its hand knocking the g4 pawn onto h3 222 ms later: the fallen pawn was priced as seen landing before it was lifted (the sliding pawn had filled h3 first), so h3 with the g4 pawn fallen onto h4 was taken, and the game was lost 104 plies behind"}},
 	} {
 		g := c.playSeed(t, false, 2, c.clock)
 		if !g.Exact || g.Behind > 2 || len(g.FalseAlerts) > 0 {
