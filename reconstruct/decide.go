@@ -362,7 +362,10 @@ func (r *Reconstructor) putBackBefore(s chess.Square, t int64) bool {
 		return false
 	}
 	for b := r.rec.lifted & r.rec.placed & r.raw.occ; b != 0; b &= b - 1 {
-		if r.restored(b.First()) {
+		// The piece put back is the last change, or it slid back and
+		// the last change is the square it crossed last, next to it
+		// (else the last change is another hand's: a slide under way).
+		if p := b.First(); r.restored(p) && (p == ls || chess.KingAttacks(p).Has(ls) && !r.raw.occ.Has(ls)) {
 			return true
 		}
 	}

@@ -392,6 +392,9 @@ func TestStressGamesSecondSeed(t *testing.T) {
 			"with a clock, Chess960: 11. O-O-O, the king set on c1 before the rook is lifted from a1, then the b2 pawn knocked onto b1: read as Rc1 (the same colours), the castling found only at the game's end: 24 plies behind"}},
 		{sim.ClockNever, stressGame{"gnuchess_book_otb_masters_dev.pgn", 61, trace.PieceSensor, 1, 0.05, 0,
 			"no clock: 41... Rdc8 slid from d8, its hand knocking the c7 rook off 31 ms before it shows on c8: read as Rcc8 with the d8 rook knocked, a knock before the move began taken as less likely than one after it landed, and three false alerts followed: 33 plies behind"}},
+		{sim.ClockNever, stressGame{"gnuchess_book_otb_masters_dev.pgn", 38, trace.Colour, 0.1, 0.05, 0.12,
+			"no clock: 5. Nf3 knocks the f2 pawn, put back 86 ms before 5... Bg4 slides from c8: the bishop's last square crossed, emptied, was read as the end of the put-back, its landing on g4 next to the knight as White's reply sliding, and Nf3 Bg4 Nbd2 were published together: 3 plies behind"}},
+		{sim.ClockNever, stressGame{"gnuchess_book_otb_masters_dev.pgn", 38, trace.PieceSensor, 0.1, 0.05, 0.12, "the same on a piece board"}},
 	} {
 		g := c.playSeed(t, false, 2, c.clock)
 		if !g.Exact || g.Behind > 2 || len(g.FalseAlerts) > 0 {
