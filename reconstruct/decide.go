@@ -594,8 +594,8 @@ func (r *Reconstructor) resolveHeld(s chess.Square, t int64, out []Output) []Out
 	gs, gh := rotSquare(s, r.orient), rotSquare(h.sq, r.orient)
 	if h.near {
 		// The piece lifted goes where it can move, or takes off a piece
-		// it can capture.
-		if !r.moves(&h.after, gh, gs) && !r.repliedUnseen(gh, gs, s, t) {
+		// it can capture (en passant too: the pawn beside it).
+		if !r.moves(&h.after, gh, gs) && !(r.raw.occ.Has(s) && r.captures(&h.after, gh, gs)) && !r.repliedUnseen(gh, gs, s, t) {
 			if !h.again && r.raw.occ.Has(s) && h.after.ByColor(h.after.SideToMove()).Has(gs) {
 				// Another piece of the player to reply lifted first: the
 				// replying hand knocking its own piece on the way. Where
@@ -714,17 +714,28 @@ func (r *Reconstructor) moves(p *chess.Position, a, b chess.Square) bool {
 	return false
 }
 
-// captures reports whether the side to move in p can capture from a on b.
+// captures reports whether the side to move in p can capture the piece
+// on b with the one on a (en passant included: its victim is lifted
+// first as often as any other).
 func (r *Reconstructor) captures(p *chess.Position, a, b chess.Square) bool {
 	if p.PieceAt(b) == chess.NoPiece {
 		return false
 	}
 	for _, m := range r.legal(p).Moves() {
-		if m.From() == a && m.To() == b && !m.IsCastling() {
+		if m.From() == a && victimSquare(m) == b && !m.IsCastling() {
 			return true
 		}
 	}
 	return false
+}
+
+// victimSquare is where move m takes a piece if it captures: its
+// destination, or for en passant the square behind it.
+func victimSquare(m chess.Move) chess.Square {
+	if m.IsEnPassant() {
+		return m.To() ^ 8
+	}
+	return m.To()
 }
 
 // slidesToCapture reports whether square s lies on the way of a legal
@@ -756,15 +767,15 @@ func (r *Reconstructor) landsOn(p *chess.Position, s chess.Square, pc chess.Piec
 	return false
 }
 
-// canCapture reports whether the side to move in p has a legal capture on
-// s: a lift of the piece there may be the victim of the reply, removed
-// first.
+// canCapture reports whether the side to move in p has a legal capture of
+// the piece on s (en passant included): a lift of the piece there may be
+// the victim of the reply, removed first.
 func (r *Reconstructor) canCapture(p *chess.Position, s chess.Square) bool {
 	if p.PieceAt(s) == chess.NoPiece {
 		return false
 	}
 	for _, m := range r.legal(p).Moves() {
-		if m.To() == s && !m.IsCastling() {
+		if victimSquare(m) == s && !m.IsCastling() {
 			return true
 		}
 	}

@@ -395,6 +395,12 @@ func TestStressGamesSecondSeed(t *testing.T) {
 		{sim.ClockNever, stressGame{"gnuchess_book_otb_masters_dev.pgn", 38, trace.Colour, 0.1, 0.05, 0.12,
 			"no clock: 5. Nf3 knocks the f2 pawn, put back 86 ms before 5... Bg4 slides from c8: the bishop's last square crossed, emptied, was read as the end of the put-back, its landing on g4 next to the knight as White's reply sliding, and Nf3 Bg4 Nbd2 were published together: 3 plies behind"}},
 		{sim.ClockNever, stressGame{"gnuchess_book_otb_masters_dev.pgn", 38, trace.PieceSensor, 0.1, 0.05, 0.12, "the same on a piece board"}},
+		{sim.ClockNever, stressGame{"gnuchess_book_otb_masters_dev.pgn", 54, trace.Colour, 0.1, 0.05, 0.12,
+			"no clock: 26... f5 answered by 27. exf6 e.p., its victim lifted first: the lift of the e5 pawn did not count as the capturing piece's (no capture lands on f5), and f5 exf6 Qxf6 Re5 were published together: 3 plies behind"}},
+		{sim.ClockNever, stressGame{"gnuchess_book_otb_masters_dev.pgn", 54, trace.PieceSensor, 0.03, 0.05, 0.12,
+			"the same on a piece board at the quickest pace"}},
+		{sim.ClockNever, stressGame{"gnuchess_book_otb_masters_dev.pgn", 33, trace.Colour, 0.03, 0.05, 0,
+			"no clock: 16. b4 cxb3 e.p., the c4 pawn lifted next to b4's landing 430 ms after it (held as the mover's hand knocking it), then the b4 pawn it takes: not taken for the capture, as no capture lands on b4, and b4 cxb3 Bxb3 were published together: 3 plies behind"}},
 	} {
 		g := c.playSeed(t, false, 2, c.clock)
 		if !g.Exact || g.Behind > 2 || len(g.FalseAlerts) > 0 {
