@@ -274,6 +274,28 @@ func (r *Reconstructor) replyBegins(ev *trace.Event, out []Output) []Output {
 		c = &r.cands[best]
 	}
 	m := c.moves[c.n-1]
+	if t-r.lastChange < minReplyMs {
+		// Just after a knocked piece was put back (putBackBefore): the
+		// replying hand is not the one that put it back, and no reply
+		// begins sooner than minReadyReplyMs after the move landed. The
+		// square changed last is no square of the move's, nor one it
+		// crossed: then the moving hand changed it.
+		if land, ok := r.lastOn(moveLanding(m)); !ok || t-land < minReadyReplyMs {
+			return out
+		}
+		p := r.lines[c.line].pos
+		if c.back == 1 {
+			p = r.befores[len(r.plies)-1]
+		}
+		ls := rotSquare(r.lastSq, r.orient)
+		for _, mv := range c.moves[:c.n] {
+			all, _ := moveSquares(&p, mv)
+			if (all | chess.Between(mv.From(), moveLanding(mv))).Has(ls) {
+				return out
+			}
+			p.MakeMove(mv)
+		}
+	}
 	if m.IsPromotion() && r.sensor != trace.PieceSensor && r.promo == chess.NoPieceType && (m.Promotion() != chess.Queen || r.sensor == trace.Occupancy) {
 		// Its promote input usually follows the piece: wait for it. On a
 		// colour board a queen needs none (it is what is assumed): one
@@ -294,7 +316,13 @@ func (r *Reconstructor) replyBegins(ev *trace.Event, out []Output) []Output {
 	gs := rotSquare(s, r.orient)
 	mine := after.ByColor(after.SideToMove())
 	hold, near := false, false
-	if !on && mine.Has(gs) && chess.KingAttacks(moveLanding(m)).Has(gs) && t-r.lastChange < knockMs {
+	since := r.lastChange
+	if t-r.lastChange < minReplyMs {
+		// Just after the other hand put a knocked piece back: the
+		// mover's hand withdrew from the landing long before.
+		since, _ = r.lastOn(moveLanding(m))
+	}
+	if !on && mine.Has(gs) && chess.KingAttacks(moveLanding(m)).Has(gs) && t-since < knockMs {
 		// Next to where the move landed, a lift this soon may be the
 		// mover's hand knocking the piece (its scan up to a sweep late):
 		// held until the piece is seen going where it can move.
@@ -350,14 +378,16 @@ func (r *Reconstructor) replyBegins(ev *trace.Event, out []Output) []Output {
 // piece knocked after the move was made: the square changed last, and a
 // square lifted and filled again that holds a piece, are as the
 // published game has them, away from s. The hand that did it withdraws,
-// and the other side may begin a reply it had ready from
-// minReadyReplyMs (else a knock put back just before the reply left the
-// move to be decided with it and the next one, three plies at once).
+// and the other side, whose hand is another, may begin a reply it had
+// ready at once: minReadyReplyMs after the move landed, not after the
+// put-back (replyBegins checks; else a knock put back just before the
+// reply left the move to be decided with it and the next one, three
+// plies at once).
 // Squares a sliding piece crossed are restored too, but empty. Not on
 // occupancy boards, where a square filled again may be a capture's.
 func (r *Reconstructor) putBackBefore(s chess.Square, t int64) bool {
 	ls := r.lastSq
-	if r.sensor == trace.Occupancy || ls == chess.NoSquare || ls == s || t-r.lastChange < minReadyReplyMs ||
+	if r.sensor == trace.Occupancy || ls == chess.NoSquare || ls == s ||
 		chess.KingAttacks(ls).Has(s) || !r.restored(ls) {
 		return false
 	}
@@ -367,6 +397,18 @@ func (r *Reconstructor) putBackBefore(s chess.Square, t int64) bool {
 		// (else the last change is another hand's: a slide under way).
 		if p := b.First(); r.restored(p) && (p == ls || chess.KingAttacks(p).Has(ls) && !r.raw.occ.Has(ls)) {
 			return true
+		}
+	}
+	// Or the hand has just picked the knocked piece up from where it fell,
+	// next to its square, which is still empty: it is in that hand, on its
+	// way back. (Not a square the move crossed: replyBegins checks.)
+	if !r.raw.occ.Has(ls) && r.rec.placed.Has(ls) {
+		g := rotSquare(ls, r.orient)
+		P := &r.lines[0].pos
+		for b := chess.KingAttacks(ls) & r.rec.lifted &^ r.raw.occ; b != 0; b &= b - 1 {
+			if P.Occupied().Has(rotSquare(b.First(), r.orient)) && r.rec.lastOn[ls] > r.rec.lastOff[b.First()] && !P.Occupied().Has(g) {
+				return true
+			}
 		}
 	}
 	return false
@@ -471,12 +513,26 @@ func (r *Reconstructor) knockedDuring(ix *inexact) (ok, early bool) {
 	rv := r.recView()
 	// (The squares a slid piece crossed, empty again, are its move's.)
 	path := chess.Between(m.From(), moveLanding(m)) &^ r.v.occ
-	if ix.diff&all != 0 || vac|fil != ix.diff || vac.Count() > 2 || fil.Count() > vac.Count() || rv.touched()&^(all|ix.diff|path) != 0 {
+	if ix.diff&all != 0 || vac|fil != ix.diff || vac.Count() > 2 || fil.Count() > vac.Count() {
 		return false, false
 	}
 	start, ok1 := r.lastOff(m.From())
 	land, ok2 := r.lastOn(moveLanding(m))
 	if !ok1 || !ok2 {
+		return false, false
+	}
+	// (So are empty squares next to a piece knocked while the move was
+	// made that a piece was set on: it fell there and was picked up to be
+	// put back. Knocked later, that is likelier the reply's piece lifted
+	// and touched down on its way.)
+	var fell chess.Bitboard
+	for b := vac; b != 0; b &= b - 1 {
+		if off, ok := r.lastOff(b.First()); ok && off < land+minReplyMs {
+			fell |= chess.KingAttacks(b.First())
+		}
+	}
+	fell &= rv.placed &^ r.v.occ &^ after.Occupied()
+	if rv.touched()&^(all|ix.diff|path|fell) != 0 {
 		return false, false
 	}
 	if on, ok := r.firstOn(moveLanding(m)); ok && on < start && on+slideSlackMs >= start {

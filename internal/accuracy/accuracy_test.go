@@ -401,6 +401,8 @@ func TestStressGamesSecondSeed(t *testing.T) {
 			"the same on a piece board at the quickest pace"}},
 		{sim.ClockNever, stressGame{"gnuchess_book_otb_masters_dev.pgn", 33, trace.Colour, 0.03, 0.05, 0,
 			"no clock: 16. b4 cxb3 e.p., the c4 pawn lifted next to b4's landing 430 ms after it (held as the mover's hand knocking it), then the b4 pawn it takes: not taken for the capture, as no capture lands on b4, and b4 cxb3 Bxb3 were published together: 3 plies behind"}},
+		{sim.ClockNever, stressGame{"chess960_otb_mainz2009_and_cutechess.pgn", 24, trace.PieceSensor, 0.03, 0.05, 0.12,
+			"no clock, Chess960: 43. Bc6 knocks the b5 pawn onto c4; White's hand picks it up from c4, and 43... Rxc6 begins 75 ms later with the c7 rook next to the bishop: too soon after the board's last change for a reply, and Bc6 Rxc6 bxc6 were published together: 3 plies behind"}},
 	} {
 		g := c.playSeed(t, false, 2, c.clock)
 		if !g.Exact || g.Behind > 2 || len(g.FalseAlerts) > 0 {
