@@ -366,7 +366,11 @@ func (r *Reconstructor) replyBegins(ev *trace.Event, out []Output) []Output {
 		hold = true
 	}
 	if hold {
-		r.held = heldMove{ok: true, on: on, near: near, sq: s, t: t, lastChange: r.lastChange, best: best, landing: moveLanding(m),
+		landT, ok := r.lastOn(moveLanding(m))
+		if !ok {
+			landT = r.lastChange
+		}
+		r.held = heldMove{ok: true, on: on, near: near, sq: s, t: t, lastChange: r.lastChange, landT: landT, best: best, landing: moveLanding(m),
 			cands: append(r.held.cands[:0], r.cands...), plies: len(r.plies), after: after, knock: knock}
 		return out
 	}
@@ -541,9 +545,10 @@ func (r *Reconstructor) knockedDuring(ix *inexact) (ok, early bool) {
 	for b := vac; b != 0; b &= b - 1 {
 		sq := b.First()
 		within := int64(minReplyMs)
-		if chess.KingAttacks(moveLanding(m)).Has(sq) && !r.canCapture(&after, sq) {
+		if chess.KingAttacks(moveLanding(m)).Has(sq) && (!r.canCapture(&after, sq) || r.notVictim.Has(sq)) {
 			// (A piece the reply can take, lifted that late, may be its
-			// victim taken off first.)
+			// victim taken off first: not when the reply's first lift
+			// was a piece that cannot take it.)
 			within = knockMs
 		}
 		off, ok := r.lastOff(sq)
@@ -673,9 +678,14 @@ func (r *Reconstructor) resolveHeld(s chess.Square, t int64, out []Output) []Out
 			}
 			return out
 		}
-		if h.t-h.lastChange < knockMs && chess.KingAttacks(h.landing).Has(gs) {
+		if h.t-h.landT < knockMs && chess.KingAttacks(h.landing).Has(gs) && !r.moves(&h.after, gs, gh) {
 			// Soon after the move, a piece next to its landing falling
 			// onto a square next to it: the mover's hand knocked it.
+			// (Timed from the landing: a knocked piece put back since
+			// by the other hand does not make the mover's hand return.
+			// Not when it went where it can move: a rook slid from h8 to
+			// h7 is a reply as likely, and either way the move that
+			// stood is made.)
 			return out
 		}
 	} else if gs == gh {
@@ -688,6 +698,13 @@ func (r *Reconstructor) resolveHeld(s chess.Square, t int64, out []Output) []Out
 		// A square on the way to the victim's, or one it can move to,
 		// filled by a piece of the side to reply (Feed checked).
 	} else if !r.captures(&h.after, gs, gh) {
+		if len(r.plies) == h.plies && h.after.ByColor(h.after.SideToMove()).Has(gs) {
+			// A piece of the player to reply lifted that cannot take the
+			// one lifted before: that was no victim taken off first but
+			// a piece the mover's hand knocked, and this may be the reply
+			// (Feed judges it so).
+			r.notVictim = gh.Bitboard()
+		}
 		return out
 	}
 	r.cands = append(r.cands[:0], h.cands...)

@@ -403,6 +403,11 @@ func TestStressGamesSecondSeed(t *testing.T) {
 			"no clock: 16. b4 cxb3 e.p., the c4 pawn lifted next to b4's landing 430 ms after it (held as the mover's hand knocking it), then the b4 pawn it takes: not taken for the capture, as no capture lands on b4, and b4 cxb3 Bxb3 were published together: 3 plies behind"}},
 		{sim.ClockNever, stressGame{"chess960_otb_mainz2009_and_cutechess.pgn", 24, trace.PieceSensor, 0.03, 0.05, 0.12,
 			"no clock, Chess960: 43. Bc6 knocks the b5 pawn onto c4; White's hand picks it up from c4, and 43... Rxc6 begins 75 ms later with the c7 rook next to the bishop: too soon after the board's last change for a reply, and Bc6 Rxc6 bxc6 were published together: 3 plies behind"}},
+		{sim.ClockNever, stressGame{"lichess_prod_movelists_from_scalachess.pgn", 12, trace.PieceSensor, 0.03, 0.05, 0.12,
+			"no clock: 20. Bd3 knocks the d4 pawn 281 ms after it lands (held as a victim taken off first), then 20... f5 lifts f7, which cannot take it: the hold was dropped and the reply's first lift with it; and 21. Qf3 slid from e4 1.2 s after f5 landed, but 477 ms after White's hand put d4 back, was taken for Black's hand knocking the queen: 3 plies behind"}},
+		{sim.ClockNever, stressGame{"lichess_broadcast_fide_womens_world_rapid_2024_r1-6.pgn", 69, trace.Colour, 0.1, 0.05, 0,
+			"no clock: 60... Kg7, and 61. Rh7+ slid from h8 463 ms after the king landed: read as the king's hand knocking the rook onto h7, and Kg7 Rh7+ Kf8 were published together: 3 plies behind"}},
+		{sim.ClockNever, stressGame{"lichess_broadcast_fide_womens_world_rapid_2024_r1-6.pgn", 69, trace.Colour, 0.03, 0.05, 0, "the same at a faster pace"}},
 	} {
 		g := c.playSeed(t, false, 2, c.clock)
 		if !g.Exact || g.Behind > 2 || len(g.FalseAlerts) > 0 {
