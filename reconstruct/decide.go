@@ -274,6 +274,28 @@ func (r *Reconstructor) replyBegins(ev *trace.Event, out []Output) []Output {
 		c = &r.cands[best]
 	}
 	m := c.moves[c.n-1]
+	if t-r.lastChange < minReplyMs {
+		// Just after a knocked piece was put back (putBackBefore): the
+		// replying hand is not the one that put it back, and no reply
+		// begins sooner than minReadyReplyMs after the move landed. The
+		// square changed last is no square of the move's, nor one it
+		// crossed: then the moving hand changed it.
+		if land, ok := r.lastOn(moveLanding(m)); !ok || t-land < minReadyReplyMs {
+			return out
+		}
+		p := r.lines[c.line].pos
+		if c.back == 1 {
+			p = r.befores[len(r.plies)-1]
+		}
+		ls := rotSquare(r.lastSq, r.orient)
+		for _, mv := range c.moves[:c.n] {
+			all, _ := moveSquares(&p, mv)
+			if (all | chess.Between(mv.From(), moveLanding(mv))).Has(ls) {
+				return out
+			}
+			p.MakeMove(mv)
+		}
+	}
 	if m.IsPromotion() && r.sensor != trace.PieceSensor && r.promo == chess.NoPieceType && (m.Promotion() != chess.Queen || r.sensor == trace.Occupancy) {
 		// Its promote input usually follows the piece: wait for it. On a
 		// colour board a queen needs none (it is what is assumed): one
@@ -294,7 +316,13 @@ func (r *Reconstructor) replyBegins(ev *trace.Event, out []Output) []Output {
 	gs := rotSquare(s, r.orient)
 	mine := after.ByColor(after.SideToMove())
 	hold, near := false, false
-	if !on && mine.Has(gs) && chess.KingAttacks(moveLanding(m)).Has(gs) && t-r.lastChange < knockMs {
+	since := r.lastChange
+	if t-r.lastChange < minReplyMs {
+		// Just after the other hand put a knocked piece back: the
+		// mover's hand withdrew from the landing long before.
+		since, _ = r.lastOn(moveLanding(m))
+	}
+	if !on && mine.Has(gs) && chess.KingAttacks(moveLanding(m)).Has(gs) && t-since < knockMs {
 		// Next to where the move landed, a lift this soon may be the
 		// mover's hand knocking the piece (its scan up to a sweep late):
 		// held until the piece is seen going where it can move.
@@ -338,7 +366,11 @@ func (r *Reconstructor) replyBegins(ev *trace.Event, out []Output) []Output {
 		hold = true
 	}
 	if hold {
-		r.held = heldMove{ok: true, on: on, near: near, sq: s, t: t, lastChange: r.lastChange, best: best, landing: moveLanding(m),
+		landT, ok := r.lastOn(moveLanding(m))
+		if !ok {
+			landT = r.lastChange
+		}
+		r.held = heldMove{ok: true, on: on, near: near, sq: s, t: t, lastChange: r.lastChange, landT: landT, best: best, landing: moveLanding(m),
 			cands: append(r.held.cands[:0], r.cands...), plies: len(r.plies), after: after, knock: knock}
 		return out
 	}
@@ -350,20 +382,37 @@ func (r *Reconstructor) replyBegins(ev *trace.Event, out []Output) []Output {
 // piece knocked after the move was made: the square changed last, and a
 // square lifted and filled again that holds a piece, are as the
 // published game has them, away from s. The hand that did it withdraws,
-// and the other side may begin a reply it had ready from
-// minReadyReplyMs (else a knock put back just before the reply left the
-// move to be decided with it and the next one, three plies at once).
+// and the other side, whose hand is another, may begin a reply it had
+// ready at once: minReadyReplyMs after the move landed, not after the
+// put-back (replyBegins checks; else a knock put back just before the
+// reply left the move to be decided with it and the next one, three
+// plies at once).
 // Squares a sliding piece crossed are restored too, but empty. Not on
 // occupancy boards, where a square filled again may be a capture's.
 func (r *Reconstructor) putBackBefore(s chess.Square, t int64) bool {
 	ls := r.lastSq
-	if r.sensor == trace.Occupancy || ls == chess.NoSquare || ls == s || t-r.lastChange < minReadyReplyMs ||
+	if r.sensor == trace.Occupancy || ls == chess.NoSquare || ls == s ||
 		chess.KingAttacks(ls).Has(s) || !r.restored(ls) {
 		return false
 	}
 	for b := r.rec.lifted & r.rec.placed & r.raw.occ; b != 0; b &= b - 1 {
-		if r.restored(b.First()) {
+		// The piece put back is the last change, or it slid back and
+		// the last change is the square it crossed last, next to it
+		// (else the last change is another hand's: a slide under way).
+		if p := b.First(); r.restored(p) && (p == ls || chess.KingAttacks(p).Has(ls) && !r.raw.occ.Has(ls)) {
 			return true
+		}
+	}
+	// Or the hand has just picked the knocked piece up from where it fell,
+	// next to its square, which is still empty: it is in that hand, on its
+	// way back. (Not a square the move crossed: replyBegins checks.)
+	if !r.raw.occ.Has(ls) && r.rec.placed.Has(ls) {
+		g := rotSquare(ls, r.orient)
+		P := &r.lines[0].pos
+		for b := chess.KingAttacks(ls) & r.rec.lifted &^ r.raw.occ; b != 0; b &= b - 1 {
+			if P.Occupied().Has(rotSquare(b.First(), r.orient)) && r.rec.lastOn[ls] > r.rec.lastOff[b.First()] && !P.Occupied().Has(g) {
+				return true
+			}
 		}
 	}
 	return false
@@ -519,12 +568,26 @@ func (r *Reconstructor) knockedDuring(ix *inexact) (ok, early bool) {
 	rv := r.recView()
 	// (The squares a slid piece crossed, empty again, are its move's.)
 	path := chess.Between(m.From(), moveLanding(m)) &^ r.v.occ
-	if ix.diff&all != 0 || vac|fil != ix.diff || vac.Count() > 2 || fil.Count() > vac.Count() || rv.touched()&^(all|ix.diff|path) != 0 {
+	if ix.diff&all != 0 || vac|fil != ix.diff || vac.Count() > 2 || fil.Count() > vac.Count() {
 		return false, false
 	}
 	start, ok1 := r.lastOff(m.From())
 	land, ok2 := r.lastOn(moveLanding(m))
 	if !ok1 || !ok2 {
+		return false, false
+	}
+	// (So are empty squares next to a piece knocked while the move was
+	// made that a piece was set on: it fell there and was picked up to be
+	// put back. Knocked later, that is likelier the reply's piece lifted
+	// and touched down on its way.)
+	var fell chess.Bitboard
+	for b := vac; b != 0; b &= b - 1 {
+		if off, ok := r.lastOff(b.First()); ok && off < land+minReplyMs {
+			fell |= chess.KingAttacks(b.First())
+		}
+	}
+	fell &= rv.placed &^ r.v.occ &^ after.Occupied()
+	if rv.touched()&^(all|ix.diff|path|fell) != 0 {
 		return false, false
 	}
 	if on, ok := r.firstOn(moveLanding(m)); ok && on < start && on+slideSlackMs >= start {
@@ -533,9 +596,10 @@ func (r *Reconstructor) knockedDuring(ix *inexact) (ok, early bool) {
 	for b := vac; b != 0; b &= b - 1 {
 		sq := b.First()
 		within := int64(minReplyMs)
-		if chess.KingAttacks(moveLanding(m)).Has(sq) && !r.canCapture(&after, sq) {
+		if chess.KingAttacks(moveLanding(m)).Has(sq) && (!r.canCapture(&after, sq) || r.notVictim.Has(sq)) {
 			// (A piece the reply can take, lifted that late, may be its
-			// victim taken off first.)
+			// victim taken off first: not when the reply's first lift
+			// was a piece that cannot take it.)
 			within = knockMs
 		}
 		off, ok := r.lastOff(sq)
@@ -642,8 +706,8 @@ func (r *Reconstructor) resolveHeld(s chess.Square, t int64, out []Output) []Out
 	gs, gh := rotSquare(s, r.orient), rotSquare(h.sq, r.orient)
 	if h.near {
 		// The piece lifted goes where it can move, or takes off a piece
-		// it can capture.
-		if !r.moves(&h.after, gh, gs) && !r.repliedUnseen(gh, gs, s, t) {
+		// it can capture (en passant too: the pawn beside it).
+		if !r.moves(&h.after, gh, gs) && !(r.raw.occ.Has(s) && r.captures(&h.after, gh, gs)) && !r.repliedUnseen(gh, gs, s, t) {
 			if !h.again && r.raw.occ.Has(s) && h.after.ByColor(h.after.SideToMove()).Has(gs) {
 				// Another piece of the player to reply lifted first: the
 				// replying hand knocking its own piece on the way. Where
@@ -665,9 +729,14 @@ func (r *Reconstructor) resolveHeld(s chess.Square, t int64, out []Output) []Out
 			}
 			return out
 		}
-		if h.t-h.lastChange < knockMs && chess.KingAttacks(h.landing).Has(gs) {
+		if h.t-h.landT < knockMs && chess.KingAttacks(h.landing).Has(gs) && !r.moves(&h.after, gs, gh) {
 			// Soon after the move, a piece next to its landing falling
 			// onto a square next to it: the mover's hand knocked it.
+			// (Timed from the landing: a knocked piece put back since
+			// by the other hand does not make the mover's hand return.
+			// Not when it went where it can move: a rook slid from h8 to
+			// h7 is a reply as likely, and either way the move that
+			// stood is made.)
 			return out
 		}
 	} else if gs == gh {
@@ -679,12 +748,21 @@ func (r *Reconstructor) resolveHeld(s chess.Square, t int64, out []Output) []Out
 	} else if !r.raw.occ.Has(s) {
 		// A square on the way to the victim's, or one it can move to,
 		// filled by a piece of the side to reply (Feed checked).
-	} else if !r.captures(&h.after, gs, gh) || t-h.t < minQuickCarryMs && h.t-h.lastChange < knockMs {
-		// (Its victim lifted soon after the move, by the hand that may
+	} else if !r.captures(&h.after, gs, gh) {
+		if len(r.plies) == h.plies && h.after.ByColor(h.after.SideToMove()).Has(gs) {
+			// A piece of the player to reply lifted that cannot take the
+			// one lifted before: that was no victim taken off first but
+			// a piece the mover's hand knocked, and this may be the reply
+			// (Feed judges it so).
+			r.notVictim = gh.Bitboard()
+		}
+		return out
+	} else if t-h.t < minQuickCarryMs && h.t-h.lastChange < knockMs {
+		// Its victim lifted soon after the move, by the hand that may
 		// not have let go of it yet, and the capturing piece sooner after
 		// than a hand goes from one to the other: the mover's hand went
 		// on and knocked it, a rook slid on from e4 to e5 knocking the
-		// bishop next to it.)
+		// bishop next to it.
 		return out
 	}
 	r.cands = append(r.cands[:0], h.cands...)
@@ -771,17 +849,28 @@ func (r *Reconstructor) moves(p *chess.Position, a, b chess.Square) bool {
 	return false
 }
 
-// captures reports whether the side to move in p can capture from a on b.
+// captures reports whether the side to move in p can capture the piece
+// on b with the one on a (en passant included: its victim is lifted
+// first as often as any other).
 func (r *Reconstructor) captures(p *chess.Position, a, b chess.Square) bool {
 	if p.PieceAt(b) == chess.NoPiece {
 		return false
 	}
 	for _, m := range r.legal(p).Moves() {
-		if m.From() == a && m.To() == b && !m.IsCastling() {
+		if m.From() == a && victimSquare(m) == b && !m.IsCastling() {
 			return true
 		}
 	}
 	return false
+}
+
+// victimSquare is where move m takes a piece if it captures: its
+// destination, or for en passant the square behind it.
+func victimSquare(m chess.Move) chess.Square {
+	if m.IsEnPassant() {
+		return m.To() ^ 8
+	}
+	return m.To()
 }
 
 // slidesToCapture reports whether square s lies on the way of a legal
@@ -813,15 +902,15 @@ func (r *Reconstructor) landsOn(p *chess.Position, s chess.Square, pc chess.Piec
 	return false
 }
 
-// canCapture reports whether the side to move in p has a legal capture on
-// s: a lift of the piece there may be the victim of the reply, removed
-// first.
+// canCapture reports whether the side to move in p has a legal capture of
+// the piece on s (en passant included): a lift of the piece there may be
+// the victim of the reply, removed first.
 func (r *Reconstructor) canCapture(p *chess.Position, s chess.Square) bool {
 	if p.PieceAt(s) == chess.NoPiece {
 		return false
 	}
 	for _, m := range r.legal(p).Moves() {
-		if m.To() == s && !m.IsCastling() {
+		if victimSquare(m) == s && !m.IsCastling() {
 			return true
 		}
 	}

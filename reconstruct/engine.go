@@ -169,6 +169,7 @@ type heldMove struct {
 	sq         chess.Square // the raw square
 	t          int64        // when
 	lastChange int64        // when the move's board was complete
+	landT      int64        // when the move's landing was last filled (on only)
 	refill     int64        // when the lifted square was filled again (0: not)
 	best       int
 	cands      []cand // the explanation of that board
@@ -279,6 +280,10 @@ type Reconstructor struct {
 	spare     []line
 	decisions int // boards judged (settles, presses, timers)
 	held      heldMove
+	// notVictim: while the reply's first lift is judged, the held lift
+	// before it, of a piece the lifted one cannot take (game squares):
+	// no victim taken off first, a piece the mover's hand knocked.
+	notVictim chess.Bitboard
 
 	// The last explanation and what it depended on; ver changes whenever
 	// the hypotheses, the published moves, the record or the overlay do.
@@ -408,6 +413,10 @@ func (r *Reconstructor) Feed(ev *trace.Event, out []Output) []Output {
 		}
 		if r.held.ok && ev.Square != r.held.sq && r.raw.occ.Has(ev.Square) {
 			out = r.resolveHeld(ev.Square, ev.T, out)
+			if r.notVictim != 0 {
+				out = r.replyBegins(ev, out)
+				r.notVictim = 0
+			}
 		} else {
 			out = r.replyBegins(ev, out)
 		}

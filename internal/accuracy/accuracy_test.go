@@ -418,6 +418,22 @@ func TestStressGamesSecondSeed(t *testing.T) {
 			"no clock: 9... Nxc3 knocks the b2 pawn onto b1, accepted either way until it is back; when 10. Rxc3 began with the rook's lift, the board fitted Rb1, the white pawn on b1 taken for the rook: two false alerts, 62 plies behind"}},
 		{sim.ClockNever, stressGame{"chess960_otb_mainz2009_and_cutechess.pgn", 21, trace.PieceSensor, 0.1, 0.05, 0,
 			"no clock, Chess960: 9. h4 slid over h3, its hand knocking the g4 pawn onto h3 222 ms later: the fallen pawn was priced as seen landing before it was lifted (the sliding pawn had filled h3 first), so h3 with the g4 pawn fallen onto h4 was taken, and the game was lost 104 plies behind"}},
+		{sim.ClockNever, stressGame{"gnuchess_book_otb_masters_dev.pgn", 38, trace.Colour, 0.1, 0.05, 0.12,
+			"no clock: 5. Nf3 knocks the f2 pawn, put back 86 ms before 5... Bg4 slides from c8: the bishop's last square crossed, emptied, was read as the end of the put-back, its landing on g4 next to the knight as White's reply sliding, and Nf3 Bg4 Nbd2 were published together: 3 plies behind"}},
+		{sim.ClockNever, stressGame{"gnuchess_book_otb_masters_dev.pgn", 38, trace.PieceSensor, 0.1, 0.05, 0.12, "the same on a piece board"}},
+		{sim.ClockNever, stressGame{"gnuchess_book_otb_masters_dev.pgn", 54, trace.Colour, 0.1, 0.05, 0.12,
+			"no clock: 26... f5 answered by 27. exf6 e.p., its victim lifted first: the lift of the e5 pawn did not count as the capturing piece's (no capture lands on f5), and f5 exf6 Qxf6 Re5 were published together: 3 plies behind"}},
+		{sim.ClockNever, stressGame{"gnuchess_book_otb_masters_dev.pgn", 54, trace.PieceSensor, 0.03, 0.05, 0.12,
+			"the same on a piece board at the quickest pace"}},
+		{sim.ClockNever, stressGame{"gnuchess_book_otb_masters_dev.pgn", 33, trace.Colour, 0.03, 0.05, 0,
+			"no clock: 16. b4 cxb3 e.p., the c4 pawn lifted next to b4's landing 430 ms after it (held as the mover's hand knocking it), then the b4 pawn it takes: not taken for the capture, as no capture lands on b4, and b4 cxb3 Bxb3 were published together: 3 plies behind"}},
+		{sim.ClockNever, stressGame{"chess960_otb_mainz2009_and_cutechess.pgn", 24, trace.PieceSensor, 0.03, 0.05, 0.12,
+			"no clock, Chess960: 43. Bc6 knocks the b5 pawn onto c4; White's hand picks it up from c4, and 43... Rxc6 begins 75 ms later with the c7 rook next to the bishop: too soon after the board's last change for a reply, and Bc6 Rxc6 bxc6 were published together: 3 plies behind"}},
+		{sim.ClockNever, stressGame{"lichess_prod_movelists_from_scalachess.pgn", 12, trace.PieceSensor, 0.03, 0.05, 0.12,
+			"no clock: 20. Bd3 knocks the d4 pawn 281 ms after it lands (held as a victim taken off first), then 20... f5 lifts f7, which cannot take it: the hold was dropped and the reply's first lift with it; and 21. Qf3 slid from e4 1.2 s after f5 landed, but 477 ms after White's hand put d4 back, was taken for Black's hand knocking the queen: 3 plies behind"}},
+		{sim.ClockNever, stressGame{"lichess_broadcast_fide_womens_world_rapid_2024_r1-6.pgn", 69, trace.Colour, 0.1, 0.05, 0,
+			"no clock: 60... Kg7, and 61. Rh7+ slid from h8 463 ms after the king landed: read as the king's hand knocking the rook onto h7, and Kg7 Rh7+ Kf8 were published together: 3 plies behind"}},
+		{sim.ClockNever, stressGame{"lichess_broadcast_fide_womens_world_rapid_2024_r1-6.pgn", 69, trace.Colour, 0.03, 0.05, 0, "the same at a faster pace"}},
 	} {
 		g := c.playSeed(t, false, 2, c.clock)
 		if !g.Exact || g.Behind > 2 || len(g.FalseAlerts) > 0 {
