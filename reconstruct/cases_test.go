@@ -765,3 +765,14 @@ func TestKnockAfterCastlingIsNoChangedMove(t *testing.T) {
 		h.lift("f1", "g1").placeFirst("g1").place("f1").wait(500).press(chess.White)
 	}, "O-O", "move-changed@7")
 }
+
+// TestChess960KingStaysAdjustedAfterRook: a Chess960 castling whose king
+// already stands on its square is the rook's move; the king lifted and
+// set back once the rook is down is an adjustment, not the king moved
+// after the rook (castling-rook-first).
+func TestChess960KingStaysAdjustedAfterRook(t *testing.T) {
+	start := mustFEN(t, "brk2r1b/ppp1nq2/3ppn2/5ppp/2PP4/1PNNPBP1/P3QP1P/BRK2R2 w KQkq - 0 11")
+	check(t, "960-king-adjusted", start, allSensors, []bool{true, false}, func(h *hands, _ bool) {
+		h.move("b1", "d1").wait(300).move("c1", "c1").wait(500).press(chess.White)
+	}, "O-O-O", "")
+}

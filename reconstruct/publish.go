@@ -283,6 +283,12 @@ func (r *Reconstructor) rookFirst(m, retracted chess.Move, first bool) bool {
 	if !ok1 || !ok2 || !ok3 || rOff >= kOff {
 		return false
 	}
+	if kf == m.CastlingKingTo() && rOn < kOff {
+		// A Chess960 castling whose king stays: the rook's move is the
+		// whole castling (the king may only be touched), and the king
+		// lifted once the rook is down is adjusted, not moved.
+		return false
+	}
 	// Or the rook was clearly in the hand before the king was touched
 	// (2018 4.4.2, 1997 4.4b: touched first), even if it came down after:
 	// longer than a sweep of the board and a two-handed castling's
