@@ -214,7 +214,6 @@ type Reconstructor struct {
 	plies   []plyRec
 	pub     []chess.Move     // the moves of plies, for a quick comparison
 	befores []chess.Position // befores[i] is the position before plies[i]
-	reps    map[uint64]int
 
 	prov      chess.Move // provisional move shown (clock mode), NoMove if none
 	provKey   uint64     // the position the provisional move was made in
@@ -331,11 +330,6 @@ func (r *Reconstructor) newGame() {
 	r.stale = r.stale[:0]
 	r.plies, r.pub = r.plies[:0], r.pub[:0]
 	r.befores = r.befores[:0]
-	if r.reps == nil {
-		r.reps = make(map[uint64]int, 128)
-	}
-	clear(r.reps)
-	r.reps[r.start.Key()] = 1
 	r.state = stateSetup
 	r.orientOK = 1
 	r.prov, r.pending, r.promo, r.released = chess.NoMove, false, chess.NoPieceType, chess.NoMove
