@@ -503,27 +503,28 @@ func hanging(p *chess.Position) int {
 }
 
 // leastAttacker finds side's least valuable piece attacking s through occ.
+// The sliders' attacks are looked up only when no cheaper piece attacks.
 func leastAttacker(p *chess.Position, s chess.Square, side chess.Color, occ chess.Bitboard) (chess.Square, int, bool) {
 	own := p.ByColor(side) & occ
-	sets := [...]struct {
-		t   chess.PieceType
-		att chess.Bitboard
-	}{
-		{chess.Pawn, chess.PawnAttacks(side.Other(), s)},
-		{chess.Knight, chess.KnightAttacks(s)},
-		{chess.Bishop, chess.BishopAttacks(s, occ)},
-		{chess.Rook, chess.RookAttacks(s, occ)},
-		{chess.Queen, chess.QueenAttacks(s, occ)},
-		{chess.King, chess.KingAttacks(s)},
+	if b := chess.PawnAttacks(side.Other(), s) & own & p.ByType(chess.Pawn); b != 0 {
+		return b.First(), pieceValue[chess.Pawn], true
 	}
-	for _, x := range sets {
-		if b := x.att & own & p.ByType(x.t); b != 0 {
-			v := pieceValue[x.t]
-			if x.t == chess.King {
-				v = 100
-			}
-			return b.First(), v, true
-		}
+	if b := chess.KnightAttacks(s) & own & p.ByType(chess.Knight); b != 0 {
+		return b.First(), pieceValue[chess.Knight], true
+	}
+	diag := chess.BishopAttacks(s, occ)
+	if b := diag & own & p.ByType(chess.Bishop); b != 0 {
+		return b.First(), pieceValue[chess.Bishop], true
+	}
+	orth := chess.RookAttacks(s, occ)
+	if b := orth & own & p.ByType(chess.Rook); b != 0 {
+		return b.First(), pieceValue[chess.Rook], true
+	}
+	if b := (diag | orth) & own & p.ByType(chess.Queen); b != 0 {
+		return b.First(), pieceValue[chess.Queen], true
+	}
+	if b := chess.KingAttacks(s) & own & p.ByType(chess.King); b != 0 {
+		return b.First(), 100, true
 	}
 	return chess.NoSquare, 0, false
 }
