@@ -214,6 +214,10 @@ type Reconstructor struct {
 	plies   []plyRec
 	pub     []chess.Move     // the moves of plies, for a quick comparison
 	befores []chess.Position // befores[i] is the position before plies[i]
+	// tip is the position after the published moves when there are
+	// tipPlies of them (publish).
+	tip      chess.Position
+	tipPlies int
 
 	prov      chess.Move // provisional move shown (clock mode), NoMove if none
 	provKey   uint64     // the position the provisional move was made in
@@ -330,6 +334,7 @@ func (r *Reconstructor) newGame() {
 	r.stale = r.stale[:0]
 	r.plies, r.pub = r.plies[:0], r.pub[:0]
 	r.befores = r.befores[:0]
+	r.tipPlies = 0
 	r.state = stateSetup
 	r.orientOK = 1
 	r.prov, r.pending, r.promo, r.released = chess.NoMove, false, chess.NoPieceType, chess.NoMove

@@ -434,6 +434,8 @@ func (r *Reconstructor) publish(t int64, out []Output) []Output {
 	switch {
 	case k < len(r.plies):
 		pos = r.befores[k]
+	case k > 0 && r.tipPlies == k:
+		pos = r.tip
 	case k > 0:
 		pos = r.befores[k-1]
 		pos.MakeMove(r.plies[k-1].move)
@@ -480,6 +482,7 @@ func (r *Reconstructor) publish(t int64, out []Output) []Output {
 		r.pub = append(r.pub, m)
 		r.befores = append(r.befores, before)
 	}
+	r.tip, r.tipPlies = pos, len(r.plies)
 	return out
 }
 
