@@ -529,6 +529,7 @@ func (r *Reconstructor) squareOff(s chess.Square, t int64) {
 		return
 	}
 	r.raw.clear(s)
+	r.viewSquare(s)
 	r.rec.off(s, t)
 	r.changed(t)
 	if r.released != chess.NoMove && unrotSquare(moveLanding(r.released), r.orient) == s {
@@ -556,6 +557,7 @@ func (r *Reconstructor) squareOn(s chess.Square, pc chess.Piece, hasColour, hasP
 		}
 	}
 	r.raw.set(s, pc, hasColour, hasPiece)
+	r.viewSquare(s)
 	r.rec.on(s, t, pc, hasColour, hasPiece)
 	r.changed(t)
 }
@@ -637,6 +639,24 @@ func (r *Reconstructor) makeView() {
 	}
 	r.raw.makeView(r.orient, &r.v)
 	r.viewOK, r.viewRaw, r.viewOrient = true, r.rawVer, r.orient
+}
+
+// viewSquare follows a change of raw square s, made since the view
+// last showed the raw board unturned: the view is brought up to date in
+// place, and shows the raw board once changed counts the change.
+func (r *Reconstructor) viewSquare(s chess.Square) {
+	if !r.viewOK || r.viewRaw != r.rawVer || r.viewOrient != 0 {
+		return
+	}
+	v, b := &r.v, s.Bitboard()
+	v.occ, v.white, v.colourKnown, v.pieceKnown = r.raw.occ, r.raw.white, r.raw.colourKnown, r.raw.pieceKnown
+	for i := range v.byPiece {
+		v.byPiece[i] &^= b
+	}
+	if r.raw.pieceKnown&b != 0 {
+		v.byPiece[r.raw.pieces[s]] |= b
+	}
+	r.viewRaw++
 }
 
 // viewKey hashes the board as seen, to recognise a board already judged.
