@@ -115,7 +115,10 @@ func moveSquares(p *chess.Position, m chess.Move) (all, needLift chess.Bitboard)
 // seen lifted.
 func (r *Reconstructor) seqCost(p *chess.Position, lastTo chess.Square, moves []chess.Move, rv *recView) (cost int, missed bool) {
 	var expl, need, zone, captured chess.Bitboard
-	q := *p
+	// q is the position each move is made from: p itself for the first,
+	// a copy made on only when there is a next move.
+	q := p
+	var after chess.Position
 	prevOff := int64(-1)
 	var lastNeed chess.Bitboard
 	prevDone, prevOn, prevLand := int64(-1), int64(-1), chess.NoSquare
@@ -124,7 +127,7 @@ func (r *Reconstructor) seqCost(p *chess.Position, lastTo chess.Square, moves []
 	prevQuick := int64(-1)
 	prevEst := false // prevDone is a carry assumed, the landing unseen
 	for i, m := range moves {
-		all, nl := moveSquares(&q, m)
+		all, nl := moveSquares(q, m)
 		expl |= all
 		need |= nl
 		lastNeed = nl
@@ -161,7 +164,7 @@ func (r *Reconstructor) seqCost(p *chess.Position, lastTo chess.Square, moves []
 			// Nothing shows which piece was taken: of the captures this
 			// piece could have made, the one a player would have chosen
 			// is the likelier.
-			cost += r.capturePrices(&q, m.From(), lastTo).relative(r, &q, m, lastTo)
+			cost += r.capturePrices(q, m.From(), lastTo).relative(r, q, m, lastTo)
 		}
 		if !m.IsCastling() {
 			zone |= chess.Between(from, to) | chess.KingAttacks(from)&chess.KingAttacks(to)
@@ -184,7 +187,7 @@ func (r *Reconstructor) seqCost(p *chess.Position, lastTo chess.Square, moves []
 			// (A Chess960 castling whose king stays moves only the rook.)
 			cost += unseen
 		}
-		if len(moves) > 1 && nl == 0 && !m.IsCastling() && (!rv.placed.Has(to) || r.placedOther(&q, m)) {
+		if len(moves) > 1 && nl == 0 && !m.IsCastling() && (!rv.placed.Has(to) || r.placedOther(q, m)) {
 			cost += unseen
 		}
 		if t := lift; lifted {
@@ -304,7 +307,13 @@ func (r *Reconstructor) seqCost(p *chess.Position, lastTo chess.Square, moves []
 			}
 		}
 		lastTo = to
-		q.MakeMove(m)
+		if i+1 < len(moves) {
+			if q == p {
+				after = *p
+				q = &after
+			}
+			q.MakeMove(m)
+		}
 	}
 	if !rv.framed {
 		// (A frame shows only where pieces ended, never their lifts.)
@@ -718,11 +727,11 @@ func (r *Reconstructor) oneMove(c0 cand, p *chess.Position, lastTo chess.Square,
 func (r *Reconstructor) castlingPair(n0 int, p *chess.Position, rv *recView) {
 	occ := p.Occupied()
 	for i := n0; i < len(r.cands); i++ {
-		c := r.cands[i]
-		m := c.moves[0]
-		if c.n != 1 || !m.IsCastling() || p.OccupancyAfter(m) != occ {
+		if c := &r.cands[i]; c.n != 1 || !c.moves[0].IsCastling() || p.OccupancyAfter(c.moves[0]) != occ {
 			continue
 		}
+		c := r.cands[i]
+		m := c.moves[0]
 		q := *p
 		q.MakeMove(m)
 		if q.Castling()&castleRights(q.SideToMove()) == 0 || !rv.lifted.Has(q.KingSquare(q.SideToMove())) {
