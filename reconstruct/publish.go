@@ -352,7 +352,9 @@ func (r *Reconstructor) sortLines() {
 		if dup || ls[i].cost > ls[0].cost+pruneGap || n >= maxLines {
 			continue
 		}
-		ls[n] = ls[i]
+		if n != i {
+			ls[n] = ls[i]
+		}
 		n++
 	}
 	base := ls[0].cost
