@@ -65,9 +65,14 @@ func emitFrom(list *MoveList, from Square, targets Bitboard) int {
 	if list == nil {
 		return targets.Count()
 	}
+	// (The count kept in a register: a store to list.n per move would
+	// make each move wait for the one before.)
+	n := list.n
 	for ; targets != 0; targets &= targets - 1 {
-		list.add(newMove(from, targets.First()))
+		list.moves[uint8(n)] = newMove(from, targets.First())
+		n++
 	}
+	list.n = n
 	return 0
 }
 
@@ -77,10 +82,13 @@ func emitPawns(list *MoveList, targets Bitboard, delta int) int {
 	if list == nil {
 		return targets.Count()
 	}
+	n := list.n
 	for ; targets != 0; targets &= targets - 1 {
 		to := targets.First()
-		list.add(newMove(to-Square(delta), to))
+		list.moves[uint8(n)] = newMove(to-Square(delta), to)
+		n++
 	}
+	list.n = n
 	return 0
 }
 
