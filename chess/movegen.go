@@ -65,9 +65,14 @@ func emitFrom(list *MoveList, from Square, targets Bitboard) int {
 	if list == nil {
 		return targets.Count()
 	}
+	// (The count kept in a register: a store to list.n per move would
+	// make each move wait for the one before.)
+	n := list.n
 	for ; targets != 0; targets &= targets - 1 {
-		list.add(newMove(from, targets.First()))
+		list.moves[uint8(n)] = newMove(from, targets.First())
+		n++
 	}
+	list.n = n
 	return 0
 }
 
@@ -77,10 +82,13 @@ func emitPawns(list *MoveList, targets Bitboard, delta int) int {
 	if list == nil {
 		return targets.Count()
 	}
+	n := list.n
 	for ; targets != 0; targets &= targets - 1 {
 		to := targets.First()
-		list.add(newMove(to-Square(delta), to))
+		list.moves[uint8(n)] = newMove(to-Square(delta), to)
+		n++
 	}
+	list.n = n
 	return 0
 }
 
@@ -112,17 +120,27 @@ func (p *Position) gen(list *MoveList, dest Bitboard) int {
 	oppBQ := (p.byType[Bishop] | p.byType[Queen]) & opp
 
 	// Squares the opponent attacks, with our king lifted so that it cannot
-	// hide behind itself from a slider.
+	// hide behind itself from a slider. Only the king's square, those it
+	// steps to and, with a castling right, its rank are ever asked about:
+	// a slider whose lines miss them is not looked up.
 	occNoK := occ &^ ksq.Bitboard()
 	danger := pawnAttackSet(them, p.byType[Pawn]&opp) | kingAttacks[p.kingSq[them]]
 	for b := p.byType[Knight] & opp; b != 0; b &= b - 1 {
 		danger |= knightAttacks[b.First()]
 	}
+	zone := kingAttacks[ksq] | ksq.Bitboard()
+	if p.castle&((WhiteHSide|WhiteASide)<<(2*us)) != 0 {
+		zone |= Rank1 << (uint(ksq) &^ 7)
+	}
 	for b := oppBQ; b != 0; b &= b - 1 {
-		danger |= BishopAttacks(b.First(), occNoK)
+		if s := b.First(); bishopRays[s]&zone != 0 {
+			danger |= BishopAttacks(s, occNoK)
+		}
 	}
 	for b := oppRQ; b != 0; b &= b - 1 {
-		danger |= RookAttacks(b.First(), occNoK)
+		if s := b.First(); rookRays[s]&zone != 0 {
+			danger |= RookAttacks(s, occNoK)
+		}
 	}
 
 	n := emitFrom(list, ksq, kingAttacks[ksq]&^own&^danger&dest)
@@ -139,7 +157,13 @@ func (p *Position) gen(list *MoveList, dest Bitboard) int {
 
 	// Pinned pieces: our single blockers between the king and an enemy slider.
 	var pinned Bitboard
-	snipers := RookAttacks(ksq, opp)&oppRQ | BishopAttacks(ksq, opp)&oppBQ
+	var snipers Bitboard
+	if rookRays[ksq]&oppRQ != 0 {
+		snipers = RookAttacks(ksq, opp) & oppRQ
+	}
+	if bishopRays[ksq]&oppBQ != 0 {
+		snipers |= BishopAttacks(ksq, opp) & oppBQ
+	}
 	for ; snipers != 0; snipers &= snipers - 1 {
 		b := betweenBB[ksq][snipers.First()] & occ
 		if b&(b-1) == 0 && b&own != 0 {

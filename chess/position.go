@@ -152,13 +152,20 @@ func (p *Position) shift(from, to Square) {
 }
 
 // attackersTo is every piece of either colour attacking s given occupancy occ.
+// (A slider is looked up only when a piece that moves like it stands on
+// its lines.)
 func (p *Position) attackersTo(s Square, occ Bitboard) Bitboard {
-	return (pawnAttacks[Black][s] & p.Pieces(White, Pawn)) |
+	a := (pawnAttacks[Black][s] & p.Pieces(White, Pawn)) |
 		(pawnAttacks[White][s] & p.Pieces(Black, Pawn)) |
 		(knightAttacks[s] & p.byType[Knight]) |
-		(kingAttacks[s] & p.byType[King]) |
-		(RookAttacks(s, occ) & (p.byType[Rook] | p.byType[Queen])) |
-		(BishopAttacks(s, occ) & (p.byType[Bishop] | p.byType[Queen]))
+		(kingAttacks[s] & p.byType[King])
+	if rq := p.byType[Rook] | p.byType[Queen]; rookRays[s]&rq != 0 {
+		a |= RookAttacks(s, occ) & rq
+	}
+	if bq := p.byType[Bishop] | p.byType[Queen]; bishopRays[s]&bq != 0 {
+		a |= BishopAttacks(s, occ) & bq
+	}
+	return a
 }
 
 // AttackersTo is the set of c's pieces attacking s.
@@ -178,10 +185,11 @@ func (p *Position) attackedWith(s Square, by Color, occ Bitboard) bool {
 		kingAttacks[s]&p.byType[King]&them != 0 {
 		return true
 	}
-	if RookAttacks(s, occ)&(p.byType[Rook]|p.byType[Queen])&them != 0 {
+	if rq := (p.byType[Rook] | p.byType[Queen]) & them; rookRays[s]&rq != 0 && RookAttacks(s, occ)&rq != 0 {
 		return true
 	}
-	return BishopAttacks(s, occ)&(p.byType[Bishop]|p.byType[Queen])&them != 0
+	bq := (p.byType[Bishop] | p.byType[Queen]) & them
+	return bishopRays[s]&bq != 0 && BishopAttacks(s, occ)&bq != 0
 }
 
 // Checkers is the set of pieces giving check to the side to move.

@@ -13,6 +13,10 @@ var (
 	// lineBB[a][b]: the whole line (edge to edge) through a and b, 0 if none.
 	lineBB [64][64]Bitboard
 
+	// rookRays, bishopRays: a slider's attacks on an empty board, every
+	// square it can ever attack from there.
+	rookRays, bishopRays [64]Bitboard
+
 	rookMagics   [64]magic
 	bishopMagics [64]magic
 	// One shared table for both sliders, indexed by magic.offset + index.
@@ -120,6 +124,8 @@ func init() {
 		kingAttacks[s] = stepAttacks(s, kingD)
 		pawnAttacks[White][s] = stepAttacks(s, [][2]int{{-1, 1}, {1, 1}})
 		pawnAttacks[Black][s] = stepAttacks(s, [][2]int{{-1, -1}, {1, -1}})
+		rookRays[s] = slowSlider(s, 0, &rookDirs)
+		bishopRays[s] = slowSlider(s, 0, &bishopDirs)
 	}
 	initMagics()
 	for a := Square(0); a < 64; a++ {

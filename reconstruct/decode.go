@@ -25,9 +25,20 @@ const (
 
 // evLog is the square changes since the published game last changed.
 type evLog struct {
-	evs   []trace.Event
+	evs   []logEvent
 	start physBoard // the raw board before them
 	ok    bool      // false after a frame or an overflow
+}
+
+// logEvent is what the log keeps of a square change (a trace event
+// without the fields of a frame, a press or a promotion).
+type logEvent struct {
+	T         int64
+	Kind      trace.Kind
+	Square    chess.Square
+	Piece     chess.Piece
+	HasColour bool
+	HasPieces bool
 }
 
 // reset starts the log afresh from raw board pb.
@@ -45,12 +56,12 @@ func (l *evLog) add(ev *trace.Event) {
 		return
 	}
 	if ev.Kind == trace.Off || ev.Kind == trace.On {
-		l.evs = append(l.evs, *ev)
+		l.evs = append(l.evs, logEvent{T: ev.T, Kind: ev.Kind, Square: ev.Square, Piece: ev.Piece, HasColour: ev.HasColour, HasPieces: ev.HasPieces})
 	}
 }
 
 // apply changes pb as the sensors reported ev.
-func (pb *physBoard) apply(ev *trace.Event) {
+func (pb *physBoard) apply(ev *logEvent) {
 	if ev.Kind == trace.Off {
 		pb.clear(ev.Square)
 		return

@@ -216,7 +216,10 @@ type Reconstructor struct {
 	plies   []plyRec
 	pub     []chess.Move     // the moves of plies, for a quick comparison
 	befores []chess.Position // befores[i] is the position before plies[i]
-	reps    map[uint64]int
+	// tip is the position after the published moves when there are
+	// tipPlies of them (publish).
+	tip      chess.Position
+	tipPlies int
 
 	prov      chess.Move // provisional move shown (clock mode), NoMove if none
 	provKey   uint64     // the position the provisional move was made in
@@ -340,11 +343,7 @@ func (r *Reconstructor) newGame() {
 	r.stale = r.stale[:0]
 	r.plies, r.pub = r.plies[:0], r.pub[:0]
 	r.befores = r.befores[:0]
-	if r.reps == nil {
-		r.reps = make(map[uint64]int, 128)
-	}
-	clear(r.reps)
-	r.reps[r.start.Key()] = 1
+	r.tipPlies = 0
 	r.state = stateSetup
 	r.orientOK = 1
 	r.prov, r.pending, r.promo, r.released = chess.NoMove, false, chess.NoPieceType, chess.NoMove
@@ -543,6 +542,7 @@ func (r *Reconstructor) squareOff(s chess.Square, t int64) {
 		return
 	}
 	r.raw.clear(s)
+	r.viewSquare(s)
 	r.rec.off(s, t)
 	r.changed(t)
 	r.lastSq = s
@@ -571,6 +571,7 @@ func (r *Reconstructor) squareOn(s chess.Square, pc chess.Piece, hasColour, hasP
 		}
 	}
 	r.raw.set(s, pc, hasColour, hasPiece)
+	r.viewSquare(s)
 	r.rec.on(s, t, pc, hasColour, hasPiece)
 	r.changed(t)
 	r.lastSq = s
@@ -684,6 +685,24 @@ func (r *Reconstructor) makeView() {
 	}
 	r.raw.makeView(r.orient, &r.v)
 	r.viewOK, r.viewRaw, r.viewOrient = true, r.rawVer, r.orient
+}
+
+// viewSquare follows a change of raw square s, made since the view
+// last showed the raw board unturned: the view is brought up to date in
+// place, and shows the raw board once changed counts the change.
+func (r *Reconstructor) viewSquare(s chess.Square) {
+	if !r.viewOK || r.viewRaw != r.rawVer || r.viewOrient != 0 {
+		return
+	}
+	v, b := &r.v, s.Bitboard()
+	v.occ, v.white, v.colourKnown, v.pieceKnown = r.raw.occ, r.raw.white, r.raw.colourKnown, r.raw.pieceKnown
+	for i := range v.byPiece {
+		v.byPiece[i] &^= b
+	}
+	if r.raw.pieceKnown&b != 0 {
+		v.byPiece[r.raw.pieces[s]] |= b
+	}
+	r.viewRaw++
 }
 
 // viewKey hashes the board as seen, to recognise a board already judged.

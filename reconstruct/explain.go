@@ -115,7 +115,10 @@ func moveSquares(p *chess.Position, m chess.Move) (all, needLift chess.Bitboard)
 // seen lifted.
 func (r *Reconstructor) seqCost(p *chess.Position, lastTo chess.Square, moves []chess.Move, rv *recView) (cost int, missed bool) {
 	var expl, need, zone, captured chess.Bitboard
-	q := *p
+	// q is the position each move is made from: p itself for the first,
+	// a copy made on only when there is a next move.
+	q := p
+	var after chess.Position
 	prevOff := int64(-1)
 	var lastNeed chess.Bitboard
 	prevDone, prevOn, prevLand := int64(-1), int64(-1), chess.NoSquare
@@ -124,7 +127,7 @@ func (r *Reconstructor) seqCost(p *chess.Position, lastTo chess.Square, moves []
 	prevQuick := int64(-1)
 	prevEst := false // prevDone is a carry assumed, the landing unseen
 	for i, m := range moves {
-		all, nl := moveSquares(&q, m)
+		all, nl := moveSquares(q, m)
 		expl |= all
 		need |= nl
 		lastNeed = nl
@@ -170,7 +173,7 @@ func (r *Reconstructor) seqCost(p *chess.Position, lastTo chess.Square, moves []
 			// Nothing shows which piece was taken: of the captures this
 			// piece could have made, the one a player would have chosen
 			// is the likelier.
-			cost += r.capturePrices(&q, m.From(), lastTo).relative(r, &q, m, lastTo)
+			cost += r.capturePrices(q, m.From(), lastTo).relative(r, q, m, lastTo)
 		}
 		if !m.IsCastling() {
 			zone |= chess.Between(from, to) | chess.KingAttacks(from)&chess.KingAttacks(to)
@@ -193,7 +196,7 @@ func (r *Reconstructor) seqCost(p *chess.Position, lastTo chess.Square, moves []
 			// (A Chess960 castling whose king stays moves only the rook.)
 			cost += unseen
 		}
-		if len(moves) > 1 && nl == 0 && !m.IsCastling() && (!rv.placed.Has(to) || r.placedOther(&q, m) || r.filledBeforeLift(to, lift, lifted, moves[i+1:], rv)) {
+		if len(moves) > 1 && nl == 0 && !m.IsCastling() && (!rv.placed.Has(to) || r.placedOther(q, m) || r.filledBeforeLift(to, lift, lifted, moves[i+1:], rv)) {
 			cost += unseen
 		}
 		if t := lift; lifted {
@@ -313,7 +316,13 @@ func (r *Reconstructor) seqCost(p *chess.Position, lastTo chess.Square, moves []
 			}
 		}
 		lastTo = to
-		q.MakeMove(m)
+		if i+1 < len(moves) {
+			if q == p {
+				after = *p
+				q = &after
+			}
+			q.MakeMove(m)
+		}
 	}
 	if !rv.framed {
 		// (A frame shows only where pieces ended, never their lifts.)
@@ -525,27 +534,28 @@ func hanging(p *chess.Position) int {
 }
 
 // leastAttacker finds side's least valuable piece attacking s through occ.
+// The sliders' attacks are looked up only when no cheaper piece attacks.
 func leastAttacker(p *chess.Position, s chess.Square, side chess.Color, occ chess.Bitboard) (chess.Square, int, bool) {
 	own := p.ByColor(side) & occ
-	sets := [...]struct {
-		t   chess.PieceType
-		att chess.Bitboard
-	}{
-		{chess.Pawn, chess.PawnAttacks(side.Other(), s)},
-		{chess.Knight, chess.KnightAttacks(s)},
-		{chess.Bishop, chess.BishopAttacks(s, occ)},
-		{chess.Rook, chess.RookAttacks(s, occ)},
-		{chess.Queen, chess.QueenAttacks(s, occ)},
-		{chess.King, chess.KingAttacks(s)},
+	if b := chess.PawnAttacks(side.Other(), s) & own & p.ByType(chess.Pawn); b != 0 {
+		return b.First(), pieceValue[chess.Pawn], true
 	}
-	for _, x := range sets {
-		if b := x.att & own & p.ByType(x.t); b != 0 {
-			v := pieceValue[x.t]
-			if x.t == chess.King {
-				v = 100
-			}
-			return b.First(), v, true
-		}
+	if b := chess.KnightAttacks(s) & own & p.ByType(chess.Knight); b != 0 {
+		return b.First(), pieceValue[chess.Knight], true
+	}
+	diag := chess.BishopAttacks(s, occ)
+	if b := diag & own & p.ByType(chess.Bishop); b != 0 {
+		return b.First(), pieceValue[chess.Bishop], true
+	}
+	orth := chess.RookAttacks(s, occ)
+	if b := orth & own & p.ByType(chess.Rook); b != 0 {
+		return b.First(), pieceValue[chess.Rook], true
+	}
+	if b := (diag | orth) & own & p.ByType(chess.Queen); b != 0 {
+		return b.First(), pieceValue[chess.Queen], true
+	}
+	if b := chess.KingAttacks(s) & own & p.ByType(chess.King); b != 0 {
+		return b.First(), 100, true
 	}
 	return chess.NoSquare, 0, false
 }
@@ -739,11 +749,11 @@ func (r *Reconstructor) oneMove(c0 cand, p *chess.Position, lastTo chess.Square,
 func (r *Reconstructor) castlingPair(n0 int, p *chess.Position, rv *recView) {
 	occ := p.Occupied()
 	for i := n0; i < len(r.cands); i++ {
-		c := r.cands[i]
-		m := c.moves[0]
-		if c.n != 1 || !m.IsCastling() || p.OccupancyAfter(m) != occ {
+		if c := &r.cands[i]; c.n != 1 || !c.moves[0].IsCastling() || p.OccupancyAfter(c.moves[0]) != occ {
 			continue
 		}
+		c := r.cands[i]
+		m := c.moves[0]
 		q := *p
 		q.MakeMove(m)
 		if q.Castling()&castleRights(q.SideToMove()) == 0 || !rv.lifted.Has(q.KingSquare(q.SideToMove())) {

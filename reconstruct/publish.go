@@ -381,7 +381,9 @@ func (r *Reconstructor) sortLines() {
 		if dup || ls[i].cost > ls[0].cost+pruneGap || n >= maxLines {
 			continue
 		}
-		ls[n] = ls[i]
+		if n != i {
+			ls[n] = ls[i]
+		}
 		n++
 	}
 	base := ls[0].cost
@@ -449,7 +451,6 @@ func (r *Reconstructor) publish(t int64, out []Output) []Output {
 	for k < len(pub) && pub[k] == L.moves[k] {
 		k++
 	}
-	changedHistory := k < len(r.plies)
 	for len(r.plies) > len(L.moves) {
 		p := &r.plies[len(r.plies)-1]
 		before := &r.befores[len(r.plies)-1]
@@ -464,6 +465,8 @@ func (r *Reconstructor) publish(t int64, out []Output) []Output {
 	switch {
 	case k < len(r.plies):
 		pos = r.befores[k]
+	case k > 0 && r.tipPlies == k:
+		pos = r.tip
 	case k > 0:
 		pos = r.befores[k-1]
 		pos.MakeMove(r.plies[k-1].move)
@@ -510,22 +513,22 @@ func (r *Reconstructor) publish(t int64, out []Output) []Output {
 		r.pub = append(r.pub, m)
 		r.befores = append(r.befores, before)
 	}
-	if changedHistory {
-		clear(r.reps)
-		for i := range r.plies {
-			r.reps[r.befores[i].Key()]++
-		}
-		r.reps[L.pos.Key()]++
-	} else {
-		for i := k; i < len(r.plies); i++ {
-			if i+1 < len(r.plies) {
-				r.reps[r.befores[i+1].Key()]++
-			} else {
-				r.reps[L.pos.Key()]++
-			}
+	r.tip, r.tipPlies = pos, len(r.plies)
+	return out
+}
+
+// occurrences is the number of times position p, the position after the
+// published moves, has stood on the board in the game: p itself and the
+// positions before the published moves since the last capture or pawn
+// move (one before it cannot come back).
+func (r *Reconstructor) occurrences(p *chess.Position) int {
+	k, n := p.Key(), 1
+	for i := max(len(r.befores)-p.HalfmoveClock(), 0); i < len(r.befores); i++ {
+		if r.befores[i].Key() == k {
+			n++
 		}
 	}
-	return out
+	return n
 }
 
 // gameState reports checkmate, stalemate, dead positions, automatic draws
@@ -576,12 +579,12 @@ func (r *Reconstructor) gameState(t int64, out []Output) []Output {
 		return end(Stalemate, "1/2-1/2", "stalemate", fmt.Sprintf("%s is stalemated.", colourName(mover.Other())))
 	case r.dead(p):
 		return end(DeadPosition, "1/2-1/2", "dead position", "Neither side can checkmate by any series of legal moves.")
-	case r.reps[p.Key()] >= 5:
+	case r.occurrences(p) >= 5:
 		return end(DrawFivefold, "1/2-1/2", "fivefold repetition", "The same position has appeared five times.")
 	case p.HalfmoveClock() >= 150:
 		return end(Draw75Moves, "1/2-1/2", "75-move rule", "75 moves by each side without a capture or a pawn move.")
 	}
-	if r.reps[p.Key()] == 3 {
+	if r.occurrences(p) == 3 {
 		out = r.alert(out, Output{Alert: ThreefoldClaimable, T: t, Ply: ply, Side: p.SideToMove(),
 			Text: "The same position has appeared three times: a draw may be claimed."})
 	}
