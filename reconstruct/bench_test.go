@@ -285,6 +285,9 @@ func BenchmarkResync4(b *testing.B) {
 // reached exactly once the game's next move is made on the board after
 // it: a frame that two histories explain (the side to move, on colour
 // boards which piece stands where) is told apart by the next move.
+// "alike" is the share not found whose board the sensors show exactly as
+// the true one (the side to move, castling rights, or on colour boards
+// two pieces of a colour trading squares): one frame cannot tell them.
 func BenchmarkCatchUp(b *testing.B) {
 	type job struct {
 		from *chess.Position
@@ -302,10 +305,10 @@ func BenchmarkCatchUp(b *testing.B) {
 		for _, s := range []trace.Sensor{trace.Colour, trace.PieceSensor} {
 			b.Run(fmt.Sprintf("%s-%d", s, k), func(b *testing.B) {
 				var times []time.Duration
-				found, next := 0, 0
+				found, next, alike := 0, 0, 0
 				out := make([]reconstruct.Output, 0, 64)
 				for i := 0; i < b.N; i++ {
-					times, found, next = times[:0], 0, 0
+					times, found, next, alike = times[:0], 0, 0, 0
 					for _, j := range jobs {
 						r, _ := reconstruct.New(reconstruct.Config{Start: j.from, Sensor: s})
 						fr := fullFrame(j.from, 0, s)
@@ -317,6 +320,8 @@ func BenchmarkCatchUp(b *testing.B) {
 						times = append(times, time.Since(start))
 						if p := r.Position(); p.Key() == j.to.Key() {
 							found++
+						} else if fr := fullFrame(&p, 0, s); fr == fullFrame(&j.to, 0, s) {
+							alike++
 						}
 						for _, ev := range moveEvents(&j.to, j.next, 8000, s) {
 							out = r.Feed(&ev, out[:0])
@@ -333,6 +338,7 @@ func BenchmarkCatchUp(b *testing.B) {
 				b.ReportMetric(float64(times[len(times)-1].Microseconds())/1e3, "max-ms")
 				b.ReportMetric(float64(found)/float64(len(jobs)), "found")
 				b.ReportMetric(float64(next)/float64(len(jobs)), "next")
+				b.ReportMetric(float64(alike)/float64(len(jobs)), "alike")
 				b.ReportMetric(float64(len(jobs)), "positions")
 			})
 		}
