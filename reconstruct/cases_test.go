@@ -1,6 +1,7 @@
 package reconstruct
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -775,4 +776,29 @@ func TestChess960KingStaysAdjustedAfterRook(t *testing.T) {
 	check(t, "960-king-adjusted", start, allSensors, []bool{true, false}, func(h *hands, _ bool) {
 		h.move("b1", "d1").wait(300).move("c1", "c1").wait(500).press(chess.White)
 	}, "O-O-O", "")
+}
+
+// TestChess960CastlingSwapAfterAQuickMove: Black castles by trading king
+// and rook (f8 and g8) 240 ms after White's move landed, which leaves
+// every square as it was; then White moves on. The move alone, with the
+// two squares as touches, was cheaper than the move and the castling,
+// and the castling was lost from the game.
+func TestChess960CastlingSwapAfterAQuickMove(t *testing.T) {
+	start := mustFEN(t, "2rqbkr1/p3pppp/1n1p1bn1/2p5/2P1BP2/1N2P1N1/P1RP2PP/3QBKR1 w Kkq - 3 10")
+	for _, c := range []struct {
+		wait    int64
+		sensors []trace.Sensor
+	}{
+		// (On occupancy boards a reply lifted that soon is priced as
+		// begun before the move was down: a piece lifted there may be a
+		// capture's victim.)
+		{90, []trace.Sensor{trace.Colour, trace.PieceSensor}},
+		{600, allSensors},
+	} {
+		check(t, fmt.Sprintf("960-swap-%dms-after-move", c.wait), start, c.sensors, []bool{false}, func(h *hands, _ bool) {
+			h.move("g3", "h5").wait(c.wait)
+			h.lift("f8", "g8").placeFirst("g8").place("f8").wait(1600)
+			h.move("d2", "d3").wait(3000)
+		}, "Nh5 O-O d3", "")
+	}
 }

@@ -346,8 +346,37 @@ func (r *Reconstructor) seqCost(p *chess.Position, lastTo chess.Square, moves []
 			}
 		}
 	}
+	if len(moves) > 0 && stray&rv.lifted&rv.placed&(p.Pieces(chess.White, chess.King)|p.Pieces(chess.Black, chess.King)) != 0 {
+		cost += r.castlingTouch(q, moves[len(moves)-1], stray&rv.lifted&rv.placed)
+	}
 	// Only a last move can be a piece still in the air.
 	return cost, lastNeed&^rv.lifted != 0
+}
+
+// castlingTouch prices touched squares, each lifted and filled again,
+// that hold the king and rook of a Chess960 castling which changes no
+// square, legal for the player to move after last (made from q): that is
+// what the castling looks like (king and rook trading squares), not
+// touches (castlingPair adds the sequence that makes it).
+func (r *Reconstructor) castlingTouch(q *chess.Position, last chess.Move, again chess.Bitboard) int {
+	if !again.More() {
+		return 0
+	}
+	end := *q
+	end.MakeMove(last)
+	if end.Castling()&castleRights(end.SideToMove()) == 0 || !again.Has(end.KingSquare(end.SideToMove())) {
+		return 0
+	}
+	// (Not r.legal: its cache backs the move lists callers iterate over.)
+	var ml chess.MoveList
+	end.GenerateLegal(&ml)
+	occ := end.Occupied()
+	for _, m := range ml.Moves() {
+		if m.IsCastling() && again.Has(m.From()) && again.Has(m.To()) && end.OccupancyAfter(m) == occ {
+			return costCaptureTouch
+		}
+	}
+	return 0
 }
 
 // filledBeforeLift reports whether square to, where a quiet move whose
@@ -740,27 +769,41 @@ func (r *Reconstructor) oneMove(c0 cand, p *chess.Position, lastTo chess.Square,
 	}
 }
 
-// castlingPair adds, after each candidate from r.cands[n0:] that is a
-// Chess960 castling changing no square, the opponent's castling that
-// changes none either, when that side's king was lifted too: both
-// players castling by swapping king and rook leave the board as it was,
-// and a piece of the first player's then lifted (its next move) is no
-// part of the first castling.
+// castlingPair adds, after each one-move candidate from r.cands[n0:],
+// the opponent's Chess960 castling that changes no square (king and rook
+// trading squares), when that side's king was lifted too: after a
+// castling that changes none either (both players castling so leave the
+// board as it was, and a piece of the first player's then lifted is its
+// next move, no part of the first castling), or after any other move
+// when the castling's two squares were each lifted and filled again off
+// that move's squares (the castling is otherwise invisible, and the move
+// alone left them as touches: at bullet pace the next plies were then
+// read without it).
 func (r *Reconstructor) castlingPair(n0 int, p *chess.Position, rv *recView) {
 	occ := p.Occupied()
 	for i := n0; i < len(r.cands); i++ {
-		if c := &r.cands[i]; c.n != 1 || !c.moves[0].IsCastling() || p.OccupancyAfter(c.moves[0]) != occ {
+		if r.cands[i].n != 1 {
 			continue
 		}
 		c := r.cands[i]
 		m := c.moves[0]
+		swap := m.IsCastling() && p.OccupancyAfter(m) == occ
 		q := *p
 		q.MakeMove(m)
-		if q.Castling()&castleRights(q.SideToMove()) == 0 || !rv.lifted.Has(q.KingSquare(q.SideToMove())) {
+		k := q.KingSquare(q.SideToMove())
+		if q.Castling()&castleRights(q.SideToMove()) == 0 || !rv.lifted.Has(k) {
 			continue
 		}
+		again := rv.lifted & rv.placed
+		if !swap {
+			all, _ := moveSquares(p, m)
+			if again &^= all; !again.Has(k) {
+				continue
+			}
+		}
+		qocc := q.Occupied()
 		for _, m2 := range r.legal(&q).Moves() {
-			if !m2.IsCastling() || q.OccupancyAfter(m2) != occ {
+			if !m2.IsCastling() || q.OccupancyAfter(m2) != qocc || !swap && !(again.Has(m2.From()) && again.Has(m2.To())) {
 				continue
 			}
 			q2 := q
