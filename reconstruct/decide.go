@@ -404,7 +404,9 @@ func (r *Reconstructor) twoLiftedUnseen(on bool) bool {
 // the missing piece cannot take: under ix that player would be moving
 // again while the opponent's piece is in the air, or their hand's knock
 // left off while they go on; the reply was made, and this is the next
-// move beginning.
+// move beginning. So it is whatever gs holds once the capture was seen
+// made after the piece's lift (its victim taken off, a piece set down
+// there): the piece is down, no hand holding it plucks a victim.
 func (r *Reconstructor) nextMoveBegun(ix *inexact, c *cand, gs chess.Square) bool {
 	if r.sensor != trace.Occupancy || !ix.oneMoveMisplaced() || ix.diff.Count() != 1 || c.line != ix.line || c.back != 0 ||
 		c.stale || c.n != 2 || c.moves[0] != ix.move {
@@ -419,11 +421,20 @@ func (r *Reconstructor) nextMoveBegun(ix *inexact, c *cand, gs chess.Square) boo
 	if pc := q.PieceAt(m2.To()); pc == chess.NoPiece || pc.Color() == q.SideToMove() {
 		return false
 	}
-	if !q.ByColor(q.SideToMove().Other()).Has(gs) || r.captures(&q, m2.From(), gs) {
+	if !q.ByColor(q.SideToMove().Other()).Has(gs) {
 		return false
 	}
 	lift, ok1 := r.lastOff(ix.move.From())
 	off, ok2 := r.lastOff(m2.From())
+	if ok1 && ok2 && off > lift && r.seenMade(m2.To(), off) {
+		// Its capture seen made since (the victim taken off, a piece
+		// set down there): the missing piece is down, and the lift is
+		// no hand of it plucking a victim.
+		return true
+	}
+	if r.captures(&q, m2.From(), gs) {
+		return false
+	}
 	if on, ok := r.lastOn(moveLanding(ix.move)); ok && off < on+minReplyMs {
 		// Lifted before the move was seen down, or as its hand
 		// withdrew: no reply.
@@ -932,15 +943,20 @@ func (r *Reconstructor) replyCapturedUnseen(ix *inexact, c *cand) bool {
 	if !ok {
 		return false
 	}
-	if voff, ok := r.lastOff(m2.To()); ok && voff > off {
-		// Its victim seen taken off after the lift and a piece set down
-		// there after that: the capture was seen made.
-		if on, ok := r.lastOn(m2.To()); ok && on > voff {
-			return true
-		}
+	if r.seenMade(m2.To(), off) {
+		return true
 	}
 	on, ok := r.lastOn(moveLanding(m))
 	return ok && off >= on+minReplyMs
+}
+
+// seenMade reports whether a capture on game square v by a piece lifted
+// at off was seen made: its victim taken off after the lift, and a piece
+// set down there after that.
+func (r *Reconstructor) seenMade(v chess.Square, off int64) bool {
+	voff, ok1 := r.lastOff(v)
+	on, ok2 := r.lastOn(v)
+	return ok1 && ok2 && voff > off && on > voff
 }
 
 // replyLiftedFirst reports whether the board, still for AlertMs, is read
