@@ -924,7 +924,9 @@ func (r *Reconstructor) putThenTaken(ix *inexact) bool {
 // reply held in the air that long is far less likely than a capture
 // nobody saw: the capture is adopted, not pieces out of place. So it is
 // when the capture was seen made after the lift (its victim taken off,
-// a piece set down there).
+// a piece set down there). When nobody saw the move land either, a
+// recapture on its square is timed from the move's lift and the
+// quickest carry.
 func (r *Reconstructor) replyCapturedUnseen(ix *inexact, c *cand) bool {
 	if r.clock || !ix.oneMoveMisplaced() || ix.diff.Count() != 1 || c.line != ix.line || c.back != 0 || c.stale ||
 		c.n != 2 || c.moves[0] != ix.move || c.cost > ix.cost+costMisplaced {
@@ -947,7 +949,19 @@ func (r *Reconstructor) replyCapturedUnseen(ix *inexact, c *cand) bool {
 		return true
 	}
 	on, ok := r.lastOn(moveLanding(m))
-	return ok && off >= on+minReplyMs
+	if !ok {
+		// The move's landing nobody saw either (its capture swapped
+		// faster than a scan, or pushed off). A recapture there is down
+		// after the quickest carry, then a reply's time; any other
+		// capture of a piece next to the landing, which the withdrawing
+		// hand may knock, after an ordinary carry (carried).
+		if m2.To() == moveLanding(m) {
+			lift, ok := r.lastOff(m.From())
+			return ok && off >= lift+minQuickCarryMs+minReplyMs
+		}
+		return r.carried(m, m2.From(), off)
+	}
+	return off >= on+minReplyMs
 }
 
 // seenMade reports whether a capture on game square v by a piece lifted

@@ -334,6 +334,8 @@ func TestStressGames(t *testing.T) {
 			"no clock: 6... d5 slid over d6 and 7. exd6 e.p., the e5 pawn lifted 420 ms after d5 was seen filled (held: the mover's hand may have knocked it) and then its victim taken off d5: only a lift it could capture on resolved the held move, not an en passant victim's, and the board was read as d6 with the e5 pawn out of place, 55 plies behind"},
 		{"gnuchess_book_otb_masters_dev.pgn", 20, trace.Occupancy, 1, 0.005, 0,
 			"no clock, the nominal cell: 21. Bd3 landing 452 ms before 21... Qc6 lifts the queen from e4 (next to d3) and holds it: the still board was read as Bxa6 (a capture nobody saw) and Qd3, the queen landing on d3 before she was lifted; later corrected to Bd3 Qxh1, 82 plies behind with two false alerts"},
+		{"lichess_prod_movelists_from_scalachess.pgn", 71, trace.Occupancy, 0.3, 0.005, 0.12,
+			"no clock: 9. Bxd6 pushed off and 9... cxd6 swapped faster than a scan, the pawn next to d6 lifted 546 ms after the bishop, neither landing seen, then the board still for 8 s: read as Bxd6 with the pawn out of place (no landing seen to time the reply from), a false alert, and 10. c3 alerted as an illegal move"},
 	} {
 		g := c.play(t, false)
 		if !g.Exact || g.Behind > 2 || len(g.FalseAlerts) > 0 {
