@@ -712,6 +712,9 @@ func (r *Reconstructor) resolveHeld(s chess.Square, t int64, out []Output) []Out
 		if h.refill != 0 {
 			r.rec.on(h.sq, h.refill, chess.NoPiece, false, false)
 		}
+		if h.slid != 0 {
+			r.rec.on(h.slidSq, h.slid, chess.NoPiece, false, false)
+		}
 	}
 	return out
 }
@@ -793,6 +796,30 @@ func (r *Reconstructor) captures(p *chess.Position, a, b chess.Square) bool {
 		}
 	}
 	return false
+}
+
+// slideBegun reports whether game square s lies on the way of a legal
+// capture on square v by a piece of the side to move in p, next to that
+// piece: the first square a capturing piece sliding there crosses.
+func (r *Reconstructor) slideBegun(p *chess.Position, s, v chess.Square) bool {
+	if p.PieceAt(v) == chess.NoPiece {
+		return false
+	}
+	for _, m := range r.legal(p).Moves() {
+		if m.To() == v && !m.IsCastling() && chess.Between(m.From(), v).Has(s) && chess.KingAttacks(m.From()).Has(s) {
+			return true
+		}
+	}
+	return false
+}
+
+// slidFrom reports whether the lift of game square a is the capturing
+// piece leaving for the held victim's square across the slide's first
+// square filled (held.slid).
+func (r *Reconstructor) slidFrom(a chess.Square) bool {
+	h := &r.held
+	s, v := rotSquare(h.slidSq, r.orient), rotSquare(h.sq, r.orient)
+	return chess.KingAttacks(a).Has(s) && chess.Between(a, v).Has(s) && r.captures(&h.after, a, v)
 }
 
 // slidesToCapture reports whether square s lies on the way of a legal

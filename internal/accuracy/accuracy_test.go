@@ -336,6 +336,8 @@ func TestStressGames(t *testing.T) {
 			"no clock, the nominal cell: 21. Bd3 landing 452 ms before 21... Qc6 lifts the queen from e4 (next to d3) and holds it: the still board was read as Bxa6 (a capture nobody saw) and Qd3, the queen landing on d3 before she was lifted; later corrected to Bd3 Qxh1, 82 plies behind with two false alerts"},
 		{"lichess_prod_movelists_from_scalachess.pgn", 71, trace.Occupancy, 0.3, 0.005, 0.12,
 			"no clock: 9. Bxd6 pushed off and 9... cxd6 swapped faster than a scan, the pawn next to d6 lifted 546 ms after the bishop, neither landing seen, then the board still for 8 s: read as Bxd6 with the pawn out of place (no landing seen to time the reply from), a false alert, and 10. c3 alerted as an illegal move"},
+		{"gnuchess_book_otb_masters_dev.pgn", 72, trace.Occupancy, 0.3, 0.02, 0.12,
+			"no clock: 7. dxe5 pushed off, 7... Qxd1 and 8. Rxd1, the queen lifted first (held: the next lift that can take there tells) and the rook slid from f1, shown on e1 before f1 empties: that square filled dropped the held move, and dxe5 Qxd1 Rxd1 were published together at 8... fxe5: 3 plies behind"},
 	} {
 		g := c.play(t, false)
 		if !g.Exact || g.Behind > 2 || len(g.FalseAlerts) > 0 {
