@@ -265,8 +265,10 @@ func (r *Reconstructor) replyBegins(ev *trace.Event, out []Output) []Output {
 	}
 	if c.n > 1 && knock == 0 {
 		// Several moves at once: not when one move with pieces out of
-		// place explains the board better (a knock).
-		if ix := r.inexactBest(); ix.cost < c.cost && !(!on && r.nextMoveBegun(&ix, c, rotSquare(s, r.orient))) {
+		// place explains the board better (a knock), unless that piece
+		// was lifted before the move was seen landing, when no hand
+		// knocks (replyLiftedFirst).
+		if ix := r.inexactBest(); ix.cost < c.cost && !(!on && r.nextMoveBegun(&ix, c, rotSquare(s, r.orient))) && !r.replyLiftedFirst(&ix, c) {
 			if best, knock = r.knockedMove(s, c.cost); best < 0 {
 				return out
 			}
@@ -1000,8 +1002,8 @@ func (r *Reconstructor) seenMade(v chess.Square, off int64) bool {
 	return ok1 && ok2 && voff > off && on > voff
 }
 
-// replyLiftedFirst reports whether the board, still for AlertMs, is read
-// by ix as move ix.move with a piece of the player to reply lifted (its
+// replyLiftedFirst reports whether the board (still for AlertMs, or at
+// the next move's first change) is read by ix as move ix.move with a piece of the player to reply lifted (its
 // one misplaced square) after that move's piece but before its landing
 // was seen, and explanation c is two moves, the second that piece's to
 // the same landing square: a hand knocks a piece over only once its own
