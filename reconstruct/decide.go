@@ -653,10 +653,13 @@ func (r *Reconstructor) resolveHeld(s chess.Square, t int64, out []Output) []Out
 		return out
 	}
 	gs, gh := rotSquare(s, r.orient), rotSquare(h.sq, r.orient)
+	unseen := false
 	if h.near {
 		// The piece lifted goes where it can move, or takes off a piece
 		// it can capture.
-		if !r.moves(&h.after, gh, gs) && !r.repliedUnseen(gh, gs, s, t) {
+		moved := r.moves(&h.after, gh, gs)
+		unseen = !moved && r.repliedUnseen(gh, gs, s, t)
+		if !moved && !unseen {
 			if !h.again && r.raw.occ.Has(s) && h.after.ByColor(h.after.SideToMove()).Has(gs) {
 				// Another piece of the player to reply lifted first: the
 				// replying hand knocking its own piece on the way. Where
@@ -717,6 +720,12 @@ func (r *Reconstructor) resolveHeld(s chess.Square, t int64, out []Output) []Out
 		if h.slid != 0 {
 			r.rec.on(h.slidSq, h.slid, chess.NoPiece, false, false)
 		}
+	}
+	if unseen {
+		// The held piece made the reply, a capture nobody saw, and this
+		// lift is the next move's first: the reply is decided by it too.
+		ev := trace.Event{T: t, Kind: trace.Off, Square: s}
+		out = r.replyBegins(&ev, out)
 	}
 	return out
 }

@@ -422,6 +422,8 @@ func TestStressGamesSecondSeed(t *testing.T) {
 			"no clock: 42... Qd7 knocks the rook off e7 202 ms after landing; the rook slid to d7 with the queen gone from a4 cost only 5 more, and no hand's knock explains the queen, yet it kept Qd7 from being taken when 43. Nd6 began: Qc6 was published, with three false alerts"}},
 		{sim.ClockNever, stressGame{"gnuchess_book_otb_masters_dev.pgn", 19, trace.PieceSensor, 0.1, 0.05, 0,
 			"no clock: 9... Nxc3 knocks the b2 pawn onto b1, accepted either way until it is back; when 10. Rxc3 began with the rook's lift, the board fitted Rb1, the white pawn on b1 taken for the rook: two false alerts, 62 plies behind"}},
+		{sim.ClockNever, stressGame{"lichess_broadcast_fide_womens_world_rapid_2024_r1-6.pgn", 65, trace.Occupancy, 0.1, 0.005, 0,
+			"no clock: 14... cxd4 and 15. cxd4 pushed off, the c3 pawn (next to d4) lifted 397 ms after the landing and held (the mover's hand may knock it); 15... Qc3's lift 2.1 s later showed the pawn had made the reply, a capture nobody saw, but only 14... cxd4 was published, the queen set on c3 read as the pawn put back, and the game went on with a wrong move and a false alert, 68 plies behind"}},
 		{sim.ClockNever, stressGame{"lichess_broadcast_fide_womens_world_rapid_2024_r1-6.pgn", 98, trace.Occupancy, 0.3, 0.005, 0.12,
 			"no clock: 11... Nxf2 pushed off, 12. Rxf2 lifted 578 ms after the knight next to f2 (held: the mover's hand may knock it), its victim seen taken off and the rook set down, then 12... Bxf2+ lifting its victim first: a lift the missing rook could take was not the next move begun, and the three plies were published together: 3 plies behind"}},
 	} {
