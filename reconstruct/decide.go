@@ -268,7 +268,7 @@ func (r *Reconstructor) replyBegins(ev *trace.Event, out []Output) []Output {
 		// place explains the board better (a knock), unless that piece
 		// was lifted before the move was seen landing, when no hand
 		// knocks (replyLiftedFirst).
-		if ix := r.inexactBest(); ix.cost < c.cost && !(!on && r.nextMoveBegun(&ix, c, rotSquare(s, r.orient))) && !r.replyLiftedFirst(&ix, c) {
+		if ix := r.inexactBest(); ix.cost < c.cost && !r.nextMoveBegun(&ix, c, rotSquare(s, r.orient), on) && !r.replyLiftedFirst(&ix, c) {
 			if best, knock = r.knockedMove(s, c.cost); best < 0 {
 				return out
 			}
@@ -399,7 +399,8 @@ func (r *Reconstructor) twoLiftedUnseen(on bool) bool {
 	return r.sensor == trace.Occupancy && !on && r.rec.placed == 0 && r.rec.lifted.Count() == 2
 }
 
-// nextMoveBegun reports whether, at the lift of game square gs, ix reads
+// nextMoveBegun reports whether, at the lift of game square gs (or, with
+// on, its filling), ix reads
 // the board as move ix.move with the replying piece lifted and missing
 // (its one misplaced square) while c is that move and the piece's capture
 // nobody saw, and gs holds a piece of the player who made ix.move that
@@ -408,8 +409,12 @@ func (r *Reconstructor) twoLiftedUnseen(on bool) bool {
 // left off while they go on; the reply was made, and this is the next
 // move beginning. So it is whatever gs holds once the capture was seen
 // made after the piece's lift (its victim taken off, a piece set down
-// there): the piece is down, no hand holding it plucks a victim.
-func (r *Reconstructor) nextMoveBegun(ix *inexact, c *cand, gs chess.Square) bool {
+// there): the piece is down, no hand holding it plucks a victim. And so
+// it is when gs is filled (on): an empty square next to a piece of that
+// player, which the missing piece could neither move to nor fall onto
+// (a knocked piece falls next to its square): that player's next move
+// slid there, shown before its lift.
+func (r *Reconstructor) nextMoveBegun(ix *inexact, c *cand, gs chess.Square, on bool) bool {
 	if r.sensor != trace.Occupancy || !ix.oneMoveMisplaced() || ix.diff.Count() != 1 || c.line != ix.line || c.back != 0 ||
 		c.stale || c.n != 2 || c.moves[0] != ix.move {
 		return false
@@ -423,18 +428,23 @@ func (r *Reconstructor) nextMoveBegun(ix *inexact, c *cand, gs chess.Square) boo
 	if pc := q.PieceAt(m2.To()); pc == chess.NoPiece || pc.Color() == q.SideToMove() {
 		return false
 	}
-	if !q.ByColor(q.SideToMove().Other()).Has(gs) {
+	mover := q.ByColor(q.SideToMove().Other())
+	if on {
+		if q.Occupied().Has(gs) || r.moves(&q, m2.From(), gs) || chess.KingAttacks(m2.From()).Has(gs) || chess.KingAttacks(gs)&mover == 0 {
+			return false
+		}
+	} else if !mover.Has(gs) {
 		return false
 	}
 	lift, ok1 := r.lastOff(ix.move.From())
 	off, ok2 := r.lastOff(m2.From())
-	if ok1 && ok2 && off > lift && r.seenMade(m2.To(), off) {
+	if !on && ok1 && ok2 && off > lift && r.seenMade(m2.To(), off) {
 		// Its capture seen made since (the victim taken off, a piece
 		// set down there): the missing piece is down, and the lift is
 		// no hand of it plucking a victim.
 		return true
 	}
-	if r.captures(&q, m2.From(), gs) {
+	if !on && r.captures(&q, m2.From(), gs) {
 		return false
 	}
 	if on, ok := r.lastOn(moveLanding(ix.move)); ok && off < on+minReplyMs {

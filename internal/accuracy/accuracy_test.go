@@ -336,6 +336,8 @@ func TestStressGames(t *testing.T) {
 			"no clock, the nominal cell: 21. Bd3 landing 452 ms before 21... Qc6 lifts the queen from e4 (next to d3) and holds it: the still board was read as Bxa6 (a capture nobody saw) and Qd3, the queen landing on d3 before she was lifted; later corrected to Bd3 Qxh1, 82 plies behind with two false alerts"},
 		{"lichess_prod_movelists_from_scalachess.pgn", 71, trace.Occupancy, 0.3, 0.005, 0.12,
 			"no clock: 9. Bxd6 pushed off and 9... cxd6 swapped faster than a scan, the pawn next to d6 lifted 546 ms after the bishop, neither landing seen, then the board still for 8 s: read as Bxd6 with the pawn out of place (no landing seen to time the reply from), a false alert, and 10. c3 alerted as an illegal move"},
+		{"lichess_broadcast_fide_womens_world_rapid_2024_r1-6.pgn", 76, trace.Occupancy, 0.1, 0.005, 0,
+			"no clock: 31. Qxc4 and 31... dxc4 pushed off, the pawn next to c4 lifted 445 ms after the queen landed, then 32. Bd4 slid from b2, seen on c3 before b2 empties: only a lift of the mover's side said the reply was made, so the square filled kept Qxc4 with the pawn out of place cheaper, and the game stopped at ply 60 with a false alert, 46 plies behind"},
 		{"tcec_frc_engine_chess960_season16.pgn", 67, trace.Occupancy, 0.1, 0.005, 0,
 			"no clock, Chess960: 11. exf5 pushed off and 11... Ne5, the knight lifted from g6 (next to f5) 623 ms after the pawn and seen landing 148 ms later: at 12. fxe6's first lift, e5 with the knight out of place (its lift before that landing, no hand's knock) was cheaper than the capture nobody saw and a reply begun early, and exf5 Ne5 fxe6 were published together: 3 plies behind"},
 		{"gnuchess_book_otb_masters_dev.pgn", 72, trace.Occupancy, 0.3, 0.02, 0.12,
