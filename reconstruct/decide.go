@@ -265,8 +265,10 @@ func (r *Reconstructor) replyBegins(ev *trace.Event, out []Output) []Output {
 	}
 	if c.n > 1 && knock == 0 {
 		// Several moves at once: not when one move with pieces out of
-		// place explains the board better (a knock).
-		if ix := r.inexactBest(); ix.cost < c.cost && !(!on && r.nextMoveBegun(&ix, c, rotSquare(s, r.orient))) {
+		// place explains the board better (a knock), unless that piece
+		// was lifted before the move was seen landing, when no hand
+		// knocks (replyLiftedFirst).
+		if ix := r.inexactBest(); ix.cost < c.cost && !r.nextMoveBegun(&ix, c, rotSquare(s, r.orient), on) && !r.replyLiftedFirst(&ix, c) {
 			if best, knock = r.knockedMove(s, c.cost); best < 0 {
 				return out
 			}
@@ -446,15 +448,22 @@ func (r *Reconstructor) twoLiftedUnseen(on bool) bool {
 	return r.sensor == trace.Occupancy && !on && r.rec.placed == 0 && r.rec.lifted.Count() == 2
 }
 
-// nextMoveBegun reports whether, at the lift of game square gs, ix reads
+// nextMoveBegun reports whether, at the lift of game square gs (or, with
+// on, its filling), ix reads
 // the board as move ix.move with the replying piece lifted and missing
 // (its one misplaced square) while c is that move and the piece's capture
 // nobody saw, and gs holds a piece of the player who made ix.move that
 // the missing piece cannot take: under ix that player would be moving
 // again while the opponent's piece is in the air, or their hand's knock
 // left off while they go on; the reply was made, and this is the next
-// move beginning.
-func (r *Reconstructor) nextMoveBegun(ix *inexact, c *cand, gs chess.Square) bool {
+// move beginning. So it is whatever gs holds once the capture was seen
+// made after the piece's lift (its victim taken off, a piece set down
+// there): the piece is down, no hand holding it plucks a victim. And so
+// it is when gs is filled (on): an empty square next to a piece of that
+// player, which the missing piece could neither move to nor fall onto
+// (a knocked piece falls next to its square): that player's next move
+// slid there, shown before its lift.
+func (r *Reconstructor) nextMoveBegun(ix *inexact, c *cand, gs chess.Square, on bool) bool {
 	if r.sensor != trace.Occupancy || !ix.oneMoveMisplaced() || ix.diff.Count() != 1 || c.line != ix.line || c.back != 0 ||
 		c.stale || c.n != 2 || c.moves[0] != ix.move {
 		return false
@@ -468,11 +477,25 @@ func (r *Reconstructor) nextMoveBegun(ix *inexact, c *cand, gs chess.Square) boo
 	if pc := q.PieceAt(m2.To()); pc == chess.NoPiece || pc.Color() == q.SideToMove() {
 		return false
 	}
-	if !q.ByColor(q.SideToMove().Other()).Has(gs) || r.captures(&q, m2.From(), gs) {
+	mover := q.ByColor(q.SideToMove().Other())
+	if on {
+		if q.Occupied().Has(gs) || r.moves(&q, m2.From(), gs) || chess.KingAttacks(m2.From()).Has(gs) || chess.KingAttacks(gs)&mover == 0 {
+			return false
+		}
+	} else if !mover.Has(gs) {
 		return false
 	}
 	lift, ok1 := r.lastOff(ix.move.From())
 	off, ok2 := r.lastOff(m2.From())
+	if !on && ok1 && ok2 && off > lift && r.seenMade(m2.To(), off) {
+		// Its capture seen made since (the victim taken off, a piece
+		// set down there): the missing piece is down, and the lift is
+		// no hand of it plucking a victim.
+		return true
+	}
+	if !on && r.captures(&q, m2.From(), gs) {
+		return false
+	}
 	if on, ok := r.lastOn(moveLanding(ix.move)); ok && off < on+minReplyMs {
 		// Lifted before the move was seen down, or as its hand
 		// withdrew: no reply.
@@ -704,10 +727,13 @@ func (r *Reconstructor) resolveHeld(s chess.Square, t int64, out []Output) []Out
 		return out
 	}
 	gs, gh := rotSquare(s, r.orient), rotSquare(h.sq, r.orient)
+	unseen := false
 	if h.near {
 		// The piece lifted goes where it can move, or takes off a piece
 		// it can capture (en passant too: the pawn beside it).
-		if !r.moves(&h.after, gh, gs) && !(r.raw.occ.Has(s) && r.captures(&h.after, gh, gs)) && !r.repliedUnseen(gh, gs, s, t) {
+		moved := r.moves(&h.after, gh, gs) || r.raw.occ.Has(s) && r.captures(&h.after, gh, gs)
+		unseen = !moved && r.repliedUnseen(gh, gs, s, t)
+		if !moved && !unseen {
 			if !h.again && r.raw.occ.Has(s) && h.after.ByColor(h.after.SideToMove()).Has(gs) {
 				// Another piece of the player to reply lifted first: the
 				// replying hand knocking its own piece on the way. Where
@@ -779,6 +805,15 @@ func (r *Reconstructor) resolveHeld(s chess.Square, t int64, out []Output) []Out
 		if h.refill != 0 {
 			r.rec.on(h.sq, h.refill, chess.NoPiece, false, false)
 		}
+		if h.slid != 0 {
+			r.rec.on(h.slidSq, h.slid, chess.NoPiece, false, false)
+		}
+	}
+	if unseen {
+		// The held piece made the reply, a capture nobody saw, and this
+		// lift is the next move's first: the reply is decided by it too.
+		ev := trace.Event{T: t, Kind: trace.Off, Square: s}
+		out = r.replyBegins(&ev, out)
 	}
 	return out
 }
@@ -871,6 +906,30 @@ func victimSquare(m chess.Move) chess.Square {
 		return m.To() ^ 8
 	}
 	return m.To()
+}
+
+// slideBegun reports whether game square s lies on the way of a legal
+// capture on square v by a piece of the side to move in p, next to that
+// piece: the first square a capturing piece sliding there crosses.
+func (r *Reconstructor) slideBegun(p *chess.Position, s, v chess.Square) bool {
+	if p.PieceAt(v) == chess.NoPiece {
+		return false
+	}
+	for _, m := range r.legal(p).Moves() {
+		if m.To() == v && !m.IsCastling() && chess.Between(m.From(), v).Has(s) && chess.KingAttacks(m.From()).Has(s) {
+			return true
+		}
+	}
+	return false
+}
+
+// slidFrom reports whether the lift of game square a is the capturing
+// piece leaving for the held victim's square across the slide's first
+// square filled (held.slid).
+func (r *Reconstructor) slidFrom(a chess.Square) bool {
+	h := &r.held
+	s, v := rotSquare(h.slidSq, r.orient), rotSquare(h.sq, r.orient)
+	return chess.KingAttacks(a).Has(s) && chess.Between(a, v).Has(s) && r.captures(&h.after, a, v)
 }
 
 // slidesToCapture reports whether square s lies on the way of a legal
@@ -1002,7 +1061,9 @@ func (r *Reconstructor) putThenTaken(ix *inexact) bool {
 // reply held in the air that long is far less likely than a capture
 // nobody saw: the capture is adopted, not pieces out of place. So it is
 // when the capture was seen made after the lift (its victim taken off,
-// a piece set down there).
+// a piece set down there). When nobody saw the move land either, a
+// recapture on its square is timed from the move's lift and the
+// quickest carry.
 func (r *Reconstructor) replyCapturedUnseen(ix *inexact, c *cand) bool {
 	if r.clock || !ix.oneMoveMisplaced() || ix.diff.Count() != 1 || c.line != ix.line || c.back != 0 || c.stale ||
 		c.n != 2 || c.moves[0] != ix.move || c.cost > ix.cost+costMisplaced {
@@ -1021,19 +1082,36 @@ func (r *Reconstructor) replyCapturedUnseen(ix *inexact, c *cand) bool {
 	if !ok {
 		return false
 	}
-	if voff, ok := r.lastOff(m2.To()); ok && voff > off {
-		// Its victim seen taken off after the lift and a piece set down
-		// there after that: the capture was seen made.
-		if on, ok := r.lastOn(m2.To()); ok && on > voff {
-			return true
-		}
+	if r.seenMade(m2.To(), off) {
+		return true
 	}
 	on, ok := r.lastOn(moveLanding(m))
-	return ok && off >= on+minReplyMs
+	if !ok {
+		// The move's landing nobody saw either (its capture swapped
+		// faster than a scan, or pushed off). A recapture there is down
+		// after the quickest carry, then a reply's time; any other
+		// capture of a piece next to the landing, which the withdrawing
+		// hand may knock, after an ordinary carry (carried).
+		if m2.To() == moveLanding(m) {
+			lift, ok := r.lastOff(m.From())
+			return ok && off >= lift+minQuickCarryMs+minReplyMs
+		}
+		return r.carried(m, m2.From(), off)
+	}
+	return off >= on+minReplyMs
 }
 
-// replyLiftedFirst reports whether the board, still for AlertMs, is read
-// by ix as move ix.move with a piece of the player to reply lifted (its
+// seenMade reports whether a capture on game square v by a piece lifted
+// at off was seen made: its victim taken off after the lift, and a piece
+// set down there after that.
+func (r *Reconstructor) seenMade(v chess.Square, off int64) bool {
+	voff, ok1 := r.lastOff(v)
+	on, ok2 := r.lastOn(v)
+	return ok1 && ok2 && voff > off && on > voff
+}
+
+// replyLiftedFirst reports whether the board (still for AlertMs, or at
+// the next move's first change) is read by ix as move ix.move with a piece of the player to reply lifted (its
 // one misplaced square) after that move's piece but before its landing
 // was seen, and explanation c is two moves, the second that piece's to
 // the same landing square: a hand knocks a piece over only once its own

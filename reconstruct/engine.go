@@ -171,6 +171,8 @@ type heldMove struct {
 	lastChange int64        // when the move's board was complete
 	landT      int64        // when the move's landing was last filled (on only)
 	refill     int64        // when the lifted square was filled again (0: not)
+	slid       int64        // when a square a capturing piece slides across first was filled (0: not)
+	slidSq     chess.Square // ... the raw square
 	best       int
 	cands      []cand // the explanation of that board
 	plies      int    // published plies then
@@ -410,6 +412,12 @@ func (r *Reconstructor) Feed(ev *trace.Event, out []Output) []Output {
 			// lift is no reply so soon after it (a knock).
 			r.held.ok = false
 		}
+		if h := &r.held; h.ok && h.slid != 0 && (ev.T-h.slid > slideLiftMs || !r.slidFrom(rotSquare(ev.Square, r.orient))) {
+			// A slide's first square shows a scan or so before the
+			// capturing piece leaves its own: any other lift, or one
+			// later, and the square was filled by something else.
+			h.ok = false
+		}
 		if r.held.ok && ev.Square != r.held.sq && r.raw.occ.Has(ev.Square) {
 			out = r.resolveHeld(ev.Square, ev.T, out)
 			if r.notVictim != 0 {
@@ -441,6 +449,15 @@ func (r *Reconstructor) Feed(ev *trace.Event, out []Output) []Output {
 			// its square empties) or the lifted piece put back. The next
 			// lift tells: a piece that can capture there is the reply.
 			h.refill = ev.T
+			r.squareOn(ev.Square, ev.Piece, ev.HasColour, ev.HasPieces, ev.T)
+			return out
+		} else if h.ok && !h.on && !h.near && r.sensor == trace.Occupancy && h.refill == 0 && h.slid == 0 && ev.Square != h.sq &&
+			!r.raw.occ.Has(ev.Square) && r.slideBegun(&h.after, rotSquare(ev.Square, r.orient), rotSquare(h.sq, r.orient)) {
+			// A square next to a piece that can capture on the victim's,
+			// on its way there, filled on a sensor that does not tell
+			// whose piece: the capturing piece slid onto it, shown before
+			// its own square empties. That lift tells.
+			h.slid, h.slidSq = ev.T, ev.Square
 			r.squareOn(ev.Square, ev.Piece, ev.HasColour, ev.HasPieces, ev.T)
 			return out
 		}

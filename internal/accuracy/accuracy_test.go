@@ -334,6 +334,14 @@ func TestStressGames(t *testing.T) {
 			"no clock: 6... d5 slid over d6 and 7. exd6 e.p., the e5 pawn lifted 420 ms after d5 was seen filled (held: the mover's hand may have knocked it) and then its victim taken off d5: only a lift it could capture on resolved the held move, not an en passant victim's, and the board was read as d6 with the e5 pawn out of place, 55 plies behind"},
 		{"gnuchess_book_otb_masters_dev.pgn", 20, trace.Occupancy, 1, 0.005, 0,
 			"no clock, the nominal cell: 21. Bd3 landing 452 ms before 21... Qc6 lifts the queen from e4 (next to d3) and holds it: the still board was read as Bxa6 (a capture nobody saw) and Qd3, the queen landing on d3 before she was lifted; later corrected to Bd3 Qxh1, 82 plies behind with two false alerts"},
+		{"lichess_prod_movelists_from_scalachess.pgn", 71, trace.Occupancy, 0.3, 0.005, 0.12,
+			"no clock: 9. Bxd6 pushed off and 9... cxd6 swapped faster than a scan, the pawn next to d6 lifted 546 ms after the bishop, neither landing seen, then the board still for 8 s: read as Bxd6 with the pawn out of place (no landing seen to time the reply from), a false alert, and 10. c3 alerted as an illegal move"},
+		{"lichess_broadcast_fide_womens_world_rapid_2024_r1-6.pgn", 76, trace.Occupancy, 0.1, 0.005, 0,
+			"no clock: 31. Qxc4 and 31... dxc4 pushed off, the pawn next to c4 lifted 445 ms after the queen landed, then 32. Bd4 slid from b2, seen on c3 before b2 empties: only a lift of the mover's side said the reply was made, so the square filled kept Qxc4 with the pawn out of place cheaper, and the game stopped at ply 60 with a false alert, 46 plies behind"},
+		{"tcec_frc_engine_chess960_season16.pgn", 67, trace.Occupancy, 0.1, 0.005, 0,
+			"no clock, Chess960: 11. exf5 pushed off and 11... Ne5, the knight lifted from g6 (next to f5) 623 ms after the pawn and seen landing 148 ms later: at 12. fxe6's first lift, e5 with the knight out of place (its lift before that landing, no hand's knock) was cheaper than the capture nobody saw and a reply begun early, and exf5 Ne5 fxe6 were published together: 3 plies behind"},
+		{"gnuchess_book_otb_masters_dev.pgn", 72, trace.Occupancy, 0.3, 0.02, 0.12,
+			"no clock: 7. dxe5 pushed off, 7... Qxd1 and 8. Rxd1, the queen lifted first (held: the next lift that can take there tells) and the rook slid from f1, shown on e1 before f1 empties: that square filled dropped the held move, and dxe5 Qxd1 Rxd1 were published together at 8... fxe5: 3 plies behind"},
 	} {
 		g := c.play(t, false)
 		if !g.Exact || g.Behind > 2 || len(g.FalseAlerts) > 0 {
@@ -434,6 +442,10 @@ func TestStressGamesSecondSeed(t *testing.T) {
 		{sim.ClockNever, stressGame{"lichess_broadcast_fide_womens_world_rapid_2024_r1-6.pgn", 69, trace.Colour, 0.1, 0.05, 0,
 			"no clock: 60... Kg7, and 61. Rh7+ slid from h8 463 ms after the king landed: read as the king's hand knocking the rook onto h7, and Kg7 Rh7+ Kf8 were published together: 3 plies behind"}},
 		{sim.ClockNever, stressGame{"lichess_broadcast_fide_womens_world_rapid_2024_r1-6.pgn", 69, trace.Colour, 0.03, 0.05, 0, "the same at a faster pace"}},
+		{sim.ClockNever, stressGame{"lichess_broadcast_fide_womens_world_rapid_2024_r1-6.pgn", 65, trace.Occupancy, 0.1, 0.005, 0,
+			"no clock: 14... cxd4 and 15. cxd4 pushed off, the c3 pawn (next to d4) lifted 397 ms after the landing and held (the mover's hand may knock it); 15... Qc3's lift 2.1 s later showed the pawn had made the reply, a capture nobody saw, but only 14... cxd4 was published, the queen set on c3 read as the pawn put back, and the game went on with a wrong move and a false alert, 68 plies behind"}},
+		{sim.ClockNever, stressGame{"lichess_broadcast_fide_womens_world_rapid_2024_r1-6.pgn", 98, trace.Occupancy, 0.3, 0.005, 0.12,
+			"no clock: 11... Nxf2 pushed off, 12. Rxf2 lifted 578 ms after the knight next to f2 (held: the mover's hand may knock it), its victim seen taken off and the rook set down, then 12... Bxf2+ lifting its victim first: a lift the missing rook could take was not the next move begun, and the three plies were published together: 3 plies behind"}},
 	} {
 		g := c.playSeed(t, false, 2, c.clock)
 		if !g.Exact || g.Behind > 2 || len(g.FalseAlerts) > 0 {
