@@ -190,6 +190,9 @@ func (r *Reconstructor) onCommit(t int64, out []Output) []Output {
 	r.deepResync = true
 	best, ix, useIx := r.weigh(true)
 	r.deepResync = false
+	if useIx && best >= 0 && r.recapturedUnseen(&ix, &r.cands[best]) {
+		useIx = false
+	}
 	if useIx || best < 0 {
 		if !r.inProgress(true) {
 			var ok bool
@@ -267,8 +270,11 @@ func (r *Reconstructor) replyBegins(ev *trace.Event, out []Output) []Output {
 		// Several moves at once: not when one move with pieces out of
 		// place explains the board better (a knock), unless that piece
 		// was lifted before the move was seen landing, when no hand
-		// knocks (replyLiftedFirst).
-		if ix := r.inexactBest(); ix.cost < c.cost && !r.nextMoveBegun(&ix, c, rotSquare(s, r.orient), on) && !r.replyLiftedFirst(&ix, c) {
+		// knocks (replyLiftedFirst), or pieces of both players lifted in
+		// turn and never put down were a capture and its recapture
+		// (recapturedUnseen).
+		if ix := r.inexactBest(); ix.cost < c.cost && !r.nextMoveBegun(&ix, c, rotSquare(s, r.orient), on) && !r.replyLiftedFirst(&ix, c) &&
+			!r.recapturedUnseen(&ix, c) {
 			if best, knock = r.knockedMove(s, c.cost); best < 0 {
 				return out
 			}
@@ -996,7 +1002,8 @@ func (r *Reconstructor) onAlertTimer(t int64, out []Output) []Output {
 	r.deepResync = true
 	best, ix, useIx := r.weigh(true)
 	r.deepResync = false
-	if useIx && best >= 0 && (r.replyCapturedUnseen(&ix, &r.cands[best]) || r.replyLiftedFirst(&ix, &r.cands[best])) {
+	if useIx && best >= 0 && (r.replyCapturedUnseen(&ix, &r.cands[best]) || r.replyLiftedFirst(&ix, &r.cands[best]) ||
+		r.recapturedUnseen(&ix, &r.cands[best])) {
 		useIx = false
 	}
 	if !useIx {
@@ -1099,6 +1106,47 @@ func (r *Reconstructor) replyCapturedUnseen(ix *inexact, c *cand) bool {
 		return r.carried(m, m2.From(), off)
 	}
 	return off >= on+minReplyMs
+}
+
+// recapturedUnseen reports whether the board (still for CommitMs or
+// AlertMs, or at the next move's first change) is read by ix as move
+// ix.move with a piece of each player gone (its two misplaced squares,
+// emptied and never filled again) while explanation c is those pieces'
+// capture and recapture on one square, both nobody saw land (swaps faster
+// than a scan, or push-offs), then ix.move, on occupancy boards without a
+// clock. Each piece was lifted in turn: the capturing one a reply's time
+// after the last published move landed (no knock of that move's hand: the
+// move of the player to move under way), the recapturing one after the
+// quickest carry and a reply's time more, and ix.move begun a reply's
+// time after that. A knock does not take pieces of both players off in
+// turn at the pace of moves, the player who knocked moving again: two
+// pieces that never come down again, lifted so, are captures made, not
+// pieces out of place.
+func (r *Reconstructor) recapturedUnseen(ix *inexact, c *cand) bool {
+	if r.clock || r.sensor != trace.Occupancy || !ix.oneMoveMisplaced() || ix.diff.Count() != 2 || c.line != ix.line ||
+		c.back != 0 || c.stale || c.n != 3 || c.moves[2] != ix.move || c.cost > ix.cost+costMisplaced || len(r.plies) == 0 {
+		return false
+	}
+	m0, m1, m := c.moves[0], c.moves[1], c.moves[2]
+	if ix.diff != m0.From().Bitboard()|m1.From().Bitboard() || ix.diff&r.v.occ != 0 ||
+		m0.IsCastling() || m1.IsCastling() || m0.IsEnPassant() || m1.To() != m0.To() {
+		return false
+	}
+	q := r.lines[ix.line].pos
+	if pc := q.PieceAt(m0.To()); pc == chess.NoPiece || pc.Color() == q.SideToMove() {
+		return false
+	}
+	off0, ok0 := r.lastOff(m0.From())
+	off1, ok1 := r.lastOff(m1.From())
+	start, ok := r.lastOff(m.From())
+	if !ok0 || !ok1 || !ok {
+		return false
+	}
+	if on, ok := r.firstOn(moveLanding(m)); ok && on < start {
+		start = on // slid there, shown before its lift
+	}
+	landed := r.plies[len(r.plies)-1].t
+	return off0 >= landed+minReplyMs && off1 >= off0+minQuickCarryMs+minReplyMs && start >= off1+minReplyMs
 }
 
 // seenMade reports whether a capture on game square v by a piece lifted

@@ -342,6 +342,8 @@ func TestStressGames(t *testing.T) {
 			"no clock, Chess960: 11. exf5 pushed off and 11... Ne5, the knight lifted from g6 (next to f5) 623 ms after the pawn and seen landing 148 ms later: at 12. fxe6's first lift, e5 with the knight out of place (its lift before that landing, no hand's knock) was cheaper than the capture nobody saw and a reply begun early, and exf5 Ne5 fxe6 were published together: 3 plies behind"},
 		{"gnuchess_book_otb_masters_dev.pgn", 72, trace.Occupancy, 0.3, 0.02, 0.12,
 			"no clock: 7. dxe5 pushed off, 7... Qxd1 and 8. Rxd1, the queen lifted first (held: the next lift that can take there tells) and the rook slid from f1, shown on e1 before f1 empties: that square filled dropped the held move, and dxe5 Qxd1 Rxd1 were published together at 8... fxe5: 3 plies behind"},
+		{"tcec_frc_engine_chess960_season16.pgn", 93, trace.Occupancy, 0.3, 0.005, 0.12,
+			"no clock, Chess960: 19. Nxe6 pushed off and 19... fxe6 swapped faster than a scan, the pawn lifted 573 ms after the knight, then 20. Qe2: the still board was read as Qe2 with the knight and the pawn out of place, two pieces lifted in turn and never put down again, a false alert, 72 plies behind"},
 	} {
 		g := c.play(t, false)
 		if !g.Exact || g.Behind > 2 || len(g.FalseAlerts) > 0 {
@@ -446,6 +448,10 @@ func TestStressGamesSecondSeed(t *testing.T) {
 			"no clock: 14... cxd4 and 15. cxd4 pushed off, the c3 pawn (next to d4) lifted 397 ms after the landing and held (the mover's hand may knock it); 15... Qc3's lift 2.1 s later showed the pawn had made the reply, a capture nobody saw, but only 14... cxd4 was published, the queen set on c3 read as the pawn put back, and the game went on with a wrong move and a false alert, 68 plies behind"}},
 		{sim.ClockNever, stressGame{"lichess_broadcast_fide_womens_world_rapid_2024_r1-6.pgn", 98, trace.Occupancy, 0.3, 0.005, 0.12,
 			"no clock: 11... Nxf2 pushed off, 12. Rxf2 lifted 578 ms after the knight next to f2 (held: the mover's hand may knock it), its victim seen taken off and the rook set down, then 12... Bxf2+ lifting its victim first: a lift the missing rook could take was not the next move begun, and the three plies were published together: 3 plies behind"}},
+		{sim.ClockNever, stressGame{"tcec_frc_engine_chess960_season16.pgn", 93, trace.Occupancy, 0.1, 0.005, 0,
+			"no clock, Chess960: 19. Nxe6 and 19... fxe6 both pushed off, the pawn lifted 583 ms after the knight, then 20. Qe2: the same, a false alert and the game 72 plies behind"}},
+		{sim.ClockNever, stressGame{"tcec_frc_engine_chess960_season16.pgn", 93, trace.Occupancy, 0.03, 0.005, 0,
+			"the same at the quickest pace, 20... Bb6 begun 1.2 s after Qe2: at its first change the board was read the same way, and the game stopped at ply 36 with a false alert, 72 plies behind"}},
 	} {
 		g := c.playSeed(t, false, 2, c.clock)
 		if !g.Exact || g.Behind > 2 || len(g.FalseAlerts) > 0 {
