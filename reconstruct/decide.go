@@ -1003,7 +1003,7 @@ func (r *Reconstructor) onAlertTimer(t int64, out []Output) []Output {
 	best, ix, useIx := r.weigh(true)
 	r.deepResync = false
 	if useIx && best >= 0 && (r.replyCapturedUnseen(&ix, &r.cands[best]) || r.replyLiftedFirst(&ix, &r.cands[best]) ||
-		r.recapturedUnseen(&ix, &r.cands[best])) {
+		r.recapturedUnseen(&ix, &r.cands[best]) || r.thirdCaptureSeenMade(&ix, &r.cands[best])) {
 		useIx = false
 	}
 	if !useIx {
@@ -1147,6 +1147,34 @@ func (r *Reconstructor) recapturedUnseen(ix *inexact, c *cand) bool {
 	}
 	landed := r.plies[len(r.plies)-1].t
 	return off0 >= landed+minReplyMs && off1 >= off0+minQuickCarryMs+minReplyMs && start >= off1+minReplyMs
+}
+
+// thirdCaptureSeenMade reports whether the board, still for AlertMs, is
+// read by ix as a move and its reply with a piece of the player to move
+// next lifted and gone (its one misplaced square), while explanation c is
+// those two moves and that piece's capture, seen made after its lift (its
+// victim taken off, a piece set down there), on occupancy boards without
+// a clock. As for one move (replyCapturedUnseen), the square emptied and
+// filled again after the lift is the capture made, not the piece on it
+// touched while another lies out of place.
+func (r *Reconstructor) thirdCaptureSeenMade(ix *inexact, c *cand) bool {
+	if r.clock || r.sensor != trace.Occupancy || ix.move == chess.NoMove || ix.reply == chess.NoMove || ix.illegal || ix.unreplaced ||
+		ix.diff.Count() != 1 || c.line != ix.line || c.back != 0 || c.stale || c.n != 3 || c.moves[0] != ix.move ||
+		c.moves[1] != ix.reply || c.cost > ix.cost+costMisplaced {
+		return false
+	}
+	m2 := c.moves[2]
+	if ix.diff != m2.From().Bitboard() || m2.IsCastling() {
+		return false
+	}
+	q := r.lines[ix.line].pos
+	q.MakeMove(ix.move)
+	q.MakeMove(ix.reply)
+	if pc := q.PieceAt(m2.To()); pc == chess.NoPiece || pc.Color() == q.SideToMove() {
+		return false
+	}
+	off, ok := r.lastOff(m2.From())
+	return ok && r.seenMade(m2.To(), off)
 }
 
 // seenMade reports whether a capture on game square v by a piece lifted

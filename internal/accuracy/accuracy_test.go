@@ -452,6 +452,8 @@ func TestStressGamesSecondSeed(t *testing.T) {
 			"no clock, Chess960: 19. Nxe6 and 19... fxe6 both pushed off, the pawn lifted 583 ms after the knight, then 20. Qe2: the same, a false alert and the game 72 plies behind"}},
 		{sim.ClockNever, stressGame{"tcec_frc_engine_chess960_season16.pgn", 93, trace.Occupancy, 0.03, 0.005, 0,
 			"the same at the quickest pace, 20... Bb6 begun 1.2 s after Qe2: at its first change the board was read the same way, and the game stopped at ply 36 with a false alert, 72 plies behind"}},
+		{sim.ClockNever, stressGame{"lichess_broadcast_fide_womens_world_rapid_2024_r1-6.pgn", 17, trace.Occupancy, 0.1, 0.02, 0.12,
+			"no clock: 17... Nxb6 and 18. Nxc6 pushed off, then 18... bxc6, the pawn lifted, the knight taken off c6 and the pawn set down there: the still board was read as Nxb6 Nxc6 with the b7 pawn out of place (the capture seen made taken for the knight touched), a false alert, 80 plies behind"}},
 	} {
 		g := c.playSeed(t, false, 2, c.clock)
 		if !g.Exact || g.Behind > 2 || len(g.FalseAlerts) > 0 {
