@@ -596,10 +596,12 @@ func (r *Reconstructor) knockedDuring(ix *inexact) (ok, early bool) {
 	for b := vac; b != 0; b &= b - 1 {
 		sq := b.First()
 		within := int64(minReplyMs)
-		if chess.KingAttacks(moveLanding(m)).Has(sq) && (!r.canCapture(&after, sq) || r.notVictim.Has(sq)) {
+		if chess.KingAttacks(moveLanding(m)).Has(sq) && (!r.canCapture(&after, sq) || r.notVictim.Has(sq) || r.fellNextDoor(sq, fil, P.PieceAt(sq))) {
 			// (A piece the reply can take, lifted that late, may be its
 			// victim taken off first: not when the reply's first lift
-			// was a piece that cannot take it.)
+			// was a piece that cannot take it, nor when the piece is
+			// seen on a square next to it that was filled: a victim is
+			// taken off the board, a knocked piece falls next door.)
 			within = knockMs
 		}
 		off, ok := r.lastOff(sq)
@@ -614,6 +616,23 @@ func (r *Reconstructor) knockedDuring(ix *inexact) (ok, early bool) {
 		}
 	}
 	return true, early
+}
+
+// fellNextDoor reports whether piece pc, missing from game square sq, is
+// seen on one of the filled squares fil next to it, as far as the sensors
+// tell (its colour, on piece boards the piece).
+func (r *Reconstructor) fellNextDoor(sq chess.Square, fil chess.Bitboard, pc chess.Piece) bool {
+	for b := fil & chess.KingAttacks(sq); b != 0; b &= b - 1 {
+		s := b.First()
+		bb := s.Bitboard()
+		if r.v.colourKnown&bb == 0 || (r.v.white&bb != 0) != (pc.Color() == chess.White) {
+			continue
+		}
+		if r.v.pieceKnown&bb == 0 || r.v.pieceAt(s) == pc {
+			return true
+		}
+	}
+	return false
 }
 
 // adoptKnocked adopts candidate best; knock, the squares its move's

@@ -443,6 +443,21 @@ func TestStressGamesSecondSeed(t *testing.T) {
 	}
 }
 
+// TestStressGamesThirdSeed: as TestStressGamesSecondSeed, with the hands
+// of seed 3, no clock.
+func TestStressGamesThirdSeed(t *testing.T) {
+	for _, c := range []stressGame{
+		{"lichess_broadcast_fide_womens_world_rapid_2024_r1-6.pgn", 46, trace.PieceSensor, 0.03, 0.02, 0.12,
+			"32. Rf4 slid from e4, its hand knocking the bishop from g4 onto h3 254 ms after it landed (seen on h3 first): a piece the reply could take lifted that late counted as its victim taken off, so Bh3 with the rook knocked before it began was published, a false alert and 13 plies behind"},
+	} {
+		g := c.playSeed(t, false, 3, sim.ClockNever)
+		if !g.Exact || g.Behind > 2 || len(g.FalseAlerts) > 0 {
+			t.Errorf("%s game %d (%v): %s: exact %v %s, %d plies behind, false alerts %v",
+				c.file, c.game, c.sensor, c.what, g.Exact, g.Why, g.Behind, g.FalseAlerts)
+		}
+	}
+}
+
 // corpusGame is game n of testdata/games/file, and the file's path.
 func corpusGame(t *testing.T, file string, n int) (string, *chess.Game) {
 	t.Helper()
