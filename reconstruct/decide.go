@@ -732,6 +732,13 @@ func (r *Reconstructor) resolveHeld(s chess.Square, t int64, out []Output) []Out
 				// replying hand knocking its own piece on the way. Where
 				// the held piece goes decides.
 				h.ok, h.again = true, true
+			} else if !h.again && r.raw.occ.Has(s) && r.knockedOnTheWay(&h.after, gh, gs) {
+				// A piece of the player who moved, next to a square the
+				// held piece can move to, lifted while it is in the air:
+				// the replying hand carrying it knocked that piece just
+				// before setting it down. Where the held piece goes
+				// decides.
+				h.ok, h.again = true, true
 			}
 			return out
 		}
@@ -800,6 +807,21 @@ func (r *Reconstructor) resolveHeld(s chess.Square, t int64, out []Output) []Out
 		}
 	}
 	return out
+}
+
+// knockedOnTheWay reports whether game square gs holds a piece of the
+// player who made the move before position p, next to a square the piece
+// on gh can move to in p.
+func (r *Reconstructor) knockedOnTheWay(p *chess.Position, gh, gs chess.Square) bool {
+	if !p.ByColor(p.SideToMove().Other()).Has(gs) {
+		return false
+	}
+	for _, m := range r.legal(p).Moves() {
+		if m.From() == gh && !m.IsCastling() && m.To() != gs && chess.KingAttacks(m.To()).Has(gs) {
+			return true
+		}
+	}
+	return false
 }
 
 // repliedUnseen reports whether the lift of raw square s (game square gs)

@@ -434,6 +434,8 @@ func TestStressGamesSecondSeed(t *testing.T) {
 		{sim.ClockNever, stressGame{"lichess_broadcast_fide_womens_world_rapid_2024_r1-6.pgn", 69, trace.Colour, 0.1, 0.05, 0,
 			"no clock: 60... Kg7, and 61. Rh7+ slid from h8 463 ms after the king landed: read as the king's hand knocking the rook onto h7, and Kg7 Rh7+ Kf8 were published together: 3 plies behind"}},
 		{sim.ClockNever, stressGame{"lichess_broadcast_fide_womens_world_rapid_2024_r1-6.pgn", 69, trace.Colour, 0.03, 0.05, 0, "the same at a faster pace"}},
+		{sim.ClockNever, stressGame{"lichess_prod_movelists_from_scalachess.pgn", 100, trace.PieceSensor, 0.03, 0.02, 0.12,
+			"no clock: 49... Kf8, and 50. Nc6 lifted from e7 next to it 461 ms later (held as the king's hand knocking it), its hand knocking the b5 rook next to c6 just before setting it down: the hold was dropped with the knight's lift, and the game stopped at 49... Kf8 with a false misplaced-pieces alert"}},
 	} {
 		g := c.playSeed(t, false, 2, c.clock)
 		if !g.Exact || g.Behind > 2 || len(g.FalseAlerts) > 0 {
@@ -449,6 +451,8 @@ func TestStressGamesThirdSeed(t *testing.T) {
 	for _, c := range []stressGame{
 		{"lichess_broadcast_fide_womens_world_rapid_2024_r1-6.pgn", 46, trace.PieceSensor, 0.03, 0.02, 0.12,
 			"32. Rf4 slid from e4, its hand knocking the bishop from g4 onto h3 254 ms after it landed (seen on h3 first): a piece the reply could take lifted that late counted as its victim taken off, so Bh3 with the rook knocked before it began was published, a false alert and 13 plies behind"},
+		{"tcec_frc_engine_chess960_season16.pgn", 13, trace.PieceSensor, 0.03, 0.02, 0,
+			"Chess960: 28. Rxb6 lifted from b1 next to 27... Rxc2's landing 464 ms after it (held as the rook's hand knocking it), its hand knocking the a5 pawn next to b6 before taking there: the hold was dropped, and Rxc2 Rxb6 Rd8 were published together: 3 plies behind"},
 	} {
 		g := c.playSeed(t, false, 3, sim.ClockNever)
 		if !g.Exact || g.Behind > 2 || len(g.FalseAlerts) > 0 {
