@@ -361,6 +361,14 @@ func (r *Reconstructor) replyBegins(ev *trace.Event, out []Output) []Output {
 		hold = true
 	} else if !mine.Has(gs) {
 		if !r.canCapture(&after, gs) {
+			if landT, ok := r.lastOn(moveLanding(m)); ok && t-landT >= knockMs && r.sensor != trace.Occupancy && knock == 0 && c.n == 1 && c.back == 0 && r.state == statePlay && r.overlay == 0 {
+				// The mover's piece lifted once the board stood still
+				// showing the move: a touch, or the replying hand
+				// knocking it on the way to its own piece next to it
+				// (resolveHeld).
+				r.held = heldMove{ok: true, own: true, sq: s, t: t, lastChange: r.lastChange, landT: landT, best: best, landing: moveLanding(m),
+					cands: append(r.held.cands[:0], r.cands...), plies: len(r.plies), after: after}
+			}
 			return out
 		}
 		hold = true
@@ -723,6 +731,17 @@ func (r *Reconstructor) resolveHeld(s chess.Square, t int64, out []Output) []Out
 		return out
 	}
 	gs, gh := rotSquare(s, r.orient), rotSquare(h.sq, r.orient)
+	if r.replyKnocked(gh, gs, t) {
+		// The replying hand reaching for its piece next to the mover's
+		// knocked that one a moment before lifting it: the move is
+		// made, the knocked piece out of place until it is back.
+		r.cands = append(r.cands[:0], h.cands...)
+		r.ver++ // r.cands no longer holds what explain found
+		return r.adoptKnocked(h.best, gh.Bitboard(), h.lastChange, out)
+	}
+	if h.own {
+		return out
+	}
 	if h.near {
 		// The piece lifted goes where it can move, or takes off a piece
 		// it can capture (en passant too: the pawn beside it).
@@ -807,6 +826,22 @@ func (r *Reconstructor) resolveHeld(s chess.Square, t int64, out []Output) []Out
 		}
 	}
 	return out
+}
+
+// replyKnocked reports whether the lift of game square gs at t, after the
+// held lift of the mover's piece on gh, is the reply's first act, the
+// held lift its hand's knock: on colour and piece boards, a piece of the
+// player to reply next to gh lifted sooner after than a hand goes from
+// one piece to another, when the held move's hand knocked nothing (and
+// not one that can take it: a victim taken off first), the held lift
+// knockMs or more after the move landed (sooner, the moving hand may
+// still be on its piece: a slide resting on its way).
+func (r *Reconstructor) replyKnocked(gh, gs chess.Square, t int64) bool {
+	h := &r.held
+	return r.sensor != trace.Occupancy && !h.on && !h.near && h.knock == 0 && r.overlay == 0 &&
+		h.after.ByColor(h.after.SideToMove().Other()).Has(gh) && t-h.t < minQuickCarryMs && h.t-h.landT >= knockMs &&
+		chess.KingAttacks(gh).Has(gs) && h.after.ByColor(h.after.SideToMove()).Has(gs) && r.raw.occ.Has(unrotSquare(gs, r.orient)) &&
+		!r.captures(&h.after, gs, gh)
 }
 
 // knockedOnTheWay reports whether game square gs holds a piece of the

@@ -455,6 +455,8 @@ func TestStressGamesThirdSeed(t *testing.T) {
 			"Chess960: 28. Rxb6 lifted from b1 next to 27... Rxc2's landing 464 ms after it (held as the rook's hand knocking it), its hand knocking the a5 pawn next to b6 before taking there: the hold was dropped, and Rxc2 Rxb6 Rd8 were published together: 3 plies behind"},
 		{"lichess_broadcast_fide_womens_world_rapid_2024_r1-6.pgn", 40, trace.PieceSensor, 0.03, 0.05, 0.12,
 			"40. Bb7 Kc7, the king's hand knocking the bishop from b7 back onto a6, where White's hand picks it up to put it right: that lift was taken for Bb7's, after the king landed (a reply before the move it answers), and Bb7 Kc7 Ba8 Bh6 were published together: 3 plies behind"},
+		{"tcec_frc_engine_chess960_season16.pgn", 95, trace.PieceSensor, 0.03, 0.05, 0,
+			"Chess960: 57... Be5, and 600 ms later White's hand reaching for the f5 pawn knocks the bishop off e5 3 ms before lifting it: the bishop's lift was no reply (the mover's piece), the pawn's too soon after it, and Be5 f6 Qf3 Qc2 were published together: 3 plies behind"},
 	} {
 		g := c.playSeed(t, false, 3, sim.ClockNever)
 		if !g.Exact || g.Behind > 2 || len(g.FalseAlerts) > 0 {
