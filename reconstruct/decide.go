@@ -369,6 +369,14 @@ func (r *Reconstructor) replyBegins(ev *trace.Event, out []Output) []Output {
 		hold = true
 	} else if !mine.Has(gs) {
 		if !r.canCapture(&after, gs) {
+			if landT, ok := r.lastOn(moveLanding(m)); ok && t-landT >= knockMs && r.sensor != trace.Occupancy && knock == 0 && c.n == 1 && c.back == 0 && r.state == statePlay && r.overlay == 0 {
+				// The mover's piece lifted once the board stood still
+				// showing the move: a touch, or the replying hand
+				// knocking it on the way to its own piece next to it
+				// (resolveHeld).
+				r.held = heldMove{ok: true, own: true, sq: s, t: t, lastChange: r.lastChange, landT: landT, best: best, landing: moveLanding(m),
+					cands: append(r.held.cands[:0], r.cands...), plies: len(r.plies), after: after}
+			}
 			return out
 		}
 		hold = true
@@ -625,10 +633,12 @@ func (r *Reconstructor) knockedDuring(ix *inexact) (ok, early bool) {
 	for b := vac; b != 0; b &= b - 1 {
 		sq := b.First()
 		within := int64(minReplyMs)
-		if chess.KingAttacks(moveLanding(m)).Has(sq) && (!r.canCapture(&after, sq) || r.notVictim.Has(sq)) {
+		if chess.KingAttacks(moveLanding(m)).Has(sq) && (!r.canCapture(&after, sq) || r.notVictim.Has(sq) || r.fellNextDoor(sq, fil, P.PieceAt(sq))) {
 			// (A piece the reply can take, lifted that late, may be its
 			// victim taken off first: not when the reply's first lift
-			// was a piece that cannot take it.)
+			// was a piece that cannot take it, nor when the piece is
+			// seen on a square next to it that was filled: a victim is
+			// taken off the board, a knocked piece falls next door.)
 			within = knockMs
 		}
 		off, ok := r.lastOff(sq)
@@ -643,6 +653,23 @@ func (r *Reconstructor) knockedDuring(ix *inexact) (ok, early bool) {
 		}
 	}
 	return true, early
+}
+
+// fellNextDoor reports whether piece pc, missing from game square sq, is
+// seen on one of the filled squares fil next to it, as far as the sensors
+// tell (its colour, on piece boards the piece).
+func (r *Reconstructor) fellNextDoor(sq chess.Square, fil chess.Bitboard, pc chess.Piece) bool {
+	for b := fil & chess.KingAttacks(sq); b != 0; b &= b - 1 {
+		s := b.First()
+		bb := s.Bitboard()
+		if r.v.colourKnown&bb == 0 || (r.v.white&bb != 0) != (pc.Color() == chess.White) {
+			continue
+		}
+		if r.v.pieceKnown&bb == 0 || r.v.pieceAt(s) == pc {
+			return true
+		}
+	}
+	return false
 }
 
 // adoptKnocked adopts candidate best; knock, the squares its move's
@@ -733,6 +760,17 @@ func (r *Reconstructor) resolveHeld(s chess.Square, t int64, out []Output) []Out
 		return out
 	}
 	gs, gh := rotSquare(s, r.orient), rotSquare(h.sq, r.orient)
+	if r.replyKnocked(gh, gs, t) {
+		// The replying hand reaching for its piece next to the mover's
+		// knocked that one a moment before lifting it: the move is
+		// made, the knocked piece out of place until it is back.
+		r.cands = append(r.cands[:0], h.cands...)
+		r.ver++ // r.cands no longer holds what explain found
+		return r.adoptKnocked(h.best, gh.Bitboard(), h.lastChange, out)
+	}
+	if h.own {
+		return out
+	}
 	unseen := false
 	if h.near {
 		// The piece lifted goes where it can move, or takes off a piece
@@ -744,6 +782,13 @@ func (r *Reconstructor) resolveHeld(s chess.Square, t int64, out []Output) []Out
 				// Another piece of the player to reply lifted first: the
 				// replying hand knocking its own piece on the way. Where
 				// the held piece goes decides.
+				h.ok, h.again = true, true
+			} else if !h.again && r.raw.occ.Has(s) && r.knockedOnTheWay(&h.after, gh, gs) {
+				// A piece of the player who moved, next to a square the
+				// held piece can move to, lifted while it is in the air:
+				// the replying hand carrying it knocked that piece just
+				// before setting it down. Where the held piece goes
+				// decides.
 				h.ok, h.again = true, true
 			}
 			return out
@@ -822,6 +867,37 @@ func (r *Reconstructor) resolveHeld(s chess.Square, t int64, out []Output) []Out
 		out = r.replyBegins(&ev, out)
 	}
 	return out
+}
+
+// replyKnocked reports whether the lift of game square gs at t, after the
+// held lift of the mover's piece on gh, is the reply's first act, the
+// held lift its hand's knock: on colour and piece boards, a piece of the
+// player to reply next to gh lifted sooner after than a hand goes from
+// one piece to another, when the held move's hand knocked nothing (and
+// not one that can take it: a victim taken off first), the held lift
+// knockMs or more after the move landed (sooner, the moving hand may
+// still be on its piece: a slide resting on its way).
+func (r *Reconstructor) replyKnocked(gh, gs chess.Square, t int64) bool {
+	h := &r.held
+	return r.sensor != trace.Occupancy && !h.on && !h.near && h.knock == 0 && r.overlay == 0 &&
+		h.after.ByColor(h.after.SideToMove().Other()).Has(gh) && t-h.t < minQuickCarryMs && h.t-h.landT >= knockMs &&
+		chess.KingAttacks(gh).Has(gs) && h.after.ByColor(h.after.SideToMove()).Has(gs) && r.raw.occ.Has(unrotSquare(gs, r.orient)) &&
+		!r.captures(&h.after, gs, gh)
+}
+
+// knockedOnTheWay reports whether game square gs holds a piece of the
+// player who made the move before position p, next to a square the piece
+// on gh can move to in p.
+func (r *Reconstructor) knockedOnTheWay(p *chess.Position, gh, gs chess.Square) bool {
+	if !p.ByColor(p.SideToMove().Other()).Has(gs) {
+		return false
+	}
+	for _, m := range r.legal(p).Moves() {
+		if m.From() == gh && !m.IsCastling() && m.To() != gs && chess.KingAttacks(m.To()).Has(gs) {
+			return true
+		}
+	}
+	return false
 }
 
 // repliedUnseen reports whether the lift of raw square s (game square gs)

@@ -169,7 +169,7 @@ type heldMove struct {
 	sq         chess.Square // the raw square
 	t          int64        // when
 	lastChange int64        // when the move's board was complete
-	landT      int64        // when the move's landing was last filled (on only)
+	landT      int64        // when the move's landing was last filled
 	refill     int64        // when the lifted square was filled again (0: not)
 	slid       int64        // when a square a capturing piece slides across first was filled (0: not)
 	slidSq     chess.Square // ... the raw square
@@ -178,6 +178,7 @@ type heldMove struct {
 	plies      int    // published plies then
 	after      chess.Position
 	knock      chess.Bitboard // squares the move's hand knocked (knockedMove)
+	own        bool           // a lift of the mover's piece, long after the move
 }
 
 // movesCache holds the legal moves of one position.
@@ -419,8 +420,12 @@ func (r *Reconstructor) Feed(ev *trace.Event, out []Output) []Output {
 			h.ok = false
 		}
 		if r.held.ok && ev.Square != r.held.sq && r.raw.occ.Has(ev.Square) {
+			own, n := r.held.own, len(r.plies)
 			out = r.resolveHeld(ev.Square, ev.T, out)
-			if r.notVictim != 0 {
+			if r.notVictim != 0 || own && len(r.plies) == n {
+				// (A lift of the mover's piece that no reply's lift
+				// followed at once was a touch: this change is judged
+				// as any other.)
 				out = r.replyBegins(ev, out)
 				r.notVictim = 0
 			}

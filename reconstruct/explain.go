@@ -139,6 +139,16 @@ func (r *Reconstructor) seqCost(p *chess.Position, lastTo chess.Square, moves []
 		lift, lifted := r.lastOff(from)
 		if lifted && i+1 < len(moves) && crossedLater(moves[i+1:], from, rv) {
 			lift, lifted = r.firstOff(from)
+		} else if lifted && !m.IsCastling() && !rv.framed {
+			// Nor a lift after the piece, seen on its destination, left
+			// it and its own square was filled again: it was knocked
+			// back there, and that lift picked it up to put it right.
+			land, ok1 := r.firstOn(to)
+			gone, ok2 := r.lastOff(to)
+			back, ok3 := r.lastOn(from)
+			if first, _ := r.firstOff(from); ok1 && ok2 && ok3 && first < land && land < gone && gone < back && back < lift {
+				lift = first
+			}
 		}
 		if nl&captured != 0 && !m.IsCastling() && !rv.framed {
 			// The second capture on a square in the sequence needs a

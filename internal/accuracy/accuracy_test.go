@@ -444,6 +444,8 @@ func TestStressGamesSecondSeed(t *testing.T) {
 		{sim.ClockNever, stressGame{"lichess_broadcast_fide_womens_world_rapid_2024_r1-6.pgn", 69, trace.Colour, 0.1, 0.05, 0,
 			"no clock: 60... Kg7, and 61. Rh7+ slid from h8 463 ms after the king landed: read as the king's hand knocking the rook onto h7, and Kg7 Rh7+ Kf8 were published together: 3 plies behind"}},
 		{sim.ClockNever, stressGame{"lichess_broadcast_fide_womens_world_rapid_2024_r1-6.pgn", 69, trace.Colour, 0.03, 0.05, 0, "the same at a faster pace"}},
+		{sim.ClockNever, stressGame{"lichess_prod_movelists_from_scalachess.pgn", 100, trace.PieceSensor, 0.03, 0.02, 0.12,
+			"no clock: 49... Kf8, and 50. Nc6 lifted from e7 next to it 461 ms later (held as the king's hand knocking it), its hand knocking the b5 rook next to c6 just before setting it down: the hold was dropped with the knight's lift, and the game stopped at 49... Kf8 with a false misplaced-pieces alert"}},
 		{sim.ClockNever, stressGame{"lichess_broadcast_fide_womens_world_rapid_2024_r1-6.pgn", 65, trace.Occupancy, 0.1, 0.005, 0,
 			"no clock: 14... cxd4 and 15. cxd4 pushed off, the c3 pawn (next to d4) lifted 397 ms after the landing and held (the mover's hand may knock it); 15... Qc3's lift 2.1 s later showed the pawn had made the reply, a capture nobody saw, but only 14... cxd4 was published, the queen set on c3 read as the pawn put back, and the game went on with a wrong move and a false alert, 68 plies behind"}},
 		{sim.ClockNever, stressGame{"lichess_broadcast_fide_womens_world_rapid_2024_r1-6.pgn", 98, trace.Occupancy, 0.3, 0.005, 0.12,
@@ -459,6 +461,27 @@ func TestStressGamesSecondSeed(t *testing.T) {
 		if !g.Exact || g.Behind > 2 || len(g.FalseAlerts) > 0 {
 			t.Errorf("%s game %d (%v, clock %v; %s): exact %v %s, %d plies behind, false alerts %v",
 				c.file, c.game, c.sensor, c.clock, c.what, g.Exact, g.Why, g.Behind, g.FalseAlerts)
+		}
+	}
+}
+
+// TestStressGamesThirdSeed: as TestStressGamesSecondSeed, with the hands
+// of seed 3, no clock.
+func TestStressGamesThirdSeed(t *testing.T) {
+	for _, c := range []stressGame{
+		{"lichess_broadcast_fide_womens_world_rapid_2024_r1-6.pgn", 46, trace.PieceSensor, 0.03, 0.02, 0.12,
+			"32. Rf4 slid from e4, its hand knocking the bishop from g4 onto h3 254 ms after it landed (seen on h3 first): a piece the reply could take lifted that late counted as its victim taken off, so Bh3 with the rook knocked before it began was published, a false alert and 13 plies behind"},
+		{"tcec_frc_engine_chess960_season16.pgn", 13, trace.PieceSensor, 0.03, 0.02, 0,
+			"Chess960: 28. Rxb6 lifted from b1 next to 27... Rxc2's landing 464 ms after it (held as the rook's hand knocking it), its hand knocking the a5 pawn next to b6 before taking there: the hold was dropped, and Rxc2 Rxb6 Rd8 were published together: 3 plies behind"},
+		{"lichess_broadcast_fide_womens_world_rapid_2024_r1-6.pgn", 40, trace.PieceSensor, 0.03, 0.05, 0.12,
+			"40. Bb7 Kc7, the king's hand knocking the bishop from b7 back onto a6, where White's hand picks it up to put it right: that lift was taken for Bb7's, after the king landed (a reply before the move it answers), and Bb7 Kc7 Ba8 Bh6 were published together: 3 plies behind"},
+		{"tcec_frc_engine_chess960_season16.pgn", 95, trace.PieceSensor, 0.03, 0.05, 0,
+			"Chess960: 57... Be5, and 600 ms later White's hand reaching for the f5 pawn knocks the bishop off e5 3 ms before lifting it: the bishop's lift was no reply (the mover's piece), the pawn's too soon after it, and Be5 f6 Qf3 Qc2 were published together: 3 plies behind"},
+	} {
+		g := c.playSeed(t, false, 3, sim.ClockNever)
+		if !g.Exact || g.Behind > 2 || len(g.FalseAlerts) > 0 {
+			t.Errorf("%s game %d (%v): %s: exact %v %s, %d plies behind, false alerts %v",
+				c.file, c.game, c.sensor, c.what, g.Exact, g.Why, g.Behind, g.FalseAlerts)
 		}
 	}
 }
