@@ -478,17 +478,11 @@ func (r *Reconstructor) twoLiftedUnseen(on bool) bool {
 // (a knocked piece falls next to its square): that player's next move
 // slid there, shown before its lift.
 func (r *Reconstructor) nextMoveBegun(ix *inexact, c *cand, gs chess.Square, on bool) bool {
-	if r.sensor != trace.Occupancy || !ix.oneMoveMisplaced() || ix.diff.Count() != 1 || c.line != ix.line || c.back != 0 ||
-		c.stale || c.n != 2 || c.moves[0] != ix.move {
+	if r.sensor != trace.Occupancy || !ix.oneMoveMisplaced() {
 		return false
 	}
-	m2 := c.moves[1]
-	if ix.diff != m2.From().Bitboard() || m2.IsCastling() {
-		return false
-	}
-	q := r.lines[ix.line].pos
-	q.MakeMove(ix.move)
-	if pc := q.PieceAt(m2.To()); pc == chess.NoPiece || pc.Color() == q.SideToMove() {
+	m2, q, ok := r.missingCaptured(ix, c)
+	if !ok {
 		return false
 	}
 	mover := q.ByColor(q.SideToMove().Other())
@@ -1148,17 +1142,12 @@ func (r *Reconstructor) putThenTaken(ix *inexact) bool {
 // recapture on its square is timed from the move's lift and the
 // quickest carry.
 func (r *Reconstructor) replyCapturedUnseen(ix *inexact, c *cand) bool {
-	if r.clock || !ix.oneMoveMisplaced() || ix.diff.Count() != 1 || c.line != ix.line || c.back != 0 || c.stale ||
-		c.n != 2 || c.moves[0] != ix.move || c.cost > ix.cost+costMisplaced {
+	if r.clock || !ix.oneMoveMisplaced() || c.cost > ix.cost+costMisplaced {
 		return false
 	}
-	m, m2 := ix.move, c.moves[1]
-	if ix.diff != m2.From().Bitboard() || m2.IsCastling() {
-		return false
-	}
-	q := r.lines[ix.line].pos
-	q.MakeMove(m)
-	if pc := q.PieceAt(m2.To()); pc == chess.NoPiece || pc.Color() == q.SideToMove() {
+	m := ix.move
+	m2, _, ok := r.missingCaptured(ix, c)
+	if !ok {
 		return false
 	}
 	off, ok := r.lastOff(m2.From())
@@ -1234,23 +1223,42 @@ func (r *Reconstructor) recapturedUnseen(ix *inexact, c *cand) bool {
 // filled again after the lift is the capture made, not the piece on it
 // touched while another lies out of place.
 func (r *Reconstructor) thirdCaptureSeenMade(ix *inexact, c *cand) bool {
-	if r.clock || r.sensor != trace.Occupancy || ix.move == chess.NoMove || ix.reply == chess.NoMove || ix.illegal || ix.unreplaced ||
-		ix.diff.Count() != 1 || c.line != ix.line || c.back != 0 || c.stale || c.n != 3 || c.moves[0] != ix.move ||
-		c.moves[1] != ix.reply || c.cost > ix.cost+costMisplaced {
+	if r.clock || r.sensor != trace.Occupancy || ix.reply == chess.NoMove || c.cost > ix.cost+costMisplaced {
 		return false
 	}
-	m2 := c.moves[2]
-	if ix.diff != m2.From().Bitboard() || m2.IsCastling() {
-		return false
-	}
-	q := r.lines[ix.line].pos
-	q.MakeMove(ix.move)
-	q.MakeMove(ix.reply)
-	if pc := q.PieceAt(m2.To()); pc == chess.NoPiece || pc.Color() == q.SideToMove() {
+	m2, _, ok := r.missingCaptured(ix, c)
+	if !ok {
 		return false
 	}
 	off, ok := r.lastOff(m2.From())
 	return ok && r.seenMade(m2.To(), off)
+}
+
+// missingCaptured reports whether explanation c is ix's moves (its move,
+// and its reply if any) from the same hypothesis and one more, a capture
+// by the piece ix reads as gone: ix's one misplaced square is where that
+// capture began. It returns the capture and the position before it.
+func (r *Reconstructor) missingCaptured(ix *inexact, c *cand) (chess.Move, chess.Position, bool) {
+	n := 1
+	if ix.reply != chess.NoMove {
+		n = 2
+	}
+	if ix.move == chess.NoMove || ix.illegal || ix.unreplaced || ix.diff.Count() != 1 || c.line != ix.line || c.back != 0 ||
+		c.stale || c.n != n+1 || c.moves[0] != ix.move || n == 2 && c.moves[1] != ix.reply {
+		return chess.NoMove, chess.Position{}, false
+	}
+	m := c.moves[n]
+	if ix.diff != m.From().Bitboard() || m.IsCastling() {
+		return chess.NoMove, chess.Position{}, false
+	}
+	q := r.lines[ix.line].pos
+	for _, mv := range c.moves[:n] {
+		q.MakeMove(mv)
+	}
+	if pc := q.PieceAt(m.To()); pc == chess.NoPiece || pc.Color() == q.SideToMove() {
+		return chess.NoMove, chess.Position{}, false
+	}
+	return m, q, true
 }
 
 // seenMade reports whether a capture on game square v by a piece lifted
