@@ -345,11 +345,7 @@ func TestStressGames(t *testing.T) {
 		{"tcec_frc_engine_chess960_season16.pgn", 93, trace.Occupancy, 0.3, 0.005, 0.12,
 			"no clock, Chess960: 19. Nxe6 pushed off and 19... fxe6 swapped faster than a scan, the pawn lifted 573 ms after the knight, then 20. Qe2: the still board was read as Qe2 with the knight and the pawn out of place, two pieces lifted in turn and never put down again, a false alert, 72 plies behind"},
 	} {
-		g := c.play(t, false)
-		if !g.Exact || g.Behind > 2 || len(g.FalseAlerts) > 0 {
-			t.Errorf("%s game %d (%v; %s): exact %v %s, %d plies behind, false alerts %v",
-				c.file, c.game, c.sensor, c.what, g.Exact, g.Why, g.Behind, g.FalseAlerts)
-		}
+		c.wantClean(t, c.play(t, false), "no clock")
 	}
 }
 
@@ -405,6 +401,16 @@ func (c *stressGame) playSeed(t *testing.T, irregular bool, seed uint64, clock s
 	return play(Case{File: path, Game: c.game, Sensor: c.sensor, Irregular: irregular}, game, &Options{Seed: seed, Rates: &rates, Clock: clock}, &buf)
 }
 
+// wantClean fails t unless g, the game replayed in setting, ended exact,
+// never more than 2 plies behind, without a false alert.
+func (c *stressGame) wantClean(t *testing.T, g Game, setting string) {
+	t.Helper()
+	if !g.Exact || g.Behind > 2 || len(g.FalseAlerts) > 0 {
+		t.Errorf("%s game %d (%v, %s; %s): exact %v %s, %d plies behind, false alerts %v",
+			c.file, c.game, c.sensor, setting, c.what, g.Exact, g.Why, g.Behind, g.FalseAlerts)
+	}
+}
+
 // TestStressGamesSecondSeed: games of the grid played by the hands of
 // seed 2 (the grid's figures are of seed 1), with and without a clock,
 // that failed before a fix: each must end exact, no more than 2 plies
@@ -457,11 +463,7 @@ func TestStressGamesSecondSeed(t *testing.T) {
 		{sim.ClockNever, stressGame{"lichess_broadcast_fide_womens_world_rapid_2024_r1-6.pgn", 17, trace.Occupancy, 0.1, 0.02, 0.12,
 			"no clock: 17... Nxb6 and 18. Nxc6 pushed off, then 18... bxc6, the pawn lifted, the knight taken off c6 and the pawn set down there: the still board was read as Nxb6 Nxc6 with the b7 pawn out of place (the capture seen made taken for the knight touched), a false alert, 80 plies behind"}},
 	} {
-		g := c.playSeed(t, false, 2, c.clock)
-		if !g.Exact || g.Behind > 2 || len(g.FalseAlerts) > 0 {
-			t.Errorf("%s game %d (%v, clock %v; %s): exact %v %s, %d plies behind, false alerts %v",
-				c.file, c.game, c.sensor, c.clock, c.what, g.Exact, g.Why, g.Behind, g.FalseAlerts)
-		}
+		c.wantClean(t, c.playSeed(t, false, 2, c.clock), "seed 2, clock "+c.clock.String())
 	}
 }
 
@@ -478,11 +480,7 @@ func TestStressGamesThirdSeed(t *testing.T) {
 		{"tcec_frc_engine_chess960_season16.pgn", 95, trace.PieceSensor, 0.03, 0.05, 0,
 			"Chess960: 57... Be5, and 600 ms later White's hand reaching for the f5 pawn knocks the bishop off e5 3 ms before lifting it: the bishop's lift was no reply (the mover's piece), the pawn's too soon after it, and Be5 f6 Qf3 Qc2 were published together: 3 plies behind"},
 	} {
-		g := c.playSeed(t, false, 3, sim.ClockNever)
-		if !g.Exact || g.Behind > 2 || len(g.FalseAlerts) > 0 {
-			t.Errorf("%s game %d (%v): %s: exact %v %s, %d plies behind, false alerts %v",
-				c.file, c.game, c.sensor, c.what, g.Exact, g.Why, g.Behind, g.FalseAlerts)
-		}
+		c.wantClean(t, c.playSeed(t, false, 3, sim.ClockNever), "seed 3, no clock")
 	}
 }
 
