@@ -325,12 +325,7 @@ func TestResyncAfterRestart(t *testing.T) {
 		h.press(chess.White)
 		r, outs := h.run(Config{Clock: true})
 		want := mustFEN(t, "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2")
-		if p := r.Position(); p.Key() != want.Key() || len(r.Moves()) != 3 {
-			t.Errorf("%s: position %s after %q, want %s", s, p.FEN(), sanList(r), want.FEN())
-		}
-		if a := alertList(outs); a != "" {
-			t.Errorf("%s: alerts %q", s, a)
-		}
+		wantPosition(t, s, r, outs, want, 3)
 	}
 }
 

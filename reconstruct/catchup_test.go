@@ -105,12 +105,7 @@ func TestRestartFrameTwoCapturesOnOneSquare(t *testing.T) {
 		h.evs = []trace.Event{h.evs[0], h.frame()}
 		h.wait(6000)
 		r, outs := h.run(Config{Start: start})
-		if p := r.Position(); p.Key() != want.Key() || len(r.Moves()) != 4 {
-			t.Errorf("%s: %q (%s), want %s", s, sanList(r), p.FEN(), want.FEN())
-		}
-		if a := alertList(outs); a != "" {
-			t.Errorf("%s: alerts %q", s, a)
-		}
+		wantPosition(t, s, r, outs, want, 4)
 	}
 }
 
@@ -128,12 +123,7 @@ func TestCatchUpRestartWithATempo(t *testing.T) {
 		h.wait(6000).move("c5", "c4").wait(3000)
 		r, outs := h.run(Config{Start: start})
 		want := mustFEN(t, "8/8/2p4R/1p1p4/p1k5/P3r3/1KP5/8 w - - 10 47")
-		if p := r.Position(); p.Key() != want.Key() || len(r.Moves()) != 5 {
-			t.Errorf("%s: %q (%s), want %s", s, sanList(r), p.FEN(), want.FEN())
-		}
-		if a := alertList(outs); a != "" {
-			t.Errorf("%s: alerts %q", s, a)
-		}
+		wantPosition(t, s, r, outs, want, 5)
 	}
 }
 
@@ -151,11 +141,19 @@ func TestCatchUpRestartSideToMove(t *testing.T) {
 		h.wait(6000).move("f6", "e4").wait(3000)
 		r, outs := h.run(Config{Start: start})
 		want := mustFEN(t, "8/5Q2/3k4/p3p3/Pp2n2P/3P2P1/1K2nr2/8 w - - 7 40")
-		if p := r.Position(); p.Key() != want.Key() {
-			t.Errorf("%s: %q (%s), want %s", s, sanList(r), p.FEN(), want.FEN())
-		}
-		if a := alertList(outs); a != "" {
-			t.Errorf("%s: alerts %q", s, a)
-		}
+		wantPosition(t, s, r, outs, want, -1)
+	}
+}
+
+// wantPosition fails t unless the game r published on sensor s ends at
+// want after plies moves (any number if plies < 0), and outs hold no
+// alert.
+func wantPosition(t *testing.T, s trace.Sensor, r *Reconstructor, outs []Output, want *chess.Position, plies int) {
+	t.Helper()
+	if p := r.Position(); p.Key() != want.Key() || plies >= 0 && len(r.Moves()) != plies {
+		t.Errorf("%s: %q (%s), want %s", s, sanList(r), p.FEN(), want.FEN())
+	}
+	if a := alertList(outs); a != "" {
+		t.Errorf("%s: alerts %q", s, a)
 	}
 }
