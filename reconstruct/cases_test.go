@@ -797,3 +797,19 @@ func TestChess960CastlingSwapAfterAQuickMove(t *testing.T) {
 		}, "Nh5 O-O d3", "")
 	}
 }
+
+// TestChess960CastlingThenKnockPutBack: Black castles by trading king and
+// rook (f8 and g8), which the board cannot show on colour and occupancy
+// sensors, and the hand knocks the pawn on f7 onto f6 on its way back. The
+// board stands still as if after f6, and f6 is published; two seconds
+// later the pawn is put back and White moves on. That is no pawn going
+// back (misplaced) but the castling with a knock put right.
+func TestChess960CastlingThenKnockPutBack(t *testing.T) {
+	start := mustFEN(t, "qnnrbkrb/pppppppp/8/8/8/8/PPPPPPPP/QNNRBKRB w KQkq - 0 1")
+	check(t, "960-castling-knock", start, allSensors, []bool{false}, func(h *hands, _ bool) {
+		h.move("c2", "c4").wait(1500).move("g7", "g6").wait(1500).move("d2", "d4").wait(1500)
+		h.lift("f8", "g8").placeFirst("g8").place("f8").wait(30)
+		h.move("f7", "f6").wait(2500).move("f6", "f7").wait(700)
+		h.move("g2", "g4").wait(1800).move("c8", "b6").wait(5000)
+	}, "c4 g6 d4 O-O g4 Nb6", "")
+}

@@ -232,7 +232,7 @@ func (r *Reconstructor) actInexact(ix inexact, side chess.Color, t int64, presse
 			out = r.adopt(0, r.lastChange, out)
 		}
 		if len(r.plies) == n0+1 && r.plies[n0].move == ix.move {
-			r.plies[n0].alts = alts
+			r.plies[n0].alts = append(r.plies[n0].alts, alts...)
 		}
 		r.alertKey = key
 		r.setOverlay(ix.diff, &after)

@@ -94,6 +94,9 @@ func (r *Reconstructor) adopt(bi int, t int64, out []Output) []Output {
 	r.released = chess.NoMove
 	out = r.publish(t, out)
 	r.markBlind(best.n)
+	if best.back == 0 && len(r.plies) == n0+1 {
+		r.keepHiddenCastling(n0)
+	}
 	if rel != chess.NoMove && best.back == 0 && best.n >= 1 && n0 < len(r.plies) {
 		// A released move is changed only by picking its piece up again.
 		// Swapping the pawn on the last rank for the new piece is how a
@@ -148,6 +151,34 @@ func (r *Reconstructor) markBlind(n int) {
 		r.plies[i].blind = !r.rec.framed && !m.IsCastling() && before.PieceAt(m.To()) != chess.NoPiece && !rv.lifted.Has(m.To())
 		r.plies[i].blindPromo = m.IsPromotion() && r.sensor != trace.PieceSensor && r.promo == chess.NoPieceType
 		r.plies[i].framed = r.rec.framed
+	}
+}
+
+// keepHiddenCastling keeps for revive a castling that the board cannot
+// show (a Chess960 king and rook trading squares, on colour and occupancy
+// sensors) as the alternative of published move i when every square of it
+// was lifted and filled again while the move was made: the move may have
+// been a piece the castling hand knocked, which a later put-back shows.
+func (r *Reconstructor) keepHiddenCastling(i int) {
+	if r.sensor == trace.PieceSensor || r.rec.framed {
+		return
+	}
+	m, before := r.plies[i].move, &r.befores[i]
+	rv := r.recView()
+	mAll, _ := moveSquares(before, m)
+	again := rv.lifted & rv.placed &^ mAll
+	if again.Count() < 2 || before.Castling() == 0 {
+		return
+	}
+	for _, a := range r.legal(before).Moves() {
+		if !a.IsCastling() || a == m {
+			continue
+		}
+		all, _ := moveSquares(before, a)
+		from := a.From().Bitboard() | a.To().Bitboard()
+		if all == from && all&^again == 0 && !slices.Contains(r.plies[i].alts, a) {
+			r.plies[i].alts = append(r.plies[i].alts, a)
+		}
 	}
 }
 
