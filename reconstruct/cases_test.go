@@ -813,3 +813,38 @@ func TestChess960CastlingThenKnockPutBack(t *testing.T) {
 		h.move("g2", "g4").wait(1800).move("c8", "b6").wait(5000)
 	}, "c4 g6 d4 O-O g4 Nb6", "")
 }
+
+// TestKnockedPieceIsNoLanding: Black plays e5, and White's hand knocks the
+// pawn on d6 onto e7 as it takes on e5; 2.2 s later Black's knight takes on e5 faster than a
+// scan (the square changes colour), and Black's hand puts the pawn back.
+// When the knight was lifted, e7 already showed a black piece: the knight
+// landing there (Ne7, published as White's pawn on e5 "lifted") was never
+// seen, and the game was lost for 65 plies.
+func TestKnockedPieceIsNoLanding(t *testing.T) {
+	start := mustFEN(t, "n1bbrkqr/ppp1p1pp/2np4/5p2/2P2P2/BP6/P2PP1PP/NN1BRKQR b KQkq - 0 4")
+	for _, sensor := range []trace.Sensor{trace.Colour, trace.PieceSensor} {
+		h := newHands(t, sensor, start)
+		wp, bp, bn, wq := chess.NewPiece(chess.White, chess.Pawn), chess.NewPiece(chess.Black, chess.Pawn),
+			chess.NewPiece(chess.Black, chess.Knight), chess.NewPiece(chess.White, chess.Queen)
+		h.at(65405, trace.Off, "e7", 0).at(65680, trace.On, "e5", bp)
+		h.at(80580, trace.Off, "e5", 0).at(81469, trace.Off, "f4", 0).at(81880, trace.On, "e5", wp)
+		h.at(81991, trace.Off, "d6", 0).at(82205, trace.On, "e7", bp)
+		h.at(84389, trace.Off, "c6", 0).at(84680, trace.Off, "e5", 0).at(84680, trace.On, "e5", bn)
+		h.at(84881, trace.Off, "f5", 0).at(85005, trace.Off, "e7", 0).at(85191, trace.On, "d6", bp)
+		h.at(87181, trace.On, "f5", bp)
+		h.at(106000, trace.Off, "a7", 0).at(106200, trace.Off, "g1", 0).at(106433, trace.On, "a7", wq)
+		h.wait(3000)
+		r, outs := h.run(Config{Start: start})
+		if got := sanList(r); got != "e5 fxe5 Nxe5 Qxa7" {
+			t.Errorf("%s: moves %q, want \"e5 fxe5 Nxe5 Qxa7\"", sensor, got)
+		}
+		if got := alertList(outs); got != "" {
+			t.Errorf("%s: alerts %q, want none", sensor, got)
+		}
+		if t.Failed() {
+			for _, o := range outs {
+				t.Logf("%s", AppendJSON(nil, &o))
+			}
+		}
+	}
+}

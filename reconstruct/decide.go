@@ -319,6 +319,13 @@ func (r *Reconstructor) replyBegins(ev *trace.Event, out []Output) []Output {
 	for _, mv := range c.moves[:c.n-1] {
 		before.MakeMove(mv)
 	}
+	if to := m.To(); c.back == 0 && !m.IsCastling() && before.PieceAt(to) == chess.NoPiece && !r.rec.framed &&
+		!r.rec.placed.Has(unrotSquare(to, r.orient)) {
+		// Its square showed a piece before this one was lifted (a
+		// knocked piece lying there, accepted either way): its landing
+		// was not seen, and the piece is still in the hand.
+		return out
+	}
 	after := before
 	after.MakeMove(m)
 	gs := rotSquare(s, r.orient)

@@ -98,6 +98,18 @@ func (h *hands) put(name string, pc chess.Piece) *hands {
 	return h
 }
 
+// at records a change as a sensor reported it, at ms: a trace's events
+// copied as they were (pc, the piece set down, for on events).
+func (h *hands) at(ms int64, kind trace.Kind, name string, pc chess.Piece) *hands {
+	h.now = ms
+	ev := trace.Event{T: ms, Kind: kind, Square: sq(h.t, name)}
+	if kind == trace.On {
+		ev = h.onEvent(ev.Square, pc)
+	}
+	h.evs = append(h.evs, ev)
+	return h
+}
+
 func (h *hands) onEvent(s chess.Square, pc chess.Piece) trace.Event {
 	ev := trace.Event{T: h.now, Kind: trace.On, Square: s}
 	switch h.sensor {
