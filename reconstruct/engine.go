@@ -27,10 +27,14 @@ const (
 	// next door and sets it down (a player in a hurry).
 	minQuickCarryMs = 100
 	slideSlackMs    = 300 // a slid piece can show on its destination this long before its square empties
-	bounceMs        = 10  // a contact chatters back and forth within this
-	maxResync       = 6   // plies searched to re-synchronise: 4 always, 5 and 6 within the budget
-	maxResyncLines  = 4   // hypotheses re-synchronised from, best first
-	resyncBudget    = 400000
+	// pushSlackMs: a piece pushed onto the square next door (knocked) may
+	// be reported there this much before its own square empties (the
+	// sweep reads the two squares in turn while the piece straddles them).
+	pushSlackMs    = 50
+	bounceMs       = 10 // a contact chatters back and forth within this
+	maxResync      = 6  // plies searched to re-synchronise: 4 always, 5 and 6 within the budget
+	maxResyncLines = 4  // hypotheses re-synchronised from, best first
+	resyncBudget   = 400000
 
 	costMissedLift      = 20 // a capture whose victim was never seen lifted
 	costUnseen          = 40 // in a re-synchronised sequence, a piece's lift or landing on an empty square never seen

@@ -319,10 +319,16 @@ func (r *Reconstructor) misplacedCost(d chess.Bitboard, p *chess.Position) int {
 				c = 2 * costMisplacedN
 			}
 			// (The last landing: a square a slide crossed before the
-			// knock is filled first by the sliding piece.)
+			// knock is filled first by the sliding piece. A piece pushed
+			// next door may be reported there a moment first.)
+			// (On occupancy boards a square filled may be any piece's.)
+			slack := int64(pushSlackMs)
+			if r.sensor == trace.Occupancy {
+				slack = 0
+			}
 			off, ok1 := r.firstOff(x)
 			on, ok2 := r.lastOn(y)
-			if ok1 && ok2 && on < off {
+			if ok1 && ok2 && on+slack < off {
 				c += costMisplacedOrder
 			}
 			return c

@@ -3,6 +3,7 @@ package accuracy
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"os"
@@ -600,5 +601,25 @@ func TestStressIrregularGames(t *testing.T) {
 			t.Errorf("%s game %d (%v; %s): exact %v %s, %d plies behind, false alerts %v, found %d of %d %v",
 				c.file, c.game, c.sensor, c.what, g.Exact, g.Why, g.Behind, g.FalseAlerts, g.Found, g.Injected, g.Unfound)
 		}
+	}
+}
+
+// TestStressGamesOtherSeeds: games of the grid played by the hands of
+// seeds never used before (4 and 5), without a clock, that failed before a
+// fix: each must end exact, no more than 2 plies behind, without a false
+// alert.
+func TestStressGamesOtherSeeds(t *testing.T) {
+	for _, c := range []struct {
+		seed uint64
+		stressGame
+	}{
+		{5, stressGame{"tcec_frc_engine_chess960_season16.pgn", 99, trace.Colour, 1, 0.05, 0,
+			"Chess960: 2... O-O trades king and rook (f8, g8), unseen on a colour board, and its hand knocks the f7 pawn onto f6: f6 was published, and the pawn put back 3 s later was a misplaced-pieces alert, the game lost at move 11"}},
+		{4, stressGame{"tcec_frc_engine_chess960_season16.pgn", 22, trace.Colour, 0.3, 0.05, 0.12,
+			"Chess960: White's hand knocks the d6 pawn onto e7 with 5. fxe5, and Black's knight lifted for Nxe5 was read as Ne7, landing where the knocked pawn lay: an illegal-move alert, 65 plies behind"}},
+		{5, stressGame{"tcec_frc_engine_chess960_season16.pgn", 61, trace.PieceSensor, 0.1, 0.05, 0,
+			"Chess960: 4... d6 pushes the e5 pawn onto d5, read as d5 with the pawn knocked onto d6; put back after White's reply, the game went dark for 71 plies"}},
+	} {
+		c.wantClean(t, c.playSeed(t, false, c.seed, sim.ClockNever), fmt.Sprintf("seed %d, no clock", c.seed))
 	}
 }
