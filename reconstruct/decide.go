@@ -368,8 +368,10 @@ func (r *Reconstructor) replyBegins(ev *trace.Event, out []Output) []Output {
 		return out
 	}
 	if on {
+		// (A piece the sensor shows is the mover's, set down, is no
+		// reply's: the move's own piece going on after a touch-down.)
 		all, _ := moveSquares(&before, m)
-		if all.Has(gs) || chess.KingAttacks(gs)&mine == 0 &&
+		if all.Has(gs) || ev.HasColour && ev.Piece.Color() != after.SideToMove() || chess.KingAttacks(gs)&mine == 0 &&
 			!(ev.HasColour && ev.Piece.Color() == after.SideToMove() && r.landsOn(&after, gs, ev.Piece, ev.HasPieces)) {
 			return out
 		}

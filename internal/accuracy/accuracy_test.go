@@ -619,6 +619,8 @@ func TestStressGamesOtherSeeds(t *testing.T) {
 			"Chess960: White's hand knocks the d6 pawn onto e7 with 5. fxe5, and Black's knight lifted for Nxe5 was read as Ne7, landing where the knocked pawn lay: an illegal-move alert, 65 plies behind"}},
 		{5, stressGame{"tcec_frc_engine_chess960_season16.pgn", 61, trace.PieceSensor, 0.1, 0.05, 0,
 			"Chess960: 4... d6 pushes the e5 pawn onto d5, read as d5 with the pawn knocked onto d6; put back after White's reply, the game went dark for 71 plies"}},
+		{5, stressGame{"tcec_frc_engine_chess960_season16.pgn", 27, trace.PieceSensor, 0.1, 0.005, 0.12,
+			"Chess960: 14... f5 touching down on f6 for 470 ms: the black pawn seen set on f5 was held as White's reply sliding next to the bishop on e4, and the pawn's lift from f6 as that reply: f6 was published and the game lost for 82 plies"}},
 	} {
 		c.wantClean(t, c.playSeed(t, false, c.seed, sim.ClockNever), fmt.Sprintf("seed %d, no clock", c.seed))
 	}
