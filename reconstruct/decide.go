@@ -785,14 +785,14 @@ func (r *Reconstructor) resolveHeld(s chess.Square, t int64, out []Output) []Out
 				// Another piece of the player to reply lifted first: the
 				// replying hand knocking its own piece on the way. Where
 				// the held piece goes decides.
-				h.ok, h.again = true, true
+				h.ok, h.again, h.knocked = true, true, s
 			} else if !h.again && r.raw.occ.Has(s) && r.knockedOnTheWay(&h.after, gh, gs) {
 				// A piece of the player who moved, next to a square the
 				// held piece can move to, lifted while it is in the air:
 				// the replying hand carrying it knocked that piece just
 				// before setting it down. Where the held piece goes
 				// decides.
-				h.ok, h.again = true, true
+				h.ok, h.again, h.knocked = true, true, s
 			}
 			return out
 		}
@@ -862,6 +862,14 @@ func (r *Reconstructor) resolveHeld(s chess.Square, t int64, out []Output) []Out
 		if h.slid != 0 {
 			r.rec.on(h.slidSq, h.slid, chess.NoPiece, false, false)
 		}
+		if h.near && h.again {
+			// (The piece the replying hand knocked is the reply's.)
+			r.rec.off(h.knocked, kt)
+			if h.fell {
+				e := &h.fellEv
+				r.rec.on(e.Square, e.T, e.Piece, e.HasColour, e.HasPieces)
+			}
+		}
 	}
 	if unseen {
 		// The held piece made the reply, a capture nobody saw, and this
@@ -870,6 +878,19 @@ func (r *Reconstructor) resolveHeld(s chess.Square, t int64, out []Output) []Out
 		out = r.replyBegins(&ev, out)
 	}
 	return out
+}
+
+// heldLands reports whether the square filled by ev may be the held
+// piece's landing: one it can move to, and as far as the sensor tells
+// that piece.
+func (r *Reconstructor) heldLands(ev *trace.Event) bool {
+	h := &r.held
+	gh, gs := rotSquare(h.sq, r.orient), rotSquare(ev.Square, r.orient)
+	if !r.moves(&h.after, gh, gs) {
+		return false
+	}
+	pc := h.after.PieceAt(gh)
+	return !ev.HasColour || ev.HasPieces && ev.Piece == pc || !ev.HasPieces && ev.Piece.Color() == pc.Color()
 }
 
 // replyKnocked reports whether the lift of game square gs at t, after the

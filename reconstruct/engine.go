@@ -183,6 +183,10 @@ type heldMove struct {
 	after      chess.Position
 	knock      chess.Bitboard // squares the move's hand knocked (knockedMove)
 	own        bool           // a lift of the mover's piece, long after the move
+	// fell: near and again, the piece knocked (knocked) seen fallen next
+	// to its square (fellEv), recorded for the reply once it is decided.
+	fell   bool
+	fellEv trace.Event
 }
 
 // movesCache holds the legal moves of one position.
@@ -441,6 +445,14 @@ func (r *Reconstructor) Feed(ev *trace.Event, out []Output) []Output {
 		bounce := r.held.ok && !r.held.on && ev.Square == r.held.sq && r.bounced(ev)
 		if bounce {
 			// The held lift's contact bounce: the lift stands.
+		} else if h := &r.held; h.ok && h.near && h.again && !h.fell && r.sensor != trace.Occupancy && !r.raw.occ.Has(ev.Square) &&
+			chess.KingAttacks(h.knocked).Has(ev.Square) && !r.heldLands(ev) {
+			// The piece the replying hand knocked on its way, fallen
+			// next to its square: where the held piece goes still
+			// decides.
+			h.fell, h.fellEv = true, *ev
+			r.squareOn(ev.Square, ev.Piece, ev.HasColour, ev.HasPieces, ev.T)
+			return out
 		} else if r.held.ok && r.held.near && !r.raw.occ.Has(ev.Square) {
 			out = r.resolveHeld(ev.Square, ev.T, out)
 		} else if h := &r.held; h.ok && !h.on && !h.near && ev.HasColour && ev.Piece.Color() == h.after.SideToMove() &&

@@ -621,6 +621,8 @@ func TestStressGamesOtherSeeds(t *testing.T) {
 			"Chess960: 4... d6 pushes the e5 pawn onto d5, read as d5 with the pawn knocked onto d6; put back after White's reply, the game went dark for 71 plies"}},
 		{5, stressGame{"tcec_frc_engine_chess960_season16.pgn", 27, trace.PieceSensor, 0.1, 0.005, 0.12,
 			"Chess960: 14... f5 touching down on f6 for 470 ms: the black pawn seen set on f5 was held as White's reply sliding next to the bishop on e4, and the pawn's lift from f6 as that reply: f6 was published and the game lost for 82 plies"}},
+		{5, stressGame{"lichess_broadcast_fide_womens_world_rapid_2024_r1-6.pgn", 33, trace.PieceSensor, 0.03, 0.05, 0,
+			"73... Kd2 74. Bb5, the bishop lifted next to the king's landing 476 ms after it (held as Black's hand knocking it), White's hand knocking its own pawn from a4 onto b4 on the way: the hold was dropped at the pawn's fall, and Kc2 Bd3+ Kc3 were published for five plies, 49 plies behind"}},
 	} {
 		c.wantClean(t, c.playSeed(t, false, c.seed, sim.ClockNever), fmt.Sprintf("seed %d, no clock", c.seed))
 	}
