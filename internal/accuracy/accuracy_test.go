@@ -479,6 +479,10 @@ func TestStressGamesThirdSeed(t *testing.T) {
 			"40. Bb7 Kc7, the king's hand knocking the bishop from b7 back onto a6, where White's hand picks it up to put it right: that lift was taken for Bb7's, after the king landed (a reply before the move it answers), and Bb7 Kc7 Ba8 Bh6 were published together: 3 plies behind"},
 		{"tcec_frc_engine_chess960_season16.pgn", 95, trace.PieceSensor, 0.03, 0.05, 0,
 			"Chess960: 57... Be5, and 600 ms later White's hand reaching for the f5 pawn knocks the bishop off e5 3 ms before lifting it: the bishop's lift was no reply (the mover's piece), the pawn's too soon after it, and Be5 f6 Qf3 Qc2 were published together: 3 plies behind"},
+		{"gnuchess_book_otb_masters_dev.pgn", 62, trace.Occupancy, 1, 0.05, 0,
+			"3... Bg4 knocking the knight from f3 to e4, then 4. O-O king first, its hand knocking the f2 pawn off the board while the knight is put back: Bg4 and the castling with f2 out of place was never tried on an occupancy board (the castling leaves six squares after Bg4), so Bg4 Kf1 Bxf3 Rg1 Bg4 f3 was published, a false alert when the pawn came back and 67 plies behind"},
+		{"lichess_broadcast_fide_womens_world_rapid_2024_r1-6.pgn", 60, trace.Occupancy, 1, 0.05, 0,
+			"6... O-O and 7. O-O, its hand knocking the h2 pawn onto h3: Kf8 h3 Rg8 O-O was published, a false alert when the pawn was put back and 78 plies behind"},
 	} {
 		c.wantClean(t, c.playSeed(t, false, 3, sim.ClockNever), "seed 3, no clock")
 	}
