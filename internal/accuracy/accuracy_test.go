@@ -462,6 +462,8 @@ func TestStressGamesSecondSeed(t *testing.T) {
 			"the same at the quickest pace, 20... Bb6 begun 1.2 s after Qe2: at its first change the board was read the same way, and the game stopped at ply 36 with a false alert, 72 plies behind"}},
 		{sim.ClockNever, stressGame{"lichess_broadcast_fide_womens_world_rapid_2024_r1-6.pgn", 17, trace.Occupancy, 0.1, 0.02, 0.12,
 			"no clock: 17... Nxb6 and 18. Nxc6 pushed off, then 18... bxc6, the pawn lifted, the knight taken off c6 and the pawn set down there: the still board was read as Nxb6 Nxc6 with the b7 pawn out of place (the capture seen made taken for the knight touched), a false alert, 80 plies behind"}},
+		{sim.ClockNever, stressGame{"gnuchess_book_otb_masters_dev.pgn", 39, trace.Occupancy, 1, 0.02, 0,
+			"no clock: 29... Nf5, its hand knocking the e6 pawn onto f7 41 ms after the knight landed, then 30. Nxf5 pushed off while the pawn is put back: the e6 lift, too soon after the landing for any reply, was taken for 30. Nxe6's victim taken off, and the illegal-move alert came at exf5"}},
 	} {
 		c.wantClean(t, c.playSeed(t, false, 2, c.clock), "seed 2, clock "+c.clock.String())
 	}
