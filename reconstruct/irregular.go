@@ -355,7 +355,15 @@ func (r *Reconstructor) misplacedCost(d chess.Bitboard, p *chess.Position) int {
 	// nowhere.
 	vac := (d & p.Occupied() &^ r.v.occ).Count()
 	fil := (d & r.v.occ &^ p.Occupied()).Count()
-	return n*costMisplaced + max(0, fil-vac)*costFromNowhere
+	c := n*costMisplaced + max(0, fil-vac)*costFromNowhere
+	if r.sensor == trace.Occupancy && fil == 0 {
+		// More than two pieces gone and none fallen anywhere: a hand
+		// knocks one piece, two at most, not three off the board (at
+		// bullet pace on occupancy boards fast captures nobody saw
+		// land look like that).
+		c += max(0, vac-2) * costFromNowhere
+	}
+	return c
 }
 
 // misplaced alerts squares that differ from position p, displaced by side

@@ -356,15 +356,20 @@ func TestStressGames(t *testing.T) {
 // although the published game is more than 2 plies behind until the
 // sequence is found.
 func TestStressGamesCaughtUp(t *testing.T) {
-	for _, c := range []stressGame{
-		{"lichess_prod_movelists_from_scalachess.pgn", 43, trace.Occupancy, 0.03, 0.005, 0,
-			"no clock: 29. dxe5 Bxe3 30. Rxe3 Rxe5 within 4 s at the end of the game, captures nobody saw among them: each sequence found was dearer than a move with pieces out of place, and the game stopped at ply 56 with a false alert"},
-		{"lichess_broadcast_fide_womens_world_rapid_2024_r1-6.pgn", 4, trace.Occupancy, 0.03, 0.005, 0,
-			"no clock: 30... Re2 31. Bxa7 Rxe5 32. Nf3, two captures nobody saw; Bxa7 waited for a reply that began only with Rxe5, the board went five plies ahead, and the game stopped at ply 59 with a false alert, 53 plies behind"},
-		{"lichess_prod_movelists_from_scalachess.pgn", 50, trace.Occupancy, 0.03, 0.02, 0.12,
-			"no clock: 10. Bxd7+ Qxd7 11. Bxf6 Bxf6 12. Ne2, three captures nobody saw (Qxd7 slid onto d7 386 ms before its lift): the board went five plies ahead, and the game stopped at ply 18 with a false alert, 17 plies behind"},
+	for _, c := range []struct {
+		seed uint64
+		stressGame
+	}{
+		{1, stressGame{"lichess_prod_movelists_from_scalachess.pgn", 43, trace.Occupancy, 0.03, 0.005, 0,
+			"no clock: 29. dxe5 Bxe3 30. Rxe3 Rxe5 within 4 s at the end of the game, captures nobody saw among them: each sequence found was dearer than a move with pieces out of place, and the game stopped at ply 56 with a false alert"}},
+		{1, stressGame{"lichess_broadcast_fide_womens_world_rapid_2024_r1-6.pgn", 4, trace.Occupancy, 0.03, 0.005, 0,
+			"no clock: 30... Re2 31. Bxa7 Rxe5 32. Nf3, two captures nobody saw; Bxa7 waited for a reply that began only with Rxe5, the board went five plies ahead, and the game stopped at ply 59 with a false alert, 53 plies behind"}},
+		{1, stressGame{"lichess_prod_movelists_from_scalachess.pgn", 50, trace.Occupancy, 0.03, 0.02, 0.12,
+			"no clock: 10. Bxd7+ Qxd7 11. Bxf6 Bxf6 12. Ne2, three captures nobody saw (Qxd7 slid onto d7 386 ms before its lift): the board went five plies ahead, and the game stopped at ply 18 with a false alert, 17 plies behind"}},
+		{3, stressGame{"lichess_broadcast_fide_womens_world_rapid_2024_r1-6.pgn", 8, trace.Occupancy, 0.1, 0.005, 0.12,
+			"seed 3, no clock: 20. Nfxe5 dxe5 21. d6 Bxd6 22. Qxd6 Qxd6 23. Nxd6 within 6 s, four captures nobody saw: at 22. Qxd6's lift the four plies found (dxe5 d6 Bxd6 Qxd6) were dearer than three pieces gone from the board (d1, d5, e7, as if knocked off at once), the board went six plies ahead, and the game stopped at ply 39 with a false alert"}},
 	} {
-		g := c.play(t, false)
+		g := c.playSeed(t, false, c.seed, sim.ClockNever)
 		if !g.Exact || len(g.FalseAlerts) > 0 {
 			t.Errorf("%s game %d (%v; %s): exact %v %s, %d plies behind, false alerts %v",
 				c.file, c.game, c.sensor, c.what, g.Exact, g.Why, g.Behind, g.FalseAlerts)
