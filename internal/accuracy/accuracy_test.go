@@ -469,6 +469,8 @@ func TestStressGamesSecondSeed(t *testing.T) {
 			"no clock: 17... Nxb6 and 18. Nxc6 pushed off, then 18... bxc6, the pawn lifted, the knight taken off c6 and the pawn set down there: the still board was read as Nxb6 Nxc6 with the b7 pawn out of place (the capture seen made taken for the knight touched), a false alert, 80 plies behind"}},
 		{sim.ClockNever, stressGame{"gnuchess_book_otb_masters_dev.pgn", 39, trace.Occupancy, 1, 0.02, 0,
 			"no clock: 29... Nf5, its hand knocking the e6 pawn onto f7 41 ms after the knight landed, then 30. Nxf5 pushed off while the pawn is put back: the e6 lift, too soon after the landing for any reply, was taken for 30. Nxe6's victim taken off, and the illegal-move alert came at exf5"}},
+		{sim.ClockNever, stressGame{"gnuchess_book_otb_masters_dev.pgn", 39, trace.Occupancy, 0.3, 0.02, 0,
+			"no clock: the same at x0.3, 30. Nxf5 found with 29... Nf5 still unpublished when 30... exf5 took the knight off f5 first: the capturing piece lifted where it landed unseen was held as the reply's victim only after a single move, so Nf5 Nxe6 Nxe3 were published, and an illegal-move alert followed"}},
 	} {
 		c.wantClean(t, c.playSeed(t, false, 2, c.clock), "seed 2, clock "+c.clock.String())
 	}
@@ -490,6 +492,8 @@ func TestStressGamesThirdSeed(t *testing.T) {
 			"3... Bg4 knocking the knight from f3 to e4, then 4. O-O king first, its hand knocking the f2 pawn off the board while the knight is put back: Bg4 and the castling with f2 out of place was never tried on an occupancy board (the castling leaves six squares after Bg4), so Bg4 Kf1 Bxf3 Rg1 Bg4 f3 was published, a false alert when the pawn came back and 67 plies behind"},
 		{"lichess_broadcast_fide_womens_world_rapid_2024_r1-6.pgn", 60, trace.Occupancy, 1, 0.05, 0,
 			"6... O-O and 7. O-O, its hand knocking the h2 pawn onto h3: Kf8 h3 Rg8 O-O was published, a false alert when the pawn was put back and 78 plies behind"},
+		{"tcec_frc_engine_chess960_season16.pgn", 52, trace.Occupancy, 0.3, 0.02, 0.12,
+			"Chess960: 65. Qe3+, its hand knocking the d3 pawn, and 65... Qxe3+ swapped faster than a scan while the pawn is put back, then 66. Kxe3 with the queen taken off e3 first: the capturing queen lifted where it landed unseen was held as the reply's victim only after a single move, so Qxb6 Qxc2+ Ke3 were published and an illegal-move alert came at the end"},
 	} {
 		c.wantClean(t, c.playSeed(t, false, 3, sim.ClockNever), "seed 3, no clock")
 	}
