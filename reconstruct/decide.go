@@ -343,11 +343,15 @@ func (r *Reconstructor) replyBegins(ev *trace.Event, out []Output) []Output {
 		// held until the piece is seen going where it can move.
 		hold, near = true, true
 	}
-	if c.missed && !on && gs == moveLanding(m) && c.n == 1 && c.line == 0 && r.carried(m, gs, t) &&
+	if c.missed && !on && gs == moveLanding(m) && (c.n == 1 || r.sensor == trace.Occupancy) && c.line == 0 && r.carried(m, gs, t) &&
 		!(r.sensor == trace.Occupancy && len(r.plies) > 0 && r.plies[len(r.plies)-1].uncertain) && r.canCapture(&after, gs) {
 		// The capturing piece itself lifted from where it landed unseen:
 		// the reply's victim, if the next lift is a piece that can take
-		// it there (else the hand holding it goes on).
+		// it there (else the hand holding it goes on). On occupancy
+		// boards also at the end of several moves found together (fast
+		// plies with captures nobody saw are only ever seen so): else
+		// the board with the lifted square empty was read as more
+		// moves, the last a capture nobody saw by another piece.
 		r.held = heldMove{ok: true, sq: s, t: t, lastChange: r.lastChange, best: best, landing: moveLanding(m),
 			cands: append(r.held.cands[:0], r.cands...), plies: len(r.plies), after: after, knock: knock}
 		return out

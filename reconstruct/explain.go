@@ -128,6 +128,7 @@ func (r *Reconstructor) seqCost(p *chess.Position, lastTo chess.Square, moves []
 	prevEst := false // prevDone is a carry assumed, the landing unseen
 	for i, m := range moves {
 		all, nl := moveSquares(q, m)
+		earlier := expl
 		expl |= all
 		need |= nl
 		lastNeed = nl
@@ -177,6 +178,17 @@ func (r *Reconstructor) seqCost(p *chess.Position, lastTo chess.Square, moves []
 			// is castling, not Rc1), and this landing was not seen.
 			if on, ok := r.lastOn(to); ok && on+slideSlackMs < lift {
 				cost += costMisplacedOrder
+			}
+		}
+		if nl != 0 && !m.IsCastling() && rv.lifted&nl != 0 && nl&earlier == 0 && i > 0 && prevDone >= 0 &&
+			!rv.framed && !r.clock && r.sensor == trace.Occupancy {
+			// Its victim's square, none of the moves before's, emptied
+			// only sooner after the move before was done than any reply
+			// begins: the mover's hand knocked that piece, and the
+			// capture itself was not seen (a push-off elsewhere is as
+			// likely).
+			if off, ok := r.lastOff(nl.First()); ok && off < prevDone+minReplyMs {
+				cost += costMissedLift + r.capturePrices(q, m.From(), lastTo).relative(r, q, m, lastTo)
 			}
 		}
 		if nl != 0 && !m.IsCastling() && rv.lifted&nl == 0 {

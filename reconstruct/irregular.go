@@ -72,11 +72,17 @@ func (r *Reconstructor) inexactLine(li int) inexact {
 		d := r.v.diff(&q) &^ r.excused(&q)
 		if d.Count() > 4 {
 			// Too much out of place for one move, but a reply as well
-			// may leave two knocked pieces (each two squares). Not on
-			// occupancy boards: with nothing but occupancy so many
-			// squares fit some two moves, and the alerts were false.
-			if !r.clock && d.Count() <= 6 && r.sensor != trace.Occupancy {
-				r.inexactReply(li, P, &q, m, d, &rv, &best)
+			// may leave two knocked pieces (each two squares). On
+			// occupancy boards only a reply that leaves one knocked
+			// piece (a castling, which changes four squares): with
+			// nothing but occupancy so many squares fit some two
+			// ordinary moves, and the alerts were false.
+			if !r.clock && d.Count() <= 6 {
+				left := d.Count() - 1
+				if r.sensor == trace.Occupancy {
+					left = 2
+				}
+				r.inexactReply(li, P, &q, m, d, left, &rv, &best)
 			}
 			continue
 		}
@@ -103,7 +109,7 @@ func (r *Reconstructor) inexactLine(li int) inexact {
 			best = inexact{line: li, cost: c, move: m, diff: d}
 		}
 		if !r.clock && d.Count() >= 2 {
-			r.inexactReply(li, P, &q, m, d, &rv, &best)
+			r.inexactReply(li, P, &q, m, d, d.Count()-1, &rv, &best)
 		}
 		if d != 0 && c <= costMisplaced*3 {
 			r.ixAlts = append(r.ixAlts, inexact{line: li, cost: c + r.lines[li].cost, move: m, diff: d})
@@ -127,8 +133,9 @@ func (r *Reconstructor) inexactLine(li int) inexact {
 // still differing), each reply that explains some of those squares: with
 // no clock to separate the moves, a capture, a recapture whose victim
 // nobody saw leave and a piece knocked over by the same hand can all fall
-// within one still board. It keeps the cheapest in best.
-func (r *Reconstructor) inexactReply(li int, P, q *chess.Position, m chess.Move, d chess.Bitboard, rv *recView, best *inexact) {
+// within one still board. Only replies leaving at most left squares out
+// of place count. It keeps the cheapest in best.
+func (r *Reconstructor) inexactReply(li int, P, q *chess.Position, m chess.Move, d chess.Bitboard, left int, rv *recView, best *inexact) {
 	// Not r.legal: its cache holds the list the caller is iterating.
 	var ml chess.MoveList
 	q.GenerateLegal(&ml)
@@ -138,13 +145,13 @@ func (r *Reconstructor) inexactReply(li int, P, q *chess.Position, m chess.Move,
 		if m2.IsPromotion() && m2.Promotion() != chess.Queen {
 			continue
 		}
-		if ((q.OccupancyAfter(m2) ^ occ) &^ r.overlay).Count() >= d.Count() {
+		if ((q.OccupancyAfter(m2) ^ occ) &^ r.overlay).Count() > left {
 			continue
 		}
 		q2 := *q
 		q2.MakeMove(m2)
 		d2 := r.v.diff(&q2) &^ r.excused(&q2)
-		if d2.Count() >= d.Count() {
+		if d2.Count() > left {
 			continue
 		}
 		two[0], two[1] = m, m2
@@ -354,7 +361,15 @@ func (r *Reconstructor) misplacedCost(d chess.Bitboard, p *chess.Position) int {
 	// nowhere.
 	vac := (d & p.Occupied() &^ r.v.occ).Count()
 	fil := (d & r.v.occ &^ p.Occupied()).Count()
-	return n*costMisplaced + max(0, fil-vac)*costFromNowhere
+	c := n*costMisplaced + max(0, fil-vac)*costFromNowhere
+	if r.sensor == trace.Occupancy && fil == 0 {
+		// More than two pieces gone and none fallen anywhere: a hand
+		// knocks one piece, two at most, not three off the board (at
+		// bullet pace on occupancy boards fast captures nobody saw
+		// land look like that).
+		c += max(0, vac-2) * costFromNowhere
+	}
+	return c
 }
 
 // misplaced alerts squares that differ from position p, displaced by side

@@ -357,15 +357,20 @@ func TestStressGames(t *testing.T) {
 // although the published game is more than 2 plies behind until the
 // sequence is found.
 func TestStressGamesCaughtUp(t *testing.T) {
-	for _, c := range []stressGame{
-		{"lichess_prod_movelists_from_scalachess.pgn", 43, trace.Occupancy, 0.03, 0.005, 0,
-			"no clock: 29. dxe5 Bxe3 30. Rxe3 Rxe5 within 4 s at the end of the game, captures nobody saw among them: each sequence found was dearer than a move with pieces out of place, and the game stopped at ply 56 with a false alert"},
-		{"lichess_broadcast_fide_womens_world_rapid_2024_r1-6.pgn", 4, trace.Occupancy, 0.03, 0.005, 0,
-			"no clock: 30... Re2 31. Bxa7 Rxe5 32. Nf3, two captures nobody saw; Bxa7 waited for a reply that began only with Rxe5, the board went five plies ahead, and the game stopped at ply 59 with a false alert, 53 plies behind"},
-		{"lichess_prod_movelists_from_scalachess.pgn", 50, trace.Occupancy, 0.03, 0.02, 0.12,
-			"no clock: 10. Bxd7+ Qxd7 11. Bxf6 Bxf6 12. Ne2, three captures nobody saw (Qxd7 slid onto d7 386 ms before its lift): the board went five plies ahead, and the game stopped at ply 18 with a false alert, 17 plies behind"},
+	for _, c := range []struct {
+		seed uint64
+		stressGame
+	}{
+		{1, stressGame{"lichess_prod_movelists_from_scalachess.pgn", 43, trace.Occupancy, 0.03, 0.005, 0,
+			"no clock: 29. dxe5 Bxe3 30. Rxe3 Rxe5 within 4 s at the end of the game, captures nobody saw among them: each sequence found was dearer than a move with pieces out of place, and the game stopped at ply 56 with a false alert"}},
+		{1, stressGame{"lichess_broadcast_fide_womens_world_rapid_2024_r1-6.pgn", 4, trace.Occupancy, 0.03, 0.005, 0,
+			"no clock: 30... Re2 31. Bxa7 Rxe5 32. Nf3, two captures nobody saw; Bxa7 waited for a reply that began only with Rxe5, the board went five plies ahead, and the game stopped at ply 59 with a false alert, 53 plies behind"}},
+		{1, stressGame{"lichess_prod_movelists_from_scalachess.pgn", 50, trace.Occupancy, 0.03, 0.02, 0.12,
+			"no clock: 10. Bxd7+ Qxd7 11. Bxf6 Bxf6 12. Ne2, three captures nobody saw (Qxd7 slid onto d7 386 ms before its lift): the board went five plies ahead, and the game stopped at ply 18 with a false alert, 17 plies behind"}},
+		{3, stressGame{"lichess_broadcast_fide_womens_world_rapid_2024_r1-6.pgn", 8, trace.Occupancy, 0.1, 0.005, 0.12,
+			"seed 3, no clock: 20. Nfxe5 dxe5 21. d6 Bxd6 22. Qxd6 Qxd6 23. Nxd6 within 6 s, four captures nobody saw: at 22. Qxd6's lift the four plies found (dxe5 d6 Bxd6 Qxd6) were dearer than three pieces gone from the board (d1, d5, e7, as if knocked off at once), the board went six plies ahead, and the game stopped at ply 39 with a false alert"}},
 	} {
-		g := c.play(t, false)
+		g := c.playSeed(t, false, c.seed, sim.ClockNever)
 		if !g.Exact || len(g.FalseAlerts) > 0 {
 			t.Errorf("%s game %d (%v; %s): exact %v %s, %d plies behind, false alerts %v",
 				c.file, c.game, c.sensor, c.what, g.Exact, g.Why, g.Behind, g.FalseAlerts)
@@ -463,6 +468,10 @@ func TestStressGamesSecondSeed(t *testing.T) {
 			"the same at the quickest pace, 20... Bb6 begun 1.2 s after Qe2: at its first change the board was read the same way, and the game stopped at ply 36 with a false alert, 72 plies behind"}},
 		{sim.ClockNever, stressGame{"lichess_broadcast_fide_womens_world_rapid_2024_r1-6.pgn", 17, trace.Occupancy, 0.1, 0.02, 0.12,
 			"no clock: 17... Nxb6 and 18. Nxc6 pushed off, then 18... bxc6, the pawn lifted, the knight taken off c6 and the pawn set down there: the still board was read as Nxb6 Nxc6 with the b7 pawn out of place (the capture seen made taken for the knight touched), a false alert, 80 plies behind"}},
+		{sim.ClockNever, stressGame{"gnuchess_book_otb_masters_dev.pgn", 39, trace.Occupancy, 1, 0.02, 0,
+			"no clock: 29... Nf5, its hand knocking the e6 pawn onto f7 41 ms after the knight landed, then 30. Nxf5 pushed off while the pawn is put back: the e6 lift, too soon after the landing for any reply, was taken for 30. Nxe6's victim taken off, and the illegal-move alert came at exf5"}},
+		{sim.ClockNever, stressGame{"gnuchess_book_otb_masters_dev.pgn", 39, trace.Occupancy, 0.3, 0.02, 0,
+			"no clock: the same at x0.3, 30. Nxf5 found with 29... Nf5 still unpublished when 30... exf5 took the knight off f5 first: the capturing piece lifted where it landed unseen was held as the reply's victim only after a single move, so Nf5 Nxe6 Nxe3 were published, and an illegal-move alert followed"}},
 	} {
 		c.wantClean(t, c.playSeed(t, false, 2, c.clock), "seed 2, clock "+c.clock.String())
 	}
@@ -480,6 +489,12 @@ func TestStressGamesThirdSeed(t *testing.T) {
 			"40. Bb7 Kc7, the king's hand knocking the bishop from b7 back onto a6, where White's hand picks it up to put it right: that lift was taken for Bb7's, after the king landed (a reply before the move it answers), and Bb7 Kc7 Ba8 Bh6 were published together: 3 plies behind"},
 		{"tcec_frc_engine_chess960_season16.pgn", 95, trace.PieceSensor, 0.03, 0.05, 0,
 			"Chess960: 57... Be5, and 600 ms later White's hand reaching for the f5 pawn knocks the bishop off e5 3 ms before lifting it: the bishop's lift was no reply (the mover's piece), the pawn's too soon after it, and Be5 f6 Qf3 Qc2 were published together: 3 plies behind"},
+		{"gnuchess_book_otb_masters_dev.pgn", 62, trace.Occupancy, 1, 0.05, 0,
+			"3... Bg4 knocking the knight from f3 to e4, then 4. O-O king first, its hand knocking the f2 pawn off the board while the knight is put back: Bg4 and the castling with f2 out of place was never tried on an occupancy board (the castling leaves six squares after Bg4), so Bg4 Kf1 Bxf3 Rg1 Bg4 f3 was published, a false alert when the pawn came back and 67 plies behind"},
+		{"lichess_broadcast_fide_womens_world_rapid_2024_r1-6.pgn", 60, trace.Occupancy, 1, 0.05, 0,
+			"6... O-O and 7. O-O, its hand knocking the h2 pawn onto h3: Kf8 h3 Rg8 O-O was published, a false alert when the pawn was put back and 78 plies behind"},
+		{"tcec_frc_engine_chess960_season16.pgn", 52, trace.Occupancy, 0.3, 0.02, 0.12,
+			"Chess960: 65. Qe3+, its hand knocking the d3 pawn, and 65... Qxe3+ swapped faster than a scan while the pawn is put back, then 66. Kxe3 with the queen taken off e3 first: the capturing queen lifted where it landed unseen was held as the reply's victim only after a single move, so Qxb6 Qxc2+ Ke3 were published and an illegal-move alert came at the end"},
 	} {
 		c.wantClean(t, c.playSeed(t, false, 3, sim.ClockNever), "seed 3, no clock")
 	}
