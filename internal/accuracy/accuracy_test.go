@@ -3,6 +3,7 @@ package accuracy
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"os"
@@ -481,6 +482,22 @@ func TestStressGamesThirdSeed(t *testing.T) {
 			"Chess960: 57... Be5, and 600 ms later White's hand reaching for the f5 pawn knocks the bishop off e5 3 ms before lifting it: the bishop's lift was no reply (the mover's piece), the pawn's too soon after it, and Be5 f6 Qf3 Qc2 were published together: 3 plies behind"},
 	} {
 		c.wantClean(t, c.playSeed(t, false, 3, sim.ClockNever), "seed 3, no clock")
+	}
+}
+
+// TestStressGamesLaterSeeds: as TestStressGamesSecondSeed, with the hands
+// of later seeds (each case names its seed), no clock.
+func TestStressGamesLaterSeeds(t *testing.T) {
+	const lichess, gnu, tcec = "lichess_broadcast_fide_womens_world_rapid_2024_r1-6.pgn", "gnuchess_book_otb_masters_dev.pgn", "tcec_frc_engine_chess960_season16.pgn"
+	for _, c := range []struct {
+		seed uint64
+		stressGame
+	}{
+		{7, stressGame{tcec, 76, trace.PieceSensor, 0.3, 0.05, 0.12,
+			"Chess960: 12... O-O moving only the rook (the king stays on g8), its hand knocking the h7 pawn onto h6, and 13. Re1: read as h6 Re1 O-O, the castling's rook lifted before Re1 was begun not priced as a reply begun early (its king never lifted), and the game was lost with a false alert, 114 plies behind"}},
+		{7, stressGame{tcec, 76, trace.Colour, 0.3, 0.05, 0.12, "the same on a colour board"}},
+	} {
+		c.wantClean(t, c.playSeed(t, false, c.seed, sim.ClockNever), fmt.Sprintf("seed %d, no clock", c.seed))
 	}
 }
 
