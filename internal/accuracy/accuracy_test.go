@@ -493,11 +493,27 @@ func TestStressGamesLaterSeeds(t *testing.T) {
 		seed uint64
 		stressGame
 	}{
+		{7, stressGame{tcec, 98, trace.PieceSensor, 0.3, 0.05, 0,
+			"Chess960: 5... e6 knocks the f5 pawn onto e5, one sweep reading e5 filled 3 ms before f5 emptied: priced as a piece seen landing before it was lifted, e5 with the pawn knocked onto e6 was published, and the game was lost 136 plies behind"}},
 		{7, stressGame{tcec, 76, trace.PieceSensor, 0.3, 0.05, 0.12,
 			"Chess960: 12... O-O moving only the rook (the king stays on g8), its hand knocking the h7 pawn onto h6, and 13. Re1: read as h6 Re1 O-O, the castling's rook lifted before Re1 was begun not priced as a reply begun early (its king never lifted), and the game was lost with a false alert, 114 plies behind"}},
 		{7, stressGame{tcec, 76, trace.Colour, 0.3, 0.05, 0.12, "the same on a colour board"}},
 	} {
 		c.wantClean(t, c.playSeed(t, false, c.seed, sim.ClockNever), fmt.Sprintf("seed %d, no clock", c.seed))
+	}
+}
+
+// TestKnockDuringTheCarry: a piece knocked while the move's piece was
+// still in the hand is less likely than one knocked as the hand let go,
+// when the two readings are otherwise one (the slower sweep of a piece
+// board reads the knocked piece's lift and landing in its own order).
+func TestKnockDuringTheCarry(t *testing.T) {
+	c := stressGame{"chess960_otb_mainz2009_and_cutechess.pgn", 20, trace.PieceSensor, 0.3, 0.02, 0,
+		"with a clock, 28... h5 and the g6 pawn moved to h6 (misplaced pieces): read as h6 with g6 fallen onto h5, 254 ms before h6 landed, then amended"}
+	g := c.playSeed(t, true, 1, sim.ClockAlways)
+	if !g.Exact || g.Corrections != 0 || len(g.FalseAlerts) > 0 || g.Found != g.Injected {
+		t.Errorf("%s game %d (%s): exact %v %s, %d corrections, false alerts %v, %d of %d injections found",
+			c.file, c.game, c.what, g.Exact, g.Why, g.Corrections, g.FalseAlerts, g.Found, g.Injected)
 	}
 }
 
