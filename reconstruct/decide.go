@@ -618,7 +618,22 @@ func (r *Reconstructor) knockedDuring(ix *inexact) (ok, early bool) {
 		}
 	}
 	fell &= rv.placed &^ r.v.occ &^ after.Occupied()
-	if rv.touched()&^(all|ix.diff|path|fell) != 0 {
+	// (And an empty square filled after the move's piece was lifted and
+	// emptied again before it landed: that piece touched down on its
+	// way.)
+	var down chess.Bitboard
+	for b := rv.placed & rv.lifted &^ r.v.occ &^ after.Occupied() &^ (all | ix.diff | path | fell); b != 0; b &= b - 1 {
+		sq := b.First()
+		on, _ := r.firstOn(sq)
+		off, _ := r.lastOff(sq)
+		if on > start && on < off && off <= land {
+			down |= sq.Bitboard()
+		}
+	}
+	// (Nor squares the hand of the move before put a knocked piece
+	// back on, as the game has them.)
+	back := rotBB(r.rec.back, r.orient) &^ ix.diff
+	if rv.touched()&^(all|ix.diff|path|fell|down|back) != 0 {
 		return false, false
 	}
 	if on, ok := r.firstOn(moveLanding(m)); ok && on < start && on+slideSlackMs >= start {
@@ -766,6 +781,22 @@ func (r *Reconstructor) resolveHeld(s chess.Square, t int64, out []Output) []Out
 		return out
 	}
 	unseen := false
+	if h.near && h.secondT != 0 && r.sensor != trace.Occupancy && t-h.secondT >= minQuickCarryMs && !r.raw.occ.Has(h.sq) && gs != gh {
+		// The other piece lifted after the held one is carried where it
+		// can move, or takes off a piece it can capture: that lift was
+		// the reply's first, and the held one the mover's hand knocking
+		// its piece, out of place until it is back. (Not on occupancy
+		// boards, where the held piece may have made the reply, a
+		// capture nobody saw: repliedUnseen.)
+		g2 := rotSquare(h.second, r.orient)
+		if r.raw.occ.Has(s) && r.captures(&h.after, g2, gs) || !r.raw.occ.Has(s) && r.moves(&h.after, g2, gs) {
+			r.cands = append(r.cands[:0], h.cands...)
+			r.ver++ // r.cands no longer holds what explain found
+			out = r.adoptKnocked(h.best, gh.Bitboard(), h.lastChange, out)
+			r.rec.off(h.second, h.secondT)
+			return out
+		}
+	}
 	if h.near {
 		// The piece lifted goes where it can move, or takes off a piece
 		// it can capture (en passant too: the pawn beside it).
@@ -775,8 +806,9 @@ func (r *Reconstructor) resolveHeld(s chess.Square, t int64, out []Output) []Out
 			if !h.again && r.raw.occ.Has(s) && h.after.ByColor(h.after.SideToMove()).Has(gs) {
 				// Another piece of the player to reply lifted first: the
 				// replying hand knocking its own piece on the way. Where
-				// the held piece goes decides.
+				// the held piece goes decides, or where this one does.
 				h.ok, h.again = true, true
+				h.second, h.secondT = s, t
 			} else if !h.again && r.raw.occ.Has(s) && r.knockedOnTheWay(&h.after, gh, gs) {
 				// A piece of the player who moved, next to a square the
 				// held piece can move to, lifted while it is in the air:

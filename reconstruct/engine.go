@@ -179,6 +179,10 @@ type heldMove struct {
 	after      chess.Position
 	knock      chess.Bitboard // squares the move's hand knocked (knockedMove)
 	own        bool           // a lift of the mover's piece, long after the move
+	// near, again: the raw square of the other piece of the player to
+	// reply lifted after the held one, and when (0: none).
+	second  chess.Square
+	secondT int64
 }
 
 // movesCache holds the legal moves of one position.
@@ -696,6 +700,7 @@ func (r *Reconstructor) putBack() {
 		r.ver++
 		r.silent &^= right
 		r.overlay &^= right
+		r.rec.back |= rotBB(right, (4-r.orient)&3)
 	}
 }
 

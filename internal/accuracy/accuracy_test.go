@@ -498,6 +498,9 @@ func TestStressGamesLaterSeeds(t *testing.T) {
 		{7, stressGame{tcec, 76, trace.PieceSensor, 0.3, 0.05, 0.12,
 			"Chess960: 12... O-O moving only the rook (the king stays on g8), its hand knocking the h7 pawn onto h6, and 13. Re1: read as h6 Re1 O-O, the castling's rook lifted before Re1 was begun not priced as a reply begun early (its king never lifted), and the game was lost with a false alert, 114 plies behind"}},
 		{7, stressGame{tcec, 76, trace.Colour, 0.3, 0.05, 0.12, "the same on a colour board"}},
+		{7, stressGame{gnu, 44, trace.PieceSensor, 0.03, 0.05, 0.12,
+			"20... Bxe2 knocks the f2 pawn off, 21. Rxe5 is lifted from d5 and takes (the knocked pawn held as the reply's first lift, the rook's as its hand knocking its own piece); then Rxe5 knocks the f4 pawn onto f3 while White puts f2 back: 3 plies behind"}},
+		{7, stressGame{gnu, 80, trace.PieceSensor, 0.03, 0.05, 0, "knocks in three plies in a row, each put back while the next is made: 3 plies behind"}},
 	} {
 		c.wantClean(t, c.playSeed(t, false, c.seed, sim.ClockNever), fmt.Sprintf("seed %d, no clock", c.seed))
 	}
