@@ -362,7 +362,16 @@ func (r *Reconstructor) replyBegins(ev *trace.Event, out []Output) []Output {
 	}
 	if on {
 		all, _ := moveSquares(&before, m)
-		if all.Has(gs) || chess.KingAttacks(gs)&mine == 0 &&
+		if ev.HasColour && ev.Piece.Color() != after.SideToMove() {
+			// The sensor sees a piece of the player who moved set down:
+			// the moving hand going on (a touch-down on the way, the
+			// piece then set on its square), no reply's slide.
+			return out
+		}
+		// (A square the move emptied filled again: by its own hand
+		// unless the sensor sees a piece of the player to reply, which
+		// may go where the moved piece stood.)
+		if all.Has(gs) && !ev.HasColour || chess.KingAttacks(gs)&mine == 0 &&
 			!(ev.HasColour && ev.Piece.Color() == after.SideToMove() && r.landsOn(&after, gs, ev.Piece, ev.HasPieces)) {
 			return out
 		}
@@ -769,6 +778,13 @@ func (r *Reconstructor) resolveHeld(s chess.Square, t int64, out []Output) []Out
 		return out
 	}
 	gs, gh := rotSquare(s, r.orient), rotSquare(h.sq, r.orient)
+	if h.knock.Has(gs) && r.raw.occ.Has(s) && h.after.PieceAt(gs) == chess.NoPiece {
+		// A piece the move's hand knocked picked up where it fell, to be
+		// put back (knockedMove): no act of the reply, which the held
+		// change still tells.
+		h.ok = true
+		return out
+	}
 	if r.replyKnocked(gh, gs, t) {
 		// The replying hand reaching for its piece next to the mover's
 		// knocked that one a moment before lifting it: the move is
@@ -873,12 +889,20 @@ func (r *Reconstructor) resolveHeld(s chess.Square, t int64, out []Output) []Out
 	kt := r.rec.lastOff[h.knocked]
 	out = r.adoptKnocked(h.best, h.knock, h.lastChange, out)
 	if h.on {
+		if h.crossedT != 0 {
+			r.rec.on(h.crossed, h.crossedT, chess.NoPiece, false, false)
+		}
 		r.rec.on(h.sq, h.t, chess.NoPiece, false, false)
 		if h.again {
 			r.rec.off(h.knocked, kt)
 		}
 	} else {
 		r.rec.off(h.sq, h.t)
+		if h.fellT != 0 {
+			// (The piece the replying hand knocked: the reply's.)
+			r.rec.off(h.second, h.secondT)
+			r.rec.on(h.fell, h.fellT, chess.NoPiece, false, false)
+		}
 		if h.refill != 0 {
 			r.rec.on(h.sq, h.refill, chess.NoPiece, false, false)
 		}

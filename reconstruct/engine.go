@@ -179,10 +179,18 @@ type heldMove struct {
 	after      chess.Position
 	knock      chess.Bitboard // squares the move's hand knocked (knockedMove)
 	own        bool           // a lift of the mover's piece, long after the move
+	// on: a square the sliding piece crossed before the one held (raw),
+	// and when it was filled (0: none).
+	crossed  chess.Square
+	crossedT int64
 	// near, again: the raw square of the other piece of the player to
 	// reply lifted after the held one, and when (0: none).
 	second  chess.Square
 	secondT int64
+	// ... and where that piece was seen fallen, next to its square, and
+	// when (0: not seen).
+	fell  chess.Square
+	fellT int64
 }
 
 // movesCache holds the legal moves of one position.
@@ -438,6 +446,32 @@ func (r *Reconstructor) Feed(ev *trace.Event, out []Output) []Output {
 		}
 		r.squareOff(ev.Square, ev.T)
 	case trace.On:
+		if h := &r.held; h.ok && h.on && r.slideGoesOn(ev) {
+			// The held landing was a square the reply's piece slid
+			// across: the slide goes on, and the lift of its square
+			// still tells.
+			if h.crossedT == 0 {
+				h.crossed, h.crossedT = h.sq, h.t
+			}
+			h.sq, h.t = ev.Square, ev.T
+			r.squareOn(ev.Square, ev.Piece, ev.HasColour, ev.HasPieces, ev.T)
+			break
+		}
+		if h := &r.held; h.ok && h.knock.Has(rotSquare(ev.Square, r.orient)) && ev.HasColour &&
+			r.seenAs(ev, h.after.PieceAt(rotSquare(ev.Square, r.orient))) {
+			// A piece the move's hand knocked, put back (knockedMove):
+			// no act of the reply, which the held change still tells.
+			r.squareOn(ev.Square, ev.Piece, ev.HasColour, ev.HasPieces, ev.T)
+			break
+		}
+		if h := &r.held; h.ok && h.near && h.again && h.fellT == 0 && r.fellFromSecond(ev) {
+			// The other piece lifted fell next to its square: the
+			// replying hand knocked it on the way, and where the held
+			// piece goes still decides.
+			h.fell, h.fellT = ev.Square, ev.T
+			r.squareOn(ev.Square, ev.Piece, ev.HasColour, ev.HasPieces, ev.T)
+			break
+		}
 		bounce := r.held.ok && !r.held.on && ev.Square == r.held.sq && r.bounced(ev)
 		if bounce {
 			// The held lift's contact bounce: the lift stands.
@@ -489,6 +523,48 @@ func (r *Reconstructor) Feed(ev *trace.Event, out []Output) []Output {
 		r.putBack()
 	}
 	return out
+}
+
+// slideGoesOn reports whether ev, on a colour or piece board, fills an
+// empty square next to the held landing with the piece seen there, soon
+// after it: a slide crossing one square after another.
+func (r *Reconstructor) slideGoesOn(ev *trace.Event) bool {
+	h := &r.held
+	s, b := ev.Square, &r.raw
+	if r.sensor == trace.Occupancy || !ev.HasColour || b.occ.Has(s) || !b.occ.Has(h.sq) ||
+		!chess.KingAttacks(h.sq).Has(s) || ev.T-h.t > slideSlackMs || !b.colourKnown.Has(h.sq) ||
+		b.white.Has(h.sq) != (ev.Piece.Color() == chess.White) {
+		return false
+	}
+	return !ev.HasPieces || b.pieceKnown.Has(h.sq) && b.pieces[h.sq] == ev.Piece
+}
+
+// seenAs reports whether ev sets down piece pc as far as the sensor tells
+// (its colour; on piece boards the piece).
+func (r *Reconstructor) seenAs(ev *trace.Event, pc chess.Piece) bool {
+	if pc == chess.NoPiece || !ev.HasColour || ev.Piece.Color() != pc.Color() {
+		return false
+	}
+	return !ev.HasPieces || ev.Piece == pc
+}
+
+// fellFromSecond reports whether ev, on a colour or piece board, fills an
+// empty square next to the second piece lifted while a lift next to the
+// move's landing is held, with that piece as far as the sensor tells, and
+// not where the held piece can move (unless the sensor tells the pieces
+// apart), within knockMs of its lift.
+func (r *Reconstructor) fellFromSecond(ev *trace.Event) bool {
+	h := &r.held
+	if r.sensor == trace.Occupancy || !ev.HasColour || h.secondT == 0 || r.raw.occ.Has(ev.Square) ||
+		!chess.KingAttacks(h.second).Has(ev.Square) || ev.T-h.secondT > knockMs {
+		return false
+	}
+	gs := rotSquare(ev.Square, r.orient)
+	pc := h.after.PieceAt(rotSquare(h.second, r.orient))
+	if ev.HasPieces {
+		return ev.Piece == pc
+	}
+	return ev.Piece.Color() == pc.Color() && !r.moves(&h.after, rotSquare(h.sq, r.orient), gs)
 }
 
 // Advance tells the reconstruction that board time t has come without a
