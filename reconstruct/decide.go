@@ -778,7 +778,7 @@ func (r *Reconstructor) resolveHeld(s chess.Square, t int64, out []Output) []Out
 		return out
 	}
 	gs, gh := rotSquare(s, r.orient), rotSquare(h.sq, r.orient)
-	if h.knock.Has(gs) && r.raw.occ.Has(s) && h.after.PieceAt(gs) == chess.NoPiece {
+	if h.knock.Has(gs) && r.raw.occ.Has(s) && h.after.PieceAt(gs) == chess.NoPiece && r.heldStands() {
 		// A piece the move's hand knocked picked up where it fell, to be
 		// put back (knockedMove): no act of the reply, which the held
 		// change still tells.

@@ -457,7 +457,7 @@ func (r *Reconstructor) Feed(ev *trace.Event, out []Output) []Output {
 			r.squareOn(ev.Square, ev.Piece, ev.HasColour, ev.HasPieces, ev.T)
 			break
 		}
-		if h := &r.held; h.ok && h.knock.Has(rotSquare(ev.Square, r.orient)) && ev.HasColour &&
+		if h := &r.held; h.ok && h.knock.Has(rotSquare(ev.Square, r.orient)) && ev.HasColour && r.heldStands() &&
 			r.seenAs(ev, h.after.PieceAt(rotSquare(ev.Square, r.orient))) {
 			// A piece the move's hand knocked, put back (knockedMove):
 			// no act of the reply, which the held change still tells.
@@ -537,6 +537,12 @@ func (r *Reconstructor) slideGoesOn(ev *trace.Event) bool {
 		return false
 	}
 	return !ev.HasPieces || b.pieceKnown.Has(h.sq) && b.pieces[h.sq] == ev.Piece
+}
+
+// heldStands reports whether the held change still shows: a square
+// filled is still filled, one emptied still empty.
+func (r *Reconstructor) heldStands() bool {
+	return r.raw.occ.Has(r.held.sq) == r.held.on
 }
 
 // seenAs reports whether ev sets down piece pc as far as the sensor tells

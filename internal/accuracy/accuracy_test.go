@@ -485,8 +485,9 @@ func TestStressGamesThirdSeed(t *testing.T) {
 	}
 }
 
-// TestStressGamesLaterSeeds: as TestStressGamesSecondSeed, with the hands
-// of later seeds (each case names its seed), no clock.
+// TestStressGamesLaterSeeds: as TestStressGamesSecondSeed, no clock,
+// games of later seeds (each case names its seed) and of earlier ones
+// that the fixes for them lost at first.
 func TestStressGamesLaterSeeds(t *testing.T) {
 	const lichess, gnu, tcec = "lichess_broadcast_fide_womens_world_rapid_2024_r1-6.pgn", "gnuchess_book_otb_masters_dev.pgn", "tcec_frc_engine_chess960_season16.pgn"
 	for _, c := range []struct {
@@ -517,6 +518,9 @@ func TestStressGamesLaterSeeds(t *testing.T) {
 		{5, stressGame{gnu, 30, trace.Colour, 0.03, 0.02, 0,
 			"29. Qe8+ knocks the f7 pawn onto f8; 29... Kh7 seen on h7 before g8 empties while White's hand picks the pawn up from f8: that lift dropped the held landing, and Qe8+ Kh7 Qxf7 a6 were published together: 4 plies behind"}},
 		{5, stressGame{lichess, 71, trace.PieceSensor, 0.03, 0.005, 0.12, "a game a first version of these fixes lost: the white queen landing on d8, where the black queen was taken off, is no knocked piece put back"}},
+		{3, stressGame{"lichess_prod_movelists_from_scalachess.pgn", 90, trace.PieceSensor, 0.03, 0.05, 0,
+			"a game a first version of these fixes lost: 15. b4 knocks the a4 pawn onto b5, held as Black's reply sliding from there; picked up and put back on a4, the hold no longer showed, but the put-back kept it, and the game stopped with a false alert"}},
+		{2, stressGame{lichess, 86, trace.PieceSensor, 0.03, 0.05, 0, "the same kind of game, 13 plies behind"}},
 	} {
 		c.wantClean(t, c.playSeed(t, false, c.seed, sim.ClockNever), fmt.Sprintf("seed %d, no clock", c.seed))
 	}
