@@ -640,8 +640,17 @@ func (r *Reconstructor) knockedDuring(ix *inexact) (ok, early bool) {
 		}
 	}
 	// (Nor squares the hand of the move before put a knocked piece
-	// back on, as the game has them.)
+	// back on, as the game has them, nor a piece adjusted before the
+	// move began, back as the game has it.)
 	back := rotBB(r.rec.back, r.orient) &^ ix.diff
+	if adj := rv.lifted & rv.placed & r.v.occ &^ (all | ix.diff | path | fell | down | back); adj != 0 {
+		adj &^= r.v.diff(&after)
+		for b := adj; b != 0; b &= b - 1 {
+			if on, _ := r.lastOn(b.First()); on < start {
+				back |= b.First().Bitboard()
+			}
+		}
+	}
 	if rv.touched()&^(all|ix.diff|path|fell|down|back) != 0 {
 		return false, false
 	}

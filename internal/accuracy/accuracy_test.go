@@ -518,6 +518,8 @@ func TestStressGamesLaterSeeds(t *testing.T) {
 		{5, stressGame{gnu, 30, trace.Colour, 0.03, 0.02, 0,
 			"29. Qe8+ knocks the f7 pawn onto f8; 29... Kh7 seen on h7 before g8 empties while White's hand picks the pawn up from f8: that lift dropped the held landing, and Qe8+ Kh7 Qxf7 a6 were published together: 4 plies behind"}},
 		{5, stressGame{lichess, 71, trace.PieceSensor, 0.03, 0.005, 0.12, "a game a first version of these fixes lost: the white queen landing on d8, where the black queen was taken off, is no knocked piece put back"}},
+		{5, stressGame{gnu, 81, trace.PieceSensor, 0.03, 0.05, 0.12,
+			"16. b5 knocks the c6 pawn off after White's hand adjusted the g2 pawn: the adjusted square, lifted and put back before the move began, kept the knock from being accepted, and b5 Bb4+ Bd2 were published together: 3 plies behind"}},
 		{3, stressGame{"lichess_prod_movelists_from_scalachess.pgn", 90, trace.PieceSensor, 0.03, 0.05, 0,
 			"a game a first version of these fixes lost: 15. b4 knocks the a4 pawn onto b5, held as Black's reply sliding from there; picked up and put back on a4, the hold no longer showed, but the put-back kept it, and the game stopped with a false alert"}},
 		{2, stressGame{lichess, 86, trace.PieceSensor, 0.03, 0.05, 0, "the same kind of game, 13 plies behind"}},
