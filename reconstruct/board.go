@@ -176,12 +176,16 @@ type record struct {
 	placedPieces                          [64]uint16 // bit per chess.Piece
 	events                                int
 	framed                                bool // a full frame changed squares: what happened between is unseen
+	// back: squares a piece the last move's hand knocked was put back
+	// on (its put-back's events, no move's).
+	back chess.Bitboard
 }
 
 // resetExcept forgets everything but the squares in keep.
 func (rc *record) resetExcept(keep chess.Bitboard) {
 	rc.lifted &= keep
 	rc.placed &= keep
+	rc.back &= keep
 	if keep == 0 {
 		rc.events = 0
 		rc.framed = false

@@ -375,7 +375,16 @@ func (r *Reconstructor) replyBegins(ev *trace.Event, out []Output) []Output {
 		// (A piece the sensor shows is the mover's, set down, is no
 		// reply's: the move's own piece going on after a touch-down.)
 		all, _ := moveSquares(&before, m)
-		if all.Has(gs) || ev.HasColour && ev.Piece.Color() != after.SideToMove() || chess.KingAttacks(gs)&mine == 0 &&
+		if ev.HasColour && ev.Piece.Color() != after.SideToMove() {
+			// The sensor sees a piece of the player who moved set down:
+			// the moving hand going on (a touch-down on the way, the
+			// piece then set on its square), no reply's slide.
+			return out
+		}
+		// (A square the move emptied filled again: by its own hand
+		// unless the sensor sees a piece of the player to reply, which
+		// may go where the moved piece stood.)
+		if all.Has(gs) && !ev.HasColour || chess.KingAttacks(gs)&mine == 0 &&
 			!(ev.HasColour && ev.Piece.Color() == after.SideToMove() && r.landsOn(&after, gs, ev.Piece, ev.HasPieces)) {
 			return out
 		}
@@ -631,7 +640,31 @@ func (r *Reconstructor) knockedDuring(ix *inexact) (ok, early bool) {
 		}
 	}
 	fell &= rv.placed &^ r.v.occ &^ after.Occupied()
-	if rv.touched()&^(all|ix.diff|path|fell) != 0 {
+	// (And an empty square filled after the move's piece was lifted and
+	// emptied again before it landed: that piece touched down on its
+	// way.)
+	var down chess.Bitboard
+	for b := rv.placed & rv.lifted &^ r.v.occ &^ after.Occupied() &^ (all | ix.diff | path | fell); b != 0; b &= b - 1 {
+		sq := b.First()
+		on, _ := r.firstOn(sq)
+		off, _ := r.lastOff(sq)
+		if on > start && on < off && off <= land {
+			down |= sq.Bitboard()
+		}
+	}
+	// (Nor squares the hand of the move before put a knocked piece
+	// back on, as the game has them, nor a piece adjusted before the
+	// move began, back as the game has it.)
+	back := rotBB(r.rec.back, r.orient) &^ ix.diff
+	if adj := rv.lifted & rv.placed & r.v.occ &^ (all | ix.diff | path | fell | down | back); adj != 0 {
+		adj &^= r.v.diff(&after)
+		for b := adj; b != 0; b &= b - 1 {
+			if on, _ := r.lastOn(b.First()); on < start {
+				back |= b.First().Bitboard()
+			}
+		}
+	}
+	if rv.touched()&^(all|ix.diff|path|fell|down|back) != 0 {
 		return false, false
 	}
 	if on, ok := r.firstOn(moveLanding(m)); ok && on < start && on+slideSlackMs >= start {
@@ -767,6 +800,13 @@ func (r *Reconstructor) resolveHeld(s chess.Square, t int64, out []Output) []Out
 		return out
 	}
 	gs, gh := rotSquare(s, r.orient), rotSquare(h.sq, r.orient)
+	if h.knock.Has(gs) && r.raw.occ.Has(s) && h.after.PieceAt(gs) == chess.NoPiece && r.heldStands() {
+		// A piece the move's hand knocked picked up where it fell, to be
+		// put back (knockedMove): no act of the reply, which the held
+		// change still tells.
+		h.ok = true
+		return out
+	}
 	if r.replyKnocked(gh, gs, t) {
 		// The replying hand reaching for its piece next to the mover's
 		// knocked that one a moment before lifting it: the move is
@@ -779,6 +819,22 @@ func (r *Reconstructor) resolveHeld(s chess.Square, t int64, out []Output) []Out
 		return out
 	}
 	unseen := false
+	if h.near && h.secondT != 0 && r.sensor != trace.Occupancy && t-h.secondT >= minQuickCarryMs && !r.raw.occ.Has(h.sq) && gs != gh {
+		// The other piece lifted after the held one is carried where it
+		// can move, or takes off a piece it can capture: that lift was
+		// the reply's first, and the held one the mover's hand knocking
+		// its piece, out of place until it is back. (Not on occupancy
+		// boards, where the held piece may have made the reply, a
+		// capture nobody saw: repliedUnseen.)
+		g2 := rotSquare(h.second, r.orient)
+		if r.raw.occ.Has(s) && r.captures(&h.after, g2, gs) || !r.raw.occ.Has(s) && r.moves(&h.after, g2, gs) {
+			r.cands = append(r.cands[:0], h.cands...)
+			r.ver++ // r.cands no longer holds what explain found
+			out = r.adoptKnocked(h.best, gh.Bitboard(), h.lastChange, out)
+			r.rec.off(h.second, h.secondT)
+			return out
+		}
+	}
 	if h.near {
 		// The piece lifted goes where it can move, or takes off a piece
 		// it can capture (en passant too: the pawn beside it).
@@ -788,15 +844,16 @@ func (r *Reconstructor) resolveHeld(s chess.Square, t int64, out []Output) []Out
 			if !h.again && r.raw.occ.Has(s) && h.after.ByColor(h.after.SideToMove()).Has(gs) {
 				// Another piece of the player to reply lifted first: the
 				// replying hand knocking its own piece on the way. Where
-				// the held piece goes decides.
-				h.ok, h.again, h.knocked = true, true, s
+				// the held piece goes decides, or where this one does.
+				h.ok, h.again = true, true
+				h.second, h.secondT = s, t
 			} else if !h.again && r.raw.occ.Has(s) && r.knockedOnTheWay(&h.after, gh, gs) {
 				// A piece of the player who moved, next to a square the
 				// held piece can move to, lifted while it is in the air:
 				// the replying hand carrying it knocked that piece just
 				// before setting it down. Where the held piece goes
 				// decides.
-				h.ok, h.again, h.knocked = true, true, s
+				h.ok, h.again = true, true
 			}
 			return out
 		}
@@ -854,25 +911,25 @@ func (r *Reconstructor) resolveHeld(s chess.Square, t int64, out []Output) []Out
 	kt := r.rec.lastOff[h.knocked]
 	out = r.adoptKnocked(h.best, h.knock, h.lastChange, out)
 	if h.on {
+		if h.crossedT != 0 {
+			r.rec.on(h.crossed, h.crossedT, chess.NoPiece, false, false)
+		}
 		r.rec.on(h.sq, h.t, chess.NoPiece, false, false)
 		if h.again {
 			r.rec.off(h.knocked, kt)
 		}
 	} else {
 		r.rec.off(h.sq, h.t)
+		if h.fellT != 0 {
+			// (The piece the replying hand knocked: the reply's.)
+			r.rec.off(h.second, h.secondT)
+			r.rec.on(h.fell, h.fellT, chess.NoPiece, false, false)
+		}
 		if h.refill != 0 {
 			r.rec.on(h.sq, h.refill, chess.NoPiece, false, false)
 		}
 		if h.slid != 0 {
 			r.rec.on(h.slidSq, h.slid, chess.NoPiece, false, false)
-		}
-		if h.near && h.again {
-			// (The piece the replying hand knocked is the reply's.)
-			r.rec.off(h.knocked, kt)
-			if h.fell {
-				e := &h.fellEv
-				r.rec.on(e.Square, e.T, e.Piece, e.HasColour, e.HasPieces)
-			}
 		}
 	}
 	if unseen {
@@ -882,19 +939,6 @@ func (r *Reconstructor) resolveHeld(s chess.Square, t int64, out []Output) []Out
 		out = r.replyBegins(&ev, out)
 	}
 	return out
-}
-
-// heldLands reports whether the square filled by ev may be the held
-// piece's landing: one it can move to, and as far as the sensor tells
-// that piece.
-func (r *Reconstructor) heldLands(ev *trace.Event) bool {
-	h := &r.held
-	gh, gs := rotSquare(h.sq, r.orient), rotSquare(ev.Square, r.orient)
-	if !r.moves(&h.after, gh, gs) {
-		return false
-	}
-	pc := h.after.PieceAt(gh)
-	return !ev.HasColour || ev.HasPieces && ev.Piece == pc || !ev.HasPieces && ev.Piece.Color() == pc.Color()
 }
 
 // replyKnocked reports whether the lift of game square gs at t, after the

@@ -27,14 +27,10 @@ const (
 	// next door and sets it down (a player in a hurry).
 	minQuickCarryMs = 100
 	slideSlackMs    = 300 // a slid piece can show on its destination this long before its square empties
-	// pushSlackMs: a piece pushed onto the square next door (knocked) may
-	// be reported there this much before its own square empties (the
-	// sweep reads the two squares in turn while the piece straddles them).
-	pushSlackMs    = 50
-	bounceMs       = 10 // a contact chatters back and forth within this
-	maxResync      = 6  // plies searched to re-synchronise: 4 always, 5 and 6 within the budget
-	maxResyncLines = 4  // hypotheses re-synchronised from, best first
-	resyncBudget   = 400000
+	bounceMs        = 10  // a contact chatters back and forth within this
+	maxResync       = 6   // plies searched to re-synchronise: 4 always, 5 and 6 within the budget
+	maxResyncLines  = 4   // hypotheses re-synchronised from, best first
+	resyncBudget    = 400000
 
 	costMissedLift      = 20 // a capture whose victim was never seen lifted
 	costUnseen          = 40 // in a re-synchronised sequence, a piece's lift or landing on an empty square never seen
@@ -183,10 +179,18 @@ type heldMove struct {
 	after      chess.Position
 	knock      chess.Bitboard // squares the move's hand knocked (knockedMove)
 	own        bool           // a lift of the mover's piece, long after the move
-	// fell: near and again, the piece knocked (knocked) seen fallen next
-	// to its square (fellEv), recorded for the reply once it is decided.
-	fell   bool
-	fellEv trace.Event
+	// on: a square the sliding piece crossed before the one held (raw),
+	// and when it was filled (0: none).
+	crossed  chess.Square
+	crossedT int64
+	// near, again: the raw square of the other piece of the player to
+	// reply lifted after the held one, and when (0: none).
+	second  chess.Square
+	secondT int64
+	// ... and where that piece was seen fallen, next to its square, and
+	// when (0: not seen).
+	fell  chess.Square
+	fellT int64
 }
 
 // movesCache holds the legal moves of one position.
@@ -442,17 +446,35 @@ func (r *Reconstructor) Feed(ev *trace.Event, out []Output) []Output {
 		}
 		r.squareOff(ev.Square, ev.T)
 	case trace.On:
+		if h := &r.held; h.ok && h.on && r.slideGoesOn(ev) {
+			// The held landing was a square the reply's piece slid
+			// across: the slide goes on, and the lift of its square
+			// still tells.
+			if h.crossedT == 0 {
+				h.crossed, h.crossedT = h.sq, h.t
+			}
+			h.sq, h.t = ev.Square, ev.T
+			r.squareOn(ev.Square, ev.Piece, ev.HasColour, ev.HasPieces, ev.T)
+			break
+		}
+		if h := &r.held; h.ok && h.knock.Has(rotSquare(ev.Square, r.orient)) && ev.HasColour && r.heldStands() &&
+			r.seenAs(ev, h.after.PieceAt(rotSquare(ev.Square, r.orient))) {
+			// A piece the move's hand knocked, put back (knockedMove):
+			// no act of the reply, which the held change still tells.
+			r.squareOn(ev.Square, ev.Piece, ev.HasColour, ev.HasPieces, ev.T)
+			break
+		}
+		if h := &r.held; h.ok && h.near && h.again && h.fellT == 0 && r.fellFromSecond(ev) {
+			// The other piece lifted fell next to its square: the
+			// replying hand knocked it on the way, and where the held
+			// piece goes still decides.
+			h.fell, h.fellT = ev.Square, ev.T
+			r.squareOn(ev.Square, ev.Piece, ev.HasColour, ev.HasPieces, ev.T)
+			break
+		}
 		bounce := r.held.ok && !r.held.on && ev.Square == r.held.sq && r.bounced(ev)
 		if bounce {
 			// The held lift's contact bounce: the lift stands.
-		} else if h := &r.held; h.ok && h.near && h.again && !h.fell && r.sensor != trace.Occupancy && !r.raw.occ.Has(ev.Square) &&
-			chess.KingAttacks(h.knocked).Has(ev.Square) && !r.heldLands(ev) {
-			// The piece the replying hand knocked on its way, fallen
-			// next to its square: where the held piece goes still
-			// decides.
-			h.fell, h.fellEv = true, *ev
-			r.squareOn(ev.Square, ev.Piece, ev.HasColour, ev.HasPieces, ev.T)
-			return out
 		} else if r.held.ok && r.held.near && !r.raw.occ.Has(ev.Square) {
 			out = r.resolveHeld(ev.Square, ev.T, out)
 		} else if h := &r.held; h.ok && !h.on && !h.near && ev.HasColour && ev.Piece.Color() == h.after.SideToMove() &&
@@ -501,6 +523,54 @@ func (r *Reconstructor) Feed(ev *trace.Event, out []Output) []Output {
 		r.putBack()
 	}
 	return out
+}
+
+// slideGoesOn reports whether ev, on a colour or piece board, fills an
+// empty square next to the held landing with the piece seen there, soon
+// after it: a slide crossing one square after another.
+func (r *Reconstructor) slideGoesOn(ev *trace.Event) bool {
+	h := &r.held
+	s, b := ev.Square, &r.raw
+	if r.sensor == trace.Occupancy || !ev.HasColour || b.occ.Has(s) || !b.occ.Has(h.sq) ||
+		!chess.KingAttacks(h.sq).Has(s) || ev.T-h.t > slideSlackMs || !b.colourKnown.Has(h.sq) ||
+		b.white.Has(h.sq) != (ev.Piece.Color() == chess.White) {
+		return false
+	}
+	return !ev.HasPieces || b.pieceKnown.Has(h.sq) && b.pieces[h.sq] == ev.Piece
+}
+
+// heldStands reports whether the held change still shows: a square
+// filled is still filled, one emptied still empty.
+func (r *Reconstructor) heldStands() bool {
+	return r.raw.occ.Has(r.held.sq) == r.held.on
+}
+
+// seenAs reports whether ev sets down piece pc as far as the sensor tells
+// (its colour; on piece boards the piece).
+func (r *Reconstructor) seenAs(ev *trace.Event, pc chess.Piece) bool {
+	if pc == chess.NoPiece || !ev.HasColour || ev.Piece.Color() != pc.Color() {
+		return false
+	}
+	return !ev.HasPieces || ev.Piece == pc
+}
+
+// fellFromSecond reports whether ev, on a colour or piece board, fills an
+// empty square next to the second piece lifted while a lift next to the
+// move's landing is held, with that piece as far as the sensor tells, and
+// not where the held piece can move (unless the sensor tells the pieces
+// apart), within knockMs of its lift.
+func (r *Reconstructor) fellFromSecond(ev *trace.Event) bool {
+	h := &r.held
+	if r.sensor == trace.Occupancy || !ev.HasColour || h.secondT == 0 || r.raw.occ.Has(ev.Square) ||
+		!chess.KingAttacks(h.second).Has(ev.Square) || ev.T-h.secondT > knockMs {
+		return false
+	}
+	gs := rotSquare(ev.Square, r.orient)
+	pc := h.after.PieceAt(rotSquare(h.second, r.orient))
+	if ev.HasPieces {
+		return ev.Piece == pc
+	}
+	return ev.Piece.Color() == pc.Color() && !r.moves(&h.after, rotSquare(h.sq, r.orient), gs)
 }
 
 // Advance tells the reconstruction that board time t has come without a
@@ -712,6 +782,7 @@ func (r *Reconstructor) putBack() {
 		r.ver++
 		r.silent &^= right
 		r.overlay &^= right
+		r.rec.back |= rotBB(right, (4-r.orient)&3)
 	}
 }
 

@@ -138,6 +138,16 @@ func (r *Reconstructor) seqCost(p *chess.Position, lastTo chess.Square, moves []
 		// the sequence passes over or onto its square: then its lifts
 		// there are the later move's, and this one's is the first.
 		lift, lifted := r.lastOff(from)
+		// land: where the move sets its piece down, which the next
+		// move's timing is judged from.
+		land := moveLanding(m)
+		if m.IsCastling() && from == m.CastlingKingTo() {
+			// A Chess960 castling whose king stays moves only the rook:
+			// it begins with the rook's lift and is down when the rook
+			// is (the king may only be touched).
+			lift, lifted = r.lastOff(to)
+			land = m.CastlingRookTo()
+		}
 		if lifted && i+1 < len(moves) && crossedLater(moves[i+1:], from, rv) {
 			lift, lifted = r.firstOff(from)
 		} else if lifted && !m.IsCastling() && !rv.framed {
@@ -283,8 +293,8 @@ func (r *Reconstructor) seqCost(p *chess.Position, lastTo chess.Square, moves []
 				early = t < done+minReplyMs && start < pd+minReplyMs
 				short = pd + minReplyMs - start
 			}
-			if on, ok := r.lastOn(moveLanding(m)); ok && i > 0 && prevOff >= 0 && on < prevOff && !rv.framed &&
-				r.sensor != trace.Occupancy && !laterTouch(moves[i+1:], moveLanding(m), rv) {
+			if on, ok := r.lastOn(land); ok && i > 0 && prevOff >= 0 && on < prevOff && !rv.framed &&
+				r.sensor != trace.Occupancy && !laterTouch(moves[i+1:], land, rv) {
 				// Down before the move it answers was begun: done before
 				// it, not after (a knocked piece). (On occupancy boards
 				// a square's last filling may be any piece's: there the
@@ -320,7 +330,6 @@ func (r *Reconstructor) seqCost(p *chess.Position, lastTo chess.Square, moves []
 			}
 			prevOff = t
 		}
-		land := moveLanding(m)
 		prevDone, prevOn, prevLand = -1, -1, land
 		prevQuick, prevEst = -1, false
 		if t, ok := r.firstOn(land); ok && !laterTouch(moves[i+1:], land, rv) {

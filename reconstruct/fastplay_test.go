@@ -512,3 +512,39 @@ func TestLongRunOfQuickReplies(t *testing.T) {
 		}
 	}
 }
+
+// TestTouchDownThenKnockPublishedAsTheReplyBegins: without a clock,
+// Rd1+ is set down on d2 on the way, and its hand knocks the e2 pawn off
+// the board 280 ms after it landed. The move is published as Black's reply (the
+// king out of check) begins, the pawn out of place until it is back: the square the rook
+// touched down on, filled after its lift and emptied before it landed,
+// is the move's own (it kept the knock from being accepted, and the
+// move was decided only with the reply).
+func TestTouchDownThenKnockPublishedAsTheReplyBegins(t *testing.T) {
+	start := mustFEN(t, "4k3/7p/8/8/8/8/4P3/2R1K3 b - - 0 1")
+	for _, s := range []trace.Sensor{trace.Colour, trace.PieceSensor} {
+		h := newHands(t, s, start)
+		h.move("e8", "d8").wait(1500)
+		h.lift("c1").place("d2").wait(300)
+		h.lift("d2").place("d1").wait(130).lift("e2").wait(500)
+		n := len(h.evs)
+		h.lift("d8").place("c7").wait(400)
+		h.place("e2").wait(1500)
+		cfg := Config{Start: start, Sensor: s}
+		r, err := New(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []Output
+		for i := range h.evs[:n+1] {
+			out = r.Feed(&h.evs[i], out[:0])
+		}
+		if got := sanList(r); got != "Kd8 Rd1+" {
+			t.Errorf("%v: at the reply's first lift the moves are %q, want %q", s, got, "Kd8 Rd1+")
+		}
+		r2, outs := h.run(Config{Start: start})
+		if got, alerts := sanList(r2), alertList(outs); got != "Kd8 Rd1+ Kc7" || alerts != "" {
+			t.Errorf("%v: moves %q, alerts %q; want %q and none", s, got, alerts, "Kd8 Rd1+ Kc7")
+		}
+	}
+}

@@ -97,10 +97,14 @@ func (r *Reconstructor) inexactLine(li int) inexact {
 		rvm := recView{lifted: rv.lifted &^ d, placed: rv.placed &^ d, framed: rv.framed}
 		sc, _ := r.seqCost(P, r.lastTo(li, 0), one[:], &rvm)
 		c := r.misplacedCost(d, &q) + sc
-		// The hand moves its piece first and knocks another over after.
+		// The hand moves its piece first and knocks another over after,
+		// as it lets go: not before the lift, nor while carrying it
+		// (seen a sweep's reading of neighbours before it landed).
 		if vac := d & q.Occupied() &^ r.v.occ; vac != 0 {
 			if tv, ok := r.firstOff(vac.First()); ok {
-				if tm, ok := r.firstOff(m.From()); ok && tv < tm {
+				tm, ok1 := r.firstOff(m.From())
+				tl, ok2 := r.lastOn(moveLanding(m))
+				if ok1 && tv < tm || r.sensor != trace.Occupancy && ok2 && tv+r.sweepNearMs() < tl {
 					c += 5
 				}
 			}
@@ -326,16 +330,13 @@ func (r *Reconstructor) misplacedCost(d chess.Bitboard, p *chess.Position) int {
 				c = 2 * costMisplacedN
 			}
 			// (The last landing: a square a slide crossed before the
-			// knock is filled first by the sliding piece. A piece pushed
-			// next door may be reported there a moment first.)
-			// (On occupancy boards a square filled may be any piece's.)
-			slack := int64(pushSlackMs)
-			if r.sensor == trace.Occupancy {
-				slack = 0
-			}
+			// knock is filled first by the sliding piece. On colour and
+			// piece boards a landing reported a few ms before the lift
+			// may be one sweep reading both squares in its own order,
+			// which says nothing of the hand's.)
 			off, ok1 := r.firstOff(x)
 			on, ok2 := r.lastOn(y)
-			if ok1 && ok2 && on+slack < off {
+			if ok1 && ok2 && on+r.sweepNearMs() < off {
 				c += costMisplacedOrder
 			}
 			return c
@@ -370,6 +371,22 @@ func (r *Reconstructor) misplacedCost(d chess.Bitboard, p *chess.Position) int {
 		c += max(0, vac-2) * costFromNowhere
 	}
 	return c
+}
+
+// sweepNearMs is how much later than a square a sweep that reads the
+// squares one after another may read a neighbouring one: up to 9
+// squares of 64, of a piece board's 250 ms sweep or a colour board's
+// 100 ms (the slowest of each). Two changes there that close may be one
+// reading, their order the sweep's, not the hand's. (Occupancy boards
+// scan in 20 ms at the slowest: their order is taken as seen.)
+func (r *Reconstructor) sweepNearMs() int64 {
+	switch r.sensor {
+	case trace.PieceSensor:
+		return 250 * 9 / 64
+	case trace.Colour:
+		return 100 * 9 / 64
+	}
+	return 0
 }
 
 // misplaced alerts squares that differ from position p, displaced by side

@@ -500,6 +500,63 @@ func TestStressGamesThirdSeed(t *testing.T) {
 	}
 }
 
+// TestStressGamesLaterSeeds: as TestStressGamesSecondSeed, no clock,
+// games of later seeds (each case names its seed) and of earlier ones
+// that the fixes for them lost at first.
+func TestStressGamesLaterSeeds(t *testing.T) {
+	const lichess, gnu, tcec = "lichess_broadcast_fide_womens_world_rapid_2024_r1-6.pgn", "gnuchess_book_otb_masters_dev.pgn", "tcec_frc_engine_chess960_season16.pgn"
+	for _, c := range []struct {
+		seed uint64
+		stressGame
+	}{
+		{7, stressGame{lichess, 84, trace.PieceSensor, 0.1, 0.005, 0.12,
+			"33. Qg8+ set down on h8 on the way, then on g8 next to the black king: the white queen seen landing there was held as Black's reply sliding, and Qh8+ was published, with a false alert: 3 plies behind"}},
+		{7, stressGame{lichess, 33, trace.PieceSensor, 0.1, 0.02, 0.12,
+			"59... Kg6 set down on f7 on the way, then on g6 next to the white bishop: the black king seen landing there was held as White's reply sliding, and Kf7 was published: 77 plies behind"}},
+		{7, stressGame{tcec, 98, trace.PieceSensor, 0.3, 0.05, 0,
+			"Chess960: 5... e6 knocks the f5 pawn onto e5, one sweep reading e5 filled 3 ms before f5 emptied: priced as a piece seen landing before it was lifted, e5 with the pawn knocked onto e6 was published, and the game was lost 136 plies behind"}},
+		{7, stressGame{tcec, 76, trace.PieceSensor, 0.3, 0.05, 0.12,
+			"Chess960: 12... O-O moving only the rook (the king stays on g8), its hand knocking the h7 pawn onto h6, and 13. Re1: read as h6 Re1 O-O, the castling's rook lifted before Re1 was begun not priced as a reply begun early (its king never lifted), and the game was lost with a false alert, 114 plies behind"}},
+		{7, stressGame{tcec, 76, trace.Colour, 0.3, 0.05, 0.12, "the same on a colour board"}},
+		{7, stressGame{tcec, 88, trace.PieceSensor, 0.3, 0.02, 0,
+			"Chess960: 52. Rd1 set down on d2 on the way, its hand knocking the e2 rook off: the square touched on the way kept the knock from being accepted as the reply began, and Rd1 Rb8 Rb1 Ra8 were read as Rb1 Ra8, 18 plies behind"}},
+		{7, stressGame{gnu, 35, trace.PieceSensor, 0.03, 0.05, 0,
+			"25. Rb3 slid from e3 over d3 and c3, seen on c3 and d3 before e3 empties: the hold on c3 was dropped when d3 filled, and Qb5 Rb3 Qd7 h5 were published together: 3 plies behind"}},
+		{7, stressGame{gnu, 85, trace.PieceSensor, 0.03, 0.05, 0,
+			"9... b5, the pawn carried from b7 to b5 faster than a sweep, seen on b5 (the square 9. Na3 left) before its lift: taken for the knight's own hand, and Na3 b5 Nd5 were published together: 3 plies behind"}},
+		{7, stressGame{gnu, 44, trace.PieceSensor, 0.03, 0.05, 0.12,
+			"20... Bxe2 knocks the f2 pawn off, 21. Rxe5 is lifted from d5 and takes (the knocked pawn held as the reply's first lift, the rook's as its hand knocking its own piece); then Rxe5 knocks the f4 pawn onto f3 while White puts f2 back: 3 plies behind"}},
+		{7, stressGame{gnu, 80, trace.PieceSensor, 0.03, 0.05, 0, "knocks in three plies in a row, each put back while the next is made: 3 plies behind"}},
+		{7, stressGame{gnu, 37, trace.PieceSensor, 0.03, 0.02, 0.12, "a game a first version of these fixes lost"}},
+		{5, stressGame{lichess, 33, trace.PieceSensor, 0.03, 0.05, 0,
+			"73... Kd2, then 74. Bb5 lifted from e2 next to the king 476 ms after it (held as the king's hand knocking it), its hand knocking the a4 pawn onto b4 before setting the bishop down: the pawn seen on b4 dropped the hold, and the game was lost 49 plies behind"}},
+		{5, stressGame{gnu, 30, trace.Colour, 0.03, 0.02, 0,
+			"29. Qe8+ knocks the f7 pawn onto f8; 29... Kh7 seen on h7 before g8 empties while White's hand picks the pawn up from f8: that lift dropped the held landing, and Qe8+ Kh7 Qxf7 a6 were published together: 4 plies behind"}},
+		{5, stressGame{lichess, 71, trace.PieceSensor, 0.03, 0.005, 0.12, "a game a first version of these fixes lost: the white queen landing on d8, where the black queen was taken off, is no knocked piece put back"}},
+		{5, stressGame{gnu, 81, trace.PieceSensor, 0.03, 0.05, 0.12,
+			"16. b5 knocks the c6 pawn off after White's hand adjusted the g2 pawn: the adjusted square, lifted and put back before the move began, kept the knock from being accepted, and b5 Bb4+ Bd2 were published together: 3 plies behind"}},
+		{3, stressGame{"lichess_prod_movelists_from_scalachess.pgn", 90, trace.PieceSensor, 0.03, 0.05, 0,
+			"a game a first version of these fixes lost: 15. b4 knocks the a4 pawn onto b5, held as Black's reply sliding from there; picked up and put back on a4, the hold no longer showed, but the put-back kept it, and the game stopped with a false alert"}},
+		{2, stressGame{lichess, 86, trace.PieceSensor, 0.03, 0.05, 0, "the same kind of game, 13 plies behind"}},
+	} {
+		c.wantClean(t, c.playSeed(t, false, c.seed, sim.ClockNever), fmt.Sprintf("seed %d, no clock", c.seed))
+	}
+}
+
+// TestKnockDuringTheCarry: a piece knocked while the move's piece was
+// still in the hand is less likely than one knocked as the hand let go,
+// when the two readings are otherwise one (the slower sweep of a piece
+// board reads the knocked piece's lift and landing in its own order).
+func TestKnockDuringTheCarry(t *testing.T) {
+	c := stressGame{"chess960_otb_mainz2009_and_cutechess.pgn", 20, trace.PieceSensor, 0.3, 0.02, 0,
+		"with a clock, 28... h5 and the g6 pawn moved to h6 (misplaced pieces): read as h6 with g6 fallen onto h5, 254 ms before h6 landed, then amended"}
+	g := c.playSeed(t, true, 1, sim.ClockAlways)
+	if !g.Exact || g.Corrections != 0 || len(g.FalseAlerts) > 0 || g.Found != g.Injected {
+		t.Errorf("%s game %d (%s): exact %v %s, %d corrections, false alerts %v, %d of %d injections found",
+			c.file, c.game, c.what, g.Exact, g.Why, g.Corrections, g.FalseAlerts, g.Found, g.Injected)
+	}
+}
+
 // corpusGame is game n of testdata/games/file, and the file's path.
 func corpusGame(t *testing.T, file string, n int) (string, *chess.Game) {
 	t.Helper()
