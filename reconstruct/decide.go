@@ -253,6 +253,13 @@ func (r *Reconstructor) replyBegins(ev *trace.Event, out []Output) []Output {
 		}
 		best = r.explainFirst(true)
 	}
+	if best < 0 && r.sensor != trace.Occupancy && r.revive() {
+		// An earlier move's other history may explain the board as it
+		// stands: a knock put back proves the castling it hid. (On
+		// occupancy boards the other captures revive would bring back
+		// are decided better on a still board.)
+		best = r.explainFirst(true)
+	}
 	var knock chess.Bitboard
 	if best < 0 {
 		if best, knock = r.knockedMove(s, -1); best < 0 {
@@ -263,6 +270,11 @@ func (r *Reconstructor) replyBegins(ev *trace.Event, out []Output) []Output {
 		best = r.liftedIn(best, rotSquare(s, r.orient))
 	}
 	c := &r.cands[best]
+	if c.n == 0 && c.line != 0 && c.back == 0 && !c.stale && r.sensor != trace.Occupancy {
+		// Another history shows the board as it stands: the published
+		// game follows it now, before the reply is made.
+		return r.adopt(best, r.lastChange, out)
+	}
 	if c.n == 0 || c.back > 1 || c.back == 1 && c.n != 1 || c.stale {
 		return out
 	}

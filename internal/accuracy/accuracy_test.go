@@ -687,6 +687,8 @@ func TestStressGamesOtherSeeds(t *testing.T) {
 	}{
 		{5, stressGame{"tcec_frc_engine_chess960_season16.pgn", 99, trace.Colour, 1, 0.05, 0,
 			"Chess960: 2... O-O trades king and rook (f8, g8), unseen on a colour board, and its hand knocks the f7 pawn onto f6: f6 was published, and the pawn put back 3 s later was a misplaced-pieces alert, the game lost at move 11"}},
+		{5, stressGame{"tcec_frc_engine_chess960_season16.pgn", 99, trace.Colour, 0.03, 0.05, 0,
+			"Chess960: the same castling and knock at bullet pace: the pawn put back as White's g4 was made, the castling came back only on a board still for a second, 5 plies later"}},
 		{4, stressGame{"tcec_frc_engine_chess960_season16.pgn", 22, trace.Colour, 0.3, 0.05, 0.12,
 			"Chess960: White's hand knocks the d6 pawn onto e7 with 5. fxe5, and Black's knight lifted for Nxe5 was read as Ne7, landing where the knocked pawn lay: an illegal-move alert, 65 plies behind"}},
 		{5, stressGame{"tcec_frc_engine_chess960_season16.pgn", 61, trace.PieceSensor, 0.1, 0.05, 0,
