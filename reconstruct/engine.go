@@ -395,6 +395,14 @@ func (r *Reconstructor) Result() (result, reason string) { return r.result, r.re
 // Events must come in time order. Feed does not allocate unless it
 // reports something.
 func (r *Reconstructor) Feed(ev *trace.Event, out []Output) []Output {
+	if ev.Kind == trace.On && r.swapped(ev) {
+		// A square reported filled while it shows another piece: one
+		// piece swapped for another between two readings, which some
+		// boards report as the new piece alone. It is the square emptied
+		// and filled in the same moment, as every decision expects.
+		off := trace.Event{T: ev.T, Kind: trace.Off, Square: ev.Square}
+		out = r.Feed(&off, out)
+	}
 	out = r.Advance(ev.T, out)
 	if !r.begun {
 		r.begun = true
@@ -657,6 +665,19 @@ func (r *Reconstructor) squareOff(s chess.Square, t int64) {
 	if r.released != chess.NoMove && unrotSquare(moveLanding(r.released), r.orient) == s {
 		r.relPicked = true
 	}
+}
+
+// swapped reports whether on event ev fills a square the board shows
+// occupied by a piece of another colour, or on piece boards another piece.
+func (r *Reconstructor) swapped(ev *trace.Event) bool {
+	b := ev.Square.Bitboard()
+	if r.raw.occ&b == 0 {
+		return false
+	}
+	if ev.HasColour && r.raw.colourKnown&b != 0 && (r.raw.white&b != 0) != (ev.Piece.Color() == chess.White) {
+		return true
+	}
+	return ev.HasPieces && r.raw.pieceKnown&b != 0 && r.raw.pieces[ev.Square] != ev.Piece
 }
 
 func (r *Reconstructor) squareOn(s chess.Square, pc chess.Piece, hasColour, hasPiece bool, t int64) {
