@@ -437,6 +437,12 @@ func (r *Reconstructor) stoodSquares(rv *recView) chess.Bitboard {
 	if b == 0 || r.clock || r.sensor == trace.Occupancy || rv.framed {
 		return 0
 	}
+	// Seen filled since the published game last changed: the landing of
+	// a published move (counted as seen when it is changed or taken
+	// back) stood there as that move, whatever replaces it.
+	if b &= rotBB(r.rec.placed, r.orient); b == 0 {
+		return 0
+	}
 	var st chess.Bitboard
 	rc := &r.rec
 	for ; b != 0; b &= b - 1 {
