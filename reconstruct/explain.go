@@ -384,7 +384,7 @@ func (r *Reconstructor) seqCost(p *chess.Position, lastTo chess.Square, moves []
 // it was lifted again: on colour and piece boards, when it was (by colour,
 // or on piece boards by piece) a piece the explanation moves (movers, a
 // bit per chess.Piece) or one that could move there from where it stands
-// in p. That is a move there and one away, not a touch: a king seen
+// in the published position. That is a move there and one away, not a touch: a king seen
 // standing on e2 for a second between f3 and f2 went there. (A knocked
 // piece lands where it cannot move, or is not the one that moved.)
 func (r *Reconstructor) stoodCost(p *chess.Position, stray chess.Bitboard, movers uint16, rv *recView) int {
@@ -394,6 +394,10 @@ func (r *Reconstructor) stoodCost(p *chess.Position, stray chess.Bitboard, mover
 	}
 	rc := &r.rec
 	cost := 0
+	// Whether a piece could have moved there is asked of the published
+	// position, the same for every hypothesis: else the price would
+	// choose between histories the square says nothing about.
+	pub := &r.lines[0].pos
 	for b := cand; b != 0; b &= b - 1 {
 		s := b.First()
 		raw := unrotSquare(s, r.orient)
@@ -411,13 +415,13 @@ func (r *Reconstructor) stoodCost(p *chess.Position, stray chess.Bitboard, mover
 		could := false
 		if ps == 0 {
 			// A colour board: a piece of that colour.
-			could = p.AttackersTo(s, c) != 0
+			could = pub.AttackersTo(s, c) != 0
 			for pc := chess.NewPiece(c, chess.Pawn); !could && pc <= chess.NewPiece(c, chess.King); pc++ {
 				could = movers&(1<<pc) != 0
 			}
 		} else if ps&(ps-1) == 0 {
 			for pc := chess.NewPiece(c, chess.Pawn); !could && pc <= chess.NewPiece(c, chess.King); pc++ {
-				could = ps&(1<<pc) != 0 && (movers&(1<<pc) != 0 || p.AttackersTo(s, c)&p.Pieces(c, pc.Type()) != 0)
+				could = ps&(1<<pc) != 0 && (movers&(1<<pc) != 0 || pub.AttackersTo(s, c)&pub.Pieces(c, pc.Type()) != 0)
 			}
 		}
 		if could {
