@@ -65,6 +65,20 @@ func (r *Reconstructor) onSettle(t int64, out []Output) []Output {
 		return out
 	}
 	c := &r.cands[best]
+	if !c.changes() && !r.clock {
+		// Back in the position, but a piece was seen set down and
+		// standing on a square away from its own: moves may have been
+		// made and undone (a repetition played fast), which the commit
+		// timer or the reply will weigh; not a hesitation yet.
+		rv := r.recView()
+		if r.leavesStood(c, &rv) {
+			if b := r.explainFirst(true); b >= 0 && r.cands[b].changes() {
+				return out
+			}
+			best = r.explainFirst(false)
+			c = &r.cands[best]
+		}
+	}
 	switch {
 	case !c.changes():
 		return r.atPosition(t, out)

@@ -26,11 +26,15 @@ const (
 	// minQuickCarryMs: the quickest a hand carries a piece to a square
 	// next door and sets it down (a player in a hurry).
 	minQuickCarryMs = 100
-	slideSlackMs    = 300 // a slid piece can show on its destination this long before its square empties
-	bounceMs        = 10  // a contact chatters back and forth within this
-	maxResync       = 6   // plies searched to re-synchronise: 4 always, 5 and 6 within the budget
-	maxResyncLines  = 4   // hypotheses re-synchronised from, best first
-	resyncBudget    = 400000
+	// standMs: a piece set down on an empty square and left there this
+	// long was put there, not touched down on the way to another (120 to
+	// 350 ms) nor seen there between two scans.
+	standMs        = 600
+	slideSlackMs   = 300 // a slid piece can show on its destination this long before its square empties
+	bounceMs       = 10  // a contact chatters back and forth within this
+	maxResync      = 6   // plies searched to re-synchronise: 4 always, 5 and 6 within the budget
+	maxResyncLines = 4   // hypotheses re-synchronised from, best first
+	resyncBudget   = 400000
 
 	costMissedLift      = 20 // a capture whose victim was never seen lifted
 	costUnseen          = 40 // in a re-synchronised sequence, a piece's lift or landing on an empty square never seen
@@ -49,6 +53,7 @@ const (
 	costFramePly        = 5  // ... when a full frame jumped over the moves (a restart)
 	costOverlap         = 60 // a reply begun before the move it answers was on the board
 	costQuickReply      = 15 // ... or sooner than a reply, but away from where it landed
+	costStood           = 30 // ... more when a piece that could move there was set down on it and stood (two plies)
 	costMisplaced       = 40 // per square that differs from the explanation
 	costMisplacedN      = 30 // ... when the piece fell onto a neighbouring square
 	costMisplacedOrder  = 15 // ... a piece seen landing before it was lifted
@@ -310,6 +315,7 @@ type Reconstructor struct {
 	explBest   int
 	explained  bool
 	explResync bool // the last explanation was allowed to re-synchronise
+	explStood  bool // ... and its best left a piece seen standing unexplained (stoodCost)
 }
 
 // New makes a Reconstructor for one board and game.

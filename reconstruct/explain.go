@@ -125,8 +125,10 @@ func (r *Reconstructor) seqCost(p *chess.Position, lastTo chess.Square, moves []
 	// prevQuick: when the move before was done if its unseen capture next
 	// door was pushed off by a hand in a hurry (-1: as prevDone).
 	prevQuick := int64(-1)
-	prevEst := false // prevDone is a carry assumed, the landing unseen
+	prevEst := false  // prevDone is a carry assumed, the landing unseen
+	var movers uint16 // bit per chess.Piece the sequence moves
 	for i, m := range moves {
+		movers |= 1 << q.PieceAt(m.From())
 		all, nl := moveSquares(q, m)
 		earlier := expl
 		expl |= all
@@ -361,6 +363,7 @@ func (r *Reconstructor) seqCost(p *chess.Position, lastTo chess.Square, moves []
 	}
 	stray := rv.touched() &^ expl
 	cost += costStrayNear*(stray&zone).Count() + costStrayFar*(stray&^zone).Count()
+	cost += r.stoodCost(p, stray, movers, rv)
 	if len(moves) > 0 && stray&rv.lifted&rv.placed != 0 {
 		// An opponent's piece the first move's piece could have taken,
 		// lifted and a piece put back on its square: what a capture there
@@ -382,6 +385,87 @@ func (r *Reconstructor) seqCost(p *chess.Position, lastTo chess.Square, moves []
 	}
 	// Only a last move can be a piece still in the air.
 	return cost, lastNeed&^rv.lifted != 0
+}
+
+// stoodCost prices the squares of stray (touched squares an explanation
+// from p leaves unexplained) that are empty in p and on the board, where
+// the sensors saw a piece set down that stood there standMs or more before
+// it was lifted again: on colour and piece boards, when it was (by colour,
+// or on piece boards by piece) a piece the explanation moves (movers, a
+// bit per chess.Piece) or one that could move there from where it stands
+// in the published position. That is a move there and one away, not a touch: a king seen
+// standing on e2 for a second between f3 and f2 went there. (A knocked
+// piece lands where it cannot move, or is not the one that moved.)
+func (r *Reconstructor) stoodCost(p *chess.Position, stray chess.Bitboard, movers uint16, rv *recView) int {
+	cand := stray & r.stoodSquares(rv) &^ p.Occupied()
+	if cand == 0 {
+		return 0
+	}
+	rc := &r.rec
+	cost := 0
+	// Whether a piece could have moved there is asked of the published
+	// position, the same for every hypothesis: else the price would
+	// choose between histories the square says nothing about.
+	pub := &r.lines[0].pos
+	for b := cand; b != 0; b &= b - 1 {
+		s := b.First()
+		raw := unrotSquare(s, r.orient)
+		rb := raw.Bitboard()
+		var c chess.Color
+		switch {
+		case rc.placedWhite&rb != 0 && rc.placedBlack&rb == 0:
+			c = chess.White
+		case rc.placedBlack&rb != 0 && rc.placedWhite&rb == 0:
+			c = chess.Black
+		default:
+			continue
+		}
+		ps := rc.placedPieces[raw]
+		could := false
+		if ps == 0 {
+			// A colour board: a piece of that colour.
+			could = pub.AttackersTo(s, c) != 0
+			for pc := chess.NewPiece(c, chess.Pawn); !could && pc <= chess.NewPiece(c, chess.King); pc++ {
+				could = movers&(1<<pc) != 0
+			}
+		} else if ps&(ps-1) == 0 {
+			for pc := chess.NewPiece(c, chess.Pawn); !could && pc <= chess.NewPiece(c, chess.King); pc++ {
+				could = ps&(1<<pc) != 0 && (movers&(1<<pc) != 0 || pub.AttackersTo(s, c)&pub.Pieces(c, pc.Type()) != 0)
+			}
+		}
+		if could {
+			cost += costStood
+		}
+	}
+	return cost
+}
+
+// stoodSquares is the squares empty on the board where the sensors saw a
+// piece set down, and told its colour, that stood there standMs or more
+// before it was lifted again (colour and piece boards without a clock;
+// with one the presses say which moves were made: there a game of the
+// stress grid took a Chess960 castling for a rook move on a colour board).
+func (r *Reconstructor) stoodSquares(rv *recView) chess.Bitboard {
+	b := rv.lifted & rv.placed &^ r.v.occ
+	if b == 0 || r.clock || r.sensor == trace.Occupancy || rv.framed {
+		return 0
+	}
+	// Seen filled since the published game last changed: the landing of
+	// a published move (counted as seen when it is changed or taken
+	// back) stood there as that move, whatever replaces it.
+	if b &= rotBB(r.rec.placed, r.orient); b == 0 {
+		return 0
+	}
+	var st chess.Bitboard
+	rc := &r.rec
+	for ; b != 0; b &= b - 1 {
+		s := b.First()
+		raw := unrotSquare(s, r.orient)
+		if rc.lastOff[raw] >= rc.lastOn[raw]+standMs && rc.placedBlind&raw.Bitboard() == 0 {
+			st |= s.Bitboard()
+		}
+	}
+	return st
 }
 
 // castlingTouch prices touched squares, each lifted and filled again,
@@ -624,8 +708,8 @@ var pieceValue = [8]int{chess.Pawn: 1, chess.Knight: 3, chess.Bishop: 3, chess.R
 
 // nullCost prices the board as a hypothesis's position with no move: every
 // touched square is a touch that nothing explains.
-func (r *Reconstructor) nullCost(rv *recView) int {
-	c := costStrayFar * rv.touched().Count()
+func (r *Reconstructor) nullCost(p *chess.Position, rv *recView) int {
+	c := costStrayFar*rv.touched().Count() + r.stoodCost(p, rv.touched(), 0, rv)
 	// A square out of place since an alert that the hands filled and
 	// emptied again: the piece put back and taken off again, which is
 	// what a move from that square looks like, not a touch.
@@ -645,7 +729,7 @@ func (r *Reconstructor) explain(allowBack, allowResync bool) int {
 	// allows it too: the search runs only when nothing closer fits (or
 	// only a takeback does).
 	key := explainKey{t: r.lastChange, ver: r.ver, orient: r.orient, back: allowBack, promo: r.promo, deep: r.fastResync()}
-	if r.explained && key == r.explKey && (r.explResync || !allowResync || r.explBest >= 0 && r.cands[r.explBest].back == 0) {
+	if r.explained && key == r.explKey && (r.explResync || !allowResync || r.explBest >= 0 && r.cands[r.explBest].back == 0 && !r.explStood) {
 		return r.explBest
 	}
 	r.explBest = r.explainNow(allowBack, allowResync)
@@ -669,7 +753,7 @@ func (r *Reconstructor) explainNow(allowBack, allowResync bool) int {
 	for li := range r.lines {
 		L := &r.lines[li]
 		if r.v.diff(&L.pos)&^r.excused(&L.pos) == 0 {
-			r.cands = append(r.cands, cand{line: li, cost: L.cost + r.nullCost(&rv)})
+			r.cands = append(r.cands, cand{line: li, cost: L.cost + r.nullCost(&L.pos, &rv)})
 		}
 		n0 := len(r.cands)
 		r.oneMove(cand{line: li, cost: L.cost}, &L.pos, r.lastTo(li, 0), chess.NoMove, &rv)
@@ -681,7 +765,7 @@ func (r *Reconstructor) explainNow(allowBack, allowResync bool) int {
 		for k := 1; k <= 2 && k <= n; k++ {
 			p := &r.befores[n-k]
 			if r.v.diff(p)&^r.excused(p) == 0 {
-				r.cands = append(r.cands, cand{line: 0, back: k, cost: r.lines[0].cost + back*k + r.nullCost(&rv)})
+				r.cands = append(r.cands, cand{line: 0, back: k, cost: r.lines[0].cost + back*k + r.nullCost(p, &rv)})
 			}
 		}
 		// The move changed was seen made: its squares' events, gone
@@ -700,7 +784,7 @@ func (r *Reconstructor) explainNow(allowBack, allowResync bool) int {
 				continue
 			}
 			if r.v.diff(&S.pos)&^r.excused(&S.pos) == 0 {
-				r.cands = append(r.cands, cand{line: si, stale: true, back: k, cost: S.cost + r.nullCost(&rv)})
+				r.cands = append(r.cands, cand{line: si, stale: true, back: k, cost: S.cost + r.nullCost(&S.pos, &rv)})
 			}
 			last := chess.NoSquare
 			if len(S.moves) > 0 {
@@ -714,7 +798,11 @@ func (r *Reconstructor) explainNow(allowBack, allowResync bool) int {
 	// squares it does not explain (a missed capture and a reply). A
 	// takeback is searched past: a repetition played fast shows an earlier
 	// position that moves forward reach too.
-	if (best < 0 || r.cands[best].back > 0) && allowResync && !r.inProgress(true) {
+	// Nor is an explanation that leaves a piece seen set down and
+	// standing on a square none of its moves reaches: moves further on
+	// may have put it there.
+	r.explStood = best >= 0 && r.cands[best].back == 0 && r.leavesStood(&r.cands[best], &rv)
+	if (best < 0 || r.cands[best].back > 0 || r.explStood) && allowResync && !r.inProgress(true) {
 		k := r.viewKey()
 		if r.fastResync() {
 			k ^= 0x9e3779b97f4a7c15 // (a deeper search than one that failed)
@@ -951,6 +1039,7 @@ func (r *Reconstructor) resync(rv *recView) {
 		rvb = r.lastSeen(rv)
 	}
 	fast := r.fastResync()
+	found := 0 // the depth sequences were first found at
 	for d := 2; d <= maxResync && (d <= 4 || (r.rec.framed || fast) && rs.nodes < resyncBudget); d++ {
 		if d > 4 {
 			// Deeper only while the budget lasts: a restart after a long
@@ -979,9 +1068,61 @@ func (r *Reconstructor) resync(rv *recView) {
 			rs.back, rs.rv = 0, rv
 		}
 		if len(r.cands) > n0 {
-			return
+			if found == 0 {
+				found = d
+			}
+			// Sequences that all leave a piece seen standing on a square
+			// none of their moves reach: a deeper one may (a king seen
+			// on e2 for a second between f3 and f2, the other side
+			// moving meanwhile, is a ply more), up to two plies deeper.
+			if d >= found+2 || !r.allStood(r.cands[n0:], rv) {
+				return
+			}
 		}
 	}
+}
+
+// leavesStood reports whether explanation c leaves a square where a piece
+// was seen set down and standing (stoodCost) unexplained.
+func (r *Reconstructor) leavesStood(c *cand, rv *recView) bool {
+	if r.stoodSquares(rv) == 0 {
+		return false
+	}
+	var p chess.Position
+	switch {
+	case c.stale:
+		p = r.stale[c.line].pos
+	case c.back > 0:
+		p = r.befores[len(r.plies)-c.back]
+	default:
+		p = r.lines[c.line].pos
+	}
+	return r.seqStood(&p, c.moves[:c.n], rv)
+}
+
+// allStood reports whether every one of cs leaves a stood square
+// unexplained.
+func (r *Reconstructor) allStood(cs []cand, rv *recView) bool {
+	for i := range cs {
+		if !r.leavesStood(&cs[i], rv) {
+			return false
+		}
+	}
+	return true
+}
+
+// seqStood reports whether moves from p leave a stood square unexplained.
+func (r *Reconstructor) seqStood(p *chess.Position, moves []chess.Move, rv *recView) bool {
+	var expl chess.Bitboard
+	var movers uint16
+	q := *p
+	for _, m := range moves {
+		movers |= 1 << q.PieceAt(m.From())
+		all, _ := moveSquares(&q, m)
+		expl |= all
+		q.MakeMove(m)
+	}
+	return r.stoodCost(p, rv.touched()&^expl, movers, rv) > 0
 }
 
 type resyncState struct {

@@ -61,7 +61,7 @@ func (r *Reconstructor) inexactLine(li int) inexact {
 	rv := r.recView()
 	// No move at all leaves the touched squares outside the misplaced ones
 	// unexplained.
-	best := inexact{line: li, cost: r.misplacedCost(d0, P) + costStrayFar*(rv.touched()&^d0).Count(), diff: d0}
+	best := inexact{line: li, cost: r.misplacedCost(d0, P) + costStrayFar*(rv.touched()&^d0).Count() + r.stoodCost(P, rv.touched()&^d0, 0, &rv), diff: d0}
 	var one [1]chess.Move
 	for _, m := range r.legal(P).Moves() {
 		if m.IsPromotion() && m.Promotion() != chess.Queen {
@@ -126,6 +126,8 @@ func (r *Reconstructor) inexactLine(li int) inexact {
 			// in its place: the touches fit the move.
 			c -= costStrayFar * 2
 		}
+		// (A piece seen standing on another square is no touch either.)
+		c += r.stoodCost(P, rv.touched()&^(ill.from.Bitboard()|ill.to.Bitboard()), 0, &rv)
 		if c <= best.cost {
 			best = inexact{line: li, cost: c, diff: d0, illegal: true, ill: ill}
 		}

@@ -697,7 +697,38 @@ func TestStressGamesOtherSeeds(t *testing.T) {
 			"Chess960: 14... f5 touching down on f6 for 470 ms: the black pawn seen set on f5 was held as White's reply sliding next to the bishop on e4, and the pawn's lift from f6 as that reply: f6 was published and the game lost for 82 plies"}},
 		{5, stressGame{"lichess_broadcast_fide_womens_world_rapid_2024_r1-6.pgn", 33, trace.PieceSensor, 0.03, 0.05, 0,
 			"73... Kd2 74. Bb5, the bishop lifted next to the king's landing 476 ms after it (held as Black's hand knocking it), White's hand knocking its own pawn from a4 onto b4 on the way: the hold was dropped at the pawn's fall, and Kc2 Bd3+ Kc3 were published for five plies, 49 plies behind"}},
+		{5, stressGame{"tcec_frc_engine_chess960_season16.pgn", 64, trace.PieceSensor, 0.03, 0.05, 0.12,
+			"Chess960: 34. Ne7+ Kg7 35. Nf5+ Kg6, a repetition played fast back to the position, the knight seen standing on e7 and the king on g7 for seconds: a hesitation on nine squares, four plies behind at the end"}},
 	} {
 		c.wantClean(t, c.playSeed(t, false, c.seed, sim.ClockNever), fmt.Sprintf("seed %d, no clock", c.seed))
+	}
+}
+
+// TestStressGamesStoodLanding: games of the grid without a clock where a
+// piece board saw a piece set down on a square and standing there while
+// the other side moved, a ply a shorter sequence to the same squares
+// leaves out (or, seeds 12 and 20, a knocked piece standing where a move
+// was published, which is no such ply, and one that says nothing of which
+// of two histories was played). Each must end exact without a false alert, and no more than
+// 3 plies behind: the plies with the knock are only told once the board
+// shows them all done, and the reply after them begins with a slid piece,
+// held until its lift.
+func TestStressGamesStoodLanding(t *testing.T) {
+	for _, c := range []struct {
+		seed uint64
+		stressGame
+	}{
+		{12, stressGame{"lichess_broadcast_fide_womens_world_rapid_2024_r1-6.pgn", 45, trace.PieceSensor, 0.1, 0.05, 0.12,
+			"29... e5, its hand knocking the queen from f4 onto f5, where it stands 2.4 s (published as Qf5) before it is put back and 30. Qg3 played: the landing of the published move, changed into Qg3, is no piece seen standing elsewhere (it was an illegal-move alert)"}},
+		{20, stressGame{"chess960_otb_mainz2009_and_cutechess.pgn", 21, trace.Colour, 0.3, 0.02, 0.12,
+			"Chess960 on a colour board: two histories kept since 9... O-O (king and rook moves that leave the same colours), and a piece seen standing on a square, priced by what could move there in each history's own position, chose between them at 23. h5: the wrong one was kept for 32 plies"}},
+		{5, stressGame{"tcec_frc_engine_chess960_season16.pgn", 67, trace.PieceSensor, 0.03, 0.02, 0,
+			"Chess960: 92. Ke2 Bb5+ (its hand knocking the b4 pawn onto c3) 93. Kf2, the king seen standing on e2 for 1.2 s: read as Kf2 Bb5, two plies fewer to the same squares, then Bh1 with the wrong side to move, 26 plies behind and a false misplaced-pieces alert"}},
+	} {
+		g := c.playSeed(t, false, c.seed, sim.ClockNever)
+		if !g.Exact || g.Behind > 3 || len(g.FalseAlerts) > 0 {
+			t.Errorf("%s game %d (%v, seed %d, no clock; %s): exact %v %s, %d plies behind, false alerts %v",
+				c.file, c.game, c.sensor, c.seed, c.what, g.Exact, g.Why, g.Behind, g.FalseAlerts)
+		}
 	}
 }
