@@ -461,11 +461,26 @@ func (r *Reconstructor) stoodSquares(rv *recView) chess.Bitboard {
 	for ; b != 0; b &= b - 1 {
 		s := b.First()
 		raw := unrotSquare(s, r.orient)
-		if rc.lastOff[raw] >= rc.lastOn[raw]+standMs && rc.placedBlind&raw.Bitboard() == 0 {
+		if rc.lastOff[raw] >= rc.lastOn[raw]+standMs && rc.placedBlind&raw.Bitboard() == 0 && !r.pushedOnto(raw) {
 			st |= s.Bitboard()
 		}
 	}
 	return st
+}
+
+// pushedOnto reports whether raw square s was last filled by a piece
+// pushed from the square next to it: that square emptied within a sweep's
+// reading of neighbours after s filled (a knocked piece slides over; a
+// piece put down by a hand was carried, its own square emptied first).
+func (r *Reconstructor) pushedOnto(s chess.Square) bool {
+	rc := &r.rec
+	on := rc.lastOn[s]
+	for b := chess.KingAttacks(s) & rc.lifted; b != 0; b &= b - 1 {
+		if off := rc.lastOff[b.First()]; off >= on && off <= on+r.sweepNearMs() {
+			return true
+		}
+	}
+	return false
 }
 
 // castlingTouch prices touched squares, each lifted and filled again,

@@ -724,6 +724,8 @@ func TestStressGamesStoodLanding(t *testing.T) {
 			"Chess960 on a colour board: two histories kept since 9... O-O (king and rook moves that leave the same colours), and a piece seen standing on a square, priced by what could move there in each history's own position, chose between them at 23. h5: the wrong one was kept for 32 plies"}},
 		{5, stressGame{"tcec_frc_engine_chess960_season16.pgn", 67, trace.PieceSensor, 0.03, 0.02, 0,
 			"Chess960: 92. Ke2 Bb5+ (its hand knocking the b4 pawn onto c3) 93. Kf2, the king seen standing on e2 for 1.2 s: read as Kf2 Bb5, two plies fewer to the same squares, then Bh1 with the wrong side to move, 26 plies behind and a false misplaced-pieces alert"}},
+		{25, stressGame{"tcec_frc_engine_chess960_season16.pgn", 68, trace.PieceSensor, 1, 0.02, 0,
+			"Chess960, at the slowest pace: 48. Re8+ slid over e7, its hand pushing the black rook from f7 onto e7 (seen there 4 ms before f7 emptied), where it lay 1 s: priced as Black's rook standing on e7, Re7 was published and Re8 alerted as an illegal move"}},
 	} {
 		g := c.playSeed(t, false, c.seed, sim.ClockNever)
 		if !g.Exact || g.Behind > 3 || len(g.FalseAlerts) > 0 {
