@@ -676,14 +676,16 @@ func (r *Reconstructor) squareOff(s chess.Square, t int64) {
 // swapped reports whether on event ev fills a square the board shows
 // occupied by a piece of another colour, or on piece boards another piece.
 func (r *Reconstructor) swapped(ev *trace.Event) bool {
-	b := ev.Square.Bitboard()
-	if r.raw.occ&b == 0 {
-		return false
-	}
-	if ev.HasColour && r.raw.colourKnown&b != 0 && (r.raw.white&b != 0) != (ev.Piece.Color() == chess.White) {
-		return true
-	}
-	return ev.HasPieces && r.raw.pieceKnown&b != 0 && r.raw.pieces[ev.Square] != ev.Piece
+	return r.raw.occ.Has(ev.Square) && r.differs(ev.Square, ev.Piece, ev.HasColour, ev.HasPieces)
+}
+
+// differs reports whether raw square s shows another colour than pc's, or
+// on piece boards another piece, as far as both the board and the report
+// (hasColour, hasPiece) tell.
+func (r *Reconstructor) differs(s chess.Square, pc chess.Piece, hasColour, hasPiece bool) bool {
+	b := s.Bitboard()
+	return hasColour && r.raw.colourKnown&b != 0 && (r.raw.white&b != 0) != (pc.Color() == chess.White) ||
+		hasPiece && r.raw.pieceKnown&b != 0 && r.raw.pieces[s] != pc
 }
 
 func (r *Reconstructor) squareOn(s chess.Square, pc chess.Piece, hasColour, hasPiece bool, t int64) {
@@ -691,13 +693,7 @@ func (r *Reconstructor) squareOn(s chess.Square, pc chess.Piece, hasColour, hasP
 	if r.raw.occ&b != 0 {
 		// Already occupied: a changed colour or piece means one piece was
 		// swapped for another faster than a scan (a capture).
-		same := true
-		if hasColour && r.raw.colourKnown&b != 0 && (r.raw.white&b != 0) != (pc.Color() == chess.White) {
-			same = false
-		}
-		if hasPiece && r.raw.pieceKnown&b != 0 && r.raw.pieces[s] != pc {
-			same = false
-		}
+		same := !r.differs(s, pc, hasColour, hasPiece)
 		if same && (!hasColour || r.raw.colourKnown&b != 0) && (!hasPiece || r.raw.pieceKnown&b != 0) {
 			return
 		}
