@@ -395,7 +395,8 @@ func (r *Reconstructor) seqCost(p *chess.Position, lastTo chess.Square, moves []
 // bit per chess.Piece) or one that could move there from where it stands
 // in the published position. That is a move there and one away, not a touch: a king seen
 // standing on e2 for a second between f3 and f2 went there. (A knocked
-// piece lands where it cannot move, or is not the one that moved.)
+// piece lands where it cannot move, or is not the one that moved, or was
+// pushed there from next door: pushedOnto.)
 func (r *Reconstructor) stoodCost(p *chess.Position, stray chess.Bitboard, movers uint16, rv *recView) int {
 	cand := stray & r.stoodSquares(rv) &^ p.Occupied()
 	if cand == 0 {
