@@ -640,18 +640,7 @@ func TestMisplacedPutBackProvesTheOtherMove(t *testing.T) {
 		at(16942)
 		on("e6", bp)
 		h.wait(3000)
-		r, outs := h.run(Config{Start: start})
-		if got := sanList(r); got != "Qd6" {
-			t.Errorf("%v: moves %q, want Qd6", s, got)
-		}
-		if got := alertList(outs); got != "misplaced-pieces@30" {
-			t.Errorf("%v: alerts %q, want misplaced-pieces@30", s, got)
-		}
-		if t.Failed() {
-			for _, o := range outs {
-				t.Logf("%s", AppendJSON(nil, &o))
-			}
-		}
+		h.expect(start, "Qd6", "misplaced-pieces@30")
 	}
 }
 
@@ -834,17 +823,6 @@ func TestKnockedPieceIsNoLanding(t *testing.T) {
 		h.at(87181, trace.On, "f5", bp)
 		h.at(106000, trace.Off, "a7", 0).at(106200, trace.Off, "g1", 0).at(106433, trace.On, "a7", wq)
 		h.wait(3000)
-		r, outs := h.run(Config{Start: start})
-		if got := sanList(r); got != "e5 fxe5 Nxe5 Qxa7" {
-			t.Errorf("%s: moves %q, want \"e5 fxe5 Nxe5 Qxa7\"", sensor, got)
-		}
-		if got := alertList(outs); got != "" {
-			t.Errorf("%s: alerts %q, want none", sensor, got)
-		}
-		if t.Failed() {
-			for _, o := range outs {
-				t.Logf("%s", AppendJSON(nil, &o))
-			}
-		}
+		h.expect(start, "e5 fxe5 Nxe5 Qxa7", "")
 	}
 }

@@ -102,13 +102,7 @@ func TestKnockLandingIsNotASlide(t *testing.T) {
 		h.evs = append(h.evs, trace.Event{T: h.now, Kind: trace.Off, Square: sq(t, "e6")})
 		h.board[sq(t, "e6")] = chess.NoPiece
 		h.wait(12000)
-		r, outs := h.run(Config{Start: start})
-		if got := sanList(r); got != "d5" {
-			t.Errorf("%s: moves %q, want \"d5\"", s, got)
-		}
-		if got := alertList(outs); got != "misplaced-pieces@4" {
-			t.Errorf("%s: alerts %q, want misplaced-pieces@4", s, got)
-		}
+		h.expect(start, "d5", "misplaced-pieces@4")
 	}
 }
 

@@ -110,6 +110,25 @@ func (h *hands) at(ms int64, kind trace.Kind, name string, pc chess.Piece) *hand
 	return h
 }
 
+// expect runs the hands' events from start without a clock and fails the
+// test unless the moves published are wantSAN and the alerts wantAlerts
+// (every output logged when not).
+func (h *hands) expect(start *chess.Position, wantSAN, wantAlerts string) {
+	h.t.Helper()
+	r, outs := h.run(Config{Start: start})
+	if got := sanList(r); got != wantSAN {
+		h.t.Errorf("%v: moves %q, want %q", h.sensor, got, wantSAN)
+	}
+	if got := alertList(outs); got != wantAlerts {
+		h.t.Errorf("%v: alerts %q, want %q", h.sensor, got, wantAlerts)
+	}
+	if h.t.Failed() {
+		for _, o := range outs {
+			h.t.Logf("%s", AppendJSON(nil, &o))
+		}
+	}
+}
+
 func (h *hands) onEvent(s chess.Square, pc chess.Piece) trace.Event {
 	ev := trace.Event{T: h.now, Kind: trace.On, Square: s}
 	switch h.sensor {

@@ -411,10 +411,30 @@ func (c *stressGame) playSeed(t *testing.T, irregular bool, seed uint64, clock s
 // never more than 2 plies behind, without a false alert.
 func (c *stressGame) wantClean(t *testing.T, g Game, setting string) {
 	t.Helper()
-	if !g.Exact || g.Behind > 2 || len(g.FalseAlerts) > 0 {
+	c.wantCleanWithin(t, g, setting, 2)
+}
+
+// wantCleanWithin is wantClean with at most behind plies behind.
+func (c *stressGame) wantCleanWithin(t *testing.T, g Game, setting string, behind int) {
+	t.Helper()
+	if !g.Exact || g.Behind > behind || len(g.FalseAlerts) > 0 {
 		t.Errorf("%s game %d (%v, %s; %s): exact %v %s, %d plies behind, false alerts %v",
 			c.file, c.game, c.sensor, setting, c.what, g.Exact, g.Why, g.Behind, g.FalseAlerts)
 	}
+}
+
+// seededGame is a game of the grid played by the hands of one seed,
+// without a clock.
+type seededGame struct {
+	seed uint64
+	stressGame
+}
+
+// wantClean replays c clean and fails t unless it ends exact, never more
+// than behind plies behind, without a false alert.
+func (c *seededGame) wantClean(t *testing.T, behind int) {
+	t.Helper()
+	c.wantCleanWithin(t, c.playSeed(t, false, c.seed, sim.ClockNever), fmt.Sprintf("seed %d, no clock", c.seed), behind)
 }
 
 // TestStressGamesSecondSeed: games of the grid played by the hands of
@@ -505,10 +525,7 @@ func TestStressGamesThirdSeed(t *testing.T) {
 // that the fixes for them lost at first.
 func TestStressGamesLaterSeeds(t *testing.T) {
 	const lichess, gnu, tcec = "lichess_broadcast_fide_womens_world_rapid_2024_r1-6.pgn", "gnuchess_book_otb_masters_dev.pgn", "tcec_frc_engine_chess960_season16.pgn"
-	for _, c := range []struct {
-		seed uint64
-		stressGame
-	}{
+	for _, c := range []seededGame{
 		{7, stressGame{lichess, 84, trace.PieceSensor, 0.1, 0.005, 0.12,
 			"33. Qg8+ set down on h8 on the way, then on g8 next to the black king: the white queen seen landing there was held as Black's reply sliding, and Qh8+ was published, with a false alert: 3 plies behind"}},
 		{7, stressGame{lichess, 33, trace.PieceSensor, 0.1, 0.02, 0.12,
@@ -539,7 +556,7 @@ func TestStressGamesLaterSeeds(t *testing.T) {
 			"a game a first version of these fixes lost: 15. b4 knocks the a4 pawn onto b5, held as Black's reply sliding from there; picked up and put back on a4, the hold no longer showed, but the put-back kept it, and the game stopped with a false alert"}},
 		{2, stressGame{lichess, 86, trace.PieceSensor, 0.03, 0.05, 0, "the same kind of game, 13 plies behind"}},
 	} {
-		c.wantClean(t, c.playSeed(t, false, c.seed, sim.ClockNever), fmt.Sprintf("seed %d, no clock", c.seed))
+		c.wantClean(t, 2)
 	}
 }
 
@@ -681,10 +698,7 @@ func TestStressIrregularGames(t *testing.T) {
 // fix: each must end exact, no more than 2 plies behind, without a false
 // alert.
 func TestStressGamesOtherSeeds(t *testing.T) {
-	for _, c := range []struct {
-		seed uint64
-		stressGame
-	}{
+	for _, c := range []seededGame{
 		{5, stressGame{"tcec_frc_engine_chess960_season16.pgn", 99, trace.Colour, 1, 0.05, 0,
 			"Chess960: 2... O-O trades king and rook (f8, g8), unseen on a colour board, and its hand knocks the f7 pawn onto f6: f6 was published, and the pawn put back 3 s later was a misplaced-pieces alert, the game lost at move 11"}},
 		{5, stressGame{"tcec_frc_engine_chess960_season16.pgn", 99, trace.Colour, 0.03, 0.05, 0,
@@ -700,7 +714,7 @@ func TestStressGamesOtherSeeds(t *testing.T) {
 		{5, stressGame{"tcec_frc_engine_chess960_season16.pgn", 64, trace.PieceSensor, 0.03, 0.05, 0.12,
 			"Chess960: 34. Ne7+ Kg7 35. Nf5+ Kg6, a repetition played fast back to the position, the knight seen standing on e7 and the king on g7 for seconds: a hesitation on nine squares, four plies behind at the end"}},
 	} {
-		c.wantClean(t, c.playSeed(t, false, c.seed, sim.ClockNever), fmt.Sprintf("seed %d, no clock", c.seed))
+		c.wantClean(t, 2)
 	}
 }
 
@@ -714,10 +728,7 @@ func TestStressGamesOtherSeeds(t *testing.T) {
 // shows them all done, and the reply after them begins with a slid piece,
 // held until its lift.
 func TestStressGamesStoodLanding(t *testing.T) {
-	for _, c := range []struct {
-		seed uint64
-		stressGame
-	}{
+	for _, c := range []seededGame{
 		{12, stressGame{"lichess_broadcast_fide_womens_world_rapid_2024_r1-6.pgn", 45, trace.PieceSensor, 0.1, 0.05, 0.12,
 			"29... e5, its hand knocking the queen from f4 onto f5, where it stands 2.4 s (published as Qf5) before it is put back and 30. Qg3 played: the landing of the published move, changed into Qg3, is no piece seen standing elsewhere (it was an illegal-move alert)"}},
 		{20, stressGame{"chess960_otb_mainz2009_and_cutechess.pgn", 21, trace.Colour, 0.3, 0.02, 0.12,
@@ -727,10 +738,6 @@ func TestStressGamesStoodLanding(t *testing.T) {
 		{25, stressGame{"tcec_frc_engine_chess960_season16.pgn", 68, trace.PieceSensor, 1, 0.02, 0,
 			"Chess960, at the slowest pace: 48. Re8+ slid over e7, its hand pushing the black rook from f7 onto e7 (seen there 4 ms before f7 emptied), where it lay 1 s: priced as Black's rook standing on e7, Re7 was published and Re8 alerted as an illegal move"}},
 	} {
-		g := c.playSeed(t, false, c.seed, sim.ClockNever)
-		if !g.Exact || g.Behind > 3 || len(g.FalseAlerts) > 0 {
-			t.Errorf("%s game %d (%v, seed %d, no clock; %s): exact %v %s, %d plies behind, false alerts %v",
-				c.file, c.game, c.sensor, c.seed, c.what, g.Exact, g.Why, g.Behind, g.FalseAlerts)
-		}
+		c.wantClean(t, 3)
 	}
 }
