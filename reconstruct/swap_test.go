@@ -1,4 +1,4 @@
-package reconstruct_test
+package reconstruct
 
 import (
 	"bytes"
@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/boardd/boardd/chess"
-	"github.com/boardd/boardd/reconstruct"
 	"github.com/boardd/boardd/trace"
 )
 
@@ -24,45 +23,15 @@ func TestSwapReportedAsTheNewPieceOnly(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	hdr, evs := readAll(t, data)
-	// The same changes, each swap reported as the square emptied and
-	// filled at once.
-	var occ chess.Bitboard
-	var expanded []trace.Event
-	for _, ev := range evs {
-		switch ev.Kind {
-		case trace.Frame:
-			occ = ev.Occ
-		case trace.Off:
-			occ &^= ev.Square.Bitboard()
-		case trace.On:
-			if occ.Has(ev.Square) {
-				expanded = append(expanded, trace.Event{T: ev.T, Kind: trace.Off, Square: ev.Square})
-			}
-			occ |= ev.Square.Bitboard()
-		}
-		expanded = append(expanded, ev)
-	}
-	if len(expanded) == len(evs) {
-		t.Fatal("the trace has no swap reported as the new piece only")
-	}
-	newOnly, alertsNew := replayGame(t, hdr, evs)
-	offOn, alertsOffOn := replayGame(t, hdr, expanded)
-	if newOnly != offOn || alertsNew != alertsOffOn {
-		t.Errorf("new piece only: %q %s\noff and on:     %q %s", newOnly, alertsNew, offOn, alertsOffOn)
-	}
-	if n := len(strings.Fields(newOnly)); n != 92 {
-		t.Errorf("%d plies published, want the game's 92", n)
-	}
-}
-
-func readAll(t *testing.T, data []byte) (trace.Header, []trace.Event) {
-	t.Helper()
 	tr, err := trace.NewReader(bytes.NewReader(data))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var evs []trace.Event
+	cfg, err := ConfigFromHeader(tr.Header())
+	if err != nil {
+		t.Fatal(err)
+	}
+	newOnly := &hands{t: t, sensor: cfg.Sensor}
 	for {
 		ev, err := tr.Next()
 		if err == io.EOF {
@@ -71,43 +40,36 @@ func readAll(t *testing.T, data []byte) (trace.Header, []trace.Event) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		evs = append(evs, ev)
+		newOnly.evs, newOnly.now = append(newOnly.evs, ev), ev.T
 	}
-	return tr.Header(), evs
-}
-
-// replayGame feeds evs and returns the moves published (UCI) and the
-// alerts raised.
-func replayGame(t *testing.T, hdr trace.Header, evs []trace.Event) (moves, alerts string) {
-	t.Helper()
-	cfg, err := reconstruct.ConfigFromHeader(hdr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := reconstruct.New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []reconstruct.Output
-	var al []string
-	collect := func() {
-		for _, o := range out {
-			if o.Kind == reconstruct.Alert {
-				al = append(al, string(o.Alert))
+	// The same changes, each swap reported as the square emptied and
+	// filled at once.
+	offOn := &hands{t: t, sensor: cfg.Sensor, now: newOnly.now}
+	var occ chess.Bitboard
+	for _, ev := range newOnly.evs {
+		switch ev.Kind {
+		case trace.Frame:
+			occ = ev.Occ
+		case trace.Off:
+			occ &^= ev.Square.Bitboard()
+		case trace.On:
+			if occ.Has(ev.Square) {
+				offOn.evs = append(offOn.evs, trace.Event{T: ev.T, Kind: trace.Off, Square: ev.Square})
 			}
+			occ |= ev.Square.Bitboard()
 		}
+		offOn.evs = append(offOn.evs, ev)
 	}
-	for i := range evs {
-		out = r.Feed(&evs[i], out[:0])
-		collect()
+	if len(offOn.evs) == len(newOnly.evs) {
+		t.Fatal("the trace has no swap reported as the new piece only")
 	}
-	out = r.End(evs[len(evs)-1].T, out[:0])
-	collect()
-	var ms []string
-	p := r.StartPosition()
-	for _, m := range r.Moves() {
-		ms = append(ms, p.UCI(m))
-		p.MakeMove(m)
+	r1, outs1 := newOnly.run(cfg)
+	r2, outs2 := offOn.run(cfg)
+	moves1, moves2 := sanList(r1), sanList(r2)
+	if moves1 != moves2 || alertList(outs1) != alertList(outs2) {
+		t.Errorf("new piece only: %q %s\noff and on:     %q %s", moves1, alertList(outs1), moves2, alertList(outs2))
 	}
-	return strings.Join(ms, " "), strings.Join(al, ",")
+	if n := len(strings.Fields(moves1)); n != 92 {
+		t.Errorf("%d plies published, want the game's 92", n)
+	}
 }
