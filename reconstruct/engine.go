@@ -579,12 +579,8 @@ func (r *Reconstructor) fellFromSecond(ev *trace.Event) bool {
 		!chess.KingAttacks(h.second).Has(ev.Square) || ev.T-h.secondT > knockMs {
 		return false
 	}
-	gs := rotSquare(ev.Square, r.orient)
 	pc := h.after.PieceAt(rotSquare(h.second, r.orient))
-	if ev.HasPieces {
-		return ev.Piece == pc
-	}
-	return ev.Piece.Color() == pc.Color() && !r.moves(&h.after, rotSquare(h.sq, r.orient), gs)
+	return r.seenAs(ev, pc) && (ev.HasPieces || !r.moves(&h.after, rotSquare(h.sq, r.orient), rotSquare(ev.Square, r.orient)))
 }
 
 // Advance tells the reconstruction that board time t has come without a
