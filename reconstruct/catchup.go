@@ -58,6 +58,9 @@ func (r *Reconstructor) structural(back, n int) int {
 // read as captured), so the order and the moves of that decision were a
 // guess from events that had lost them, not moves the board showed.
 func (r *Reconstructor) guessed(i int) bool {
+	if i >= r.overlayFrom && r.staleOv > 0 {
+		return true
+	}
 	t := r.plies[i].t
 	a, b := i, i+1
 	for a > 0 && r.plies[a-1].t == t {
@@ -78,6 +81,22 @@ func (r *Reconstructor) guessed(i int) bool {
 		}
 	}
 	return false
+}
+
+// staleOverlay is how many plies were published past the first after
+// the open misplaced-pieces alert while its pieces stayed out of place,
+// 0 unless both players moved on. A displaced piece is put right by the
+// player who displaced it before the game goes on (Art. 7.4.1); still
+// out of place after a move of each side, it more likely marks a
+// published move that was wrong (a capture read on the square next
+// door, a recapture nobody saw), so those plies are a guess, like the
+// guessed plies above, and the pieces out of place cost more with
+// each ply.
+func (r *Reconstructor) staleOverlay(ixPlies int) int {
+	if r.overlay&^r.silent == 0 {
+		return 0
+	}
+	return max(0, len(r.plies)+ixPlies-r.overlayAfter-1)
 }
 
 // catchMargin is what a catch-up taking back back plies must beat the
@@ -278,12 +297,17 @@ func (cs *catchState) search(p *chess.Position, ply int) {
 // After a clock press by side, only sequences that end with side's move
 // count: one that ends with the opponent's is a reply begun before the
 // press, or a knock that looks like it (judgePress).
-func (r *Reconstructor) catchUp(t int64, final bool, ixCost int, pressed bool, side chess.Color, out []Output) ([]Output, bool) {
+func (r *Reconstructor) catchUp(t int64, final bool, ixCost, ixPlies int, pressed bool, side chess.Color, out []Output) ([]Output, bool) {
 	if r.state != statePlay && r.state != stateIrregular || len(r.lines) == 0 {
 		return out, false
 	}
 	// (What the search may cost is part of the question: a later decision
 	// may allow more.)
+	r.staleOv = r.staleOverlay(ixPlies)
+	defer func() { r.staleOv = 0 }()
+	if r.staleOv > 0 {
+		ixCost += costMisplaced * (r.overlay &^ r.silent).Count() * r.staleOv
+	}
 	key := r.viewKey() ^ uint64(len(r.plies))<<48 ^ uint64(ixCost)*0x9e3779b97f4a7c15
 	if key == r.catchKey {
 		return out, false
@@ -333,8 +357,19 @@ func (r *Reconstructor) catchUp(t int64, final bool, ixCost int, pressed bool, s
 				rv.placed |= r.pub[j].To().Bitboard()
 			}
 		}
+		// Squares only the plies taken back emptied: their events came
+		// before any seen since (seqCost orders only the lifts it has
+		// times for).
+		gone := rv.lifted &^ rv0.lifted
 		sc, _ := r.seqCost(&p, r.lastTo(0, f.back), f.moves[:f.n], &rv)
 		f.cost = r.structural(f.back, f.n) + sc
+		later := false
+		for _, m := range f.moves[:f.n] {
+			if gone.Has(m.From()) && later {
+				f.cost += costOrder
+			}
+			later = later || rv0.lifted.Has(m.From())
+		}
 		if f.n == 1 && !f.moves[0].IsCastling() && !rv.lifted.Has(f.moves[0].From()) {
 			// A move whose piece nobody saw leave (seqCost charges this
 			// only within a sequence).

@@ -34,7 +34,7 @@ func (r *Reconstructor) onSettle(t int64, out []Output) []Output {
 			ixCost = costIllegal * maxCatchPlies
 		}
 		var ok bool
-		if out, ok = r.catchUp(r.lastChange, false, ixCost, false, 0, out); ok {
+		if out, ok = r.catchUp(r.lastChange, false, ixCost, 0, false, 0, out); ok {
 			return out
 		}
 	}
@@ -210,7 +210,7 @@ func (r *Reconstructor) onCommit(t int64, out []Output) []Output {
 	if useIx || best < 0 {
 		if !r.inProgress(true) {
 			var ok bool
-			if out, ok = r.catchUp(r.lastChange, false, ix.cost, false, 0, out); !ok {
+			if out, ok = r.catchUp(r.lastChange, false, ix.cost, ix.plies(), false, 0, out); !ok {
 				out, _ = r.decode(r.lastChange, 3, out)
 			}
 		}
@@ -754,8 +754,9 @@ func (r *Reconstructor) adoptKnocked(best int, knock chess.Bitboard, t int64, ou
 	r.silentPly, r.silentSide = P.Ply()+1, P.SideToMove()
 	r.silentAfter = P
 	r.silentAfter.MakeMove(c.moves[c.n-1])
+	n0 := len(r.plies)
 	out = r.adopt(best, t, out)
-	r.setOverlay(knock, &r.silentAfter)
+	r.setOverlay(knock, &r.silentAfter, n0)
 	r.silent = knock
 	return out
 }
@@ -1191,7 +1192,7 @@ func (r *Reconstructor) onAlertTimer(t int64, out []Output) []Output {
 	}
 	if r.state == stateIrregular || !r.inProgress(false) {
 		var ok bool
-		if out, ok = r.catchUp(r.lastChange, true, ix.cost, false, 0, out); ok {
+		if out, ok = r.catchUp(r.lastChange, true, ix.cost, ix.plies(), false, 0, out); ok {
 			return out
 		}
 		if out, ok = r.decode(r.lastChange, 1, out); ok {
@@ -1705,7 +1706,7 @@ func (r *Reconstructor) judgePress(out []Output) []Output {
 		return r.wrongSetup(t, out)
 	}
 	var ok bool
-	if out, ok = r.catchUp(r.lastChange, true, ix.cost, true, side, out); ok {
+	if out, ok = r.catchUp(r.lastChange, true, ix.cost, ix.plies(), true, side, out); ok {
 		return out
 	}
 	return r.actInexact(ix, side, t, true, out)

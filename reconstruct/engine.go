@@ -54,6 +54,7 @@ const (
 	costOverlap         = 60 // a reply begun before the move it answers was on the board
 	costQuickReply      = 15 // ... or sooner than a reply, but away from where it landed
 	costStood           = 30 // ... more when a piece that could move there was set down on it and stood (two plies)
+	costOrder           = 2  // a move of a sequence whose piece was lifted before the one before it
 	costMisplaced       = 40 // per square that differs from the explanation
 	costMisplacedN      = 30 // ... when the piece fell onto a neighbouring square
 	costMisplacedOrder  = 15 // ... a piece seen landing before it was lifted
@@ -258,8 +259,14 @@ type Reconstructor struct {
 	// overlayRef: what the game had on each overlay square when it was
 	// accepted (excused).
 	overlayRef [64]chess.Piece
-	sawStart   bool  // the start set-up has stood on the board
-	log        evLog // the square changes since the published game changed (decode.go)
+	// overlayFrom: the first published ply the open overlay may have come
+	// with (the move published with its alert); overlayAfter: the plies
+	// published when it was opened. Pieces still out of place after both
+	// players moved on were no knock (staleOverlay).
+	overlayFrom, overlayAfter int
+	staleOv                   int   // staleOverlay during a catch-up
+	sawStart                  bool  // the start set-up has stood on the board
+	log                       evLog // the square changes since the published game changed (decode.go)
 	// deepResync: the decision under way is the alert timer's, on a
 	// board long still (resync searches five and six plies then).
 	deepResync bool
@@ -760,8 +767,12 @@ func (r *Reconstructor) bounced(ev *trace.Event) bool {
 }
 
 // setOverlay accepts the squares in b either way, as long as the game has
-// on them what ref has.
-func (r *Reconstructor) setOverlay(b chess.Bitboard, ref *chess.Position) {
+// on them what ref has. from is the first published ply that came with
+// them.
+func (r *Reconstructor) setOverlay(b chess.Bitboard, ref *chess.Position, from int) {
+	if r.overlay == 0 {
+		r.overlayFrom, r.overlayAfter = from, len(r.plies)
+	}
 	r.overlay |= b
 	for ; b != 0; b &= b - 1 {
 		s := b.First()

@@ -235,7 +235,7 @@ func (r *Reconstructor) seqCost(p *chess.Position, lastTo chess.Square, moves []
 		}
 		if t := lift; lifted {
 			if i > 0 && prevOff >= 0 && t < prevOff {
-				cost += 2
+				cost += costOrder
 			}
 			// A player does not start a move before the opponent's is
 			// on the board, nor faster than a human reacts: that is a

@@ -36,6 +36,18 @@ type inexact struct {
 	ill        illegalDesc
 }
 
+// plies is how many moves the explanation adds to its hypothesis.
+func (ix *inexact) plies() int {
+	n := 0
+	if ix.move != chess.NoMove {
+		n++
+	}
+	if ix.reply != chess.NoMove {
+		n++
+	}
+	return n
+}
+
 // inexactBest finds the cheapest inexact explanation from the best line:
 // no move or one legal move with a few squares misplaced, a pawn left on
 // the last rank, or a recognisable illegal move.
@@ -248,7 +260,7 @@ func (r *Reconstructor) actInexact(ix inexact, side chess.Color, t int64, presse
 			r.plies[n0].alts = append(r.plies[n0].alts, alts...)
 		}
 		r.alertKey = key
-		r.setOverlay(ix.diff, &after)
+		r.setOverlay(ix.diff, &after, n0)
 		if ix.unreplaced {
 			to := ix.move.To()
 			return r.alert(out, Output{Alert: PromotionUnreplaced, T: t, Ply: ply, Side: toMove,
@@ -284,7 +296,7 @@ func (r *Reconstructor) actInexact(ix inexact, side chess.Color, t int64, presse
 		return out
 	}
 	if d0.Count() <= 4 {
-		r.setOverlay(d0, &P)
+		r.setOverlay(d0, &P, len(r.plies))
 		return r.misplaced(out, t, mply, mside, &P, d0)
 	}
 	r.state = stateIrregular
