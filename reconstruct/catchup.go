@@ -297,22 +297,31 @@ func (cs *catchState) search(p *chess.Position, ply int) {
 // After a clock press by side, only sequences that end with side's move
 // count: one that ends with the opponent's is a reply begun before the
 // press, or a knock that looks like it (judgePress).
+//
+// ixPlies is how many plies the inexact explanation makes; -1 when that
+// is the published game with the pieces out of place and the board has
+// moved on: each sequence found then says by how many plies.
 func (r *Reconstructor) catchUp(t int64, final bool, ixCost, ixPlies int, pressed bool, side chess.Color, out []Output) ([]Output, bool) {
 	if r.state != statePlay && r.state != stateIrregular || len(r.lines) == 0 {
 		return out, false
 	}
-	// (What the search may cost is part of the question: a later decision
-	// may allow more.)
+	// Pieces out of place through plies of both players cost more with
+	// each ply (staleOverlay).
+	movedOn := ixPlies < 0
+	if movedOn {
+		ixPlies = maxCatchAhead
+	}
 	r.staleOv = r.staleOverlay(ixPlies)
 	defer func() { r.staleOv = 0 }()
-	if r.staleOv > 0 {
-		ixCost += costMisplaced * (r.overlay &^ r.silent).Count() * r.staleOv
-	}
-	key := r.viewKey() ^ uint64(len(r.plies))<<48 ^ uint64(ixCost)*0x9e3779b97f4a7c15
+	misplaced := costMisplaced * (r.overlay &^ r.silent).Count()
+	limit := ixCost + misplaced*r.staleOv
+	// (What the search may cost is part of the question: a later decision
+	// may allow more.)
+	key := r.viewKey() ^ uint64(len(r.plies))<<48 ^ uint64(limit)*0x9e3779b97f4a7c15
 	if key == r.catchKey {
 		return out, false
 	}
-	found := r.catchSearch(ixCost)
+	found := r.catchSearch(limit)
 	if pressed {
 		k := 0
 		for _, f := range found {
@@ -389,7 +398,16 @@ func (r *Reconstructor) catchUp(t int64, final bool, ixCost, ixPlies int, presse
 	// A piece knocked off the board looks like one captured, one knocked
 	// a square forward like a pawn's move: the catch-up must be likelier
 	// than the pieces out of place.
-	if best.cost+r.catchMargin(best.back) >= ixCost {
+	if movedOn {
+		// The plies the board moved on by, less the one that explains
+		// the pieces out of place, the alert's reading needs too.
+		stale := r.staleOverlay(best.n - best.back - 1)
+		if stale == 0 {
+			return out, false
+		}
+		limit -= misplaced * (r.staleOv - stale)
+	}
+	if best.cost+r.catchMargin(best.back) >= limit {
 		return out, false
 	}
 	if ambiguous && !final {

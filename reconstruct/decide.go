@@ -37,6 +37,9 @@ func (r *Reconstructor) onSettle(t int64, out []Output) []Output {
 		if out, ok = r.catchUp(r.lastChange, false, ixCost, 0, false, 0, out); ok {
 			return out
 		}
+		if out, ok = r.catchUp(r.lastChange, false, ixCost, -1, false, 0, out); ok {
+			return out
+		}
 	}
 	if r.state != stateSetup && r.overlay == 0 && r.v.diff(&r.lines[0].pos) != 0 {
 		// Most still boards are a move under way. Without a clock only the

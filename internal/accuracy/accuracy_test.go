@@ -389,6 +389,8 @@ func TestStressGamesStaleAlert(t *testing.T) {
 	for _, c := range []seededGame{
 		{4, stressGame{"gnuchess_book_otb_masters_dev.pgn", 14, trace.Occupancy, 0.3, 0.005, 0,
 			"seed 4: 14. Qxf6 gxf6, both pushed off (neither landing seen), with Black's a5 pawn adjusted between them: read as Qxa5 with the g7 pawn held, a misplaced-pieces alert; Ne2 and d6 followed with g7 still empty, and the catch-up, dearer than one piece out of place, never came: 90 plies behind"}},
+		{4, stressGame{"lichess_prod_movelists_from_scalachess.pgn", 45, trace.Occupancy, 0.1, 0.05, 0,
+			"seed 4: 6. fxg6 fxg6, the recapture pushed off: read as fxg6 with the f7 pawn held, a misplaced-pieces alert; the board moved on with Ne5 Nc6 Nxg6 unpublished, each catch-up dearer than the one piece out of place, until the board was more plies ahead than the catch-up searches: the game stopped at ply 11 of 41"}},
 	} {
 		g := c.playSeed(t, false, c.seed, sim.ClockNever)
 		if !g.Exact || g.Behind > 4 {
