@@ -188,7 +188,11 @@ func (r *Reconstructor) promoGuess() chess.PieceType {
 // plies, so the decoder is for runs longer than that. On a board still
 // for the alert timer any run counts. ok reports whether it published.
 func (r *Reconstructor) decode(t int64, minN int, out []Output) (_ []Output, ok bool) {
-	if r.sensor == trace.Occupancy || r.state != statePlay && !(r.state == stateSetup && r.sawStart) {
+	// Once an alert has stopped the game without a clock, a guess at the
+	// captures is better than a board gone dark: every later move would
+	// be lost with it.
+	lost := r.state == stateIrregular && !r.clock
+	if r.sensor == trace.Occupancy && !lost || r.state != statePlay && !lost && !(r.state == stateSetup && r.sawStart) {
 		return out, false
 	}
 	m, ok := r.decodeLog()
