@@ -320,17 +320,21 @@ func (r *Reconstructor) seqCost(p *chess.Position, lastTo chess.Square, moves []
 					// (Not another capture: a hand knocking the pawn next
 					// to the landing 22 ms inside it looks like one.)
 					cost += costOverlap * int(min(short, minQuickCarryMs)) / minQuickCarryMs
-				} else if short < 0 && t >= prevDone+minReadyReplyMs && !chess.KingAttacks(prevLand).Has(from) && r.sensor != trace.Occupancy {
+				} else if short < 0 && t >= prevDone+minReadyReplyMs && !chess.KingAttacks(prevLand).Has(from) &&
+					(r.sensor != trace.Occupancy || m.IsCastling() && rv.placed&landings(m) == landings(m)) {
 					// Lifted after the move before was seen down and away
 					// from where it landed: the mover's releasing hand
 					// knocks the pieces next to its landing, and a player
 					// who had the reply ready (a king out of check) may
 					// begin it this soon, though not before seeing the
 					// piece down (a visual reaction takes about 150 ms
-					// at the quickest). (Not on occupancy boards, where
-					// such a lift may be an unseen capture's victim: there
-					// the stress grid lost 6 games and gained 36 false
-					// alerts.)
+					// at the quickest). (On occupancy boards only a
+					// castling with both its pieces seen set down, which no
+					// knocking hand leaves: elsewhere such a lift may be an
+					// unseen capture's victim, and there the stress grid
+					// lost 6 games and gained 36 false alerts; a quiet move
+					// seen set down, 25 false alerts: a knocked pawn looks
+					// like its move.)
 					cost += costQuickReply
 				} else {
 					cost += costOverlap
@@ -521,6 +525,14 @@ func (r *Reconstructor) castlingTouch(q *chess.Position, last chess.Move, again 
 		}
 	}
 	return 0
+}
+
+// landings are the squares move m sets its pieces down on.
+func landings(m chess.Move) chess.Bitboard {
+	if m.IsCastling() {
+		return m.CastlingKingTo().Bitboard() | m.CastlingRookTo().Bitboard()
+	}
+	return m.To().Bitboard()
 }
 
 // sameCastling returns the rook squares of the legal castlings in q whose
