@@ -34,7 +34,7 @@ const (
 type catchMatch struct {
 	back  int
 	n     int
-	moves [maxCatchPlies]chess.Move
+	moves [maxDecodePlies]chess.Move
 	pos   chess.Position
 	cost  int
 }

@@ -157,3 +157,158 @@ func wantPosition(t *testing.T, s trace.Sensor, r *Reconstructor, outs []Output,
 		t.Errorf("%s: alerts %q", s, a)
 	}
 }
+
+// TestDarkRunOfFastPliesCaughtUp: without a clock on an occupancy board,
+// after 1. e4 e5, twelve plies (2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7
+// 6. Re1 b5 7. Bb3 d6) are each begun 200 ms after the one before landed,
+// sooner than the reply rule takes a reply to begin, so none is
+// published as it is made, and the board is soon more plies ahead than
+// the searches reach. When the next reply (8. c3) begins after an
+// ordinary pause, the changes since the published game, replayed in
+// order, show all twelve: they are published then, not left dark, and
+// the game goes on. A trace that ends with the run publishes it at its
+// end.
+func TestDarkRunOfFastPliesCaughtUp(t *testing.T) {
+	h := newHands(t, trace.Occupancy, chess.NewPosition())
+	h.move("e2", "e4").wait(2000).move("e7", "e5").wait(2000)
+	run := [][2]string{{"g1", "f3"}, {"b8", "c6"}, {"f1", "b5"}, {"a7", "a6"}, {"b5", "a4"}, {"g8", "f6"},
+		{"e1", "g1"}, {"f8", "e7"}, {"f1", "e1"}, {"b7", "b5"}, {"a4", "b3"}, {"d7", "d6"}}
+	for _, mv := range run {
+		h.move(mv[0], mv[1])
+		if mv == [2]string{"e1", "g1"} {
+			h.move("h1", "f1")
+		}
+		h.wait(50) // the next ply begins 200 ms after this one landed
+	}
+	h.wait(250)
+	mark := len(h.evs)
+	h.move("c2", "c3").wait(3000)
+	r, err := New(Config{Sensor: trace.Occupancy})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []Output
+	want := "e4 e5 Nf3 Nc6 Bb5 a6 Ba4 Nf6 O-O Be7 Re1 b5 Bb3 d6"
+	for i := range h.evs {
+		if i == mark+1 {
+			// c3 began: the twelve plies are published.
+			if got := sanList(r); got != want {
+				t.Errorf("as 8. c3 begins: %q, want %q", got, want)
+			}
+		}
+		out = r.Feed(&h.evs[i], out[:0])
+	}
+	out = r.End(h.now+10000, out[:0])
+	if got := sanList(r); got != want+" c3" {
+		t.Errorf("at the end: %q, want %q", got, want+" c3")
+	}
+	// A trace that ends with the run (End at its last change, no timer
+	// fired): the run is published at the end too.
+	r, err = New(Config{Sensor: trace.Occupancy})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range h.evs[:mark] {
+		out = r.Feed(&h.evs[i], out[:0])
+	}
+	r.End(h.evs[mark-1].T, out[:0])
+	if got := sanList(r); got != want {
+		t.Errorf("ending with the run: %q, want %q", got, want)
+	}
+}
+
+// darkRun plays moves (from, to pairs; a king's two-square move is
+// followed by its rook's) each begun gap ms after the one before landed.
+func (h *hands) darkRun(gap int64, moves ...string) *hands {
+	for i := 0; i+1 < len(moves); i += 2 {
+		h.move(moves[i], moves[i+1])
+		switch moves[i] + moves[i+1] {
+		case "e1g1":
+			h.move("h1", "f1")
+		case "e8g8":
+			h.move("h8", "f8")
+		}
+		h.wait(gap - 150)
+	}
+	return h
+}
+
+// publishedAt feeds the hands' events to a Reconstructor without a clock
+// and returns the moves published just before event mark and at the end.
+func (h *hands) publishedAt(mark int) (before, atEnd string, outs []Output) {
+	h.t.Helper()
+	r, err := New(Config{Sensor: h.sensor})
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	var out []Output
+	for i := range h.evs {
+		if i == mark {
+			before = sanList(r)
+		}
+		out = r.Feed(&h.evs[i], out[:0])
+		outs = append(outs, out...)
+	}
+	out = r.End(h.now+10000, out[:0])
+	return before, sanList(r), append(outs, out...)
+}
+
+// TestDarkRunWithAKnockCaughtUp: as TestDarkRunOfFastPliesCaughtUp, and
+// the hand playing 4... Nf6 knocks the g7 pawn off the board as the
+// knight lands; it is put back 1.3 s later, after 7... d6.
+// Replayed in order, the changes show the plies with that pawn standing
+// all along: they are published when 8. c3 begins, without an alert.
+func TestDarkRunWithAKnockCaughtUp(t *testing.T) {
+	h := newHands(t, trace.Occupancy, chess.NewPosition())
+	h.move("e2", "e4").wait(2000).move("e7", "e5").wait(2000)
+	h.darkRun(200, "g1", "f3", "b8", "c6", "f1", "b5", "a7", "a6", "b5", "a4")
+	h.move("g8", "f6").wait(-130).lift("g7").wait(-150 + 200 - 20) // knocked 20 ms after the knight landed
+	h.darkRun(200, "e1", "g1", "f8", "e7", "f1", "e1", "b7", "b5", "a4", "b3", "d7", "d6")
+	h.wait(-100).place("g7").wait(150) // put back 100 ms after d6 landed
+	mark := len(h.evs) + 1
+	h.move("c2", "c3").wait(3000)
+	before, atEnd, outs := h.publishedAt(mark)
+	want := "e4 e5 Nf3 Nc6 Bb5 a6 Ba4 Nf6 O-O Be7 Re1 b5 Bb3 d6"
+	if before != want {
+		t.Errorf("as 8. c3 begins: %q, want %q", before, want)
+	}
+	if atEnd != want+" c3" {
+		t.Errorf("at the end: %q, want %q", atEnd, want+" c3")
+	}
+	if a := alertList(outs); a != "" {
+		t.Errorf("alerts %q", a)
+	}
+}
+
+// TestDarkRunWithACaptureNobodySaw: without a clock on an occupancy
+// board, after 1. e4 e5 2. Nf3 Nc6 3. Bb5, the plies 3... a6 4. Bxc6 dxc6
+// 5. O-O f6 6. d4 exd4 7. Nxd4 c5 are each begun 200 ms after the one
+// before landed. 4. Bxc6 swaps its victim faster than a scan: only the
+// bishop's lift shows, next to where a6 landed, and its carry is not
+// seen; the later changes (dxc6 taking a piece off c6) prove it. The run
+// is published when 8. Nb3 begins.
+func TestDarkRunWithACaptureNobodySaw(t *testing.T) {
+	h := newHands(t, trace.Occupancy, chess.NewPosition())
+	h.move("e2", "e4").wait(2000).move("e7", "e5").wait(2000)
+	h.move("g1", "f3").wait(2000).move("b8", "c6").wait(2000).move("f1", "b5").wait(2000)
+	h.darkRun(200, "a7", "a6")
+	h.lift("b5").wait(250) // Bxc6: the victim swapped for the bishop between two scans
+	h.hand = h.hand[:len(h.hand)-1]
+	h.board[sq(t, "c6")] = chess.WhiteBishop
+	h.lift("c6", "d7").place("c6").wait(50) // dxc6
+	h.darkRun(200, "e1", "g1", "f7", "f6", "d2", "d4")
+	h.lift("d4", "e5").place("d4").wait(50) // exd4
+	h.lift("d4", "f3").place("d4").wait(50) // Nxd4
+	h.darkRun(200, "c6", "c5")
+	h.wait(300)
+	mark := len(h.evs) + 1
+	h.move("d4", "b3").wait(3000)
+	before, atEnd, _ := h.publishedAt(mark)
+	want := "e4 e5 Nf3 Nc6 Bb5 a6 Bxc6 dxc6 O-O f6 d4 exd4 Nxd4 c5"
+	if before != want {
+		t.Errorf("as 8. Nb3 begins: %q, want %q", before, want)
+	}
+	if atEnd != want+" Nb3" {
+		t.Errorf("at the end: %q, want %q", atEnd, want+" Nb3")
+	}
+}

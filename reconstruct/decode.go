@@ -21,6 +21,9 @@ const (
 	maxLogEvents = 400
 	// decodeBudget bounds the states the decoder visits.
 	decodeBudget = 20000
+	// maxDecodePlies bounds the plies one decoding finds: a board dark
+	// that long (no still moment between fast plies) is still caught up.
+	maxDecodePlies = 48
 )
 
 // evLog is the square changes since the published game last changed.
@@ -72,14 +75,14 @@ func (pb *physBoard) apply(ev *logEvent) {
 type decodeState struct {
 	r     *Reconstructor
 	nodes int
-	seq   [maxCatchPlies]chess.Move
+	seq   [maxDecodePlies]chess.Move
 	n     int
 	found bool
 	end   chess.Position
 }
 
 // decodeLog replays the log from the published position and returns the
-// first sequence of legal moves (at most maxCatchPlies) whose changes came
+// first sequence of legal moves (at most maxDecodePlies) whose changes came
 // in the order they did and that ends where the board is, if any.
 func (r *Reconstructor) decodeLog() (catchMatch, bool) {
 	if !r.log.ok || len(r.log.evs) == 0 || len(r.lines) == 0 {
@@ -87,7 +90,7 @@ func (r *Reconstructor) decodeLog() (catchMatch, bool) {
 	}
 	ds := decodeState{r: r}
 	pb := r.log.start
-	ds.search(0, r.lines[0].pos, pb, -1, chess.NoSquare)
+	ds.search(0, r.lines[0].pos, pb, -1, chess.NoSquare, 0)
 	if !ds.found || ds.n == 0 {
 		return catchMatch{}, false
 	}
@@ -117,10 +120,26 @@ func (ds *decodeState) liftedAt(first, i int, s chess.Square) int64 {
 // recapture there aside) and it came sooner than knockMs, only if it was
 // carried (minQuickCarryMs from lift to landing): pushed faster, it is
 // the mover's hand knocking a piece.
-func (ds *decodeState) search(i int, p chess.Position, pb physBoard, prevT int64, prevLand chess.Square) {
+//
+// On occupancy boards knocked (game squares) holds pieces taken to be
+// knocked off the board, still standing in p, until a change fills their
+// square again (put back). A piece next to where the move before landed,
+// emptied sooner after that landing than knockMs, may be one: when the
+// changes cannot be decoded with it lifted for a move, they are decoded
+// again with it knocked (a hand knocks a piece next to where it sets its
+// own down, and puts it back a second or two later, while the game goes
+// on).
+func (ds *decodeState) search(i int, p chess.Position, pb physBoard, prevT int64, prevLand chess.Square, knocked chess.Bitboard) {
 	r := ds.r
 	evs := r.log.evs
 	first := i
+	type knock struct {
+		i  int
+		pb physBoard
+		sq chess.Square
+	}
+	var knocks [2]knock
+	nk := 0
 	for ; i < len(evs); i++ {
 		ds.nodes++
 		if ds.nodes > decodeBudget {
@@ -129,32 +148,93 @@ func (ds *decodeState) search(i int, p chess.Position, pb physBoard, prevT int64
 		pb.apply(&evs[i])
 		var v view
 		pb.makeView(r.orient, &v)
-		if v.diff(&p) == 0 || ds.n == maxCatchPlies || prevT >= 0 && evs[first].T-prevT < minReadyReplyMs {
+		if knocked != 0 {
+			if gs := rotSquare(evs[i].Square, r.orient); evs[i].Kind == trace.On && knocked.Has(gs) {
+				knocked &^= gs.Bitboard() // put back
+			}
+			v.occ |= knocked
+		}
+		if gs := rotSquare(evs[i].Square, r.orient); r.sensor == trace.Occupancy && evs[i].Kind == trace.Off && knocked == 0 && nk < len(knocks) &&
+			prevT >= 0 && evs[i].T-prevT < knockMs && chess.KingAttacks(prevLand).Has(gs) && p.PieceAt(gs) != chess.NoPiece {
+			knocks[nk] = knock{i: i, pb: pb, sq: gs}
+			nk++
+		}
+		if v.diff(&p) == 0 || ds.n == maxDecodePlies || prevT >= 0 && evs[first].T-prevT < minReadyReplyMs {
 			continue // nothing to take
 		}
 		// A move whose position the board shows now may be taken here, or
 		// its piece may still be on its way (waiting, the loop).
 		var ml chess.MoveList
 		p.GenerateLegal(&ml)
+		// The moves that fit, in the order they are tried: on occupancy
+		// boards a capture whose victim nobody saw leave after those
+		// whose victim was, and among those the capture a player would
+		// have chosen first (capturePrior: the board cannot tell them
+		// apart, and the first sequence found is taken).
+		var fit [16]chess.Move
+		var rank [16]int
+		var falls [16]chess.Bitboard
+		nf := 0
 		for _, m := range ml.Moves() {
 			if m.IsPromotion() && m.Promotion() != r.promoGuess() && r.sensor != trace.PieceSensor {
 				continue
 			}
-			if p.OccupancyAfter(m) != v.occ {
-				continue
+			k, unseenLift := 0, false
+			var fell chess.Bitboard
+			if occ := p.OccupancyAfter(m); occ != v.occ {
+				// Or, on occupancy boards, a piece next to where it lands
+				// emptied within knockMs of its landing (this change, a
+				// piece set down), none of its squares: its hand knocked
+				// that piece off (put back later), and m is made.
+				if fell = occ &^ v.occ; r.sensor != trace.Occupancy || knocked != 0 || v.occ&^occ != 0 || fell.More() ||
+					evs[i].Kind != trace.On || !ds.knockedNear(first, i, &p, m, fell.First()) {
+					continue
+				}
+				k = 3000 // after the readings without a knock
+			}
+			if r.sensor == trace.Occupancy {
+				ends, unseen := ds.endsMove(first, i, &p, m)
+				if !ends {
+					continue
+				}
+				if unseen {
+					k += 1000 + r.capturePrior(&p, m, prevLand)
+				}
+				unseenLift = unseen && evs[i].Kind == trace.Off
 			}
 			if prevT >= 0 && evs[first].T-prevT < knockMs && chess.KingAttacks(prevLand).Has(m.From()) && m.To() != prevLand &&
-				evs[i].T-ds.liftedAt(first, i, m.From()) < minQuickCarryMs {
-				continue // pushed faster than a hand carries a piece: a knock
+				evs[i].T-ds.liftedAt(first, i, m.From()) < minQuickCarryMs && !unseenLift {
+				// Pushed faster than a hand carries a piece: a knock. (Not
+				// a capture nobody saw land, taken at its piece's lift: its
+				// carry was not seen, and the later changes prove it.)
+				continue
 			}
 			q := p
 			q.MakeMove(m)
-			if v.diff(&q) != 0 {
+			if w := v; fell != 0 {
+				w.occ |= fell
+				if w.diff(&q) != 0 {
+					continue
+				}
+			} else if v.diff(&q) != 0 {
 				continue
 			}
+			if nf == len(fit) {
+				continue
+			}
+			j := nf
+			for ; j > 0 && rank[j-1] > k; j-- {
+				fit[j], rank[j], falls[j] = fit[j-1], rank[j-1], falls[j-1]
+			}
+			fit[j], rank[j], falls[j] = m, k, fell
+			nf++
+		}
+		for f, m := range fit[:nf] {
+			q := p
+			q.MakeMove(m)
 			ds.seq[ds.n] = m
 			ds.n++
-			ds.search(i+1, q, pb, evs[i].T, moveLanding(m))
+			ds.search(i+1, q, pb, evs[i].T, moveLanding(m), knocked|falls[f])
 			if ds.found || ds.nodes > decodeBudget {
 				return
 			}
@@ -163,8 +243,16 @@ func (ds *decodeState) search(i int, p chess.Position, pb physBoard, prevT int64
 	}
 	var v view
 	pb.makeView(r.orient, &v)
-	if v.diff(&p) == 0 && v.diff(&r.lines[0].pos) != 0 {
+	if knocked == 0 && v.diff(&p) == 0 && v.diff(&r.lines[0].pos) != 0 {
 		ds.found, ds.end = true, p
+		return
+	}
+	for _, k := range knocks[:nk] {
+		// (The next move's first change comes after the knock.)
+		ds.search(k.i+1, p, k.pb, prevT, prevLand, k.sq.Bitboard())
+		if ds.found || ds.nodes > decodeBudget {
+			return
+		}
 	}
 }
 
@@ -177,27 +265,78 @@ func (r *Reconstructor) promoGuess() chess.PieceType {
 	return chess.Queen
 }
 
-// decode publishes what the ordered decoder finds, on colour and piece
-// boards (on occupancy boards a capture nobody saw fits every victim the
-// piece could have taken, and the first one found is no better than a
-// guess), when nothing else explains a still board: of at least minN
-// plies. On a board still for the commit timer minN is 3: a move and a
-// piece its hand knocked where a legal move could have put it, which may
-// still be put back, decode as two plies (on the corpus a dozen such
-// knocks were published and retracted); the searches there reach six
-// plies, so the decoder is for runs longer than that. On a board still
-// for the alert timer any run counts. ok reports whether it published.
+// decode publishes what the ordered decoder finds when nothing else
+// explains a still board: of at least minN plies. On a board still for
+// the commit timer minN is 3: a move and a piece its hand knocked where a
+// legal move could have put it, which may still be put back, decode as
+// two plies (on the corpus a dozen such knocks were published and
+// retracted); the searches there reach six plies, so the decoder is for
+// runs longer than that. On a board still for the alert timer any run
+// counts. On occupancy boards only runs longer than the catch-up reaches
+// (maxCatchAhead): a shorter one it found and priced, and a knocked piece
+// there looks like a move, which the decoder does not weigh (two
+// injected knocks of the corpus were decoded as moves). ok reports
+// whether it published.
 func (r *Reconstructor) decode(t int64, minN int, out []Output) (_ []Output, ok bool) {
-	// Once an alert has stopped the game without a clock, a guess at the
-	// captures is better than a board gone dark: every later move would
-	// be lost with it.
+	// Once an alert has stopped the game without a clock, a guess is
+	// better than a board gone dark: every later move would be lost with
+	// it.
 	lost := r.state == stateIrregular && !r.clock
-	if r.sensor == trace.Occupancy && !lost || r.state != statePlay && !lost && !(r.state == stateSetup && r.sawStart) {
+	if r.state != statePlay && !lost && !(r.state == stateSetup && r.sawStart) {
 		return out, false
+	}
+	if r.sensor == trace.Occupancy && !lost {
+		minN = max(minN, maxCatchAhead+1)
 	}
 	m, ok := r.decodeLog()
 	if !ok || m.n < minN {
 		return out, false
 	}
 	return r.adoptCatch([]catchMatch{m}, 0, t, out), true
+}
+
+// knockedNear reports whether game square s, next to where move m from
+// p lands and none of its squares, holds a piece in p that was emptied
+// among changes first..i within knockMs of change i (m's landing).
+func (ds *decodeState) knockedNear(first, i int, p *chess.Position, m chess.Move, s chess.Square) bool {
+	r := ds.r
+	all, _ := moveSquares(p, m)
+	if all.Has(s) || !chess.KingAttacks(moveLanding(m)).Has(s) || p.PieceAt(s) == chess.NoPiece {
+		return false
+	}
+	evs := r.log.evs
+	raw := unrotSquare(s, r.orient)
+	for j := i; j >= first; j-- {
+		if evs[j].Kind == trace.Off && evs[j].Square == raw {
+			return evs[i].T-evs[j].T < knockMs
+		}
+	}
+	return false
+}
+
+// endsMove reports, on occupancy boards, whether change i (of the changes
+// first..i since the move before) may complete move m from p, and whether
+// m is then a capture whose victim nobody saw leave. The board tells only
+// which squares are filled, so a move is taken only at a change of one of
+// its own squares (its piece set down, or its square left after the piece
+// showed on the next: a slide), not at another piece's touch that happens
+// to leave the same squares filled. A capture's victim was seen taken when
+// its square was emptied since the move before.
+func (ds *decodeState) endsMove(first, i int, p *chess.Position, m chess.Move) (ends, unseen bool) {
+	r := ds.r
+	evs := r.log.evs
+	all, _ := moveSquares(p, m)
+	if !all.Has(rotSquare(evs[i].Square, r.orient)) {
+		return false, false
+	}
+	if m.IsEnPassant() || m.IsCastling() || p.PieceAt(m.To()) == chess.NoPiece {
+		return true, false
+	}
+	raw := unrotSquare(m.To(), r.orient)
+	for j := first; j <= i; j++ {
+		if evs[j].Kind == trace.Off && evs[j].Square == raw {
+			return true, false
+		}
+	}
+	return true, true
 }

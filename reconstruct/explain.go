@@ -127,6 +127,9 @@ func (r *Reconstructor) seqCost(p *chess.Position, lastTo chess.Square, moves []
 	prevQuick := int64(-1)
 	prevEst := false  // prevDone is a carry assumed, the landing unseen
 	var movers uint16 // bit per chess.Piece the sequence moves
+	// castleRooks: the rooks' squares of castlings that fill and empty
+	// the same squares as a king move of the sequence (sameCastling).
+	var castleRooks chess.Bitboard
 	for i, m := range moves {
 		movers |= 1 << q.PieceAt(m.From())
 		all, nl := moveSquares(q, m)
@@ -211,6 +214,9 @@ func (r *Reconstructor) seqCost(p *chess.Position, lastTo chess.Square, moves []
 		}
 		if !m.IsCastling() {
 			zone |= chess.Between(from, to) | chess.KingAttacks(from)&chess.KingAttacks(to)
+		}
+		if !m.IsCastling() && from == q.KingSquare(q.SideToMove()) && q.Castling()&castleRights(q.SideToMove()) != 0 {
+			castleRooks |= r.sameCastling(q, m)
 		}
 		if m.IsPromotion() {
 			cost += r.promoCost(m.Promotion())
@@ -314,17 +320,21 @@ func (r *Reconstructor) seqCost(p *chess.Position, lastTo chess.Square, moves []
 					// (Not another capture: a hand knocking the pawn next
 					// to the landing 22 ms inside it looks like one.)
 					cost += costOverlap * int(min(short, minQuickCarryMs)) / minQuickCarryMs
-				} else if short < 0 && t >= prevDone+minReadyReplyMs && !chess.KingAttacks(prevLand).Has(from) && r.sensor != trace.Occupancy {
+				} else if short < 0 && t >= prevDone+minReadyReplyMs && !chess.KingAttacks(prevLand).Has(from) &&
+					(r.sensor != trace.Occupancy || m.IsCastling() && rv.placed&landings(m) == landings(m)) {
 					// Lifted after the move before was seen down and away
 					// from where it landed: the mover's releasing hand
 					// knocks the pieces next to its landing, and a player
 					// who had the reply ready (a king out of check) may
 					// begin it this soon, though not before seeing the
 					// piece down (a visual reaction takes about 150 ms
-					// at the quickest). (Not on occupancy boards, where
-					// such a lift may be an unseen capture's victim: there
-					// the stress grid lost 6 games and gained 36 false
-					// alerts.)
+					// at the quickest). (On occupancy boards only a
+					// castling with both its pieces seen set down, which no
+					// knocking hand leaves: elsewhere such a lift may be an
+					// unseen capture's victim, and there the stress grid
+					// lost 6 games and gained 36 false alerts; a quiet move
+					// seen set down, 25 false alerts: a knocked pawn looks
+					// like its move.)
 					cost += costQuickReply
 				} else {
 					cost += costOverlap
@@ -379,6 +389,13 @@ func (r *Reconstructor) seqCost(p *chess.Position, lastTo chess.Square, moves []
 				}
 			}
 		}
+	}
+	if stray&rv.lifted&rv.placed&castleRooks != 0 {
+		// A king move that leaves its castling rook lifted and set back
+		// while a castling fills and empties the same squares: what the
+		// castling looks like (a Chess960 king stepping onto the rook's
+		// square as the rook goes next to it), not a touch.
+		cost += costCaptureTouch
 	}
 	if len(moves) > 0 && stray&rv.lifted&rv.placed&(p.Pieces(chess.White, chess.King)|p.Pieces(chess.Black, chess.King)) != 0 {
 		cost += r.castlingTouch(q, moves[len(moves)-1], stray&rv.lifted&rv.placed)
@@ -508,6 +525,32 @@ func (r *Reconstructor) castlingTouch(q *chess.Position, last chess.Move, again 
 		}
 	}
 	return 0
+}
+
+// landings are the squares move m sets its pieces down on.
+func landings(m chess.Move) chess.Bitboard {
+	if m.IsCastling() {
+		return m.CastlingKingTo().Bitboard() | m.CastlingRookTo().Bitboard()
+	}
+	return m.To().Bitboard()
+}
+
+// sameCastling returns the rook squares of the legal castlings in q whose
+// squares filled and emptied are king move m's (an occupancy board cannot
+// tell them apart: a Chess960 king on e1 castling long to c1, its rook
+// from c1 to d1, looks like Kd1).
+func (r *Reconstructor) sameCastling(q *chess.Position, m chess.Move) chess.Bitboard {
+	// (Not r.legal: its cache backs the move lists callers iterate over.)
+	var ml chess.MoveList
+	q.GenerateLegal(&ml)
+	occ := q.OccupancyAfter(m)
+	var b chess.Bitboard
+	for _, c := range ml.Moves() {
+		if c.IsCastling() && c.From() == m.From() && q.OccupancyAfter(c) == occ {
+			b |= c.To().Bitboard()
+		}
+	}
+	return b
 }
 
 // filledBeforeLift reports whether square to, where a quiet move whose

@@ -542,3 +542,34 @@ func TestTouchDownThenKnockPublishedAsTheReplyBegins(t *testing.T) {
 		}
 	}
 }
+
+// TestQuickCastlingReplyOnOccupancy: without a clock on an occupancy
+// board, Chess960 with Black's king on f8 and rook on g8: 1. e4 is
+// answered by 1... O-O (king and rook trading squares, no square's
+// occupancy changed) begun 200 ms after the pawn landed, away from it.
+// No hand knocks two pieces that are then set down where a castling
+// puts them: the castling is published, not read as touches.
+func TestQuickCastlingReplyOnOccupancy(t *testing.T) {
+	start := mustFEN(t, "nrbqbkr1/pppppppp/8/8/8/8/PPPPPPPP/NRBQBKR1 w GBgb - 0 1")
+	h := newHands(t, trace.Occupancy, start)
+	h.move("e2", "e4").wait(50) // O-O begins 200 ms after the pawn landed
+	h.lift("f8", "g8").place("f8").placeFirst("g8").wait(3000)
+	h.expect(start, "e4 O-O", "")
+}
+
+// TestChess960LongCastlingLikeAKingMove: without a clock on an occupancy
+// board, Chess960 with the king on e1 and a rook on c1: O-O-O puts the
+// king on c1 and the rook on d1, which fills and empties the squares Kd1
+// does. The king is lifted, then the rook, the rook set on d1 and the
+// king on c1; Black's reply (b6) begins 230 ms later. Kd1 would leave
+// the rook lifted and set back, which is what the castling looks like,
+// not a touch: the castling stays a hypothesis, and 2. Rd3 (the piece on
+// d1 moving as only a rook can) proves it.
+func TestChess960LongCastlingLikeAKingMove(t *testing.T) {
+	start := mustFEN(t, "bnr1kqrn/pppppppp/8/8/3P4/8/PPP1PPPP/BNR1KQRN w GCgc - 0 1")
+	h := newHands(t, trace.Occupancy, start)
+	h.lift("e1", "c1").place("d1").placeFirst("c1").wait(80) // b6 begins 230 ms after the king landed
+	h.move("b7", "b6").wait(2000)
+	h.move("d1", "d3").wait(3000)
+	h.expect(start, "O-O-O b6 Rd3", "")
+}
