@@ -584,7 +584,25 @@ func (r *Reconstructor) knockedMove(s chess.Square, exact int) (int, chess.Bitbo
 		return -1, 0
 	}
 	ix := r.inexactBest()
-	if ix.diff.Has(rotSquare(s, r.orient)) || exact >= 0 && exact <= ix.cost+misplacedAltGap {
+	gs := rotSquare(s, r.orient)
+	lift := r.raw.occ.Has(s)
+	if lift && ix.diff.Has(gs) && !(exact >= 0 && exact <= ix.cost+misplacedAltGap) {
+		// The lift of a square ix leaves out of place is its knocked
+		// piece picked up, or, in another knock as likely, the reply's
+		// victim taken off first (victimFirst): held so, the next lift
+		// tells. (Not a knock well before its move began for one that
+		// was not: see below.)
+		_, ixEarly := r.knockedDuring(&ix)
+		for i := range r.ixAlts {
+			if o := &r.ixAlts[i]; o.cost <= ix.cost+uncertainGap && r.victimFirst(o, gs) {
+				if ok, early := r.knockedDuring(o); ok && (!early || ixEarly) {
+					ix = *o
+					break
+				}
+			}
+		}
+	}
+	if ix.diff.Has(gs) || exact >= 0 && exact <= ix.cost+misplacedAltGap {
 		return -1, 0
 	}
 	ok, early := r.knockedDuring(&ix)
@@ -597,6 +615,15 @@ func (r *Reconstructor) knockedMove(s chess.Square, exact int) (int, chess.Bitbo
 			continue
 		}
 		ok, oEarly := r.knockedDuring(o)
+		if lift && o.diff.Has(gs) && r.victimFirst(&ix, gs) && (!early || oEarly) {
+			// The square lifted is the piece o's move knocked, picked
+			// up, or ix's move's piece taken off by the reply first (a
+			// rook set on b2 knocking the b3 pawn onto b4, and the rook
+			// on c2 taking it, read as b4 with the rook fallen from b1
+			// onto b2): held as the victim, the next lift tells
+			// (resolveHeld).
+			continue
+		}
 		if !early && ok && oEarly {
 			// Its knock well before its move began, this one's not: a
 			// knight set on e4 with the bishop next to it knocked off
@@ -616,6 +643,18 @@ func (r *Reconstructor) knockedMove(s chess.Square, exact int) (int, chess.Bitbo
 	r.ver++ // r.cands no longer holds what explain found
 	r.cands = append(r.cands[:0], ix.cand(ix.line))
 	return 0, ix.diff
+}
+
+// victimFirst reports whether game square gs holds, after ix's move, a
+// piece of the player who made it, in its place, that the reply can
+// capture: its lift may be the reply's victim taken off first.
+func (r *Reconstructor) victimFirst(ix *inexact, gs chess.Square) bool {
+	if !ix.oneMoveMisplaced() || ix.diff.Has(gs) {
+		return false
+	}
+	after := r.lines[ix.line].pos
+	after.MakeMove(ix.move)
+	return after.ByColor(after.SideToMove().Other()).Has(gs) && r.canCapture(&after, gs)
 }
 
 // knockedDuring reports whether the board is ix's move made with its

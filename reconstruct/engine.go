@@ -472,9 +472,12 @@ func (r *Reconstructor) Feed(ev *trace.Event, out []Output) []Output {
 			break
 		}
 		if h := &r.held; h.ok && h.knock.Has(rotSquare(ev.Square, r.orient)) && ev.HasColour && r.heldStands() &&
-			r.seenAs(ev, h.after.PieceAt(rotSquare(ev.Square, r.orient))) {
+			r.seenAs(ev, h.after.PieceAt(rotSquare(ev.Square, r.orient))) && r.fallenPickedUp(rotSquare(ev.Square, r.orient)) {
 			// A piece the move's hand knocked, put back (knockedMove):
 			// no act of the reply, which the held change still tells.
+			// (Not next to the held lift while the knocked piece still
+			// lies where it fell: the piece set down is the one lifted,
+			// no victim.)
 			r.squareOn(ev.Square, ev.Piece, ev.HasColour, ev.HasPieces, ev.T)
 			break
 		}
@@ -566,6 +569,18 @@ func (r *Reconstructor) seenAs(ev *trace.Event, pc chess.Piece) bool {
 		return false
 	}
 	return !ev.HasPieces || ev.Piece == pc
+}
+
+// fallenPickedUp reports whether a piece set on game square gs, which
+// the held move's hand knocked, may be that piece put back: not when gs
+// is next to the held lift and the knocked piece still lies where it fell
+// next to gs (a put-back's landing may be read a sweep before the lift of
+// the square it fell on, but then the piece set down may as well be the
+// one lifted).
+func (r *Reconstructor) fallenPickedUp(gs chess.Square) bool {
+	h := &r.held
+	return !chess.KingAttacks(rotSquare(h.sq, r.orient)).Has(gs) ||
+		h.knock&^h.after.Occupied()&chess.KingAttacks(gs)&rotBB(r.raw.occ, r.orient) == 0
 }
 
 // fellFromSecond reports whether ev, on a colour or piece board, fills an

@@ -718,6 +718,27 @@ func TestStressGamesOtherSeeds(t *testing.T) {
 	}
 }
 
+// TestStressGamesKnockOrVictim: games of the grid without a clock of
+// seeds 6, 8 to 13 and 24 to 30 (each case names its seed), where a move
+// with a knocked piece was read as another move with another piece
+// knocked. Each must end exact, no more than 2 plies behind, without a
+// false alert.
+func TestStressGamesKnockOrVictim(t *testing.T) {
+	const gnu, tcec = "gnuchess_book_otb_masters_dev.pgn", "tcec_frc_engine_chess960_season16.pgn"
+	for _, c := range []seededGame{
+		{12, stressGame{tcec, 6, trace.PieceSensor, 0.3, 0.02, 0,
+			"Chess960: 17. Rb2, its hand knocking the b3 pawn onto b4, and 17... Rxb2 begun with the rook's lift from b2 (the victim first): the same squares as b4 with the rook fallen from b1 onto b2, and the lift of b2 its fallen piece picked up; b4 was published, with 9 false alerts, 150 plies behind"}},
+		{12, stressGame{tcec, 81, trace.Colour, 0.3, 0.05, 0,
+			"a game a first version of this fix lost: 46... Rd5 knocks the e6 pawn onto f6, and the piece lifted from f6 set on e6, next to it, while d5 still shows a piece, is the knocked pawn put back, not Rf6 with its rook lifted as the reply's victim"}},
+		{12, stressGame{tcec, 80, trace.PieceSensor, 0.03, 0.02, 0.12,
+			"a game a first version of this fix lost: 30. e5 knocks the bishop from d4 onto e3, and its lift is the bishop picked up, not Be3 (with the e4 pawn knocked onto e5 before the move began) with its bishop lifted as the reply's victim"}},
+		{12, stressGame{gnu, 72, trace.PieceSensor, 0.3, 0.05, 0.12,
+			"a game a first version of this fix lost: the c2 pawn knocked onto d2 put back on c2 while the reply's victim is held, read a sweep before d2 empties"}},
+	} {
+		c.wantClean(t, 2)
+	}
+}
+
 // TestStressGamesStoodLanding: games of the grid without a clock where a
 // piece board saw a piece set down on a square and standing there while
 // the other side moved, a ply a shorter sequence to the same squares
