@@ -624,6 +624,13 @@ func (r *Reconstructor) knockedMove(s chess.Square, exact int) (int, chess.Bitbo
 			// (resolveHeld).
 			continue
 		}
+		if ok && !r.knockInHand(&ix) && r.knockInHand(o) {
+			// Its piece knocked while the moving one was still in the
+			// hand, this one's as the hand let go: d6 slid over from
+			// d7 with the e6 pawn knocked onto d5 after it, not d5
+			// with the pawn knocked onto d6 before it landed.
+			continue
+		}
 		if !early && ok && oEarly {
 			// Its knock well before its move began, this one's not: a
 			// knight set on e4 with the bishop next to it knocked off
@@ -643,6 +650,22 @@ func (r *Reconstructor) knockedMove(s chess.Square, exact int) (int, chess.Bitbo
 	r.ver++ // r.cands no longer holds what explain found
 	r.cands = append(r.cands[:0], ix.cand(ix.line))
 	return 0, ix.diff
+}
+
+// knockInHand reports whether ix's knocked piece was lifted while its
+// move's piece was in the hand, by more than a sweep's reading of
+// neighbours before it landed (inexactLine prices it).
+func (r *Reconstructor) knockInHand(ix *inexact) bool {
+	P := &r.lines[ix.line].pos
+	after := *P
+	after.MakeMove(ix.move)
+	vac := ix.diff & after.Occupied() &^ r.v.occ
+	if vac == 0 {
+		return false
+	}
+	tv, ok1 := r.firstOff(vac.First())
+	tl, ok2 := r.lastOn(moveLanding(ix.move))
+	return ok1 && ok2 && tv+r.sweepNearMs() < tl
 }
 
 // victimFirst reports whether game square gs holds, after ix's move, a

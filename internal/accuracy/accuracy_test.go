@@ -724,7 +724,7 @@ func TestStressGamesOtherSeeds(t *testing.T) {
 // knocked. Each must end exact, no more than 2 plies behind, without a
 // false alert.
 func TestStressGamesKnockOrVictim(t *testing.T) {
-	const gnu, tcec = "gnuchess_book_otb_masters_dev.pgn", "tcec_frc_engine_chess960_season16.pgn"
+	const lichess, gnu, tcec = "lichess_broadcast_fide_womens_world_rapid_2024_r1-6.pgn", "gnuchess_book_otb_masters_dev.pgn", "tcec_frc_engine_chess960_season16.pgn"
 	for _, c := range []seededGame{
 		{12, stressGame{tcec, 6, trace.PieceSensor, 0.3, 0.02, 0,
 			"Chess960: 17. Rb2, its hand knocking the b3 pawn onto b4, and 17... Rxb2 begun with the rook's lift from b2 (the victim first): the same squares as b4 with the rook fallen from b1 onto b2, and the lift of b2 its fallen piece picked up; b4 was published, with 9 false alerts, 150 plies behind"}},
@@ -734,6 +734,10 @@ func TestStressGamesKnockOrVictim(t *testing.T) {
 			"a game a first version of this fix lost: 30. e5 knocks the bishop from d4 onto e3, and its lift is the bishop picked up, not Be3 (with the e4 pawn knocked onto e5 before the move began) with its bishop lifted as the reply's victim"}},
 		{12, stressGame{gnu, 72, trace.PieceSensor, 0.3, 0.05, 0.12,
 			"a game a first version of this fix lost: the c2 pawn knocked onto d2 put back on c2 while the reply's victim is held, read a sweep before d2 empties"}},
+		{6, stressGame{lichess, 31, trace.PieceSensor, 0.1, 0.05, 0.12,
+			"7... d5 slid from d7 over d6, its hand knocking the e6 pawn onto d6 while d6 still showed the sliding pawn: priced as a knocked pawn seen landing before it was lifted, d6 with the pawn knocked onto d5 was taken, then the put-back read as d5 one move later: 159 plies behind, 4 false alerts"}},
+		{6, stressGame{lichess, 100, trace.Colour, 0.1, 0.02, 0.12,
+			"a game a first version of that fix lost: 32. Qd5+ knocks the d6 pawn onto c6, and d5, on the path of Qc6 but filled 200 ms after the queen's lift, was no square that queen slid across"}},
 	} {
 		c.wantClean(t, 2)
 	}
