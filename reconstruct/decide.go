@@ -649,6 +649,14 @@ func (r *Reconstructor) knockedMove(s chess.Square, exact int) (int, chess.Bitbo
 	}
 	r.ver++ // r.cands no longer holds what explain found
 	r.cands = append(r.cands[:0], ix.cand(ix.line))
+	// Every hypothesis explained as well by a move and the same knocked
+	// squares stays one (actInexact): two histories a colour board cannot
+	// tell apart (a Chess960 O-O-O and Rc1) go on until a move tells.
+	for i := range r.ixs {
+		if o := &r.ixs[i]; i != ix.line && o.oneMoveMisplaced() && o.diff == ix.diff && o.cost <= ix.cost+uncertainGap && len(r.cands) < maxLines {
+			r.cands = append(r.cands, o.cand(i))
+		}
+	}
 	return 0, ix.diff
 }
 

@@ -741,6 +741,16 @@ func TestStressGamesKnockOrVictim(t *testing.T) {
 	} {
 		c.wantClean(t, 2)
 	}
+	// A move with a knocked piece adopted as the reply began kept only
+	// the history it was found from: Chess960, 10. O-O-O (king d1 to c1,
+	// rook a1 to d1) on a colour board, its hand knocking the b2 pawn onto
+	// b1, is Rc1 as far as colours tell; when 10... Ngf4 knocked the e3
+	// bishop, the castling's history was dropped, and the game was lost
+	// 82 plies behind with seven false alerts. It is told only when the
+	// king and rook move apart (21. Rd2), so it may be far behind
+	// meanwhile.
+	c := seededGame{28, stressGame{"chess960_otb_mainz2009_and_cutechess.pgn", 20, trace.Colour, 1, 0.05, 0, "10. O-O-O read as Rc1, the castling dropped at the next knock"}}
+	c.wantClean(t, 40)
 }
 
 // TestStressGamesStoodLanding: games of the grid without a clock where a
