@@ -435,7 +435,7 @@ func (r *Reconstructor) replyBegins(ev *trace.Event, out []Output) []Output {
 			landT = r.lastChange
 		}
 		r.held = heldMove{ok: true, on: on, near: near, sq: s, t: t, lastChange: r.lastChange, landT: landT, best: best, landing: moveLanding(m),
-			cands: append(r.held.cands[:0], r.cands...), plies: len(r.plies), after: after, knock: knock}
+			cands: append(r.held.cands[:0], r.cands...), plies: len(r.plies), after: after, knock: knock, knockOr: knock != 0 && r.knockOr}
 		return out
 	}
 	return r.adoptKnocked(best, knock, r.lastChange, out)
@@ -586,6 +586,7 @@ func (r *Reconstructor) knockedMove(s chess.Square, exact int) (int, chess.Bitbo
 	ix := r.inexactBest()
 	gs := rotSquare(s, r.orient)
 	lift := r.raw.occ.Has(s)
+	r.knockOr = false
 	if lift && ix.diff.Has(gs) && !(exact >= 0 && exact <= ix.cost+misplacedAltGap) {
 		// The lift of a square ix leaves out of place is its knocked
 		// piece picked up, or, in another knock as likely, the reply's
@@ -597,6 +598,7 @@ func (r *Reconstructor) knockedMove(s chess.Square, exact int) (int, chess.Bitbo
 			if o := &r.ixAlts[i]; o.cost <= ix.cost+uncertainGap && r.victimFirst(o, gs) {
 				if ok, early := r.knockedDuring(o); ok && (!early || ixEarly) {
 					ix = *o
+					r.knockOr = true
 					break
 				}
 			}
@@ -622,6 +624,7 @@ func (r *Reconstructor) knockedMove(s chess.Square, exact int) (int, chess.Bitbo
 			// on c2 taking it, read as b4 with the rook fallen from b1
 			// onto b2): held as the victim, the next lift tells
 			// (resolveHeld).
+			r.knockOr = true
 			continue
 		}
 		if ok && !r.knockInHand(&ix) && r.knockInHand(o) {
@@ -994,12 +997,16 @@ func (r *Reconstructor) resolveHeld(s chess.Square, t int64, out []Output) []Out
 			r.notVictim = gh.Bitboard()
 		}
 		return out
-	} else if t-h.t < minQuickCarryMs && h.t-h.lastChange < knockMs {
+	} else if t-h.t < minQuickCarryMs && (h.t-h.lastChange < knockMs || h.knockOr) {
 		// Its victim lifted soon after the move, by the hand that may
 		// not have let go of it yet, and the capturing piece sooner after
 		// than a hand goes from one to the other: the mover's hand went
 		// on and knocked it, a rook slid on from e4 to e5 knocking the
-		// bishop next to it.
+		// bishop next to it. Or, where another knock was as likely, two
+		// hands at once: the mover's picking up the piece it knocked (a
+		// bishop knocked from f2 onto g1 with Ke2), the reply's lifting
+		// its own (the rook on h1, 4 ms later), not one hand taking off
+		// a victim and then the capturing piece.
 		return out
 	}
 	r.cands = append(r.cands[:0], h.cands...)

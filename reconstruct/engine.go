@@ -183,6 +183,7 @@ type heldMove struct {
 	plies      int    // published plies then
 	after      chess.Position
 	knock      chess.Bitboard // squares the move's hand knocked (knockedMove)
+	knockOr    bool           // ... while another knock was as likely, the lift its knocked piece picked up
 	own        bool           // a lift of the mover's piece, long after the move
 	// on: a square the sliding piece crossed before the one held (raw),
 	// and when it was filled (0: none).
@@ -280,6 +281,10 @@ type Reconstructor struct {
 	silentPly   int
 	silentSide  chess.Color
 	silentAfter chess.Position
+	// knockOr: knockedMove took its move as the reply's victim lifted,
+	// where another knock as likely had that lift its knocked piece
+	// picked up.
+	knockOr bool
 
 	clk            gameClock
 	judge          Judge
