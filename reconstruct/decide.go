@@ -591,11 +591,12 @@ func (r *Reconstructor) knockedMove(s chess.Square, exact int) (int, chess.Bitbo
 		// The lift of a square ix leaves out of place is its knocked
 		// piece picked up, or, in another knock as likely, the reply's
 		// victim taken off first (victimFirst): held so, the next lift
-		// tells. (Not a knock well before its move began for one that
-		// was not: see below.)
+		// tells. (Not a knock well before its move began, or while its
+		// piece was in the hand, for one that was not: see below.)
 		_, ixEarly := r.knockedDuring(&ix)
+		ixInHand := r.knockInHand(&ix)
 		for i := range r.ixAlts {
-			if o := &r.ixAlts[i]; o.cost <= ix.cost+uncertainGap && r.victimFirst(o, gs) {
+			if o := &r.ixAlts[i]; o.cost <= ix.cost+uncertainGap && r.victimFirst(o, gs) && (ixInHand || !r.knockInHand(o)) {
 				if ok, early := r.knockedDuring(o); ok && (!early || ixEarly) {
 					ix = *o
 					r.knockOr = true
@@ -617,7 +618,7 @@ func (r *Reconstructor) knockedMove(s chess.Square, exact int) (int, chess.Bitbo
 			continue
 		}
 		ok, oEarly := r.knockedDuring(o)
-		if lift && o.diff.Has(gs) && r.victimFirst(&ix, gs) && (!early || oEarly) {
+		if lift && o.diff.Has(gs) && r.victimFirst(&ix, gs) && (!early || oEarly) && (!r.knockInHand(&ix) || r.knockInHand(o)) {
 			// The square lifted is the piece o's move knocked, picked
 			// up, or ix's move's piece taken off by the reply first (a
 			// rook set on b2 knocking the b3 pawn onto b4, and the rook
