@@ -744,6 +744,8 @@ func TestStressGamesKnockOrVictim(t *testing.T) {
 			"7... d5 slid from d7 over d6, its hand knocking the e6 pawn onto d6 while d6 still showed the sliding pawn: priced as a knocked pawn seen landing before it was lifted, d6 with the pawn knocked onto d5 was taken, then the put-back read as d5 one move later: 159 plies behind, 4 false alerts"}},
 		{6, stressGame{lichess, 100, trace.Colour, 0.1, 0.02, 0.12,
 			"a game a first version of that fix lost: 32. Qd5+ knocks the d6 pawn onto c6, and d5, on the path of Qc6 but filled 200 ms after the queen's lift, was no square that queen slid across"}},
+		{25, stressGame{lichess, 29, trace.Colour, 0.03, 0.05, 0.12,
+			"a game a first version of that fix lost: 53. g3 knocks the f3 pawn onto g4; g3, filled 13 ms after g2 emptied, may be the pawn set down there as well as a slide to g4 showing first: g4 with the pawn knocked onto g3 is no likelier, 14 plies behind"}},
 	} {
 		c.wantClean(t, 2)
 	}
