@@ -729,6 +729,14 @@ func (r *Reconstructor) knockedDuring(ix *inexact) (ok, early bool) {
 	if !ok1 || !ok2 {
 		return false, false
 	}
+	if m.IsCastling() {
+		// (A castling is made when its second piece is down: the king
+		// set first, the hand carrying the rook knocks the pawn next
+		// to it.)
+		if rl, ok := r.lastOn(m.CastlingRookTo()); ok && rl > land {
+			land = rl
+		}
+	}
 	// (So are empty squares next to a piece knocked while the move was
 	// made that a piece was set on: it fell there and was picked up to be
 	// put back. Knocked later, that is likelier the reply's piece lifted
