@@ -390,6 +390,18 @@ func (r *Reconstructor) crossedFilled(m chess.Move, y chess.Square, on int64) bo
 	return ok1 && ok2 && on < land && on <= start
 }
 
+// sweepMs is the slowest sweep of the board's kind: a change is reported
+// up to that much after it was made (occupancy boards scan in 20 ms).
+func (r *Reconstructor) sweepMs() int64 {
+	switch r.sensor {
+	case trace.PieceSensor:
+		return 250
+	case trace.Colour:
+		return 100
+	}
+	return 20
+}
+
 // sweepNearMs is how much later than a square a sweep that reads the
 // squares one after another may read a neighbouring one: up to 9
 // squares of 64, of a piece board's 250 ms sweep or a colour board's
