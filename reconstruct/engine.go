@@ -30,6 +30,7 @@ const (
 	// long was put there, not touched down on the way to another (120 to
 	// 350 ms) nor seen there between two scans.
 	standMs        = 600
+	minTouchMs     = 120 // a piece touched down on the way to another square rests there at least this long
 	slideSlackMs   = 300 // a slid piece can show on its destination this long before its square empties
 	bounceMs       = 10  // a contact chatters back and forth within this
 	maxResync      = 6   // plies searched to re-synchronise: 4 always, 5 and 6 within the budget

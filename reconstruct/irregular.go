@@ -376,13 +376,13 @@ func (r *Reconstructor) misplacedCost(d chess.Bitboard, p *chess.Position, m che
 }
 
 // crossedFilled reports whether square y, last filled at on, is one move
-// m's piece slid across, filled by it before its own square emptied (a
+// m's piece slid across (on colour and piece boards), filled by it before its own square emptied (a
 // slide shows first on the square next to it; filled after, it may as
 // well be the piece carried there and set down): the piece knocked onto
 // it while it showed the sliding one was not seen landing (a pawn slid
 // from d7 over d6 to d5, its hand knocking the e6 pawn onto d6).
 func (r *Reconstructor) crossedFilled(m chess.Move, y chess.Square, on int64) bool {
-	if m == chess.NoMove || !chess.Between(m.From(), moveLanding(m)).Has(y) || !chess.KingAttacks(m.From()).Has(y) {
+	if m == chess.NoMove || r.sensor == trace.Occupancy || !chess.Between(m.From(), moveLanding(m)).Has(y) || !chess.KingAttacks(m.From()).Has(y) {
 		return false
 	}
 	start, ok1 := r.lastOff(m.From())

@@ -746,6 +746,8 @@ func TestStressGamesKnockOrVictim(t *testing.T) {
 		{8, stressGame{lichess, 19, trace.PieceSensor, 0.1, 0.005, 0,
 			"30... e6 knocks the d6 pawn onto e5 246 ms after landing; put back while 31. dxe6 is made, e5 dxe6 (en passant) reached the same position, the pawn seen set on e6 taken for e5's touch-down on its way though it never left: 59 plies behind"}},
 		{30, stressGame{lichess, 99, trace.Colour, 1, 0.05, 0, "the same with 11... f6, knocking the e6 pawn onto f5, read as f5 and exf6 en passant: 74 plies behind"}},
+		{3, stressGame{tcec, 60, trace.PieceSensor, 0.03, 0.005, 0.12,
+			"a game a first version of that fix lost: Chess960, 35. Rbg1 slid over f1, shown there 4 ms before g1, its hand knocking the g2 rook onto f1: the slide crossing f1, no piece set down there, and Rf1 with the rook knocked onto g1 no likelier: 69 plies behind"}},
 		{9, stressGame{lichess, 99, trace.Colour, 0.1, 0.05, 0, "the same game with the hands of seed 9"}},
 		{6, stressGame{lichess, 31, trace.PieceSensor, 0.1, 0.05, 0.12,
 			"7... d5 slid from d7 over d6, its hand knocking the e6 pawn onto d6 while d6 still showed the sliding pawn: priced as a knocked pawn seen landing before it was lifted, d6 with the pawn knocked onto d5 was taken, then the put-back read as d5 one move later: 159 plies behind, 4 false alerts"}},
