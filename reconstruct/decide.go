@@ -665,8 +665,10 @@ func (r *Reconstructor) knockedMove(s chess.Square, exact int) (int, chess.Bitbo
 }
 
 // knockInHand reports whether ix's knocked piece was lifted while its
-// move's piece was in the hand, by more than a sweep's reading of
-// neighbours before it landed (inexactLine prices it).
+// move's piece was in the hand, by more than two sweeps' readings of
+// neighbours before it landed (inexactLine prices one; a sweep that read
+// all four squares, the knock lifted 36 ms before the landing, says
+// nothing of the order).
 func (r *Reconstructor) knockInHand(ix *inexact) bool {
 	P := &r.lines[ix.line].pos
 	after := *P
@@ -677,7 +679,7 @@ func (r *Reconstructor) knockInHand(ix *inexact) bool {
 	}
 	tv, ok1 := r.firstOff(vac.First())
 	tl, ok2 := r.lastOn(moveLanding(ix.move))
-	return ok1 && ok2 && tv+r.sweepNearMs() < tl
+	return ok1 && ok2 && tv+2*r.sweepNearMs() < tl
 }
 
 // victimFirst reports whether game square gs holds, after ix's move, a

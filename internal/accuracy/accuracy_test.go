@@ -737,6 +737,8 @@ func TestStressGamesKnockOrVictim(t *testing.T) {
 		{27, stressGame{tcec, 13, trace.PieceSensor, 0.1, 0.02, 0.12, "the same kind of game: 7 false alerts, 28 plies behind"}},
 		{27, stressGame{lichess, 31, trace.PieceSensor, 0.3, 0.05, 0.12,
 			"a game a first version of this fix lost: 51. Ke2 knocks the bishop from f2 onto g1, and White's hand picks it up 4 ms before Black's lifts the rook from h1: two hands at once, not Bg1 with its bishop taken off by the rook's hand first"}},
+		{7, stressGame{tcec, 30, trace.PieceSensor, 1, 0.02, 0,
+			"a game a first version of these fixes lost: Chess960, 2. e3 knocking the d2 pawn onto d3, all four squares read by one sweep in 36 ms: the knock lifted 36 ms before the landing, one sweep's reading of neighbours and a millisecond, was taken for one while the pawn was in the hand, and d3 was published, 113 plies behind with 9 false alerts"}},
 		{13, stressGame{tcec, 41, trace.Colour, 0.1, 0.05, 0,
 			"a game a first version of these fixes lost: 55. Qf6 knocks the e6 bishop onto e5 as the queen lands, and White's hand picks it up from e5: not Qe5 (its knock 88 ms before the queen landed) with the queen the reply's victim"}},
 		{13, stressGame{tcec, 12, trace.PieceSensor, 0.1, 0.05, 0.12, "the same kind of game, lost 128 plies behind"}},
