@@ -447,7 +447,7 @@ func (r *Reconstructor) replyBegins(ev *trace.Event, out []Output) []Output {
 			landT = r.lastChange
 		}
 		r.held = heldMove{ok: true, on: on, near: near, sq: s, t: t, lastChange: r.lastChange, landT: landT, best: best, landing: moveLanding(m),
-			cands: append(r.held.cands[:0], r.cands...), plies: len(r.plies), after: after, knock: knock}
+			cands: append(r.held.cands[:0], r.cands...), plies: len(r.plies), after: after, knock: knock, knockOr: knock != 0 && r.knockOr}
 		return out
 	}
 	return r.adoptKnocked(best, knock, r.lastChange, out)
@@ -596,7 +596,28 @@ func (r *Reconstructor) knockedMove(s chess.Square, exact int) (int, chess.Bitbo
 		return -1, 0
 	}
 	ix := r.inexactBest()
-	if ix.diff.Has(rotSquare(s, r.orient)) || exact >= 0 && exact <= ix.cost+misplacedAltGap {
+	gs := rotSquare(s, r.orient)
+	lift := r.raw.occ.Has(s)
+	r.knockOr = false
+	if lift && ix.diff.Has(gs) && !(exact >= 0 && exact <= ix.cost+misplacedAltGap) {
+		// The lift of a square ix leaves out of place is its knocked
+		// piece picked up, or, in another knock as likely, the reply's
+		// victim taken off first (victimFirst): held so, the next lift
+		// tells. (Not a knock well before its move began, or while its
+		// piece was in the hand, for one that was not: see below.)
+		_, ixEarly := r.knockedDuring(&ix)
+		ixInHand := r.knockInHand(&ix)
+		for i := range r.ixAlts {
+			if o := &r.ixAlts[i]; o.cost <= ix.cost+uncertainGap && r.victimFirst(o, gs) && (ixInHand || !r.knockInHand(o)) {
+				if ok, early := r.knockedDuring(o); ok && (!early || ixEarly) {
+					ix = *o
+					r.knockOr = true
+					break
+				}
+			}
+		}
+	}
+	if ix.diff.Has(gs) || exact >= 0 && exact <= ix.cost+misplacedAltGap {
 		return -1, 0
 	}
 	ok, early := r.knockedDuring(&ix)
@@ -609,6 +630,23 @@ func (r *Reconstructor) knockedMove(s chess.Square, exact int) (int, chess.Bitbo
 			continue
 		}
 		ok, oEarly := r.knockedDuring(o)
+		if lift && o.diff.Has(gs) && r.victimFirst(&ix, gs) && (!early || oEarly) && (!r.knockInHand(&ix) || r.knockInHand(o)) {
+			// The square lifted is the piece o's move knocked, picked
+			// up, or ix's move's piece taken off by the reply first (a
+			// rook set on b2 knocking the b3 pawn onto b4, and the rook
+			// on c2 taking it, read as b4 with the rook fallen from b1
+			// onto b2): held as the victim, the next lift tells
+			// (resolveHeld).
+			r.knockOr = true
+			continue
+		}
+		if ok && !r.knockInHand(&ix) && r.knockInHand(o) {
+			// Its piece knocked while the moving one was still in the
+			// hand, this one's as the hand let go: d6 slid over from
+			// d7 with the e6 pawn knocked onto d5 after it, not d5
+			// with the pawn knocked onto d6 before it landed.
+			continue
+		}
 		if !early && ok && oEarly {
 			// Its knock well before its move began, this one's not: a
 			// knight set on e4 with the bishop next to it knocked off
@@ -627,7 +665,45 @@ func (r *Reconstructor) knockedMove(s chess.Square, exact int) (int, chess.Bitbo
 	}
 	r.ver++ // r.cands no longer holds what explain found
 	r.cands = append(r.cands[:0], ix.cand(ix.line))
+	// Every hypothesis explained as well by a move and the same knocked
+	// squares stays one (actInexact): two histories a colour board cannot
+	// tell apart (a Chess960 O-O-O and Rc1) go on until a move tells.
+	for i := range r.ixs {
+		if o := &r.ixs[i]; i != ix.line && o.oneMoveMisplaced() && o.diff == ix.diff && o.cost <= ix.cost+uncertainGap && len(r.cands) < maxLines {
+			r.cands = append(r.cands, o.cand(i))
+		}
+	}
 	return 0, ix.diff
+}
+
+// knockInHand reports whether ix's knocked piece was lifted while its
+// move's piece was in the hand, by more than two sweeps' readings of
+// neighbours before it landed (inexactLine prices one; a sweep that read
+// all four squares, the knock lifted 36 ms before the landing, says
+// nothing of the order).
+func (r *Reconstructor) knockInHand(ix *inexact) bool {
+	P := &r.lines[ix.line].pos
+	after := *P
+	after.MakeMove(ix.move)
+	vac := ix.diff & after.Occupied() &^ r.v.occ
+	if vac == 0 {
+		return false
+	}
+	tv, ok1 := r.firstOff(vac.First())
+	tl, ok2 := r.lastOn(moveLanding(ix.move))
+	return ok1 && ok2 && tv+2*r.sweepNearMs() < tl
+}
+
+// victimFirst reports whether game square gs holds, after ix's move, a
+// piece of the player who made it, in its place, that the reply can
+// capture: its lift may be the reply's victim taken off first.
+func (r *Reconstructor) victimFirst(ix *inexact, gs chess.Square) bool {
+	if !ix.oneMoveMisplaced() || ix.diff.Has(gs) {
+		return false
+	}
+	after := r.lines[ix.line].pos
+	after.MakeMove(ix.move)
+	return after.ByColor(after.SideToMove().Other()).Has(gs) && r.canCapture(&after, gs)
 }
 
 // knockedDuring reports whether the board is ix's move made with its
@@ -666,6 +742,14 @@ func (r *Reconstructor) knockedDuring(ix *inexact) (ok, early bool) {
 	land, ok2 := r.lastOn(moveLanding(m))
 	if !ok1 || !ok2 {
 		return false, false
+	}
+	if m.IsCastling() {
+		// (A castling is made when its second piece is down: the king
+		// set first, the hand carrying the rook knocks the pawn next
+		// to it.)
+		if rl, ok := r.lastOn(m.CastlingRookTo()); ok && rl > land {
+			land = rl
+		}
 	}
 	// (So are empty squares next to a piece knocked while the move was
 	// made that a piece was set on: it fell there and was picked up to be
@@ -937,12 +1021,16 @@ func (r *Reconstructor) resolveHeld(s chess.Square, t int64, out []Output) []Out
 			r.notVictim = gh.Bitboard()
 		}
 		return out
-	} else if t-h.t < minQuickCarryMs && h.t-h.lastChange < knockMs {
+	} else if t-h.t < minQuickCarryMs && (h.t-h.lastChange < knockMs || h.knockOr) {
 		// Its victim lifted soon after the move, by the hand that may
 		// not have let go of it yet, and the capturing piece sooner after
 		// than a hand goes from one to the other: the mover's hand went
 		// on and knocked it, a rook slid on from e4 to e5 knocking the
-		// bishop next to it.
+		// bishop next to it. Or, where another knock was as likely, two
+		// hands at once: the mover's picking up the piece it knocked (a
+		// bishop knocked from f2 onto g1 with Ke2), the reply's lifting
+		// its own (the rook on h1, 4 ms later), not one hand taking off
+		// a victim and then the capturing piece.
 		return out
 	}
 	r.cands = append(r.cands[:0], h.cands...)

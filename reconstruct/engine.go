@@ -30,6 +30,7 @@ const (
 	// long was put there, not touched down on the way to another (120 to
 	// 350 ms) nor seen there between two scans.
 	standMs        = 600
+	minTouchMs     = 120 // a piece touched down on the way to another square rests there at least this long
 	slideSlackMs   = 300 // a slid piece can show on its destination this long before its square empties
 	bounceMs       = 10  // a contact chatters back and forth within this
 	maxResync      = 6   // plies searched to re-synchronise: 4 always, 5 and 6 within the budget
@@ -184,6 +185,7 @@ type heldMove struct {
 	plies      int    // published plies then
 	after      chess.Position
 	knock      chess.Bitboard // squares the move's hand knocked (knockedMove)
+	knockOr    bool           // ... while another knock was as likely, the lift its knocked piece picked up
 	own        bool           // a lift of the mover's piece, long after the move
 	// on: a square the sliding piece crossed before the one held (raw),
 	// and when it was filled (0: none).
@@ -287,6 +289,10 @@ type Reconstructor struct {
 	silentPly   int
 	silentSide  chess.Color
 	silentAfter chess.Position
+	// knockOr: knockedMove took its move as the reply's victim lifted,
+	// where another knock as likely had that lift its knocked piece
+	// picked up.
+	knockOr bool
 
 	clk            gameClock
 	judge          Judge
@@ -479,9 +485,12 @@ func (r *Reconstructor) Feed(ev *trace.Event, out []Output) []Output {
 			break
 		}
 		if h := &r.held; h.ok && h.knock.Has(rotSquare(ev.Square, r.orient)) && ev.HasColour && r.heldStands() &&
-			r.seenAs(ev, h.after.PieceAt(rotSquare(ev.Square, r.orient))) {
+			r.seenAs(ev, h.after.PieceAt(rotSquare(ev.Square, r.orient))) && r.fallenPickedUp(rotSquare(ev.Square, r.orient)) {
 			// A piece the move's hand knocked, put back (knockedMove):
 			// no act of the reply, which the held change still tells.
+			// (Not next to the held lift while the knocked piece still
+			// lies where it fell: the piece set down is the one lifted,
+			// no victim.)
 			r.squareOn(ev.Square, ev.Piece, ev.HasColour, ev.HasPieces, ev.T)
 			break
 		}
@@ -573,6 +582,18 @@ func (r *Reconstructor) seenAs(ev *trace.Event, pc chess.Piece) bool {
 		return false
 	}
 	return !ev.HasPieces || ev.Piece == pc
+}
+
+// fallenPickedUp reports whether a piece set on game square gs, which
+// the held move's hand knocked, may be that piece put back: not when gs
+// is next to the held lift and the knocked piece still lies where it fell
+// next to gs (a put-back's landing may be read a sweep before the lift of
+// the square it fell on, but then the piece set down may as well be the
+// one lifted).
+func (r *Reconstructor) fallenPickedUp(gs chess.Square) bool {
+	h := &r.held
+	return !chess.KingAttacks(rotSquare(h.sq, r.orient)).Has(gs) ||
+		h.knock&^h.after.Occupied()&chess.KingAttacks(gs)&rotBB(r.raw.occ, r.orient) == 0
 }
 
 // fellFromSecond reports whether ev, on a colour or piece board, fills an

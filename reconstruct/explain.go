@@ -177,6 +177,9 @@ func (r *Reconstructor) seqCost(p *chess.Position, lastTo chess.Square, moves []
 		if !m.IsCastling() {
 			captured |= nl
 		}
+		if lifted && !m.IsCastling() && !rv.framed && !r.clock && r.sensor != trace.Occupancy {
+			cost += r.setDownOnWay(q, m, lift)
+		}
 		if nl != 0 && !m.IsCastling() && rv.lifted&nl != 0 {
 			// The square last filled well before the capturing piece
 			// was lifted: its events were something else (a touch, an
@@ -402,6 +405,41 @@ func (r *Reconstructor) seqCost(p *chess.Position, lastTo chess.Square, moves []
 	}
 	// Only a last move can be a piece still in the air.
 	return cost, lastNeed&^rv.lifted != 0
+}
+
+// setDownOnWay prices the squares move m from q crosses that were seen
+// filled after its piece was lifted (at lift), a touch-down or more
+// before it landed, and not emptied again until a sweep after the
+// landing: a piece set down there that never left, not the moving one
+// touching down on its way (e6 with its hand knocking the d6 pawn onto e5
+// is no e5 with the pawn knocked onto e6, unseen as it fell just as the
+// moving pawn left e6). A slid piece's first square, filled before its
+// own square emptied (crossedFilled), and a square filled less than a
+// touch-down before the landing (the slide seen crossing it) are the
+// slide's: a knocked piece may fall there unseen (Rbg1 slid over f1, its
+// hand knocking the g2 rook onto f1).
+func (r *Reconstructor) setDownOnWay(q *chess.Position, m chess.Move, lift int64) int {
+	path := chess.Between(m.From(), moveLanding(m)) &^ q.Occupied()
+	if path == 0 {
+		return 0
+	}
+	land, ok := r.firstOn(moveLanding(m))
+	if !ok {
+		return 0
+	}
+	cost := 0
+	for b := path; b != 0; b &= b - 1 {
+		y := b.First()
+		on, ok1 := r.firstOn(y)
+		if !ok1 || on <= lift || on+minTouchMs > land {
+			continue
+		}
+		if off, ok2 := r.firstOff(y); ok2 && off <= land+r.sweepMs() {
+			continue
+		}
+		cost += costUnseen
+	}
+	return cost
 }
 
 // stoodCost prices the squares of stray (touched squares an explanation

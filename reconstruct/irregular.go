@@ -73,7 +73,7 @@ func (r *Reconstructor) inexactLine(li int) inexact {
 	rv := r.recView()
 	// No move at all leaves the touched squares outside the misplaced ones
 	// unexplained.
-	best := inexact{line: li, cost: r.misplacedCost(d0, P) + costStrayFar*(rv.touched()&^d0).Count() + r.stoodCost(P, rv.touched()&^d0, 0, &rv), diff: d0}
+	best := inexact{line: li, cost: r.misplacedCost(d0, P, chess.NoMove) + costStrayFar*(rv.touched()&^d0).Count() + r.stoodCost(P, rv.touched()&^d0, 0, &rv), diff: d0}
 	var one [1]chess.Move
 	for _, m := range r.legal(P).Moves() {
 		if m.IsPromotion() && m.Promotion() != chess.Queen {
@@ -108,7 +108,7 @@ func (r *Reconstructor) inexactLine(li int) inexact {
 		// The misplaced squares' touches are priced as misplaced, not as strays.
 		rvm := recView{lifted: rv.lifted &^ d, placed: rv.placed &^ d, framed: rv.framed}
 		sc, _ := r.seqCost(P, r.lastTo(li, 0), one[:], &rvm)
-		c := r.misplacedCost(d, &q) + sc
+		c := r.misplacedCost(d, &q, m) + sc
 		// The hand moves its piece first and knocks another over after,
 		// as it lets go: not before the lift, nor while carrying it
 		// (seen a sweep's reading of neighbours before it landed).
@@ -177,7 +177,7 @@ func (r *Reconstructor) inexactReply(li int, P, q *chess.Position, m chess.Move,
 		sc, _ := r.seqCost(P, r.lastTo(li, 0), two[:], &rvm)
 		// A second move found in one still board is what a
 		// re-synchronisation would charge for.
-		c := r.misplacedCost(d2, &q2) + sc + costResyncPly
+		c := r.misplacedCost(d2, &q2, m2) + sc + costResyncPly
 		if c < best.cost {
 			*best = inexact{line: li, cost: c, move: m, reply: m2, diff: d2}
 		}
@@ -329,7 +329,7 @@ func (ix *inexact) cand(li int) cand {
 // misplacedCost prices squares where the board differs from position p:
 // a piece fallen onto a neighbouring square is cheaper than one far away,
 // and one seen landing before it was lifted is dearer.
-func (r *Reconstructor) misplacedCost(d chess.Bitboard, p *chess.Position) int {
+func (r *Reconstructor) misplacedCost(d chess.Bitboard, p *chess.Position, m chess.Move) int {
 	n := d.Count()
 	if n == 0 {
 		return 0
@@ -350,7 +350,7 @@ func (r *Reconstructor) misplacedCost(d chess.Bitboard, p *chess.Position) int {
 			// which says nothing of the hand's.)
 			off, ok1 := r.firstOff(x)
 			on, ok2 := r.lastOn(y)
-			if ok1 && ok2 && on+r.sweepNearMs() < off {
+			if ok1 && ok2 && on+r.sweepNearMs() < off && !r.crossedFilled(m, y, on) {
 				c += costMisplacedOrder
 			}
 			return c
@@ -385,6 +385,33 @@ func (r *Reconstructor) misplacedCost(d chess.Bitboard, p *chess.Position) int {
 		c += max(0, vac-2) * costFromNowhere
 	}
 	return c
+}
+
+// crossedFilled reports whether square y, last filled at on, is one move
+// m's piece slid across (on colour and piece boards), filled by it before its own square emptied (a
+// slide shows first on the square next to it; filled after, it may as
+// well be the piece carried there and set down): the piece knocked onto
+// it while it showed the sliding one was not seen landing (a pawn slid
+// from d7 over d6 to d5, its hand knocking the e6 pawn onto d6).
+func (r *Reconstructor) crossedFilled(m chess.Move, y chess.Square, on int64) bool {
+	if m == chess.NoMove || r.sensor == trace.Occupancy || !chess.Between(m.From(), moveLanding(m)).Has(y) || !chess.KingAttacks(m.From()).Has(y) {
+		return false
+	}
+	start, ok1 := r.lastOff(m.From())
+	land, ok2 := r.lastOn(moveLanding(m))
+	return ok1 && ok2 && on < land && on <= start
+}
+
+// sweepMs is the slowest sweep of the board's kind: a change is reported
+// up to that much after it was made (occupancy boards scan in 20 ms).
+func (r *Reconstructor) sweepMs() int64 {
+	switch r.sensor {
+	case trace.PieceSensor:
+		return 250
+	case trace.Colour:
+		return 100
+	}
+	return 20
 }
 
 // sweepNearMs is how much later than a square a sweep that reads the

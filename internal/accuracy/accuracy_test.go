@@ -745,6 +745,60 @@ func TestStressGamesOtherSeeds(t *testing.T) {
 	}
 }
 
+// TestStressGamesKnockOrVictim: games of the grid without a clock of
+// seeds 6, 8 to 13 and 24 to 30 (each case names its seed), where a move
+// with a knocked piece was read as another move with another piece
+// knocked. Each must end exact, no more than 2 plies behind, without a
+// false alert.
+func TestStressGamesKnockOrVictim(t *testing.T) {
+	const lichess, gnu, tcec = "lichess_broadcast_fide_womens_world_rapid_2024_r1-6.pgn", "gnuchess_book_otb_masters_dev.pgn", "tcec_frc_engine_chess960_season16.pgn"
+	for _, c := range []seededGame{
+		{12, stressGame{tcec, 6, trace.PieceSensor, 0.3, 0.02, 0,
+			"Chess960: 17. Rb2, its hand knocking the b3 pawn onto b4, and 17... Rxb2 begun with the rook's lift from b2 (the victim first): the same squares as b4 with the rook fallen from b1 onto b2, and the lift of b2 its fallen piece picked up; b4 was published, with 9 false alerts, 150 plies behind"}},
+		{12, stressGame{tcec, 81, trace.Colour, 0.3, 0.05, 0,
+			"a game a first version of this fix lost: 46... Rd5 knocks the e6 pawn onto f6, and the piece lifted from f6 set on e6, next to it, while d5 still shows a piece, is the knocked pawn put back, not Rf6 with its rook lifted as the reply's victim"}},
+		{12, stressGame{tcec, 80, trace.PieceSensor, 0.03, 0.02, 0.12,
+			"a game a first version of this fix lost: 30. e5 knocks the bishop from d4 onto e3, and its lift is the bishop picked up, not Be3 (with the e4 pawn knocked onto e5 before the move began) with its bishop lifted as the reply's victim"}},
+		{12, stressGame{gnu, 72, trace.PieceSensor, 0.3, 0.05, 0.12,
+			"a game a first version of this fix lost: the c2 pawn knocked onto d2 put back on c2 while the reply's victim is held, read a sweep before d2 empties"}},
+		{27, stressGame{tcec, 13, trace.PieceSensor, 0.1, 0.02, 0.12, "the same kind of game: 7 false alerts, 28 plies behind"}},
+		{27, stressGame{lichess, 31, trace.PieceSensor, 0.3, 0.05, 0.12,
+			"a game a first version of this fix lost: 51. Ke2 knocks the bishop from f2 onto g1, and White's hand picks it up 4 ms before Black's lifts the rook from h1: two hands at once, not Bg1 with its bishop taken off by the rook's hand first"}},
+		{7, stressGame{tcec, 30, trace.PieceSensor, 1, 0.02, 0,
+			"a game a first version of these fixes lost: Chess960, 2. e3 knocking the d2 pawn onto d3, all four squares read by one sweep in 36 ms: the knock lifted 36 ms before the landing, one sweep's reading of neighbours and a millisecond, was taken for one while the pawn was in the hand, and d3 was published, 113 plies behind with 9 false alerts"}},
+		{13, stressGame{tcec, 41, trace.Colour, 0.1, 0.05, 0,
+			"a game a first version of these fixes lost: 55. Qf6 knocks the e6 bishop onto e5 as the queen lands, and White's hand picks it up from e5: not Qe5 (its knock 88 ms before the queen landed) with the queen the reply's victim"}},
+		{13, stressGame{tcec, 12, trace.PieceSensor, 0.1, 0.05, 0.12, "the same kind of game, lost 128 plies behind"}},
+		{24, stressGame{gnu, 2, trace.PieceSensor, 0.03, 0.05, 0.12,
+			"8... O-O king first, the hand carrying the rook from h8 knocking the h7 pawn onto h6 before the rook is down on f8: the knock timed from the king's landing, 800 ms before, was no knock, and O-O h6 Qe2 were published with a false alert, 59 plies behind"}},
+		{24, stressGame{gnu, 2, trace.Colour, 0.03, 0.05, 0.12, "the same on a colour board"}},
+		{8, stressGame{lichess, 19, trace.PieceSensor, 0.1, 0.005, 0,
+			"30... e6 knocks the d6 pawn onto e5 246 ms after landing; put back while 31. dxe6 is made, e5 dxe6 (en passant) reached the same position, the pawn seen set on e6 taken for e5's touch-down on its way though it never left: 59 plies behind"}},
+		{30, stressGame{lichess, 99, trace.Colour, 1, 0.05, 0, "the same with 11... f6, knocking the e6 pawn onto f5, read as f5 and exf6 en passant: 74 plies behind"}},
+		{3, stressGame{tcec, 60, trace.PieceSensor, 0.03, 0.005, 0.12,
+			"a game a first version of that fix lost: Chess960, 35. Rbg1 slid over f1, shown there 4 ms before g1, its hand knocking the g2 rook onto f1: the slide crossing f1, no piece set down there, and Rf1 with the rook knocked onto g1 no likelier: 69 plies behind"}},
+		{9, stressGame{lichess, 99, trace.Colour, 0.1, 0.05, 0, "the same game with the hands of seed 9"}},
+		{6, stressGame{lichess, 31, trace.PieceSensor, 0.1, 0.05, 0.12,
+			"7... d5 slid from d7 over d6, its hand knocking the e6 pawn onto d6 while d6 still showed the sliding pawn: priced as a knocked pawn seen landing before it was lifted, d6 with the pawn knocked onto d5 was taken, then the put-back read as d5 one move later: 159 plies behind, 4 false alerts"}},
+		{6, stressGame{lichess, 100, trace.Colour, 0.1, 0.02, 0.12,
+			"a game a first version of that fix lost: 32. Qd5+ knocks the d6 pawn onto c6, and d5, on the path of Qc6 but filled 200 ms after the queen's lift, was no square that queen slid across"}},
+		{25, stressGame{lichess, 29, trace.Colour, 0.03, 0.05, 0.12,
+			"a game a first version of that fix lost: 53. g3 knocks the f3 pawn onto g4; g3, filled 13 ms after g2 emptied, may be the pawn set down there as well as a slide to g4 showing first: g4 with the pawn knocked onto g3 is no likelier, 14 plies behind"}},
+	} {
+		c.wantClean(t, 2)
+	}
+	// A move with a knocked piece adopted as the reply began kept only
+	// the history it was found from: Chess960, 10. O-O-O (king d1 to c1,
+	// rook a1 to d1) on a colour board, its hand knocking the b2 pawn onto
+	// b1, is Rc1 as far as colours tell; when 10... Ngf4 knocked the e3
+	// bishop, the castling's history was dropped, and the game was lost
+	// 82 plies behind with seven false alerts. It is told only when the
+	// king and rook move apart (21. Rd2), so it may be far behind
+	// meanwhile.
+	c := seededGame{28, stressGame{"chess960_otb_mainz2009_and_cutechess.pgn", 20, trace.Colour, 1, 0.05, 0, "10. O-O-O read as Rc1, the castling dropped at the next knock"}}
+	c.wantClean(t, 40)
+}
+
 // TestStressGamesStoodLanding: games of the grid without a clock where a
 // piece board saw a piece set down on a square and standing there while
 // the other side moved, a ply a shorter sequence to the same squares
