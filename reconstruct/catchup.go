@@ -274,10 +274,7 @@ func (cs *catchState) search(p *chess.Position, ply int) {
 		u := p.MakeMove(m)
 		cs.seq[ply] = m
 		saved := cs.reached
-		cs.reached |= m.To().Bitboard()
-		if m.IsCastling() {
-			cs.reached |= m.CastlingKingTo().Bitboard() | m.CastlingRookTo().Bitboard()
-		}
+		cs.reached |= m.To().Bitboard() | landings(m)
 		cs.search(p, ply+1)
 		cs.reached = saved
 		p.UnmakeMove(m, u)
@@ -360,11 +357,7 @@ func (r *Reconstructor) catchUp(t int64, final bool, ixCost, ixPlies int, presse
 			all, _ := moveSquares(&r.befores[j], r.pub[j])
 			rv.lifted |= all & r.befores[j].Occupied()
 			rv.placed |= all &^ r.befores[j].Occupied()
-			if r.pub[j].IsCastling() {
-				rv.placed |= r.pub[j].CastlingKingTo().Bitboard() | r.pub[j].CastlingRookTo().Bitboard()
-			} else {
-				rv.placed |= r.pub[j].To().Bitboard()
-			}
+			rv.placed |= landings(r.pub[j])
 		}
 		// Squares only the plies taken back emptied: their events came
 		// before any seen since (seqCost orders only the lifts it has

@@ -704,32 +704,22 @@ func (r *Reconstructor) squareOff(s chess.Square, t int64) {
 }
 
 // swapped reports whether on event ev fills a square the board shows
-// occupied by a piece of another colour, or on piece boards another piece.
+// occupied by a piece of another colour, or on piece boards another piece,
+// as far as both the board and the report tell.
 func (r *Reconstructor) swapped(ev *trace.Event) bool {
-	return r.raw.occ.Has(ev.Square) && r.differs(ev.Square, ev.Piece, ev.HasColour, ev.HasPieces)
-}
-
-// differs reports whether raw square s shows another colour than pc's, or
-// on piece boards another piece, as far as both the board and the report
-// (hasColour, hasPiece) tell.
-func (r *Reconstructor) differs(s chess.Square, pc chess.Piece, hasColour, hasPiece bool) bool {
+	s, pc := ev.Square, ev.Piece
 	b := s.Bitboard()
-	return hasColour && r.raw.colourKnown&b != 0 && (r.raw.white&b != 0) != (pc.Color() == chess.White) ||
-		hasPiece && r.raw.pieceKnown&b != 0 && r.raw.pieces[s] != pc
+	return r.raw.occ&b != 0 && (ev.HasColour && r.raw.colourKnown&b != 0 && (r.raw.white&b != 0) != (pc.Color() == chess.White) ||
+		ev.HasPieces && r.raw.pieceKnown&b != 0 && r.raw.pieces[s] != pc)
 }
 
 func (r *Reconstructor) squareOn(s chess.Square, pc chess.Piece, hasColour, hasPiece bool, t int64) {
 	b := s.Bitboard()
-	if r.raw.occ&b != 0 {
-		// Already occupied: a changed colour or piece means one piece was
-		// swapped for another faster than a scan (a capture).
-		same := !r.differs(s, pc, hasColour, hasPiece)
-		if same && (!hasColour || r.raw.colourKnown&b != 0) && (!hasPiece || r.raw.pieceKnown&b != 0) {
-			return
-		}
-		if !same {
-			r.rec.off(s, t)
-		}
+	if r.raw.occ&b != 0 && (!hasColour || r.raw.colourKnown&b != 0) && (!hasPiece || r.raw.pieceKnown&b != 0) {
+		// Already occupied by the same piece as far as the sensor tells
+		// (Feed splits a swap into the square emptied and filled): no
+		// change.
+		return
 	}
 	r.raw.set(s, pc, hasColour, hasPiece)
 	r.viewSquare(s)

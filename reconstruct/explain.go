@@ -928,11 +928,7 @@ func (r *Reconstructor) lastSeen(rv *recView) recView {
 		seen &^= pm.To().Bitboard()
 	}
 	rvb.lifted |= seen
-	if pm.IsCastling() {
-		rvb.placed |= pm.CastlingKingTo().Bitboard() | pm.CastlingRookTo().Bitboard()
-	} else {
-		rvb.placed |= pm.To().Bitboard()
-	}
+	rvb.placed |= landings(pm)
 	return rvb
 }
 
@@ -1325,10 +1321,7 @@ func (rs *resyncState) search(p *chess.Position, ply int) {
 		u := p.MakeMove(m)
 		rs.seq[ply] = m
 		saved := rs.reached
-		rs.reached |= m.To().Bitboard()
-		if m.IsCastling() {
-			rs.reached |= m.CastlingKingTo().Bitboard() | m.CastlingRookTo().Bitboard()
-		}
+		rs.reached |= m.To().Bitboard() | landings(m)
 		rs.search(p, ply+1)
 		rs.reached = saved
 		p.UnmakeMove(m, u)

@@ -416,18 +416,14 @@ func (r *Reconstructor) sweepMs() int64 {
 
 // sweepNearMs is how much later than a square a sweep that reads the
 // squares one after another may read a neighbouring one: up to 9
-// squares of 64, of a piece board's 250 ms sweep or a colour board's
-// 100 ms (the slowest of each). Two changes there that close may be one
-// reading, their order the sweep's, not the hand's. (Occupancy boards
-// scan in 20 ms at the slowest: their order is taken as seen.)
+// squares of 64 of the sweep (sweepMs). Two changes there that close may
+// be one reading, their order the sweep's, not the hand's. (Occupancy
+// boards scan too fast for that: their order is taken as seen.)
 func (r *Reconstructor) sweepNearMs() int64 {
-	switch r.sensor {
-	case trace.PieceSensor:
-		return 250 * 9 / 64
-	case trace.Colour:
-		return 100 * 9 / 64
+	if r.sensor == trace.Occupancy {
+		return 0
 	}
-	return 0
+	return r.sweepMs() * 9 / 64
 }
 
 // misplaced alerts squares that differ from position p, displaced by side
