@@ -416,6 +416,12 @@ func (r *Reconstructor) catchUp(t int64, final bool, ixCost, ixPlies int, presse
 func (r *Reconstructor) adoptCatch(found []catchMatch, bi int, t int64, out []Output) []Output {
 	r.ver++
 	defer func() { r.ver++ }()
+	if f := &found[bi]; f.back == 0 {
+		if m, ok := r.inOrder(f.moves[:f.n]); ok {
+			m.cost = f.cost
+			*f = m
+		}
+	}
 	best := found[bi]
 	n := len(r.plies)
 	base := r.lines[0].cost

@@ -280,15 +280,14 @@ func (r *Reconstructor) replyBegins(ev *trace.Event, out []Output) []Output {
 	var knock chess.Bitboard
 	if best < 0 {
 		if best, knock = r.knockedMove(s, -1); best < 0 {
-			if r.sensor == trace.Occupancy {
-				// Lost: the board, still for minReplyMs, shows no move or
-				// sequence the searches reach from the published game.
-				// Replayed in order, the changes since it last changed may
-				// show more plies than they search: fast plies, none
-				// published, each begun too soon after the move before for
-				// this rule. They are published, and the reply goes on.
-				out, _ = r.decode(r.lastChange, maxCatchAhead+1, out)
-			}
+			// Lost: the board, still for minReplyMs, shows no move or
+			// sequence the searches reach from the published game.
+			// Replayed in order, the changes since it last changed may
+			// show more plies than they search: fast plies, none
+			// published, each begun too soon after the move before for
+			// this rule, or made while a knocked piece was off the board.
+			// They are published, and the reply goes on.
+			out, _ = r.decode(r.lastChange, maxCatchAhead+1, out)
 			return out
 		}
 	}

@@ -73,7 +73,17 @@ func (pb *physBoard) apply(ev *logEvent) {
 }
 
 type decodeState struct {
-	r     *Reconstructor
+	r *Reconstructor
+	// away[i] is the game squares emptied by change i or before whose
+	// piece a later change puts back (the same colour, or piece, on the
+	// same square, the square's next change): a piece adjusted, or
+	// knocked off and put back, or lifted and put down again, while
+	// moves went on. Such a piece stands where it stood for the moves
+	// made meanwhile (colour and piece boards).
+	away [maxLogEvents]chess.Bitboard
+	// touch[i]: change i is the lift or the put-back of such a piece,
+	// no move's change.
+	touch [maxLogEvents]bool
 	nodes int
 	seq   [maxDecodePlies]chess.Move
 	n     int
@@ -89,6 +99,7 @@ func (r *Reconstructor) decodeLog() (catchMatch, bool) {
 		return catchMatch{}, false
 	}
 	ds := decodeState{r: r}
+	ds.findAway()
 	pb := r.log.start
 	ds.search(0, r.lines[0].pos, pb, -1, chess.NoSquare, 0)
 	if !ds.found || ds.n == 0 {
@@ -97,6 +108,52 @@ func (r *Reconstructor) decodeLog() (catchMatch, bool) {
 	m := catchMatch{n: ds.n, pos: ds.end}
 	copy(m.moves[:], ds.seq[:ds.n])
 	return m, true
+}
+
+// findAway fills ds.away (left empty on occupancy boards, where a piece
+// put back cannot be told from a capture's piece set down).
+func (ds *decodeState) findAway() {
+	r := ds.r
+	evs := r.log.evs
+	if r.sensor == trace.Occupancy {
+		return
+	}
+	// next[i]: the index of the next change of change i's square (-1:
+	// none).
+	var next [maxLogEvents]int16
+	var last [64]int16
+	for s := range last {
+		last[s] = -1
+	}
+	for i := len(evs) - 1; i >= 0; i-- {
+		s := evs[i].Square
+		next[i], last[s] = last[s], int16(i)
+	}
+	pb := r.log.start
+	var away chess.Bitboard // raw squares
+	for i := range evs {
+		ev := &evs[i]
+		b := ev.Square.Bitboard()
+		if ev.Kind == trace.On {
+			away &^= b
+		} else if j := next[i]; j >= 0 && evs[j].Kind == trace.On && pb.putBack(ev.Square, &evs[j]) {
+			away |= b
+			ds.touch[i], ds.touch[j] = true, true
+		}
+		pb.apply(ev)
+		ds.away[i] = rotBB(away, r.orient)
+	}
+}
+
+// putBack reports whether change on (a square filled) shows on square s
+// what pb shows there, as far as the sensors tell: the piece lifted put
+// back.
+func (pb *physBoard) putBack(s chess.Square, on *logEvent) bool {
+	b := s.Bitboard()
+	if pb.occ&b == 0 || pb.colourKnown&b == 0 || !on.HasColour || (pb.white&b != 0) != (on.Piece.Color() == chess.White) {
+		return false
+	}
+	return pb.pieceKnown&b == 0 || !on.HasPieces || pb.pieces[s] == on.Piece
 }
 
 // liftedAt is when game square s was last emptied among changes
@@ -140,10 +197,14 @@ func (ds *decodeState) search(i int, p chess.Position, pb physBoard, prevT int64
 	}
 	var knocks [2]knock
 	nk := 0
+	begun := int64(-1) // the first change since the move before, touches aside
 	for ; i < len(evs); i++ {
 		ds.nodes++
 		if ds.nodes > decodeBudget {
 			return
+		}
+		if begun < 0 && !ds.touch[i] {
+			begun = evs[i].T
 		}
 		pb.apply(&evs[i])
 		var v view
@@ -159,7 +220,10 @@ func (ds *decodeState) search(i int, p chess.Position, pb physBoard, prevT int64
 			knocks[nk] = knock{i: i, pb: pb, sq: gs}
 			nk++
 		}
-		if v.diff(&p) == 0 || ds.n == maxDecodePlies || prevT >= 0 && evs[first].T-prevT < minReadyReplyMs {
+		away := ds.away[i]
+		if vp := v; ds.n == maxDecodePlies || prevT >= 0 && begun >= 0 && begun-prevT < minReadyReplyMs {
+			continue
+		} else if vp.occ |= away & p.Occupied(); vp.diff(&p) == 0 {
 			continue // nothing to take
 		}
 		// A move whose position the board shows now may be taken here, or
@@ -181,7 +245,7 @@ func (ds *decodeState) search(i int, p chess.Position, pb physBoard, prevT int64
 			}
 			k, unseenLift := 0, false
 			var fell chess.Bitboard
-			if occ := p.OccupancyAfter(m); occ != v.occ {
+			if occ := p.OccupancyAfter(m); occ != v.occ|away&occ {
 				// Or, on occupancy boards, a piece next to where it lands
 				// emptied within knockMs of its landing (this change, a
 				// piece set down), none of its squares: its hand knocked
@@ -202,7 +266,7 @@ func (ds *decodeState) search(i int, p chess.Position, pb physBoard, prevT int64
 				}
 				unseenLift = unseen && evs[i].Kind == trace.Off
 			}
-			if prevT >= 0 && evs[first].T-prevT < knockMs && chess.KingAttacks(prevLand).Has(m.From()) && m.To() != prevLand &&
+			if prevT >= 0 && begun >= 0 && begun-prevT < knockMs && chess.KingAttacks(prevLand).Has(m.From()) && m.To() != prevLand &&
 				evs[i].T-ds.liftedAt(first, i, m.From()) < minQuickCarryMs && !unseenLift {
 				// Pushed faster than a hand carries a piece: a knock. (Not
 				// a capture nobody saw land, taken at its piece's lift: its
@@ -211,8 +275,8 @@ func (ds *decodeState) search(i int, p chess.Position, pb physBoard, prevT int64
 			}
 			q := p
 			q.MakeMove(m)
-			if w := v; fell != 0 {
-				w.occ |= fell
+			if w := v; fell|away != 0 {
+				w.occ |= fell | away&q.Occupied()
 				if w.diff(&q) != 0 {
 					continue
 				}
@@ -339,4 +403,28 @@ func (ds *decodeState) endsMove(first, i int, p *chess.Position, m chess.Move) (
 		}
 	}
 	return true, true
+}
+
+// inOrder is the decoder's sequence for moves, found at once from the
+// published position by a search that weighs which squares changed, not
+// in which order: the same position after as many plies or more, with
+// the moves in the order the changes came. A player's two moves either
+// side of the opponent's leave the same board in either order, and plies
+// that came back to a position (a repetition) leave no trace on it; only
+// the order of the events tells. ok is false when the decoder finds no
+// such sequence, or when a clock press orders the plies.
+func (r *Reconstructor) inOrder(moves []chess.Move) (_ catchMatch, ok bool) {
+	n := len(moves)
+	if r.clock || len(r.lines) == 0 || n < 3 && len(r.log.evs) < 4*(n+1) {
+		return catchMatch{}, false
+	}
+	m, ok := r.decodeLog()
+	if !ok || m.n < n || (m.n-n)%2 != 0 {
+		return catchMatch{}, false
+	}
+	end := r.lines[0].pos
+	for _, mv := range moves {
+		end.MakeMove(mv)
+	}
+	return m, m.pos.Key() == end.Key()
 }

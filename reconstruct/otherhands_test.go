@@ -1,0 +1,91 @@
+package reconstruct
+
+import (
+	"bufio"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/boardd/boardd/trace"
+)
+
+// TestOtherHands replays traces cut from games of a hand model written
+// apart from the bundled simulator (bullet pace, no clock, knocks,
+// adjustments): each declares the moves played ("# want:"). The
+// published game must be those moves, and before the input ends (no
+// still moment after the last change) at most two plies short: the
+// game never goes dark, whatever the hands did on the way.
+func TestOtherHands(t *testing.T) {
+	files, err := filepath.Glob("testdata/otherhands/*.trace")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no traces in testdata/otherhands: %v", err)
+	}
+	for _, name := range files {
+		t.Run(filepath.Base(name), func(t *testing.T) {
+			want := wantedMoves(t, name)
+			f, err := os.Open(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			tr, err := trace.NewReader(f)
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			cfg, err := ConfigFromHeader(tr.Header())
+			if err != nil {
+				t.Fatal(err)
+			}
+			r, err := New(cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var out, all []Output
+			var last int64
+			for {
+				ev, err := tr.Next()
+				if err == io.EOF {
+					break
+				}
+				if err != nil {
+					t.Fatalf("%s: %v", name, err)
+				}
+				last = ev.T
+				out = r.Feed(&ev, out[:0])
+				all = append(all, out...)
+			}
+			if got, w := len(r.Moves()), len(strings.Fields(want)); got < w-2 {
+				t.Errorf("%d plies published when the input ends, want at least %d (%q)", got, w-2, sanList(r))
+			}
+			out = r.End(last, out[:0])
+			all = append(all, out...)
+			if got := sanList(r); got != want {
+				t.Errorf("moves %q, want %q", got, want)
+			}
+			for _, o := range all {
+				if o.Kind == Alert && o.Alert.Irregular() {
+					t.Errorf("alert %s", AppendJSON(nil, &o))
+				}
+			}
+		})
+	}
+}
+
+// wantedMoves reads a trace's "# want:" comment.
+func wantedMoves(t *testing.T, name string) string {
+	f, err := os.Open(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if w, ok := strings.CutPrefix(sc.Text(), "# want: "); ok {
+			return strings.TrimSpace(w)
+		}
+	}
+	t.Fatalf("%s: no \"# want:\" line", name)
+	return ""
+}
