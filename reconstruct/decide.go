@@ -48,6 +48,17 @@ func (r *Reconstructor) onSettle(t int64, out []Output) []Output {
 		// victim of, which is not shown before the press: neither needs
 		// the move search here.
 		occ := r.lines[0].pos.Occupied()
+		if !r.clock && len(r.log.evs) >= 2*(maxCatchAhead+1) {
+			// Unless the board is lost: many changes since the published
+			// game last changed, replies begun as the moves before them
+			// landed (no still moment before a reply's first change for
+			// the reply rule). Replayed in order they may show a run of
+			// plies longer than the searches reach.
+			var ok bool
+			if out, ok = r.decode(r.lastChange, maxCatchAhead+1, out); ok {
+				return out
+			}
+		}
 		if !r.clock || r.sensor == 0 && (occ&^r.v.occ).Count() == 1 && r.v.occ&^occ == 0 {
 			return r.checkNewGame(t, out)
 		}
@@ -204,6 +215,11 @@ func (r *Reconstructor) onCommit(t int64, out []Output) []Output {
 	}
 	r.decisions++
 	r.makeView()
+	if n := len(out); r.v.diff(&r.lines[0].pos) == 0 {
+		if out = r.repeated(r.lastChange, out); len(out) > n {
+			return out
+		}
+	}
 	r.deepResync = true
 	best, ix, useIx := r.weigh(true)
 	r.deepResync = false
@@ -735,6 +751,15 @@ func (r *Reconstructor) knockedDuring(ix *inexact) (ok, early bool) {
 	// (The squares a slid piece crossed, empty again, are its move's.)
 	path := chess.Between(m.From(), moveLanding(m)) &^ r.v.occ
 	if ix.diff&all != 0 || vac|fil != ix.diff || vac.Count() > 2 || fil.Count() > vac.Count() {
+		return false, false
+	}
+	// A hand knocks the pieces next to where it goes: the move's squares
+	// and those its piece crossed.
+	var near chess.Bitboard
+	for b := all | chess.Between(m.From(), moveLanding(m)); b != 0; b &= b - 1 {
+		near |= chess.KingAttacks(b.First())
+	}
+	if vac&^near != 0 {
 		return false, false
 	}
 	start, ok1 := r.lastOff(m.From())

@@ -74,12 +74,17 @@ func (pb *physBoard) apply(ev *logEvent) {
 
 type decodeState struct {
 	r *Reconstructor
+	// ready: no move is taken whose first change came sooner after the
+	// move before.
+	ready int64
 	// away[i] is the game squares emptied by change i or before whose
 	// piece a later change puts back (the same colour, or piece, on the
 	// same square, the square's next change): a piece adjusted, or
 	// knocked off and put back, or lifted and put down again, while
 	// moves went on. Such a piece stands where it stood for the moves
-	// made meanwhile (colour and piece boards).
+	// made meanwhile (colour and piece boards), while the decoded game
+	// has a piece there before and after the move (not one that moved
+	// away in between, and another of its colour that came back).
 	away [maxLogEvents]chess.Bitboard
 	// touch[i]: change i is the lift or the put-back of such a piece,
 	// no move's change.
@@ -94,11 +99,11 @@ type decodeState struct {
 // decodeLog replays the log from the published position and returns the
 // first sequence of legal moves (at most maxDecodePlies) whose changes came
 // in the order they did and that ends where the board is, if any.
-func (r *Reconstructor) decodeLog() (catchMatch, bool) {
+func (r *Reconstructor) decodeLog(ready int64) (catchMatch, bool) {
 	if !r.log.ok || len(r.log.evs) == 0 || len(r.lines) == 0 {
 		return catchMatch{}, false
 	}
-	ds := decodeState{r: r}
+	ds := decodeState{r: r, ready: ready}
 	ds.findAway()
 	pb := r.log.start
 	ds.search(0, r.lines[0].pos, pb, -1, chess.NoSquare, 0)
@@ -131,6 +136,17 @@ func (ds *decodeState) findAway() {
 	}
 	pb := r.log.start
 	var away chess.Bitboard // raw squares
+	// A piece of the published position already off its square when the
+	// log began (knocked as its move landed, before that move was
+	// published), and put back by its square's first change.
+	P := &r.lines[0].pos
+	for b := P.Occupied() &^ rotBB(pb.occ, r.orient); b != 0; b &= b - 1 {
+		raw := unrotSquare(b.First(), r.orient)
+		if j := last[raw]; j >= 0 && evs[j].Kind == trace.On && evs[j].seenAs(P.PieceAt(b.First())) {
+			away |= raw.Bitboard()
+			ds.touch[j] = true
+		}
+	}
 	for i := range evs {
 		ev := &evs[i]
 		b := ev.Square.Bitboard()
@@ -145,6 +161,15 @@ func (ds *decodeState) findAway() {
 	}
 }
 
+// seenAs reports whether change on (a square filled) may show piece pc,
+// as far as the sensors tell.
+func (on *logEvent) seenAs(pc chess.Piece) bool {
+	if !on.HasColour || on.Piece.Color() != pc.Color() {
+		return false
+	}
+	return !on.HasPieces || on.Piece == pc
+}
+
 // putBack reports whether change on (a square filled) shows on square s
 // what pb shows there, as far as the sensors tell: the piece lifted put
 // back.
@@ -154,6 +179,43 @@ func (pb *physBoard) putBack(s chess.Square, on *logEvent) bool {
 		return false
 	}
 	return pb.pieceKnown&b == 0 || !on.HasPieces || pb.pieces[s] == on.Piece
+}
+
+// repeated publishes, without a clock, plies that brought the board back
+// to the published position (a repetition, at least four plies: eight
+// changes), on a still board that shows that position.
+func (r *Reconstructor) repeated(t int64, out []Output) []Output {
+	if r.clock || r.state != statePlay || len(r.log.evs) < 8 || r.v.diff(&r.lines[0].pos) != 0 {
+		return out
+	}
+	out, _ = r.decode(t, 4, out)
+	return out
+}
+
+// samePlacement reports whether a and b have the same pieces on the same
+// squares (whoever is to move).
+func samePlacement(a, b *chess.Position) bool {
+	if a.ByColor(chess.White) != b.ByColor(chess.White) || a.ByColor(chess.Black) != b.ByColor(chess.Black) {
+		return false
+	}
+	for t := chess.Pawn; t <= chess.King; t++ {
+		if a.Pieces(chess.White, t)|a.Pieces(chess.Black, t) != b.Pieces(chess.White, t)|b.Pieces(chess.Black, t) {
+			return false
+		}
+	}
+	return true
+}
+
+// decodeOrdered is decodeLog's sequence, found first with every reply
+// begun minReadyReplyMs or more after the move before, else without a
+// clock with replies begun sooner (a hand already over its piece as the
+// move landed, in bullet play): a guess is better than a board gone dark.
+func (r *Reconstructor) decodeOrdered() (catchMatch, bool) {
+	m, ok := r.decodeLog(minReadyReplyMs)
+	if !ok && !r.clock {
+		m, ok = r.decodeLog(0)
+	}
+	return m, ok
 }
 
 // liftedAt is when game square s was last emptied among changes
@@ -221,7 +283,7 @@ func (ds *decodeState) search(i int, p chess.Position, pb physBoard, prevT int64
 			nk++
 		}
 		away := ds.away[i]
-		if vp := v; ds.n == maxDecodePlies || prevT >= 0 && begun >= 0 && begun-prevT < minReadyReplyMs {
+		if vp := v; ds.n == maxDecodePlies || prevT >= 0 && begun >= 0 && begun-prevT < ds.ready {
 			continue
 		} else if vp.occ |= away & p.Occupied(); vp.diff(&p) == 0 {
 			continue // nothing to take
@@ -245,7 +307,7 @@ func (ds *decodeState) search(i int, p chess.Position, pb physBoard, prevT int64
 			}
 			k, unseenLift := 0, false
 			var fell chess.Bitboard
-			if occ := p.OccupancyAfter(m); occ != v.occ|away&occ {
+			if occ := p.OccupancyAfter(m); occ != v.occ|away&occ&p.Occupied() {
 				// Or, on occupancy boards, a piece next to where it lands
 				// emptied within knockMs of its landing (this change, a
 				// piece set down), none of its squares: its hand knocked
@@ -267,16 +329,18 @@ func (ds *decodeState) search(i int, p chess.Position, pb physBoard, prevT int64
 				unseenLift = unseen && evs[i].Kind == trace.Off
 			}
 			if prevT >= 0 && begun >= 0 && begun-prevT < knockMs && chess.KingAttacks(prevLand).Has(m.From()) && m.To() != prevLand &&
-				evs[i].T-ds.liftedAt(first, i, m.From()) < minQuickCarryMs && !unseenLift {
-				// Pushed faster than a hand carries a piece: a knock. (Not
-				// a capture nobody saw land, taken at its piece's lift: its
-				// carry was not seen, and the later changes prove it.)
+				chess.KingAttacks(m.From()).Has(m.To()) && evs[i].T-ds.liftedAt(first, i, m.From()) < minQuickCarryMs && !unseenLift {
+				// Pushed to the next square faster than a hand carries a
+				// piece: a knock. (Not a capture nobody saw land, taken at
+				// its piece's lift: its carry was not seen, and the later
+				// changes prove it. Nor a piece set down farther away: no
+				// knock sends it there.)
 				continue
 			}
 			q := p
 			q.MakeMove(m)
 			if w := v; fell|away != 0 {
-				w.occ |= fell | away&q.Occupied()
+				w.occ |= fell | away&q.Occupied()&p.Occupied()
 				if w.diff(&q) != 0 {
 					continue
 				}
@@ -307,7 +371,9 @@ func (ds *decodeState) search(i int, p chess.Position, pb physBoard, prevT int64
 	}
 	var v view
 	pb.makeView(r.orient, &v)
-	if knocked == 0 && v.diff(&p) == 0 && v.diff(&r.lines[0].pos) != 0 {
+	// (Back where the published game is only after plies that came back
+	// to it: a repetition.)
+	if knocked == 0 && v.diff(&p) == 0 && (v.diff(&r.lines[0].pos) != 0 || ds.n > 0) {
 		ds.found, ds.end = true, p
 		return
 	}
@@ -352,7 +418,7 @@ func (r *Reconstructor) decode(t int64, minN int, out []Output) (_ []Output, ok 
 	if r.sensor == trace.Occupancy && !lost {
 		minN = max(minN, maxCatchAhead+1)
 	}
-	m, ok := r.decodeLog()
+	m, ok := r.decodeOrdered()
 	if !ok || m.n < minN {
 		return out, false
 	}
@@ -418,13 +484,18 @@ func (r *Reconstructor) inOrder(moves []chess.Move) (_ catchMatch, ok bool) {
 	if r.clock || len(r.lines) == 0 || n < 3 && len(r.log.evs) < 4*(n+1) {
 		return catchMatch{}, false
 	}
-	m, ok := r.decodeLog()
-	if !ok || m.n < n || (m.n-n)%2 != 0 {
-		return catchMatch{}, false
-	}
 	end := r.lines[0].pos
 	for _, mv := range moves {
 		end.MakeMove(mv)
 	}
-	return m, m.pos.Key() == end.Key()
+	same := func(m *catchMatch) bool { return m.n >= n && samePlacement(&m.pos, &end) }
+	m, ok := r.decodeLog(minReadyReplyMs)
+	ok = ok && same(&m)
+	// Replies begun sooner than a reply is ready may show more plies
+	// that came back to the same position: the changes they explain
+	// are a stray hand's otherwise.
+	if q, qok := r.decodeLog(0); qok && same(&q) && (!ok || q.n > m.n) {
+		m, ok = q, true
+	}
+	return m, ok
 }

@@ -651,6 +651,8 @@ func (r *Reconstructor) End(t int64, out []Output) []Output {
 			out = r.note(out, NoteNoPress, r.lastChange, r.cands[best].moves[0].From().Bitboard(),
 				"the last move was not completed by a clock press; it stands on the board at the end")
 			out = r.adopt(best, r.lastChange, out)
+		} else if best >= 0 && !r.cands[best].changes() {
+			out = r.repeated(r.lastChange, out)
 		} else if best < 0 && !r.clock {
 			// Nothing the searches reach: fast plies the board went on
 			// with, none still long enough for a timer before the input
