@@ -34,19 +34,21 @@ func TestCatchUpFromAnEarlierPly(t *testing.T) {
 }
 
 // TestCatchUpKeepsAKnockAlerted: without a clock, White's hand playing
-// 2. Nf3 knocks the a7 pawn onto a6 and it is left there. The board is
-// exactly 2. Nf3 a6, but Black's pawn left 100 ms after the knight
-// landed, sooner than any reply: the pawn is alerted out of place, and
-// no catch-up takes it for a move.
+// 3. Bb5 knocks the a6 pawn next to the landing onto a5 and it is left
+// there. The board is exactly 3. Bb5 a5, but Black's pawn left 100 ms
+// after the bishop landed, sooner than any reply, from next to where the
+// hand let go: the pawn is alerted out of place, and no catch-up takes it
+// for a move.
 func TestCatchUpKeepsAKnockAlerted(t *testing.T) {
 	for _, s := range []trace.Sensor{trace.Colour, trace.PieceSensor} {
 		h := newHands(t, s, chess.NewPosition())
-		h.move("e2", "e4").wait(2000).move("e7", "e5").wait(2000)
-		h.move("g1", "f3")
-		h.now -= 50 // 100 ms after the knight landed
-		h.lift("a7").place("a6").wait(6000)
+		h.move("e2", "e4").wait(2000).move("a7", "a6").wait(2000)
+		h.move("g1", "f3").wait(2000).move("e7", "e6").wait(2000)
+		h.move("f1", "b5")
+		h.now -= 50 // 100 ms after the bishop landed
+		h.lift("a6").place("a5").wait(6000)
 		r, outs := h.run(Config{})
-		if got, want := sanList(r), "e4 e5 Nf3"; got != want {
+		if got, want := sanList(r), "e4 a6 Nf3 e6 Bb5"; got != want {
 			t.Errorf("%s: moves %q, want %q", s, got, want)
 		}
 		if a := alertList(outs); a == "" {

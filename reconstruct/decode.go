@@ -328,6 +328,11 @@ func (ds *decodeState) search(i int, p chess.Position, pb physBoard, prevT int64
 				}
 				unseenLift = unseen && evs[i].Kind == trace.Off
 			}
+			if prevT >= 0 && begun >= 0 && begun-prevT < minReadyReplyMs && chess.KingAttacks(prevLand).Has(m.From()) {
+				// Sooner than a reply is ready, and from next to where
+				// the move before landed: that hand knocking a piece.
+				continue
+			}
 			if prevT >= 0 && begun >= 0 && begun-prevT < knockMs && chess.KingAttacks(prevLand).Has(m.From()) && m.To() != prevLand &&
 				chess.KingAttacks(m.From()).Has(m.To()) && evs[i].T-ds.liftedAt(first, i, m.From()) < minQuickCarryMs && !unseenLift {
 				// Pushed to the next square faster than a hand carries a
