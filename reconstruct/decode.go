@@ -91,6 +91,7 @@ type decodeState struct {
 	touch [maxLogEvents]bool
 	nodes int
 	seq   [maxDecodePlies]chess.Move
+	quick [maxDecodePlies]bool // seq[i] may be a knock: not the last ply
 	n     int
 	found bool
 	end   chess.Position
@@ -328,11 +329,6 @@ func (ds *decodeState) search(i int, p chess.Position, pb physBoard, prevT int64
 				}
 				unseenLift = unseen && evs[i].Kind == trace.Off
 			}
-			if prevT >= 0 && begun >= 0 && begun-prevT < minReadyReplyMs && chess.KingAttacks(prevLand).Has(m.From()) {
-				// Sooner than a reply is ready, and from next to where
-				// the move before landed: that hand knocking a piece.
-				continue
-			}
 			if prevT >= 0 && begun >= 0 && begun-prevT < knockMs && chess.KingAttacks(prevLand).Has(m.From()) && m.To() != prevLand &&
 				chess.KingAttacks(m.From()).Has(m.To()) && evs[i].T-ds.liftedAt(first, i, m.From()) < minQuickCarryMs && !unseenLift {
 				// Pushed to the next square faster than a hand carries a
@@ -366,6 +362,10 @@ func (ds *decodeState) search(i int, p chess.Position, pb physBoard, prevT int64
 			q := p
 			q.MakeMove(m)
 			ds.seq[ds.n] = m
+			// Sooner than a reply is ready, from next to where the move
+			// before landed (a recapture there aside): that hand may
+			// have knocked the piece there, unless the game went on.
+			ds.quick[ds.n] = prevT >= 0 && begun >= 0 && begun-prevT < minReadyReplyMs && chess.KingAttacks(prevLand).Has(m.From()) && m.To() != prevLand
 			ds.n++
 			ds.search(i+1, q, pb, evs[i].T, moveLanding(m), knocked|falls[f])
 			if ds.found || ds.nodes > decodeBudget {
@@ -378,7 +378,7 @@ func (ds *decodeState) search(i int, p chess.Position, pb physBoard, prevT int64
 	pb.makeView(r.orient, &v)
 	// (Back where the published game is only after plies that came back
 	// to it: a repetition.)
-	if knocked == 0 && v.diff(&p) == 0 && (v.diff(&r.lines[0].pos) != 0 || ds.n > 0) {
+	if knocked == 0 && v.diff(&p) == 0 && (v.diff(&r.lines[0].pos) != 0 || ds.n > 0) && (ds.n == 0 || !ds.quick[ds.n-1]) {
 		ds.found, ds.end = true, p
 		return
 	}
