@@ -493,7 +493,15 @@ func (r *Reconstructor) inOrder(moves []chess.Move) (_ catchMatch, ok bool) {
 	for _, mv := range moves {
 		end.MakeMove(mv)
 	}
-	same := func(m *catchMatch) bool { return m.n >= n && samePlacement(&m.pos, &end) }
+	same := func(m *catchMatch) bool {
+		if r.sensor == trace.Occupancy {
+			// (Where the board cannot tell the pieces, a piece moved in
+			// two steps reads as a move and another: the same player to
+			// move, as the board cannot show.)
+			return m.n >= n && (m.n-n)%2 == 0 && m.pos.Key() == end.Key()
+		}
+		return m.n >= n && samePlacement(&m.pos, &end)
+	}
 	m, ok := r.decodeLog(minReadyReplyMs)
 	ok = ok && same(&m)
 	// Replies begun sooner than a reply is ready may show more plies
