@@ -373,6 +373,11 @@ func (ds *decodeState) search(i int, p chess.Position, pb physBoard, prevT int64
 			}
 			ds.n--
 		}
+		if nf == 0 && r.sensor != trace.Occupancy && evs[i].Kind == trace.On && ds.n+2 <= maxDecodePlies {
+			if ds.recaptured(first, i, &p, &ml, &v, away, pb, knocked) {
+				return
+			}
+		}
 	}
 	var v view
 	pb.makeView(r.orient, &v)
@@ -389,6 +394,57 @@ func (ds *decodeState) search(i int, p chess.Position, pb physBoard, prevT int64
 			return
 		}
 	}
+}
+
+// recaptured tries, at change i (a square filled) that no move fits, a
+// move to that square whose landing no sweep saw, its piece taken there
+// at once by the piece set down now: a capture answered faster than a
+// sweep (colour and piece boards). Both pieces must have been lifted
+// since the move before. It reports whether the search found a
+// sequence.
+func (ds *decodeState) recaptured(first, i int, p *chess.Position, ml *chess.MoveList, v *view, away chess.Bitboard, pb physBoard, knocked chess.Bitboard) bool {
+	r := ds.r
+	evs := r.log.evs
+	gs := rotSquare(evs[i].Square, r.orient)
+	lifted := func(s chess.Square) bool {
+		raw := unrotSquare(s, r.orient)
+		for j := first; j < i; j++ {
+			if evs[j].Kind == trace.Off && evs[j].Square == raw {
+				return true
+			}
+		}
+		return false
+	}
+	for _, m1 := range ml.Moves() {
+		if m1.To() != gs || m1.IsCastling() || !lifted(m1.From()) {
+			continue
+		}
+		q1 := *p
+		q1.MakeMove(m1)
+		var ml2 chess.MoveList
+		q1.GenerateLegal(&ml2)
+		for _, m2 := range ml2.Moves() {
+			if m2.To() != gs || m2.IsPromotion() && m2.Promotion() != chess.Queen && r.sensor != trace.PieceSensor || !lifted(m2.From()) {
+				continue
+			}
+			q2 := q1
+			q2.MakeMove(m2)
+			w := *v
+			w.occ |= away & q2.Occupied() & p.Occupied()
+			if w.diff(&q2) != 0 {
+				continue
+			}
+			ds.seq[ds.n], ds.seq[ds.n+1] = m1, m2
+			ds.quick[ds.n], ds.quick[ds.n+1] = false, false
+			ds.n += 2
+			ds.search(i+1, q2, pb, evs[i].T, gs, knocked)
+			if ds.found || ds.nodes > decodeBudget {
+				return true
+			}
+			ds.n -= 2
+		}
+	}
+	return false
 }
 
 // promoGuess is the promotion piece a board that cannot see it assumes:
