@@ -826,3 +826,26 @@ func TestKnockedPieceIsNoLanding(t *testing.T) {
 		h.expect(start, "e5 fxe5 Nxe5 Qxa7", "")
 	}
 }
+
+// TestKnockPutBackAsReplyBegins: Black plays Rb7, the hand knocking the
+// bishop on a7 onto a6, and picks it up to put it back while White's hand
+// lifts the knight for Ne8 (5 ms before the bishop is back: faster than a
+// sweep orders them), knocking the rook on d8 onto c7, put back at once.
+// The board then stands still for 22 s showing the game: Rb7 Ne8, no
+// misplaced pieces.
+func TestKnockPutBackAsReplyBegins(t *testing.T) {
+	start := mustFEN(t, "3R4/b1r5/5N1p/p4k2/b4N2/6PP/K7/8 b - - 4 59")
+	for _, sensor := range []trace.Sensor{trace.Colour, trace.PieceSensor} {
+		h := newHands(t, sensor, start)
+		br, bb, wn, wr := chess.NewPiece(chess.Black, chess.Rook), chess.NewPiece(chess.Black, chess.Bishop),
+			chess.NewPiece(chess.White, chess.Knight), chess.NewPiece(chess.White, chess.Rook)
+		h.at(944320, trace.Off, "c7", 0).at(944418, trace.On, "b7", br)
+		h.at(944504, trace.On, "a6", bb).at(944517, trace.Off, "a7", 0)
+		h.at(945204, trace.Off, "a6", 0).at(945412, trace.Off, "f6", 0).at(945417, trace.On, "a7", bb)
+		h.at(945635, trace.On, "e8", wn).at(945720, trace.On, "c7", wr).at(945734, trace.Off, "d8", 0)
+		h.at(946820, trace.Off, "c7", 0).at(946934, trace.On, "d8", wr)
+		h.at(969279, trace.Off, "a4", 0).at(969668, trace.On, "b3", bb)
+		h.wait(3000)
+		h.expect(start, "Rb7 Ne8 Bb3+", "")
+	}
+}

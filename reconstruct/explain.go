@@ -155,6 +155,13 @@ func (r *Reconstructor) seqCost(p *chess.Position, lastTo chess.Square, moves []
 		}
 		if lifted && i+1 < len(moves) && crossedLater(moves[i+1:], from, rv) {
 			lift, lifted = r.firstOff(from)
+		} else if lifted && !m.IsCastling() && !rv.framed && r.sensor != trace.Occupancy &&
+			r.rec.placedOther(unrotSquare(from, r.orient), q.PieceAt(from)) {
+			// Its square filled since only by pieces the sensor told
+			// apart from it: a later lift there was of one of those (a
+			// piece the reply's hand knocked there, picked up to be put
+			// back), and the move began with the first.
+			lift, lifted = r.firstOff(from)
 		} else if lifted && !m.IsCastling() && !rv.framed {
 			// Nor a lift after the piece, seen on its destination, left
 			// it and its own square was filled again: it was knocked
