@@ -849,3 +849,146 @@ func TestKnockPutBackAsReplyBegins(t *testing.T) {
 		h.expect(start, "Rb7 Ne8 Bb3+", "")
 	}
 }
+
+// events plays a trace's events as written there ("T off SQ", "T on SQ
+// P" with P the piece's FEN letter), one a line.
+func (h *hands) events(text string) *hands {
+	for _, line := range strings.Split(strings.TrimSpace(text), "\n") {
+		var t int64
+		var kind, name, letter string
+		if n, _ := fmt.Sscan(line, &t, &kind, &name, &letter); n < 3 {
+			h.t.Fatalf("bad event %q", line)
+		}
+		if kind == "off" {
+			h.at(t, trace.Off, name, 0)
+			continue
+		}
+		pc := chess.NoPiece
+		for _, c := range []chess.Color{chess.White, chess.Black} {
+			for pt := chess.Pawn; pt <= chess.King; pt++ {
+				if x := chess.NewPiece(c, pt); x.FENLetter() == letter[0] {
+					pc = x
+				}
+			}
+		}
+		if pc == chess.NoPiece {
+			h.t.Fatalf("bad piece in %q", line)
+		}
+		h.at(t, trace.On, name, pc)
+	}
+	return h
+}
+
+// TestSlideAcrossLandingThenKnocked: Black slides the rook h1-e1 across
+// f1 (on f1 for 99 or 132 ms, or not seen there), and the hand knocks the
+// rook on d2 onto d1; White plays Be2 and the hand knocks the rook on e1
+// onto f1 about 100 to 200 ms after the bishop landed. The board stands
+// still a second or more with the rook on f1, both knocked pieces are
+// then put back and the game goes on. Rhf1 was no move: its rook stood on
+// e1 a second and more and reached f1 only after White's reply had begun.
+// The game is Rhe1 Be2, not Rhf1 Be2 (57 plies behind and a false alert),
+// at each of the paces the hands played it.
+func TestSlideAcrossLandingThenKnocked(t *testing.T) {
+	start := mustFEN(t, "8/pp2kppp/4p3/3pP2P/3N2B1/P5K1/1P1R2P1/2r4r b - - 2 29")
+	for _, hands := range []string{`
+69934 on g1 r
+69934 off h1
+70033 off g1
+70065 on f1 r
+70164 on e1 r
+70164 off f1
+70365 off d2
+70427 on d1 R
+70837 off g4
+71026 on e2 B
+71121 off e1
+71319 on f1 r
+72968 off d1
+73170 on d2 R
+73170 off f1
+73170 on e1 r
+73687 off f7
+73848 on f6 p
+74795 off d4
+75023 on f3 N
+75576 off e1
+75742 on h1 r
+77037 off g3
+77173 on g4 K`, `
+156526 on g1 r
+156526 off h1
+156625 off g1
+156657 on f1 r
+156756 on e1 r
+156756 off f1
+156957 off d2
+157019 on d1 R
+157561 off g4
+157750 on e2 B
+157845 off e1
+158043 on f1 r
+159560 off d1
+159762 on d2 R
+159762 off f1
+159762 on e1 r
+160939 off f7
+161100 on f6 p
+164786 off d4
+165014 on f3 N
+165567 off e1
+165733 on h1 r
+167037 off g3
+167173 on g4 K`, `
+422143 on g1 r
+422176 off h1
+422274 on f1 r
+422275 off g1
+422406 on e1 r
+422406 off f1
+422607 off d2
+422636 on d1 R
+425191 off g4
+425210 off d1
+425379 on d2 R
+425380 on e2 B
+425475 off e1
+425673 on f1 r
+426399 off f1
+426531 on e1 r
+429361 off f7
+429687 on f6 p
+433000 off d4
+433300 on f3 N
+435000 off e1
+435200 on h1 r
+437000 off g3
+437200 on g4 K`, `
+163557 on g1 r
+163799 on e1 r
+163807 off g1
+163811 off h1
+164045 on d1 R
+164076 off d2
+164651 off g4
+164830 on e2 B
+165049 off e1
+165303 on f1 r
+166795 off d1
+166826 on d2 R
+166826 off f1
+166826 on e1 r
+168209 on f6 p
+168241 off f7
+170000 off d4
+170300 on f3 N
+172000 off e1
+172200 on h1 r
+174000 off g3
+174200 on g4 K`} {
+		for _, sensor := range []trace.Sensor{trace.Colour, trace.PieceSensor} {
+			h := newHands(t, sensor, start)
+			h.events(hands).wait(3000)
+			h.expect(start, "Rhe1 Be2 f6 Nf3 Rh1 Kg4", "")
+		}
+	}
+}

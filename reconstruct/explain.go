@@ -354,7 +354,10 @@ func (r *Reconstructor) seqCost(p *chess.Position, lastTo chess.Square, moves []
 		}
 		prevDone, prevOn, prevLand = -1, -1, land
 		prevQuick, prevEst = -1, false
-		if t, ok := r.firstOn(land); ok && !laterTouch(moves[i+1:], land, rv) {
+		later := laterTouch(moves[i+1:], land, rv)
+		if t := r.restedOn(land, later, moves[i+1:], rv); t >= 0 {
+			prevDone = t
+		} else if t, ok := r.firstOn(land); ok && !later {
 			prevDone = t
 		} else if t := lift; lifted {
 			// Not seen landing (a capture faster than a scan): the hand
@@ -412,6 +415,53 @@ func (r *Reconstructor) seqCost(p *chess.Position, lastTo chess.Square, moves []
 	}
 	// Only a last move can be a piece still in the air.
 	return cost, lastNeed&^rv.lifted != 0
+}
+
+// restedOn is when a move's piece came to rest on land, its square, where
+// the record shows more than its first filling (-1: that filling, or
+// unknown). Without a clock on colour and piece boards: a first filling
+// gone again sooner than a reply begins was the moving hand carrying or
+// sliding the piece on across its square (no other hand knocks it that
+// soon), and it came to rest at the last filling (a rook slid h1-e1
+// across f1, standing on e1 a second before it went to f1 as the reply
+// was made, was not done when it first showed on f1). When a later move of the
+// sequence only leaves land (later: one touches it), its lift there is
+// the last, and the move was done at a filling before it (the rook's on
+// f1 for Rhf1 before Rfe1, not the carry assumed from its lift).
+func (r *Reconstructor) restedOn(land chess.Square, later bool, rest []chess.Move, rv *recView) int64 {
+	if r.clock || r.sensor == trace.Occupancy || rv.framed {
+		return -1
+	}
+	on, ok := r.firstOn(land)
+	if !ok {
+		return -1
+	}
+	gone := int64(-1)
+	if later {
+		if gone, _ = r.lastOff(land); on > gone || !leftLater(rest, land) {
+			return -1
+		}
+	}
+	if off, ok := r.firstOff(land); ok && off >= on && off < on+minReplyMs {
+		if last, _ := r.lastOn(land); last > off && (!later || last < gone) {
+			return last
+		}
+	}
+	if later {
+		return on
+	}
+	return -1
+}
+
+// leftLater reports whether the later moves that touch s only leave it
+// (lift the piece standing there): none lands on it.
+func leftLater(moves []chess.Move, s chess.Square) bool {
+	for _, m := range moves {
+		if m.To() == s || m.IsCastling() && (m.CastlingKingTo() == s || m.CastlingRookTo() == s) || m.IsEnPassant() && m.To()^8 == s {
+			return false
+		}
+	}
+	return true
 }
 
 // setDownOnWay prices the squares move m from q crosses that were seen
@@ -539,11 +589,25 @@ func (r *Reconstructor) pushedOnto(s chess.Square) bool {
 	rc := &r.rec
 	on := rc.lastOn[s]
 	for b := chess.KingAttacks(s) & rc.lifted; b != 0; b &= b - 1 {
-		if off := rc.lastOff[b.First()]; off >= on && off <= on+r.sweepNearMs() {
+		n := b.First()
+		if off := rc.lastOff[n]; off >= on && off <= on+r.sweepNearMs() && !r.slidThrough(n, on) {
 			return true
 		}
 	}
 	return false
+}
+
+// slidThrough reports whether raw square n, emptied as the square next to
+// it filled at on, had been filled from empty sooner than a reply begins
+// before: a piece slid across n and on by its own hand, not one standing
+// on n that a hand pushed over (no other hand reaches it that soon).
+func (r *Reconstructor) slidThrough(n chess.Square, on int64) bool {
+	rc := &r.rec
+	if rc.placed&n.Bitboard() == 0 || rc.firstOn[n] > on || rc.firstOn[n]+minReplyMs <= on {
+		return false
+	}
+	// Empty when the record began: its first event was a filling.
+	return rc.lifted&n.Bitboard() == 0 || rc.firstOff[n] >= rc.firstOn[n]
 }
 
 // castlingTouch prices touched squares, each lifted and filled again,
