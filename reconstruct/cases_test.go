@@ -992,3 +992,72 @@ func TestSlideAcrossLandingThenKnocked(t *testing.T) {
 		}
 	}
 }
+
+// TestTouchDownThenKnockIsNoReply: White's bishop goes b3-e6, touching
+// down on d5 for 250 ms on its way, and the hand knocks the queen on d6
+// onto c6 as it goes on (the queen seen on c6 28 ms after the bishop left
+// d5, the bishop on e6 7 ms later). The bishop lifted from where it first
+// landed, a piece the queen could take, is no victim taken off, and the
+// queen on c6 no reply slid there whose hand knocked the bishop: the
+// moving hand went on. The game is Be6+ Kb8 (the queen put back), not Bd5
+// Qc6 Be6+ Kb8 with a false alert when the queen is put back.
+func TestTouchDownThenKnockIsNoReply(t *testing.T) {
+	start := mustFEN(t, "2k2r2/1pp1R2p/3q4/7P/p4p2/PB1b1Pp1/1P4P1/K1Q5 w - - 2 36")
+	for _, sensor := range []trace.Sensor{trace.Colour, trace.PieceSensor} {
+		h := newHands(t, sensor, start)
+		h.events(`
+188885 off b3
+189385 on b3 B
+190635 off b3
+190705 on d5 B
+190955 off d5
+190983 on c6 q
+190986 off d6
+190990 on e6 B
+191545 off c8
+191791 on b8 k
+193483 off c6
+193986 on d6 q
+197522 off e7
+197764 off c7
+197768 on d7 R
+199014 on c7 p`).wait(3000)
+		h.expect(start, "Be6+ Kb8 Rd7", "")
+	}
+}
+
+// TestTouchDownThenKnockedCapturer: White's rook goes h3-b3, touching
+// down on c3 for 300 ms, and the hand knocks the queen on b2, which could
+// take on c3, onto c3 as the rook lands on b3; the queen is put back. The
+// rook lifted from c3 and then the queen lifted looked like Qxc3 begun
+// with its victim taken off first: Rc3 was published, and the put-back
+// raised a false alert. The rook set down on b3 says the moving hand went
+// on. The same lifts followed by the queen set down on c3 are the
+// capture.
+func TestTouchDownThenKnockedCapturer(t *testing.T) {
+	start := mustFEN(t, "5n2/3r1k2/8/2Pp2pP/1p1bb3/7R/Pq3PPQ/3RK3 w - - 0 32")
+	for _, sensor := range []trace.Sensor{trace.Colour, trace.PieceSensor} {
+		h := newHands(t, sensor, start)
+		h.events(`
+479082 off h3
+479475 on c3 R
+479775 off c3
+480361 off b2
+480373 on b3 R
+480475 on c3 q
+481975 off c3
+482361 on b2 q`).wait(3000)
+		h.expect(start, "Rb3", "")
+
+		h = newHands(t, sensor, start)
+		h.events(`
+479082 off h3
+479475 on c3 R
+479775 off c3
+480361 off b2
+480873 on c3 q
+483000 off d1
+483300 on d2 R`).wait(3000)
+		h.expect(start, "Rc3 Qxc3+ Rd2", "")
+	}
+}

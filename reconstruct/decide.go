@@ -1032,6 +1032,17 @@ func (r *Reconstructor) resolveHeld(s chess.Square, t int64, out []Output) []Out
 		// its own (the rook on h1, 4 ms later), not one hand taking off
 		// a victim and then the capturing piece.
 		return out
+	} else if h.capturerT == 0 && r.sensor != trace.Occupancy && r.heldTouchDown() {
+		// The moved piece taken up from where it landed within a
+		// touch-down, and then a piece that can take it there: a victim
+		// taken off first, or the moving hand going on with its piece
+		// (Rb3 touching down on c3, its hand knocking the queen on b2
+		// that could take there). The next change tells: the capturing
+		// piece set down on the victim's square is the reply, the held
+		// piece set down where it can go on is the move.
+		h.ok = true
+		h.capturer, h.capturerT = s, t
+		return out
 	}
 	r.cands = append(r.cands[:0], h.cands...)
 	r.ver++ // r.cands no longer holds what explain found
@@ -1047,6 +1058,9 @@ func (r *Reconstructor) resolveHeld(s chess.Square, t int64, out []Output) []Out
 		}
 	} else {
 		r.rec.off(h.sq, h.t)
+		if h.capturerT != 0 {
+			r.rec.off(h.capturer, h.capturerT)
+		}
 		if h.fellT != 0 {
 			// (The piece the replying hand knocked: the reply's.)
 			r.rec.off(h.second, h.secondT)
