@@ -1061,3 +1061,37 @@ func TestTouchDownThenKnockedCapturer(t *testing.T) {
 		h.expect(start, "Rc3 Qxc3+ Rd2", "")
 	}
 }
+
+// TestKnockReadAsMoveTakenBackAsNextBegins: Black's Rxd6 hand knocks the
+// rook on e7 onto e8, where it stands 1.5 s (read as Re8+), and puts it
+// back; half a second later White lifts that rook for Rxa7, whose hand
+// knocks the rook on b8 onto a8, put back after g6. The board stood still
+// back before Re8+ and White, to move there, began a move: Re8+ is taken
+// back then, and the game is Rxa7 g6, not Re8+ amended into Rd7 with the
+// knocked rook read as Ra8 (44 plies behind and a false alert).
+func TestKnockReadAsMoveTakenBackAsNextBegins(t *testing.T) {
+	start := mustFEN(t, "1r1r2k1/p3Rpp1/3Q1n1p/P4B2/2pp4/7P/P1P2PP1/4R1K1 b - - 0 26")
+	for _, sensor := range []trace.Sensor{trace.Colour, trace.PieceSensor} {
+		h := newHands(t, sensor, start)
+		h.events(`
+193099 off d8
+193286 off d6
+193286 on d6 r
+193572 off e7
+193603 on e8 R
+195103 off e8
+195322 on e7 R
+195822 off e7
+196056 off a7
+196306 on a7 R
+196341 off b8
+196587 on a8 r
+197079 off g7
+197298 on g6 p
+198837 off a8
+199091 on b8 r
+201736 on g4 B
+201763 off f5`).wait(3000)
+		h.expect(start, "Rxd6 Rxa7 g6 Bg4", "")
+	}
+}

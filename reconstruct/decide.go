@@ -264,6 +264,14 @@ func (r *Reconstructor) replyBegins(ev *trace.Event, out []Output) []Output {
 	// moves are searched for only when enough squares were touched for
 	// two (a piece in the hand touches one or two).
 	best := r.explainFirst(false)
+	if best >= 0 && r.knockTakenBack(&r.cands[best], s, on) {
+		// The board stood still back in the position before the last
+		// published move (a knocked piece read as that move, put back),
+		// and the player to move there lifts a piece: the move is taken
+		// back now, before the move begun is made. (Else the plies begun
+		// so were read with the knock kept as another move.)
+		return r.adopt(best, r.lastChange, out)
+	}
 	if best < 0 || r.cands[best].back > 0 && !r.castlesPublishedRook(&r.cands[best]) {
 		if (r.rec.lifted|r.rec.placed).Count() < 3 && !r.twoLiftedUnseen(on) {
 			return out
@@ -1927,4 +1935,16 @@ func (r *Reconstructor) castlesPublishedRook(c *cand) bool {
 		return false
 	}
 	return rookPartOf(c.moves[0], r.plies[len(r.plies)-1].move)
+}
+
+// knockTakenBack reports whether c, the board's explanation as a lift of
+// raw square s begins (on: a filling), is the last published move taken
+// back, and the lift is of a piece of the player to move then, on a
+// colour or piece board without a clock.
+func (r *Reconstructor) knockTakenBack(c *cand, s chess.Square, on bool) bool {
+	if c.n != 0 || c.back != 1 || c.line != 0 || c.stale || on || r.clock || r.sensor == trace.Occupancy || len(r.plies) == 0 {
+		return false
+	}
+	p := &r.befores[len(r.plies)-1]
+	return p.ByColor(p.SideToMove()).Has(rotSquare(s, r.orient))
 }
