@@ -1095,3 +1095,42 @@ func TestKnockReadAsMoveTakenBackAsNextBegins(t *testing.T) {
 		h.expect(start, "Rxd6 Rxa7 g6 Bg4", "")
 	}
 }
+
+// TestSwappedCaptureIsDoneAtItsLanding: exd5 swapped faster than a scan
+// (d5's lift and filling at one time), its hand knocking the e5 pawn
+// off; Black's d6 hand knocks the d5 pawn onto c5, put back two seconds
+// later. exd5 was done when it landed, not when the knocked pawn was put
+// back (its square's lift read as the first filling gone again at once,
+// the capture slid on): exd5 d6 are published as the pawn is put back,
+// before White's f4, not six seconds later.
+func TestSwappedCaptureIsDoneAtItsLanding(t *testing.T) {
+	start := mustFEN(t, "rr4k1/3p2pp/8/3bp3/nPP1P3/pK3PP1/P6P/2R2R2 w - - 0 28")
+	for _, sensor := range []trace.Sensor{trace.Colour, trace.PieceSensor} {
+		h := newHands(t, sensor, start)
+		h.events(`
+1187923 off e4
+1188345 off d5
+1188345 on d5 P
+1188748 off e5
+1190395 off d7
+1190545 off d5
+1190570 on d6 p
+1190742 on c5 P
+1191148 on e5 p
+1193142 off c5
+1193345 on d5 P
+1197301 off f3
+1197526 on f4 P`)
+		r, err := New(Config{Start: start, Sensor: sensor})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []Output
+		for i := range h.evs {
+			out = r.Feed(&h.evs[i], out[:0])
+		}
+		if got := sanList(r); got != "exd5 d6" {
+			t.Errorf("%v: published %q as f4 lands, want %q", sensor, got, "exd5 d6")
+		}
+	}
+}

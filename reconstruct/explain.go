@@ -442,7 +442,7 @@ func (r *Reconstructor) restedOn(land chess.Square, later bool, rest []chess.Mov
 			return -1
 		}
 	}
-	if off, ok := r.firstOff(land); ok && off >= on && off < on+minReplyMs {
+	if off, ok := r.firstOff(land); ok && off > on && off < on+minReplyMs {
 		if last, _ := r.lastOn(land); last > off && (!later || last < gone) {
 			return last
 		}
@@ -607,7 +607,7 @@ func (r *Reconstructor) slidThrough(n chess.Square, on int64) bool {
 		return false
 	}
 	// Empty when the record began: its first event was a filling.
-	return rc.lifted&n.Bitboard() == 0 || rc.firstOff[n] >= rc.firstOn[n]
+	return rc.lifted&n.Bitboard() == 0 || rc.firstOff[n] > rc.firstOn[n]
 }
 
 // castlingTouch prices touched squares, each lifted and filled again,
