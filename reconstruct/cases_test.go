@@ -1134,3 +1134,30 @@ func TestSwappedCaptureIsDoneAtItsLanding(t *testing.T) {
 		}
 	}
 }
+
+// TestChess960CastlingWithKingTouchedIsNoRookMove: White castles long in
+// Chess960 with the king on d1 and the rook on a1 (king to c1, rook to
+// d1): on colour and occupancy boards that is a1 emptied and c1 filled,
+// as Rc1, with the king's square lifted and filled again. The hand knocks
+// the pawn on b2 onto b1, on Rc1's way, put back. The king lifted and set
+// back is what the castling looks like, no touch: the game is O-O-O, not
+// Rc1 amended 34 plies later.
+func TestChess960CastlingWithKingTouchedIsNoRookMove(t *testing.T) {
+	start := mustFEN(t, "r2krq2/bppb2pp/p2pnpn1/4p3/3PP3/1BP1BPN1/PP1N2PP/R2KR1Q1 w KQkq - 6 10")
+	start.SetChess960(true)
+	for _, sensor := range []trace.Sensor{trace.Colour, trace.PieceSensor} {
+		h := newHands(t, sensor, start)
+		h.events(`
+256035 off d1
+256265 off a1
+256365 on c1 K
+256695 on d1 R
+256731 off b2
+256826 on b1 P
+258311 off b1
+258513 on b2 P
+276352 off g6
+276607 on f4 n`).wait(3000)
+		h.expect(start, "O-O-O Ngf4", "")
+	}
+}

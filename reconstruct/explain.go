@@ -128,7 +128,8 @@ func (r *Reconstructor) seqCost(p *chess.Position, lastTo chess.Square, moves []
 	prevEst := false  // prevDone is a carry assumed, the landing unseen
 	var movers uint16 // bit per chess.Piece the sequence moves
 	// castleRooks: the rooks' squares of castlings that fill and empty
-	// the same squares as a king move of the sequence (sameCastling).
+	// the same squares as a king move of the sequence (sameCastling), and
+	// the kings' squares of castlings that do as a rook move of it does.
 	var castleRooks chess.Bitboard
 	for i, m := range moves {
 		movers |= 1 << q.PieceAt(m.From())
@@ -227,6 +228,8 @@ func (r *Reconstructor) seqCost(p *chess.Position, lastTo chess.Square, moves []
 		}
 		if !m.IsCastling() && from == q.KingSquare(q.SideToMove()) && q.Castling()&castleRights(q.SideToMove()) != 0 {
 			castleRooks |= r.sameCastling(q, m)
+		} else if !m.IsCastling() && q.PieceAt(from).Type() == chess.Rook && q.Castling()&castleRights(q.SideToMove()) != 0 {
+			castleRooks |= r.sameCastlingKing(q, m)
 		}
 		if m.IsPromotion() {
 			cost += r.promoCost(m.Promotion())
@@ -407,7 +410,11 @@ func (r *Reconstructor) seqCost(p *chess.Position, lastTo chess.Square, moves []
 		// A king move that leaves its castling rook lifted and set back
 		// while a castling fills and empties the same squares: what the
 		// castling looks like (a Chess960 king stepping onto the rook's
-		// square as the rook goes next to it), not a touch.
+		// square as the rook goes next to it), not a touch. The same for
+		// a rook move that leaves its castling king lifted and set back
+		// (Rc1 from a1 with the king on d1 touched is O-O-O, the king
+		// going to c1 and the rook to d1: on a colour board the game was
+		// 34 plies behind, seed 39).
 		cost += costCaptureTouch
 	}
 	if len(moves) > 0 && stray&rv.lifted&rv.placed&(p.Pieces(chess.White, chess.King)|p.Pieces(chess.Black, chess.King)) != 0 {
@@ -635,6 +642,35 @@ func (r *Reconstructor) castlingTouch(q *chess.Position, last chess.Move, again 
 	}
 	return 0
 }
+
+// sameCastlingKing returns the king squares of the legal castlings in q
+// with rook move m's rook whose squares filled and emptied are m's (a
+// Chess960 king on d1 castling long to c1, its rook from a1 to d1, looks
+// like Rc1 on occupancy and colour boards).
+func (r *Reconstructor) sameCastlingKing(q *chess.Position, m chess.Move) chess.Bitboard {
+	// Only when the king stands, and the rook lands, where a castling
+	// puts one of them (files c, d, f and g, on the king's rank): its
+	// square then stays filled.
+	k, to := q.KingSquare(q.SideToMove()), m.To()
+	if k.Rank() != to.Rank() || k.Rank() != m.From().Rank() || !castleFile(k.File()) || !castleFile(to.File()) {
+		return 0
+	}
+	// (Not r.legal: its cache backs the move lists callers iterate over.)
+	var ml chess.MoveList
+	q.GenerateLegal(&ml)
+	occ := q.OccupancyAfter(m)
+	var b chess.Bitboard
+	for _, c := range ml.Moves() {
+		if c.IsCastling() && c.To() == m.From() && q.OccupancyAfter(c) == occ {
+			b |= c.From().Bitboard()
+		}
+	}
+	return b
+}
+
+// castleFile reports whether a castling sets a king or rook down on file
+// f (c, d, f, g).
+func castleFile(f int) bool { return f == 2 || f == 3 || f == 5 || f == 6 }
 
 // landings are the squares move m sets its pieces down on.
 func landings(m chess.Move) chess.Bitboard {
