@@ -228,7 +228,10 @@ func (r *Reconstructor) seqCost(p *chess.Position, lastTo chess.Square, moves []
 		}
 		if !m.IsCastling() && from == q.KingSquare(q.SideToMove()) && q.Castling()&castleRights(q.SideToMove()) != 0 {
 			castleRooks |= r.sameCastling(q, m)
-		} else if !m.IsCastling() && q.PieceAt(from).Type() == chess.Rook && q.Castling()&castleRights(q.SideToMove()) != 0 {
+		} else if !m.IsCastling() && r.sensor != trace.Occupancy && q.PieceAt(from).Type() == chess.Rook && q.Castling()&castleRights(q.SideToMove()) != 0 {
+			// (Not on occupancy boards, where a touched square may be
+			// any piece's: there seed 2 of the stress grid had 12 more
+			// games behind.)
 			castleRooks |= r.sameCastlingKing(q, m)
 		}
 		if m.IsPromotion() {
@@ -414,7 +417,7 @@ func (r *Reconstructor) seqCost(p *chess.Position, lastTo chess.Square, moves []
 		// a rook move that leaves its castling king lifted and set back
 		// (Rc1 from a1 with the king on d1 touched is O-O-O, the king
 		// going to c1 and the rook to d1: on a colour board the game was
-		// 34 plies behind, seed 39).
+		// 34 plies behind, seed 39; colour and piece boards only).
 		cost += costCaptureTouch
 	}
 	if len(moves) > 0 && stray&rv.lifted&rv.placed&(p.Pieces(chess.White, chess.King)|p.Pieces(chess.Black, chess.King)) != 0 {
