@@ -1939,12 +1939,20 @@ func (r *Reconstructor) castlesPublishedRook(c *cand) bool {
 
 // knockTakenBack reports whether c, the board's explanation as a lift of
 // raw square s begins (on: a filling), is the last published move taken
-// back, and the lift is of a piece of the player to move then, on a
-// colour or piece board without a clock.
+// back, with no square touched since but that move's, and the lift is of
+// a piece of the player to move then, on a colour or piece board without
+// a clock.
 func (r *Reconstructor) knockTakenBack(c *cand, s chess.Square, on bool) bool {
 	if c.n != 0 || c.back != 1 || c.line != 0 || c.stale || on || r.clock || r.sensor == trace.Occupancy || len(r.plies) == 0 {
 		return false
 	}
 	p := &r.befores[len(r.plies)-1]
-	return p.ByColor(p.SideToMove()).Has(rotSquare(s, r.orient))
+	if !p.ByColor(p.SideToMove()).Has(rotSquare(s, r.orient)) {
+		return false
+	}
+	// Only the move's own squares touched since (its piece put back):
+	// moves there and back touch others (a repetition played fast,
+	// Rg8+ Kh3 Rh8+ back in the position before Kg4, is no knock).
+	all, _ := moveSquares(p, r.plies[len(r.plies)-1].move)
+	return rotBB(r.rec.lifted|r.rec.placed, r.orient)&^all == 0
 }
