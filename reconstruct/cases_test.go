@@ -826,3 +826,338 @@ func TestKnockedPieceIsNoLanding(t *testing.T) {
 		h.expect(start, "e5 fxe5 Nxe5 Qxa7", "")
 	}
 }
+
+// TestKnockPutBackAsReplyBegins: Black plays Rb7, the hand knocking the
+// bishop on a7 onto a6, and picks it up to put it back while White's hand
+// lifts the knight for Ne8 (5 ms before the bishop is back: faster than a
+// sweep orders them), knocking the rook on d8 onto c7, put back at once.
+// The board then stands still for 22 s showing the game: Rb7 Ne8, no
+// misplaced pieces.
+func TestKnockPutBackAsReplyBegins(t *testing.T) {
+	start := mustFEN(t, "3R4/b1r5/5N1p/p4k2/b4N2/6PP/K7/8 b - - 4 59")
+	for _, sensor := range []trace.Sensor{trace.Colour, trace.PieceSensor} {
+		h := newHands(t, sensor, start)
+		br, bb, wn, wr := chess.NewPiece(chess.Black, chess.Rook), chess.NewPiece(chess.Black, chess.Bishop),
+			chess.NewPiece(chess.White, chess.Knight), chess.NewPiece(chess.White, chess.Rook)
+		h.at(944320, trace.Off, "c7", 0).at(944418, trace.On, "b7", br)
+		h.at(944504, trace.On, "a6", bb).at(944517, trace.Off, "a7", 0)
+		h.at(945204, trace.Off, "a6", 0).at(945412, trace.Off, "f6", 0).at(945417, trace.On, "a7", bb)
+		h.at(945635, trace.On, "e8", wn).at(945720, trace.On, "c7", wr).at(945734, trace.Off, "d8", 0)
+		h.at(946820, trace.Off, "c7", 0).at(946934, trace.On, "d8", wr)
+		h.at(969279, trace.Off, "a4", 0).at(969668, trace.On, "b3", bb)
+		h.wait(3000)
+		h.expect(start, "Rb7 Ne8 Bb3+", "")
+	}
+}
+
+// events plays a trace's events as written there ("T off SQ", "T on SQ
+// P" with P the piece's FEN letter), one a line.
+func (h *hands) events(text string) *hands {
+	for _, line := range strings.Split(strings.TrimSpace(text), "\n") {
+		var t int64
+		var kind, name, letter string
+		if n, _ := fmt.Sscan(line, &t, &kind, &name, &letter); n < 3 {
+			h.t.Fatalf("bad event %q", line)
+		}
+		if kind == "off" {
+			h.at(t, trace.Off, name, 0)
+			continue
+		}
+		pc := chess.NoPiece
+		for _, c := range []chess.Color{chess.White, chess.Black} {
+			for pt := chess.Pawn; pt <= chess.King; pt++ {
+				if x := chess.NewPiece(c, pt); x.FENLetter() == letter[0] {
+					pc = x
+				}
+			}
+		}
+		if pc == chess.NoPiece {
+			h.t.Fatalf("bad piece in %q", line)
+		}
+		h.at(t, trace.On, name, pc)
+	}
+	return h
+}
+
+// TestSlideAcrossLandingThenKnocked: Black slides the rook h1-e1 across
+// f1 (on f1 for 99 or 132 ms, or not seen there), and the hand knocks the
+// rook on d2 onto d1; White plays Be2 and the hand knocks the rook on e1
+// onto f1 about 100 to 200 ms after the bishop landed. The board stands
+// still a second or more with the rook on f1, both knocked pieces are
+// then put back and the game goes on. Rhf1 was no move: its rook stood on
+// e1 a second and more and reached f1 only after White's reply had begun.
+// The game is Rhe1 Be2, not Rhf1 Be2 (57 plies behind and a false alert),
+// at each of the paces the hands played it.
+func TestSlideAcrossLandingThenKnocked(t *testing.T) {
+	start := mustFEN(t, "8/pp2kppp/4p3/3pP2P/3N2B1/P5K1/1P1R2P1/2r4r b - - 2 29")
+	for _, hands := range []string{`
+69934 on g1 r
+69934 off h1
+70033 off g1
+70065 on f1 r
+70164 on e1 r
+70164 off f1
+70365 off d2
+70427 on d1 R
+70837 off g4
+71026 on e2 B
+71121 off e1
+71319 on f1 r
+72968 off d1
+73170 on d2 R
+73170 off f1
+73170 on e1 r
+73687 off f7
+73848 on f6 p
+74795 off d4
+75023 on f3 N
+75576 off e1
+75742 on h1 r
+77037 off g3
+77173 on g4 K`, `
+156526 on g1 r
+156526 off h1
+156625 off g1
+156657 on f1 r
+156756 on e1 r
+156756 off f1
+156957 off d2
+157019 on d1 R
+157561 off g4
+157750 on e2 B
+157845 off e1
+158043 on f1 r
+159560 off d1
+159762 on d2 R
+159762 off f1
+159762 on e1 r
+160939 off f7
+161100 on f6 p
+164786 off d4
+165014 on f3 N
+165567 off e1
+165733 on h1 r
+167037 off g3
+167173 on g4 K`, `
+422143 on g1 r
+422176 off h1
+422274 on f1 r
+422275 off g1
+422406 on e1 r
+422406 off f1
+422607 off d2
+422636 on d1 R
+425191 off g4
+425210 off d1
+425379 on d2 R
+425380 on e2 B
+425475 off e1
+425673 on f1 r
+426399 off f1
+426531 on e1 r
+429361 off f7
+429687 on f6 p
+433000 off d4
+433300 on f3 N
+435000 off e1
+435200 on h1 r
+437000 off g3
+437200 on g4 K`, `
+163557 on g1 r
+163799 on e1 r
+163807 off g1
+163811 off h1
+164045 on d1 R
+164076 off d2
+164651 off g4
+164830 on e2 B
+165049 off e1
+165303 on f1 r
+166795 off d1
+166826 on d2 R
+166826 off f1
+166826 on e1 r
+168209 on f6 p
+168241 off f7
+170000 off d4
+170300 on f3 N
+172000 off e1
+172200 on h1 r
+174000 off g3
+174200 on g4 K`} {
+		for _, sensor := range []trace.Sensor{trace.Colour, trace.PieceSensor} {
+			h := newHands(t, sensor, start)
+			h.events(hands).wait(3000)
+			h.expect(start, "Rhe1 Be2 f6 Nf3 Rh1 Kg4", "")
+		}
+	}
+}
+
+// TestTouchDownThenKnockIsNoReply: White's bishop goes b3-e6, touching
+// down on d5 for 250 ms on its way, and the hand knocks the queen on d6
+// onto c6 as it goes on (the queen seen on c6 28 ms after the bishop left
+// d5, the bishop on e6 7 ms later). The bishop lifted from where it first
+// landed, a piece the queen could take, is no victim taken off, and the
+// queen on c6 no reply slid there whose hand knocked the bishop: the
+// moving hand went on. The game is Be6+ Kb8 (the queen put back), not Bd5
+// Qc6 Be6+ Kb8 with a false alert when the queen is put back.
+func TestTouchDownThenKnockIsNoReply(t *testing.T) {
+	start := mustFEN(t, "2k2r2/1pp1R2p/3q4/7P/p4p2/PB1b1Pp1/1P4P1/K1Q5 w - - 2 36")
+	for _, sensor := range []trace.Sensor{trace.Colour, trace.PieceSensor} {
+		h := newHands(t, sensor, start)
+		h.events(`
+188885 off b3
+189385 on b3 B
+190635 off b3
+190705 on d5 B
+190955 off d5
+190983 on c6 q
+190986 off d6
+190990 on e6 B
+191545 off c8
+191791 on b8 k
+193483 off c6
+193986 on d6 q
+197522 off e7
+197764 off c7
+197768 on d7 R
+199014 on c7 p`).wait(3000)
+		h.expect(start, "Be6+ Kb8 Rd7", "")
+	}
+}
+
+// TestTouchDownThenKnockedCapturer: White's rook goes h3-b3, touching
+// down on c3 for 300 ms, and the hand knocks the queen on b2, which could
+// take on c3, onto c3 as the rook lands on b3; the queen is put back. The
+// rook lifted from c3 and then the queen lifted looked like Qxc3 begun
+// with its victim taken off first: Rc3 was published, and the put-back
+// raised a false alert. The rook set down on b3 says the moving hand went
+// on. The same lifts followed by the queen set down on c3 are the
+// capture.
+func TestTouchDownThenKnockedCapturer(t *testing.T) {
+	start := mustFEN(t, "5n2/3r1k2/8/2Pp2pP/1p1bb3/7R/Pq3PPQ/3RK3 w - - 0 32")
+	for _, sensor := range []trace.Sensor{trace.Colour, trace.PieceSensor} {
+		h := newHands(t, sensor, start)
+		h.events(`
+479082 off h3
+479475 on c3 R
+479775 off c3
+480361 off b2
+480373 on b3 R
+480475 on c3 q
+481975 off c3
+482361 on b2 q`).wait(3000)
+		h.expect(start, "Rb3", "")
+
+		h = newHands(t, sensor, start)
+		h.events(`
+479082 off h3
+479475 on c3 R
+479775 off c3
+480361 off b2
+480873 on c3 q
+483000 off d1
+483300 on d2 R`).wait(3000)
+		h.expect(start, "Rc3 Qxc3+ Rd2", "")
+	}
+}
+
+// TestKnockReadAsMoveTakenBackAsNextBegins: Black's Rxd6 hand knocks the
+// rook on e7 onto e8, where it stands 1.5 s (read as Re8+), and puts it
+// back; half a second later White lifts that rook for Rxa7, whose hand
+// knocks the rook on b8 onto a8, put back after g6. The board stood still
+// back before Re8+ and White, to move there, began a move: Re8+ is taken
+// back then, and the game is Rxa7 g6, not Re8+ amended into Rd7 with the
+// knocked rook read as Ra8 (44 plies behind and a false alert).
+func TestKnockReadAsMoveTakenBackAsNextBegins(t *testing.T) {
+	start := mustFEN(t, "1r1r2k1/p3Rpp1/3Q1n1p/P4B2/2pp4/7P/P1P2PP1/4R1K1 b - - 0 26")
+	for _, sensor := range []trace.Sensor{trace.Colour, trace.PieceSensor} {
+		h := newHands(t, sensor, start)
+		h.events(`
+193099 off d8
+193286 off d6
+193286 on d6 r
+193572 off e7
+193603 on e8 R
+195103 off e8
+195322 on e7 R
+195822 off e7
+196056 off a7
+196306 on a7 R
+196341 off b8
+196587 on a8 r
+197079 off g7
+197298 on g6 p
+198837 off a8
+199091 on b8 r
+201736 on g4 B
+201763 off f5`).wait(3000)
+		h.expect(start, "Rxd6 Rxa7 g6 Bg4", "")
+	}
+}
+
+// TestSwappedCaptureIsDoneAtItsLanding: exd5 swapped faster than a scan
+// (d5's lift and filling at one time), its hand knocking the e5 pawn
+// off; Black's d6 hand knocks the d5 pawn onto c5, put back two seconds
+// later. exd5 was done when it landed, not when the knocked pawn was put
+// back (its square's lift read as the first filling gone again at once,
+// the capture slid on): exd5 d6 are published as the pawn is put back,
+// before White's f4, not six seconds later.
+func TestSwappedCaptureIsDoneAtItsLanding(t *testing.T) {
+	start := mustFEN(t, "rr4k1/3p2pp/8/3bp3/nPP1P3/pK3PP1/P6P/2R2R2 w - - 0 28")
+	for _, sensor := range []trace.Sensor{trace.Colour, trace.PieceSensor} {
+		h := newHands(t, sensor, start)
+		h.events(`
+1187923 off e4
+1188345 off d5
+1188345 on d5 P
+1188748 off e5
+1190395 off d7
+1190545 off d5
+1190570 on d6 p
+1190742 on c5 P
+1191148 on e5 p
+1193142 off c5
+1193345 on d5 P
+1197301 off f3
+1197526 on f4 P`)
+		r, err := New(Config{Start: start, Sensor: sensor})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []Output
+		for i := range h.evs {
+			out = r.Feed(&h.evs[i], out[:0])
+		}
+		if got := sanList(r); got != "exd5 d6" {
+			t.Errorf("%v: published %q as f4 lands, want %q", sensor, got, "exd5 d6")
+		}
+	}
+}
+
+// TestChess960CastlingWithKingTouchedIsNoRookMove: White castles long in
+// Chess960 with the king on d1 and the rook on a1 (king to c1, rook to
+// d1): on colour and occupancy boards that is a1 emptied and c1 filled,
+// as Rc1, with the king's square lifted and filled again. The hand knocks
+// the pawn on b2 onto b1, on Rc1's way, put back. The king lifted and set
+// back is what the castling looks like, no touch: the game is O-O-O, not
+// Rc1 amended 34 plies later.
+func TestChess960CastlingWithKingTouchedIsNoRookMove(t *testing.T) {
+	start := mustFEN(t, "r2krq2/bppb2pp/p2pnpn1/4p3/3PP3/1BP1BPN1/PP1N2PP/R2KR1Q1 w KQkq - 6 10")
+	start.SetChess960(true)
+	for _, sensor := range []trace.Sensor{trace.Colour, trace.PieceSensor} {
+		h := newHands(t, sensor, start)
+		h.events(`
+256035 off d1
+256265 off a1
+256365 on c1 K
+256695 on d1 R
+256731 off b2
+256826 on b1 P
+258311 off b1
+258513 on b2 P
+276352 off g6
+276607 on f4 n`).wait(3000)
+		h.expect(start, "O-O-O Ngf4", "")
+	}
+}

@@ -280,6 +280,14 @@ func (r *Reconstructor) replyBegins(ev *trace.Event, out []Output) []Output {
 	// moves are searched for only when enough squares were touched for
 	// two (a piece in the hand touches one or two).
 	best := r.explainFirst(false)
+	if best >= 0 && r.knockTakenBack(&r.cands[best], s, on) {
+		// The board stood still back in the position before the last
+		// published move (a knocked piece read as that move, put back),
+		// and the player to move there lifts a piece: the move is taken
+		// back now, before the move begun is made. (Else the plies begun
+		// so were read with the knock kept as another move.)
+		return r.adopt(best, r.lastChange, out)
+	}
 	if best < 0 || r.cands[best].back > 0 && !r.castlesPublishedRook(&r.cands[best]) {
 		if (r.rec.lifted|r.rec.placed).Count() < 3 && !r.twoLiftedUnseen(on) {
 			return out
@@ -1056,6 +1064,17 @@ func (r *Reconstructor) resolveHeld(s chess.Square, t int64, out []Output) []Out
 		// its own (the rook on h1, 4 ms later), not one hand taking off
 		// a victim and then the capturing piece.
 		return out
+	} else if h.capturerT == 0 && r.sensor != trace.Occupancy && r.heldTouchDown() {
+		// The moved piece taken up from where it landed within a
+		// touch-down, and then a piece that can take it there: a victim
+		// taken off first, or the moving hand going on with its piece
+		// (Rb3 touching down on c3, its hand knocking the queen on b2
+		// that could take there). The next change tells: the capturing
+		// piece set down on the victim's square is the reply, the held
+		// piece set down where it can go on is the move.
+		h.ok = true
+		h.capturer, h.capturerT = s, t
+		return out
 	}
 	r.cands = append(r.cands[:0], h.cands...)
 	r.ver++ // r.cands no longer holds what explain found
@@ -1071,6 +1090,9 @@ func (r *Reconstructor) resolveHeld(s chess.Square, t int64, out []Output) []Out
 		}
 	} else {
 		r.rec.off(h.sq, h.t)
+		if h.capturerT != 0 {
+			r.rec.off(h.capturer, h.capturerT)
+		}
 		if h.fellT != 0 {
 			// (The piece the replying hand knocked: the reply's.)
 			r.rec.off(h.second, h.secondT)
@@ -1937,4 +1959,24 @@ func (r *Reconstructor) castlesPublishedRook(c *cand) bool {
 		return false
 	}
 	return rookPartOf(c.moves[0], r.plies[len(r.plies)-1].move)
+}
+
+// knockTakenBack reports whether c, the board's explanation as a lift of
+// raw square s begins (on: a filling), is the last published move taken
+// back, with no square touched since but that move's, and the lift is of
+// a piece of the player to move then, on a colour or piece board without
+// a clock.
+func (r *Reconstructor) knockTakenBack(c *cand, s chess.Square, on bool) bool {
+	if c.n != 0 || c.back != 1 || c.line != 0 || c.stale || on || r.clock || r.sensor == trace.Occupancy || len(r.plies) == 0 {
+		return false
+	}
+	p := &r.befores[len(r.plies)-1]
+	if !p.ByColor(p.SideToMove()).Has(rotSquare(s, r.orient)) {
+		return false
+	}
+	// Only the move's own squares touched since (its piece put back):
+	// moves there and back touch others (a repetition played fast,
+	// Rg8+ Kh3 Rh8+ back in the position before Kg4, is no knock).
+	all, _ := moveSquares(p, r.plies[len(r.plies)-1].move)
+	return rotBB(r.rec.lifted|r.rec.placed, r.orient)&^all == 0
 }

@@ -328,6 +328,11 @@ func (ds *decodeState) search(i int, p chess.Position, pb physBoard, prevT int64
 					k += 1000 + r.capturePrior(&p, m, prevLand)
 				}
 				unseenLift = unseen && evs[i].Kind == trace.Off
+			} else if all, _ := moveSquares(&p, m); !all.Has(rotSquare(evs[i].Square, r.orient)) && !ds.touch[i] {
+				// A move is done at a change of its own squares (or at a
+				// piece put back, which completes what the board shows),
+				// not at another piece's knock that happens to show it.
+				continue
 			}
 			if prevT >= 0 && begun >= 0 && begun-prevT < knockMs && chess.KingAttacks(prevLand).Has(m.From()) && m.To() != prevLand &&
 				chess.KingAttacks(m.From()).Has(m.To()) && evs[i].T-ds.liftedAt(first, i, m.From()) < minQuickCarryMs && !unseenLift {

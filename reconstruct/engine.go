@@ -22,6 +22,7 @@ const (
 	// within 150 ms, a 250 ms sweep may report it that much later), so
 	// it is not taken for the reply's first lift.
 	knockMs    = 500
+	maxTouchMs = 350 // a piece touched down on its way rests there at most this long
 	minCarryMs = 400 // nor a piece lands sooner after it is lifted (when its landing is unseen)
 	// minQuickCarryMs: the quickest a hand carries a piece to a square
 	// next door and sets it down (a player in a hurry).
@@ -195,6 +196,12 @@ type heldMove struct {
 	// reply lifted after the held one, and when (0: none).
 	second  chess.Square
 	secondT int64
+	// capturer: the raw square and time of the lift of a piece that can
+	// capture the held one, lifted after the moved piece was taken up
+	// from its landing within a touch-down (0: none): where the held piece
+	// goes next tells whether that lift was the reply's.
+	capturer  chess.Square
+	capturerT int64
 	// ... and where that piece was seen fallen, next to its square, and
 	// when (0: not seen).
 	fell  chess.Square
@@ -509,7 +516,7 @@ func (r *Reconstructor) Feed(ev *trace.Event, out []Output) []Output {
 			out = r.resolveHeld(ev.Square, ev.T, out)
 		} else if h := &r.held; h.ok && !h.on && !h.near && ev.HasColour && ev.Piece.Color() == h.after.SideToMove() &&
 			(ev.Square == h.sq || r.slidesToCapture(&h.after, rotSquare(ev.Square, r.orient), rotSquare(h.sq, r.orient), ev.Piece, ev.HasPieces) ||
-				r.landsOn(&h.after, rotSquare(ev.Square, r.orient), ev.Piece, ev.HasPieces)) {
+				r.landsOn(&h.after, rotSquare(ev.Square, r.orient), ev.Piece, ev.HasPieces) && !r.heldTouchDown()) {
 			// The victim's square, or a square on the way to it, filled
 			// by the other side's piece: a capturing piece slid there,
 			// shown before its square empties. Or a square that piece
@@ -887,4 +894,15 @@ func mix64(x uint64) uint64 {
 	x ^= x >> 27
 	x *= 0x94d049bb133111eb
 	return x ^ x>>31
+}
+
+// heldTouchDown reports whether the held lift is the moved piece itself
+// taken up from its landing within a touch-down's time: the moving hand
+// may be going on with it (a bishop touched down on d5 on its way to e6,
+// knocking the queen on d6 onto c6 as it went), so a piece of the player
+// to reply seen on a square it can move to is no slide of the reply's
+// whose hand knocked the moved piece: the next change tells.
+func (r *Reconstructor) heldTouchDown() bool {
+	h := &r.held
+	return rotSquare(h.sq, r.orient) == h.landing && h.t-h.landT < maxTouchMs
 }

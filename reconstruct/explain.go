@@ -128,7 +128,8 @@ func (r *Reconstructor) seqCost(p *chess.Position, lastTo chess.Square, moves []
 	prevEst := false  // prevDone is a carry assumed, the landing unseen
 	var movers uint16 // bit per chess.Piece the sequence moves
 	// castleRooks: the rooks' squares of castlings that fill and empty
-	// the same squares as a king move of the sequence (sameCastling).
+	// the same squares as a king move of the sequence (sameCastling), and
+	// the kings' squares of castlings that do as a rook move of it does.
 	var castleRooks chess.Bitboard
 	for i, m := range moves {
 		movers |= 1 << q.PieceAt(m.From())
@@ -154,6 +155,13 @@ func (r *Reconstructor) seqCost(p *chess.Position, lastTo chess.Square, moves []
 			land = m.CastlingRookTo()
 		}
 		if lifted && i+1 < len(moves) && crossedLater(moves[i+1:], from, rv) {
+			lift, lifted = r.firstOff(from)
+		} else if lifted && !m.IsCastling() && !rv.framed && r.sensor != trace.Occupancy &&
+			r.rec.placedOther(unrotSquare(from, r.orient), q.PieceAt(from)) {
+			// Its square filled since only by pieces the sensor told
+			// apart from it: a later lift there was of one of those (a
+			// piece the reply's hand knocked there, picked up to be put
+			// back), and the move began with the first.
 			lift, lifted = r.firstOff(from)
 		} else if lifted && !m.IsCastling() && !rv.framed {
 			// Nor a lift after the piece, seen on its destination, left
@@ -220,6 +228,11 @@ func (r *Reconstructor) seqCost(p *chess.Position, lastTo chess.Square, moves []
 		}
 		if !m.IsCastling() && from == q.KingSquare(q.SideToMove()) && q.Castling()&castleRights(q.SideToMove()) != 0 {
 			castleRooks |= r.sameCastling(q, m)
+		} else if !m.IsCastling() && r.sensor != trace.Occupancy && q.PieceAt(from).Type() == chess.Rook && q.Castling()&castleRights(q.SideToMove()) != 0 {
+			// (Not on occupancy boards, where a touched square may be
+			// any piece's: there seed 2 of the stress grid had 12 more
+			// games behind.)
+			castleRooks |= r.sameCastlingKing(q, m)
 		}
 		if m.IsPromotion() {
 			cost += r.promoCost(m.Promotion())
@@ -347,7 +360,10 @@ func (r *Reconstructor) seqCost(p *chess.Position, lastTo chess.Square, moves []
 		}
 		prevDone, prevOn, prevLand = -1, -1, land
 		prevQuick, prevEst = -1, false
-		if t, ok := r.firstOn(land); ok && !laterTouch(moves[i+1:], land, rv) {
+		later := laterTouch(moves[i+1:], land, rv)
+		if t := r.restedOn(land, later, moves[i+1:], rv); t >= 0 {
+			prevDone = t
+		} else if t, ok := r.firstOn(land); ok && !later {
 			prevDone = t
 		} else if t := lift; lifted {
 			// Not seen landing (a capture faster than a scan): the hand
@@ -397,7 +413,11 @@ func (r *Reconstructor) seqCost(p *chess.Position, lastTo chess.Square, moves []
 		// A king move that leaves its castling rook lifted and set back
 		// while a castling fills and empties the same squares: what the
 		// castling looks like (a Chess960 king stepping onto the rook's
-		// square as the rook goes next to it), not a touch.
+		// square as the rook goes next to it), not a touch. The same for
+		// a rook move that leaves its castling king lifted and set back
+		// (Rc1 from a1 with the king on d1 touched is O-O-O, the king
+		// going to c1 and the rook to d1: on a colour board the game was
+		// 34 plies behind, seed 39; colour and piece boards only).
 		cost += costCaptureTouch
 	}
 	if len(moves) > 0 && stray&rv.lifted&rv.placed&(p.Pieces(chess.White, chess.King)|p.Pieces(chess.Black, chess.King)) != 0 {
@@ -405,6 +425,53 @@ func (r *Reconstructor) seqCost(p *chess.Position, lastTo chess.Square, moves []
 	}
 	// Only a last move can be a piece still in the air.
 	return cost, lastNeed&^rv.lifted != 0
+}
+
+// restedOn is when a move's piece came to rest on land, its square, where
+// the record shows more than its first filling (-1: that filling, or
+// unknown). Without a clock on colour and piece boards: a first filling
+// gone again sooner than a reply begins was the moving hand carrying or
+// sliding the piece on across its square (no other hand knocks it that
+// soon), and it came to rest at the last filling (a rook slid h1-e1
+// across f1, standing on e1 a second before it went to f1 as the reply
+// was made, was not done when it first showed on f1). When a later move of the
+// sequence only leaves land (later: one touches it), its lift there is
+// the last, and the move was done at a filling before it (the rook's on
+// f1 for Rhf1 before Rfe1, not the carry assumed from its lift).
+func (r *Reconstructor) restedOn(land chess.Square, later bool, rest []chess.Move, rv *recView) int64 {
+	if r.clock || r.sensor == trace.Occupancy || rv.framed {
+		return -1
+	}
+	on, ok := r.firstOn(land)
+	if !ok {
+		return -1
+	}
+	gone := int64(-1)
+	if later {
+		if gone, _ = r.lastOff(land); on > gone || !leftLater(rest, land) {
+			return -1
+		}
+	}
+	if off, ok := r.firstOff(land); ok && off > on && off < on+minReplyMs {
+		if last, _ := r.lastOn(land); last > off && (!later || last < gone) {
+			return last
+		}
+	}
+	if later {
+		return on
+	}
+	return -1
+}
+
+// leftLater reports whether the later moves that touch s only leave it
+// (lift the piece standing there): none lands on it.
+func leftLater(moves []chess.Move, s chess.Square) bool {
+	for _, m := range moves {
+		if m.To() == s || m.IsCastling() && (m.CastlingKingTo() == s || m.CastlingRookTo() == s) || m.IsEnPassant() && m.To()^8 == s {
+			return false
+		}
+	}
+	return true
 }
 
 // setDownOnWay prices the squares move m from q crosses that were seen
@@ -532,11 +599,25 @@ func (r *Reconstructor) pushedOnto(s chess.Square) bool {
 	rc := &r.rec
 	on := rc.lastOn[s]
 	for b := chess.KingAttacks(s) & rc.lifted; b != 0; b &= b - 1 {
-		if off := rc.lastOff[b.First()]; off >= on && off <= on+r.sweepNearMs() {
+		n := b.First()
+		if off := rc.lastOff[n]; off >= on && off <= on+r.sweepNearMs() && !r.slidThrough(n, on) {
 			return true
 		}
 	}
 	return false
+}
+
+// slidThrough reports whether raw square n, emptied as the square next to
+// it filled at on, had been filled from empty sooner than a reply begins
+// before: a piece slid across n and on by its own hand, not one standing
+// on n that a hand pushed over (no other hand reaches it that soon).
+func (r *Reconstructor) slidThrough(n chess.Square, on int64) bool {
+	rc := &r.rec
+	if rc.placed&n.Bitboard() == 0 || rc.firstOn[n] > on || rc.firstOn[n]+minReplyMs <= on {
+		return false
+	}
+	// Empty when the record began: its first event was a filling.
+	return rc.lifted&n.Bitboard() == 0 || rc.firstOff[n] > rc.firstOn[n]
 }
 
 // castlingTouch prices touched squares, each lifted and filled again,
@@ -564,6 +645,35 @@ func (r *Reconstructor) castlingTouch(q *chess.Position, last chess.Move, again 
 	}
 	return 0
 }
+
+// sameCastlingKing returns the king squares of the legal castlings in q
+// with rook move m's rook whose squares filled and emptied are m's (a
+// Chess960 king on d1 castling long to c1, its rook from a1 to d1, looks
+// like Rc1 on occupancy and colour boards).
+func (r *Reconstructor) sameCastlingKing(q *chess.Position, m chess.Move) chess.Bitboard {
+	// Only when the king stands, and the rook lands, where a castling
+	// puts one of them (files c, d, f and g, on the king's rank): its
+	// square then stays filled.
+	k, to := q.KingSquare(q.SideToMove()), m.To()
+	if k.Rank() != to.Rank() || k.Rank() != m.From().Rank() || !castleFile(k.File()) || !castleFile(to.File()) {
+		return 0
+	}
+	// (Not r.legal: its cache backs the move lists callers iterate over.)
+	var ml chess.MoveList
+	q.GenerateLegal(&ml)
+	occ := q.OccupancyAfter(m)
+	var b chess.Bitboard
+	for _, c := range ml.Moves() {
+		if c.IsCastling() && c.To() == m.From() && q.OccupancyAfter(c) == occ {
+			b |= c.From().Bitboard()
+		}
+	}
+	return b
+}
+
+// castleFile reports whether a castling sets a king or rook down on file
+// f (c, d, f, g).
+func castleFile(f int) bool { return f == 2 || f == 3 || f == 5 || f == 6 }
 
 // landings are the squares move m sets its pieces down on.
 func landings(m chess.Move) chess.Bitboard {

@@ -582,6 +582,22 @@ func TestStressGamesLaterSeeds(t *testing.T) {
 		{3, stressGame{"lichess_prod_movelists_from_scalachess.pgn", 90, trace.PieceSensor, 0.03, 0.05, 0,
 			"a game a first version of these fixes lost: 15. b4 knocks the a4 pawn onto b5, held as Black's reply sliding from there; picked up and put back on a4, the hold no longer showed, but the put-back kept it, and the game stopped with a false alert"}},
 		{2, stressGame{lichess, 86, trace.PieceSensor, 0.03, 0.05, 0, "the same kind of game, 13 plies behind"}},
+		{26, stressGame{tcec, 74, trace.Colour, 0.3, 0.05, 0.12,
+			"Chess960: 59... Rb7 knocking the a7 bishop onto a6 and 60. Ne8 knocking the d8 rook onto c7, each put back while the next move is made: Rb7 was priced as begun when the knocked rook was picked up from c7, after Ne8, and a board still for 22 s showing the game was a false alert"}},
+		{34, stressGame{gnu, 61, trace.Colour, 0.3, 0.05, 0.12,
+			"29... Rhe1 slid across f1, 30. Be2 knocking the rook onto f1, put back: Rhf1 was read as done when the rook crossed f1, before Be2 began, a false alert and 57 plies behind"}},
+		{32, stressGame{gnu, 13, trace.Colour, 0.3, 0.02, 0.12,
+			"32. Rb3 touching down on c3, its hand knocking the queen on b2 onto c3: the rook lifted from c3 and the queen lifted were read as Qxc3 begun, Rc3 was published and a false alert came at the end"}},
+		{33, stressGame{lichess, 81, trace.PieceSensor, 0.1, 0.05, 0,
+			"26... Rxd6 knocking the e7 rook onto e8, standing 1.5 s (Re8+), put back; 27. Rxa7 begun half a second later was read with Re8+ kept, amended into Rd7, a false alert and 44 plies behind"}},
+		{38, stressGame{"chess960_otb_mainz2009_and_cutechess.pgn", 2, trace.PieceSensor, 0.1, 0.05, 0.12,
+			"Chess960: 36. Be6+ touching down on d5, its hand knocking the queen from d6 onto c6: read as Bd5 Qc6, a false alert and 80 plies behind"}},
+		{39, stressGame{"chess960_otb_mainz2009_and_cutechess.pgn", 20, trace.Colour, 1, 0.05, 0,
+			"Chess960: 10. O-O-O, king d1 to c1 and rook a1 to d1, its hand knocking the b2 pawn onto b1: read as Rc1 with the king touched, amended 34 plies later"}},
+		{39, stressGame{"chess960_otb_mainz2009_and_cutechess.pgn", 8, trace.PieceSensor, 1, 0.05, 0.12,
+			"a game a first version of these fixes lost: 28. exd5 swapped faster than a scan was read as a piece slid across d5, done only when a pawn knocked off it was put back: 3 plies behind"}},
+		{7, stressGame{tcec, 46, trace.PieceSensor, 0.1, 0.05, 0.12,
+			"a game a first version of these fixes lost: Rg8+ Kh3 Rh8+ played fast back to the position before 42. Kg4, and White lifting the king again, read as Kg4 taken back (a knock put back): 8 plies behind"}},
 	} {
 		c.wantClean(t, 2)
 	}
