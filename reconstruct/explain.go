@@ -658,17 +658,7 @@ func (r *Reconstructor) sameCastlingKing(q *chess.Position, m chess.Move) chess.
 	if k.Rank() != to.Rank() || k.Rank() != m.From().Rank() || !castleFile(k.File()) || !castleFile(to.File()) {
 		return 0
 	}
-	// (Not r.legal: its cache backs the move lists callers iterate over.)
-	var ml chess.MoveList
-	q.GenerateLegal(&ml)
-	occ := q.OccupancyAfter(m)
-	var b chess.Bitboard
-	for _, c := range ml.Moves() {
-		if c.IsCastling() && c.To() == m.From() && q.OccupancyAfter(c) == occ {
-			b |= c.From().Bitboard()
-		}
-	}
-	return b
+	return castlingsLike(q, m, false)
 }
 
 // castleFile reports whether a castling sets a king or rook down on file
@@ -688,14 +678,26 @@ func landings(m chess.Move) chess.Bitboard {
 // tell them apart: a Chess960 king on e1 castling long to c1, its rook
 // from c1 to d1, looks like Kd1).
 func (r *Reconstructor) sameCastling(q *chess.Position, m chess.Move) chess.Bitboard {
+	return castlingsLike(q, m, true)
+}
+
+// castlingsLike returns, of the legal castlings in q that fill and empty
+// the squares m does, the rook squares of those whose king m moves
+// (kingMove), else the king squares of those whose rook m moves.
+func castlingsLike(q *chess.Position, m chess.Move, kingMove bool) chess.Bitboard {
 	// (Not r.legal: its cache backs the move lists callers iterate over.)
 	var ml chess.MoveList
 	q.GenerateLegal(&ml)
 	occ := q.OccupancyAfter(m)
 	var b chess.Bitboard
 	for _, c := range ml.Moves() {
-		if c.IsCastling() && c.From() == m.From() && q.OccupancyAfter(c) == occ {
+		if !c.IsCastling() || q.OccupancyAfter(c) != occ {
+			continue
+		}
+		if kingMove && c.From() == m.From() {
 			b |= c.To().Bitboard()
+		} else if !kingMove && c.To() == m.From() {
+			b |= c.From().Bitboard()
 		}
 	}
 	return b
