@@ -405,23 +405,26 @@ func (ds *decodeState) search(i int, p chess.Position, pb physBoard, prevT int64
 // move to that square whose landing no sweep saw, its piece taken there
 // at once by the piece set down now: a capture answered faster than a
 // sweep (colour and piece boards). Both pieces must have been lifted
-// since the move before. It reports whether the search found a
-// sequence.
+// since the move before, the capturing one after the other. It reports
+// whether the search found a sequence.
 func (ds *decodeState) recaptured(first, i int, p *chess.Position, ml *chess.MoveList, v *view, away chess.Bitboard, pb physBoard, knocked chess.Bitboard) bool {
 	r := ds.r
 	evs := r.log.evs
 	gs := rotSquare(evs[i].Square, r.orient)
-	lifted := func(s chess.Square) bool {
+	// liftedAt: the index of the last lift of s since the move before
+	// (-1: none).
+	liftedAt := func(s chess.Square) int {
 		raw := unrotSquare(s, r.orient)
-		for j := first; j < i; j++ {
+		for j := i - 1; j >= first; j-- {
 			if evs[j].Kind == trace.Off && evs[j].Square == raw {
-				return true
+				return j
 			}
 		}
-		return false
+		return -1
 	}
 	for _, m1 := range ml.Moves() {
-		if m1.To() != gs || m1.IsCastling() || !lifted(m1.From()) {
+		j1 := liftedAt(m1.From())
+		if m1.To() != gs || m1.IsCastling() || j1 < 0 {
 			continue
 		}
 		q1 := *p
@@ -429,7 +432,9 @@ func (ds *decodeState) recaptured(first, i int, p *chess.Position, ml *chess.Mov
 		var ml2 chess.MoveList
 		q1.GenerateLegal(&ml2)
 		for _, m2 := range ml2.Moves() {
-			if m2.To() != gs || m2.IsPromotion() && m2.Promotion() != chess.Queen && r.sensor != trace.PieceSensor || !lifted(m2.From()) {
+			// (The capturing piece lifted after the piece it takes: that
+			// one was set down before it was taken.)
+			if m2.To() != gs || m2.IsPromotion() && m2.Promotion() != chess.Queen && r.sensor != trace.PieceSensor || liftedAt(m2.From()) <= j1 {
 				continue
 			}
 			q2 := q1

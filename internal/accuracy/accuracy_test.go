@@ -598,6 +598,8 @@ func TestStressGamesLaterSeeds(t *testing.T) {
 			"a game a first version of these fixes lost: 28. exd5 swapped faster than a scan was read as a piece slid across d5, done only when a pawn knocked off it was put back: 3 plies behind"}},
 		{7, stressGame{tcec, 46, trace.PieceSensor, 0.1, 0.05, 0.12,
 			"a game a first version of these fixes lost: Rg8+ Kh3 Rh8+ played fast back to the position before 42. Kg4, and White lifting the king again, read as Kg4 taken back (a knock put back): 8 plies behind"}},
+		{26, stressGame{lichess, 54, trace.PieceSensor, 1, 0.05, 0.12,
+			"a game a first version of these fixes lost: 34. Re8 slid from e2 over e6, its hand knocking the d8 rook off 3 ms before it landed, read as Re6 and then Rde8 Rxe8 with Rde8's landing unseen, though the d8 rook was lifted after the e6 one: 15 plies behind and a false alert"}},
 		{47, stressGame{tcec, 39, trace.Colour, 1, 0.005, 0,
 			"Chess960: 7. O-O-O with king and rook trading d1 and c1 (no square changes), its hand knocking the c2 pawn onto c3, put back 1.4 s later: c3 was published and taken back, the castling lost with it, both sides' castlings missing until a king move was illegal, 108 plies behind"}},
 	} {
