@@ -104,11 +104,21 @@ func (r *Reconstructor) inexactLine(li int) inexact {
 			}
 			continue
 		}
+		c := r.misplacedCost(d, &q, m)
+		if c >= best.cost && c > costMisplaced*3 {
+			// Dearer already than the best and than an alternative may
+			// be: the hands' cost only adds. Its reply may still explain
+			// the squares.
+			if !r.clock {
+				r.inexactReply(li, P, &q, m, d, d.Count()-1, &rv, &best)
+			}
+			continue
+		}
 		one[0] = m
 		// The misplaced squares' touches are priced as misplaced, not as strays.
 		rvm := recView{lifted: rv.lifted &^ d, placed: rv.placed &^ d, framed: rv.framed}
 		sc, _ := r.seqCost(P, r.lastTo(li, 0), one[:], &rvm)
-		c := r.misplacedCost(d, &q, m) + sc
+		c += sc
 		// The hand moves its piece first and knocks another over after,
 		// as it lets go: not before the lift, nor while carrying it
 		// (seen a sweep's reading of neighbours before it landed).
@@ -172,13 +182,17 @@ func (r *Reconstructor) inexactReply(li int, P, q *chess.Position, m chess.Move,
 		if d2.Count() > left {
 			continue
 		}
+		// A second move found in one still board is what a
+		// re-synchronisation would charge for. (The hands' cost adds to
+		// that: a reply already dearer is not priced.)
+		c := r.misplacedCost(d2, &q2, m2) + costResyncPly
+		if c >= best.cost {
+			continue
+		}
 		two[0], two[1] = m, m2
 		rvm := recView{lifted: rv.lifted &^ d2, placed: rv.placed &^ d2, framed: rv.framed}
 		sc, _ := r.seqCost(P, r.lastTo(li, 0), two[:], &rvm)
-		// A second move found in one still board is what a
-		// re-synchronisation would charge for.
-		c := r.misplacedCost(d2, &q2, m2) + sc + costResyncPly
-		if c < best.cost {
+		if c += sc; c < best.cost {
 			*best = inexact{line: li, cost: c, move: m, reply: m2, diff: d2}
 		}
 	}
