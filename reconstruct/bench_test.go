@@ -185,10 +185,14 @@ func BenchmarkReadTrace(b *testing.B) {
 
 // BenchmarkDecision times every Feed call that judged a still or pressed
 // board (a settle, a press, a commit or alert timer) and reports the
-// median, 99th percentile and maximum.
+// median, 99th percentile and maximum of the last pass, and the same of
+// each decision's fastest time over all passes (-min): on a shared
+// machine the single times at the 99th percentile are mostly the
+// machine's (the slowest 1% of decisions are the inexact searches, 10-20
+// µs, so the percentile sits on a cliff), the fastest are the code's.
 func BenchmarkDecision(b *testing.B) {
 	ts := benchTraces(b, 4)
-	var times []time.Duration
+	var times, mins []time.Duration
 	out := make([]reconstruct.Output, 0, 64)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
@@ -202,17 +206,27 @@ func BenchmarkDecision(b *testing.B) {
 				out = r.Feed(&t.evs[j], out[:0])
 				el := time.Since(start)
 				if reconstruct.Decisions(r) != d0 {
+					// (Each pass makes the same decisions in the same order.)
+					if k := len(times); k == len(mins) {
+						mins = append(mins, el)
+					} else {
+						mins[k] = min(mins[k], el)
+					}
 					times = append(times, el)
 				}
 			}
 		}
 	}
 	b.StopTimer()
-	slices.Sort(times)
-	pct := func(p float64) float64 { return float64(times[int(p*float64(len(times)-1))].Nanoseconds()) / 1e3 }
-	b.ReportMetric(pct(0.5), "p50-µs")
-	b.ReportMetric(pct(0.99), "p99-µs")
-	b.ReportMetric(pct(1), "max-µs")
+	report := func(v []time.Duration, suffix string) {
+		slices.Sort(v)
+		pct := func(p float64) float64 { return float64(v[int(p*float64(len(v)-1))].Nanoseconds()) / 1e3 }
+		b.ReportMetric(pct(0.5), "p50"+suffix)
+		b.ReportMetric(pct(0.99), "p99"+suffix)
+		b.ReportMetric(pct(1), "max"+suffix)
+	}
+	report(times, "-µs")
+	report(mins, "-min-µs")
 	b.ReportMetric(float64(len(times)), "decisions")
 }
 
