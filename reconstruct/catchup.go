@@ -79,6 +79,12 @@ func (r *Reconstructor) guessed(i int) bool {
 		if !m.IsCastling() && m.To() == to && r.befores[j].PieceAt(to) == chess.NoPiece {
 			return true
 		}
+		if r.plies[j+1].slidFirst {
+			// A capture nobody saw, and a piece next door slid to where
+			// the hand may have landed another (a rook landing on a3 and
+			// the queen on a4 knocked off, read as Rxe4 and Qa3).
+			return true
+		}
 	}
 	return false
 }

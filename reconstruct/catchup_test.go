@@ -314,3 +314,26 @@ func TestDarkRunWithACaptureNobodySaw(t *testing.T) {
 		t.Errorf("at the end: %q, want %q", atEnd, want+" Nb3")
 	}
 }
+
+// TestKnockReadAsACaptureNobodySawCaughtUp: without a clock on an
+// occupancy board, 42. Ra3 (e3-a3) lands next to the black queen on a4,
+// and the hand knocks the queen off 131 ms later; it is put back 1.8 s
+// on. While the queen is off, the still board reads as Rxe4 (the e4
+// pawn taken in a swap no scan saw) and Qa3 (slid from a4, showing on a3
+// first), and the commit timer publishes that. The queen put back shows
+// exactly Ra3: the two plies read from one still board around a capture
+// nobody saw are a guess, and the game follows the board (seed 1 of the
+// stress grid, x1, 2% knocks, 12% fast swaps: a false alert and the game
+// 33 plies behind).
+func TestKnockReadAsACaptureNobodySawCaughtUp(t *testing.T) {
+	start := mustFEN(t, "4r3/4r1kp/5np1/2P2p2/q1NPp3/4R2P/4QPP1/1R4K1 w - - 3 42")
+	h := newHands(t, trace.Occupancy, start)
+	t0 := h.now
+	h.at(t0, trace.Off, "e3", chess.NoPiece)
+	h.at(t0+679, trace.On, "a3", chess.WhiteRook)
+	h.at(t0+810, trace.Off, "a4", chess.NoPiece)
+	h.at(t0+2630, trace.On, "a4", chess.BlackQueen)
+	h.at(t0+24710, trace.Off, "a4", chess.NoPiece)
+	h.at(t0+25224, trace.On, "d7", chess.BlackQueen).wait(3000)
+	h.expect(start, "Ra3 Qd7", "")
+}

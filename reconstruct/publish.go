@@ -168,6 +168,13 @@ func (r *Reconstructor) markBlind(n int) {
 		r.plies[i].blind = !r.rec.framed && !m.IsCastling() && before.PieceAt(m.To()) != chess.NoPiece && !rv.lifted.Has(m.To())
 		r.plies[i].blindPromo = m.IsPromotion() && r.sensor != trace.PieceSensor && r.promo == chess.NoPieceType
 		r.plies[i].framed = r.rec.framed
+		r.plies[i].slidFirst = false
+		if r.sensor == trace.Occupancy && i > len(r.plies)-n && r.plies[i-1].blind && !m.IsCastling() &&
+			chess.KingAttacks(m.From()).Has(m.To()) && before.PieceAt(m.To()) == chess.NoPiece {
+			on, ok1 := r.lastOn(m.To())
+			off, ok2 := r.lastOff(m.From())
+			r.plies[i].slidFirst = ok1 && ok2 && on < off
+		}
 	}
 }
 
