@@ -345,6 +345,8 @@ func TestStressGames(t *testing.T) {
 			"no clock: 7. dxe5 pushed off, 7... Qxd1 and 8. Rxd1, the queen lifted first (held: the next lift that can take there tells) and the rook slid from f1, shown on e1 before f1 empties: that square filled dropped the held move, and dxe5 Qxd1 Rxd1 were published together at 8... fxe5: 3 plies behind"},
 		{"tcec_frc_engine_chess960_season16.pgn", 93, trace.Occupancy, 0.3, 0.005, 0.12,
 			"no clock, Chess960: 19. Nxe6 pushed off and 19... fxe6 swapped faster than a scan, the pawn lifted 573 ms after the knight, then 20. Qe2: the still board was read as Qe2 with the knight and the pawn out of place, two pieces lifted in turn and never put down again, a false alert, 72 plies behind"},
+		{"lichess_broadcast_fide_womens_world_rapid_2024_r1-6.pgn", 14, trace.Occupancy, 1, 0.02, 0.12,
+			"no clock, x1: 42. Ra3 lands next to the queen on a4 and its hand knocks her off, put back 1.8 s later: while she was off the still board read as Rxe4 (a swap no scan saw) and Qa3 (slid, a3 seen filled first), and the put-back was alerted as a piece from nowhere, 33 plies behind"},
 	} {
 		c.wantClean(t, c.play(t, false), "no clock")
 	}
