@@ -1800,6 +1800,17 @@ func (r *Reconstructor) fitsPress(c *cand, side chess.Color) bool {
 	return (p.SideToMove() == side) == (c.n%2 == 1)
 }
 
+// anyFitsPress reports whether any of cs ends with a move of the side
+// that pressed the clock.
+func (r *Reconstructor) anyFitsPress(cs []cand) bool {
+	for i := range cs {
+		if r.fitsPress(&cs[i], r.pressSide) {
+			return true
+		}
+	}
+	return false
+}
+
 // decidePress judges the board for the pending press, then reports the
 // flags that fell before it.
 func (r *Reconstructor) decidePress(out []Output) []Output {
@@ -1817,7 +1828,9 @@ func (r *Reconstructor) judgePress(out []Output) []Output {
 	side, t := r.pressSide, r.pressT
 	r.makeView()
 	toMove := r.lines[0].pos.SideToMove()
+	r.judgingPress = true
 	best, ix, useIx := r.weigh(true)
+	r.judgingPress = false
 	if !useIx && r.cands[best].n > 0 && !r.fitsPress(&r.cands[best], side) {
 		// The board shows a move sequence the presser did not end: the
 		// opponent's reply made before the move it answers was completed

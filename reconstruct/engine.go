@@ -284,12 +284,16 @@ type Reconstructor struct {
 	// deepResync: the decision under way is the alert timer's, on a
 	// board long still (resync searches five and six plies then).
 	deepResync bool
-	setUp      chess.Position // the set-up that starts a new game (Config.SetUp)
-	alertKey   uint64         // board the last irregularity alert was about
-	resyncKey  uint64         // board a re-synchronisation last failed on
-	reviveKey  uint64         // board the alternatives of blind captures were last revived for
-	catchKey   uint64         // board (with the published plies and the cost allowed) a catch-up last failed on or acted on
-	catchBuf   []catchMatch
+	// judgingPress: the decision under way is a clock press's, whose
+	// side says who made the last move (resync searches on past
+	// sequences that end with the other side's).
+	judgingPress bool
+	setUp        chess.Position // the set-up that starts a new game (Config.SetUp)
+	alertKey     uint64         // board the last irregularity alert was about
+	resyncKey    uint64         // board a re-synchronisation last failed on
+	reviveKey    uint64         // board the alternatives of blind captures were last revived for
+	catchKey     uint64         // board (with the published plies and the cost allowed) a catch-up last failed on or acted on
+	catchBuf     []catchMatch
 
 	// silent: squares of the overlay that the hand of a move knocked, the
 	// move published as the reply began (knockedMove) and the squares not

@@ -938,7 +938,10 @@ func (r *Reconstructor) explain(allowBack, allowResync bool) int {
 	// allows it too: the search runs only when nothing closer fits (or
 	// only a takeback does).
 	key := explainKey{t: r.lastChange, ver: r.ver, orient: r.orient, back: allowBack, promo: r.promo, deep: r.fastResync()}
-	if r.explained && key == r.explKey && (r.explResync || !allowResync || r.explBest >= 0 && r.cands[r.explBest].back == 0 && !r.explStood) {
+	if r.explained && key == r.explKey && (r.explResync || !allowResync || r.explBest >= 0 && r.cands[r.explBest].back == 0 && !r.explStood) &&
+		!(r.judgingPress && r.explBest >= 0 && r.cands[r.explBest].n > 1 && !r.fitsPress(&r.cands[r.explBest], r.pressSide)) {
+		// (Sequences found before the press, which now ends them on
+		// the other side's move, are searched again: see resync.)
 		return r.explBest
 	}
 	r.explBest = r.explainNow(allowBack, allowResync)
@@ -1244,7 +1247,8 @@ func (r *Reconstructor) resync(rv *recView) {
 		rvb = r.lastSeen(rv)
 	}
 	fast := r.fastResync()
-	found := 0 // the depth sequences were first found at
+	found := 0   // the depth sequences were first found at
+	misfit := n0 // cands from n0 up to this end with the wrong side's move for the press
 	for d := 2; d <= maxResync && (d <= 4 || (r.rec.framed || fast) && rs.nodes < resyncBudget); d++ {
 		if d > 4 {
 			// Deeper only while the budget lasts: a restart after a long
@@ -1271,6 +1275,19 @@ func (r *Reconstructor) resync(rv *recView) {
 			pos := r.befores[len(r.plies)-1]
 			rs.search(&pos, 0)
 			rs.back, rs.rv = 0, rv
+		}
+		if len(r.cands) > misfit && r.judgingPress && !r.anyFitsPress(r.cands[misfit:]) {
+			// After a restart the board shows 4 plies on, the clock
+			// pressed by Black, and a piece of White's moved away and
+			// back: 3 plies reach the board too, but end with White's
+			// move (an illegal move of Black's was alerted). Deeper
+			// sequences that end with the presser's move replace them.
+			misfit = len(r.cands)
+			continue
+		}
+		if misfit > n0 && len(r.cands) > misfit {
+			r.cands = append(r.cands[:n0], r.cands[misfit:]...)
+			misfit = n0
 		}
 		if len(r.cands) > n0 {
 			if found == 0 {
