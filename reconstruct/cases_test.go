@@ -1161,3 +1161,101 @@ func TestChess960CastlingWithKingTouchedIsNoRookMove(t *testing.T) {
 		h.expect(start, "O-O-O Ngf4", "")
 	}
 }
+
+// TestPressBeforeTheLandingIsRead: a sensor reads the board in sweeps, so
+// a piece set down just before the clock is pressed may be reported after
+// the press (a piece board's 250 ms sweep read e5 22 ms and c6 48 ms after
+// Black's presses; an occupancy board scans in a few ms). The press waits
+// a sweep for it: no clock-without-move penalty, and the game goes on (it
+// was lost for "pressing the clock without a move" twice).
+func TestPressBeforeTheLandingIsRead(t *testing.T) {
+	for _, s := range allSensors {
+		lag := int64(22) // how much later than the press the landing is read
+		if s == trace.Occupancy {
+			lag = 5
+		}
+		start := mustFEN(t, chess.StartFEN)
+		h := newHands(t, s, start)
+		h.at(1040, trace.Off, "e2", chess.NoPiece).at(1353, trace.On, "e4", chess.WhitePawn)
+		h.evs = append(h.evs, trace.Event{T: 1372, Kind: trace.Press, Side: chess.White})
+		h.at(1697, trace.Off, "e7", chess.NoPiece)
+		h.evs = append(h.evs, trace.Event{T: 2112, Kind: trace.Press, Side: chess.Black})
+		h.at(2112+lag, trace.On, "e5", chess.BlackPawn)
+		h.at(2517, trace.Off, "g1", chess.NoPiece).at(2576, trace.On, "f3", chess.WhiteKnight)
+		h.evs = append(h.evs, trace.Event{T: 2788, Kind: trace.Press, Side: chess.White})
+		h.at(2966, trace.Off, "b8", chess.NoPiece)
+		h.evs = append(h.evs, trace.Event{T: 3360, Kind: trace.Press, Side: chess.Black})
+		h.at(3360+2*lag, trace.On, "c6", chess.BlackKnight).wait(2000)
+		h.expect(start, "e4 e5 Nf3 Nc6", "")
+	}
+}
+
+// TestFirstMoveRightAfterTheStartFrame: the trace's first frame shows the
+// start set-up and White lifts e2 68 ms later, before the set-up stood
+// for a settle, and the moves come fast (no clock), none standing still
+// long enough to be published before the next begins. A full frame
+// showing the set-up is the set-up: the game is followed (nothing at all
+// was published for a whole game).
+func TestFirstMoveRightAfterTheStartFrame(t *testing.T) {
+	for _, s := range allSensors {
+		start := mustFEN(t, chess.StartFEN)
+		h := newHands(t, s, start)
+		h.events(`68 off e2
+363 on e4 P
+395 off d7
+610 on d5 p
+670 off d5
+1309 off e4
+1585 on d5 P
+1815 off d5
+2398 off d8
+2668 on d5 q
+2862 off b1
+3213 on c3 N
+3320 off d5
+3494 on a5 q
+3743 off d2
+3900 on d4 P
+4099 off g8
+4359 on f6 n
+4360 off g1
+4688 on f3 N
+4916 off c8
+5134 on f5 b
+5251 off f1
+5552 on c4 B`).wait(3000)
+		h.expect(start, "e4 d5 exd5 Qxd5 Nc3 Qa5 d4 Nf6 Nf3 Bf5 Bc4", "")
+	}
+}
+
+// TestKnockedOffAfterFastPlies: without a clock, 1. e4 e5 2. Nf3 come fast
+// (e7 lifted 77 ms after e4 landed), and the knight's hand knocks the h2
+// pawn off the board 60 ms after setting it down; the pawn lies there for
+// 6 s. No still moment published a move, and no search from one still
+// board reaches three plies with a piece out of place: the board was
+// alerted as the position after 1. e4 e5 with g1, f3 and h2 out of place.
+// The ordered changes, on the alert timer, may leave a piece knocked off
+// as a move landed (next to where its hand passed) off the board: the
+// three moves are published and h2 alone is named, as for a knock after
+// one move. (Colour and piece boards: on occupancy boards the decoder
+// takes only runs of five plies or more, and the board is caught up when
+// the pawn is put back.)
+func TestKnockedOffAfterFastPlies(t *testing.T) {
+	start := mustFEN(t, chess.StartFEN)
+	for _, s := range []trace.Sensor{trace.Colour, trace.PieceSensor} {
+		h := newHands(t, s, start)
+		h.events(`1165 off e2
+1557 on e4 P
+1634 off e7
+1885 on e5 p
+2035 off g1
+2335 on f3 N
+2395 off h2
+8395 on h2 P
+9919 off b8
+10087 on c6 n
+10361 off f1
+10535 on c4 B`).wait(3000)
+		h.expect(start, "e4 e5 Nf3 Nc6 Bc4", "misplaced-pieces@3")
+	}
+}

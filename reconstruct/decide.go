@@ -1341,11 +1341,21 @@ func (r *Reconstructor) onAlertTimer(t int64, out []Output) []Output {
 		if out, ok = r.catchUp(r.lastChange, true, ix.cost, ix.plies(), false, 0, out); ok {
 			return out
 		}
-		if out, ok = r.decode(r.lastChange, 1, out); ok {
+		r.decodeLeft = true
+		out, ok = r.decode(r.lastChange, 1, out)
+		r.decodeLeft = false
+		if ok {
+			if r.makeView(); r.v.diff(&r.lines[0].pos) != 0 && !r.decodedLeft {
+				// A piece knocked off as the last move landed is still
+				// off: it is named now.
+				r.decodedLeft = true
+				out = r.onAlertTimer(t, out)
+				r.decodedLeft = false
+			}
 			return out
 		}
 	}
-	if r.state == stateIrregular || r.inProgress(false) && !r.putThenTaken(&ix) && !r.knockedByMover(&ix) {
+	if r.state == stateIrregular || r.inProgress(false) && !r.putThenTaken(&ix) && !r.knockedByMover(&ix) && !r.decodedLeft {
 		// A move being made, or an irregularity already reported: wait for
 		// the board to come back.
 		return out
@@ -1782,8 +1792,13 @@ func (r *Reconstructor) press(side chess.Color, t int64, out []Output) []Output 
 		return r.decidePress(out)
 	}
 	if r.fired&firedSettle != 0 {
-		// The board was already still: nothing more will come for this press.
-		return r.decidePress(out)
+		// The board was already still, but a sensor reports a change up
+		// to a sweep late: the piece set down just before the press may
+		// not have been read yet (a piece board's 250 ms sweep read e5
+		// 22 ms after Black pressed, and a clock-without-move penalty
+		// was given). Decided after one sweep, or at the settle if a
+		// change comes first.
+		r.pressWait = t + r.sweepMs()
 	}
 	return out
 }
@@ -1824,7 +1839,7 @@ func (r *Reconstructor) decidePress(out []Output) []Output {
 
 func (r *Reconstructor) judgePress(out []Output) []Output {
 	r.decisions++
-	r.pending = false
+	r.pending, r.pressWait = false, 0
 	side, t := r.pressSide, r.pressT
 	r.makeView()
 	toMove := r.lines[0].pos.SideToMove()

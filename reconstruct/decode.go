@@ -276,10 +276,14 @@ func (ds *decodeState) search(i int, p chess.Position, pb physBoard, prevT int64
 			if gs := rotSquare(evs[i].Square, r.orient); evs[i].Kind == trace.On && knocked.Has(gs) {
 				knocked &^= gs.Bitboard() // put back
 			}
+			// (Standing as it stood: only its square's occupancy is
+			// compared.)
 			v.occ |= knocked
+			v.colourKnown &^= knocked
+			v.pieceKnown &^= knocked
 		}
-		if gs := rotSquare(evs[i].Square, r.orient); r.sensor == trace.Occupancy && evs[i].Kind == trace.Off && knocked == 0 && nk < len(knocks) &&
-			prevT >= 0 && evs[i].T-prevT < knockMs && chess.KingAttacks(prevLand).Has(gs) && p.PieceAt(gs) != chess.NoPiece {
+		if gs := rotSquare(evs[i].Square, r.orient); (r.sensor == trace.Occupancy || r.decodeLeft) && evs[i].Kind == trace.Off && knocked == 0 && nk < len(knocks) &&
+			prevT >= 0 && evs[i].T-prevT < knockMs && ds.knockReach(prevLand).Has(gs) && p.PieceAt(gs) != chess.NoPiece {
 			knocks[nk] = knock{i: i, pb: pb, sq: gs}
 			nk++
 		}
@@ -392,6 +396,14 @@ func (ds *decodeState) search(i int, p chess.Position, pb physBoard, prevT int64
 		ds.found, ds.end = true, p
 		return
 	}
+	if knocked != 0 && r.decodeLeft && ds.n > 0 && v.occ&knocked == 0 && v.diff(&p) == knocked {
+		// Knocked off as the last move landed and never put back, on a
+		// board still for the alert timer: the moves are made, and the
+		// piece is out of place (Nf3, its hand knocking the h2 pawn off
+		// the board, the moves fast before it: nothing was published).
+		ds.found, ds.end = true, p
+		return
+	}
 	for _, k := range knocks[:nk] {
 		// (The next move's first change comes after the knock.)
 		ds.search(k.i+1, p, k.pb, prevT, prevLand, k.sq.Bitboard())
@@ -494,6 +506,29 @@ func (r *Reconstructor) decode(t int64, minN int, out []Output) (_ []Output, ok 
 		return out, false
 	}
 	return r.adoptCatch([]catchMatch{m}, 0, t, out), true
+}
+
+// knockReach is where the hand of the move decoded last, which landed on
+// prevLand, may have knocked a piece: next to the landing, and on the
+// alert timer's decoding also next to where that hand passed (the knight
+// from g1 to f3 knocking the h2 pawn).
+func (ds *decodeState) knockReach(prevLand chess.Square) chess.Bitboard {
+	b := chess.KingAttacks(prevLand)
+	if ds.r.decodeLeft && ds.n > 0 {
+		b |= handNear(ds.seq[ds.n-1])
+	}
+	return b
+}
+
+// handNear is where the hand making move m passes or lets go: its squares,
+// the squares between them, and their neighbours.
+func handNear(m chess.Move) chess.Bitboard {
+	from, land := m.From(), moveLanding(m)
+	b := chess.KingAttacks(from) | chess.KingAttacks(land) | from.Bitboard() | land.Bitboard() | chess.Between(from, land)
+	if m.IsCastling() {
+		b |= chess.KingAttacks(m.To()) | chess.KingAttacks(m.CastlingRookTo())
+	}
+	return b
 }
 
 // knockedNear reports whether game square s, next to where move m from

@@ -256,12 +256,15 @@ type Reconstructor struct {
 	tip      chess.Position
 	tipPlies int
 
-	prov      chess.Move // provisional move shown (clock mode), NoMove if none
-	provKey   uint64     // the position the provisional move was made in
-	provN     notation
-	provPly   int
-	provT     int64
-	pending   bool // a press waits for the board to settle
+	prov    chess.Move // provisional move shown (clock mode), NoMove if none
+	provKey uint64     // the position the provisional move was made in
+	provN   notation
+	provPly int
+	provT   int64
+	pending bool // a press waits for the board to settle
+	// pressWait: when a press on a board already still is decided if
+	// no change comes first (0: none); see press.
+	pressWait int64
 	pressSide chess.Color
 	pressT    int64
 	pressClk  int64             // the presser's clock after the press (ms), -1 if unknown
@@ -288,12 +291,17 @@ type Reconstructor struct {
 	// side says who made the last move (resync searches on past
 	// sequences that end with the other side's).
 	judgingPress bool
-	setUp        chess.Position // the set-up that starts a new game (Config.SetUp)
-	alertKey     uint64         // board the last irregularity alert was about
-	resyncKey    uint64         // board a re-synchronisation last failed on
-	reviveKey    uint64         // board the alternatives of blind captures were last revived for
-	catchKey     uint64         // board (with the published plies and the cost allowed) a catch-up last failed on or acted on
-	catchBuf     []catchMatch
+	// decodeLeft: the decision under way is the alert timer's, on a board
+	// long still: the decoder may leave a piece knocked off as a move
+	// landed off the board (decode.go).
+	decodeLeft  bool
+	decodedLeft bool           // ... and the alert timer runs again for what it left
+	setUp       chess.Position // the set-up that starts a new game (Config.SetUp)
+	alertKey    uint64         // board the last irregularity alert was about
+	resyncKey   uint64         // board a re-synchronisation last failed on
+	reviveKey   uint64         // board the alternatives of blind captures were last revived for
+	catchKey    uint64         // board (with the published plies and the cost allowed) a catch-up last failed on or acted on
+	catchBuf    []catchMatch
 
 	// silent: squares of the overlay that the hand of a move knocked, the
 	// move published as the reply began (knockedMove) and the squares not
@@ -459,6 +467,13 @@ func (r *Reconstructor) Feed(ev *trace.Event, out []Output) []Output {
 			r.log.reset(&r.raw)
 		} else {
 			r.log.ok = false
+		}
+		if r.state == stateSetup && len(r.plies) == 0 && r.v.diff(&r.start) == 0 {
+			// A full frame showing the set-up as it should stand is the
+			// set-up standing: a first lift 68 ms after it is the first
+			// move, not a board still being set up (a whole game went
+			// unpublished).
+			r.sawStart = true
 		}
 	case trace.Off:
 		if r.held.ok && r.held.refill != 0 && ev.T-r.held.refill > slideLiftMs {
@@ -631,6 +646,10 @@ func (r *Reconstructor) fellFromSecond(ev *trace.Event) bool {
 // new event, so that a still board is acted on. A live daemon calls it
 // every 50-100 ms; Feed calls it itself.
 func (r *Reconstructor) Advance(t int64, out []Output) []Output {
+	if r.pending && r.pressWait > 0 && t >= r.pressWait && r.fired&firedSettle != 0 {
+		// No change came in the sweep after the press: the board stands.
+		out = r.decidePress(out)
+	}
 	if !r.begun || r.fired == firedSettle|firedCommit|firedAlert {
 		return out
 	}
