@@ -468,6 +468,13 @@ func (r *Reconstructor) adoptCatch(found []catchMatch, bi int, t int64, out []Ou
 	}
 	out = r.publish(t, out)
 	r.markBlind(len(r.plies) - div)
+	for i := div; i < len(r.plies); i++ {
+		// A rook-first castling among the plies found is alerted as
+		// when it is adopted alone (it went unalerted in fast play).
+		if m := r.plies[i].move; m.IsCastling() && r.rookFirst(m, chess.NoMove, false) {
+			out = r.alertRookFirst(i, t, out)
+		}
+	}
 	r.released = chess.NoMove
 	r.rec.resetExcept(0)
 	r.alertKey = 0

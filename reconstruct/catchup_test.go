@@ -337,3 +337,48 @@ func TestKnockReadAsACaptureNobodySawCaughtUp(t *testing.T) {
 	h.at(t0+25224, trace.On, "d7", chess.BlackQueen).wait(3000)
 	h.expect(start, "Ra3 Qd7", "")
 }
+
+// TestRookFirstCastlingCaughtUp: without a clock on a piece board, the
+// opening comes fast (replies begun 0-300 ms after the move before), and
+// 7. O-O is made rook first (h1-f1 set down 300 ms before the king is
+// lifted): the castling is published with the plies around it in one
+// catch-up, and was not alerted there (it is when adopted alone).
+func TestRookFirstCastlingCaughtUp(t *testing.T) {
+	start := mustFEN(t, chess.StartFEN)
+	h := newHands(t, trace.PieceSensor, start)
+	h.events(`1068 off e2
+1363 on e4 P
+1395 off d7
+1610 on d5 p
+1670 off e4
+1964 off d5
+2159 on d5 P
+2400 off d8
+2597 off d5
+2878 on d5 q
+2985 off b1
+3159 on c3 N
+4717 off d5
+5095 on a5 q
+5294 off d2
+5554 on d4 P
+5555 off g8
+5883 on f6 n
+6111 off g1
+6329 on f3 N
+6446 off c8
+6747 on f5 b
+8897 off f1
+9054 on c4 B
+9065 off e7
+9221 on e6 p
+9498 off h1
+9650 on f1 R
+9947 off e1
+10272 on g1 K
+10382 off c7
+10780 on c6 p
+10996 off c1
+11331 on d2 B`).wait(3000)
+	h.expect(start, "e4 d5 exd5 Qxd5 Nc3 Qa5 d4 Nf6 Nf3 Bf5 Bc4 e6 O-O c6 Bd2", "castling-rook-first@13")
+}
