@@ -1161,3 +1161,20 @@ func TestChess960CastlingWithKingTouchedIsNoRookMove(t *testing.T) {
 		h.expect(start, "O-O-O Ngf4", "")
 	}
 }
+
+// TestHiddenCastlingAfterAKnockPutBack: without a clock on a colour
+// board, Na4 knocks the b4 pawn onto a3; White castles, king and rook
+// trading f1 and g1 (no square changes), and puts the pawn back. The
+// pawn stood on a3 two seconds, but no piece of a castling stands
+// anywhere but on its castling squares: the castling is no dearer for it
+// than Na4 alone (which left the castling out, a false alert later).
+func TestHiddenCastlingAfterAKnockPutBack(t *testing.T) {
+	start := mustFEN(t, "1br1brk1/pp1qpppp/1n6/2p5/1PP5/1N1P1PN1/P4PPP/2RQBKR1 b KQ - 0 9")
+	h := newHands(t, trace.Colour, start)
+	h.move("b6", "a4").wait(50)
+	h.move("b4", "a3").wait(700)
+	h.lift("f1", "g1").placeFirst("g1").place("f1").wait(1000)
+	h.move("a3", "b4").wait(5000)
+	h.move("b7", "b6").wait(3000)
+	h.expect(start, "Na4 O-O b6", "")
+}

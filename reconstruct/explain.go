@@ -132,7 +132,11 @@ func (r *Reconstructor) seqCost(p *chess.Position, lastTo chess.Square, moves []
 	// the kings' squares of castlings that do as a rook move of it does.
 	var castleRooks chess.Bitboard
 	for i, m := range moves {
-		movers |= 1 << q.PieceAt(m.From())
+		if !m.IsCastling() {
+			// (A castling's king and rook go only to their castling
+			// squares: no piece of theirs stood anywhere else.)
+			movers |= 1 << q.PieceAt(m.From())
+		}
 		all, nl := moveSquares(q, m)
 		earlier := expl
 		expl |= all
@@ -1322,7 +1326,9 @@ func (r *Reconstructor) seqStood(p *chess.Position, moves []chess.Move, rv *recV
 	var movers uint16
 	q := *p
 	for _, m := range moves {
-		movers |= 1 << q.PieceAt(m.From())
+		if !m.IsCastling() {
+			movers |= 1 << q.PieceAt(m.From())
+		}
 		all, _ := moveSquares(&q, m)
 		expl |= all
 		q.MakeMove(m)

@@ -602,6 +602,8 @@ func TestStressGamesLaterSeeds(t *testing.T) {
 			"a game a first version of these fixes lost: 34. Re8 slid from e2 over e6, its hand knocking the d8 rook off 3 ms before it landed, read as Re6 and then Rde8 Rxe8 with Rde8's landing unseen, though the d8 rook was lifted after the e6 one: 15 plies behind and a false alert"}},
 		{47, stressGame{tcec, 39, trace.Colour, 1, 0.005, 0,
 			"Chess960: 7. O-O-O with king and rook trading d1 and c1 (no square changes), its hand knocking the c2 pawn onto c3, put back 1.4 s later: c3 was published and taken back, the castling lost with it, both sides' castlings missing until a king move was illegal, 108 plies behind"}},
+		{46, stressGame{tcec, 12, trace.Colour, 0.3, 0.02, 0.12,
+			"Chess960: 18... Na4 knocks the b4 pawn onto a3, 19. O-O with king and rook trading f1 and g1, the pawn put back: the pawn's 2 s on a3 was priced as a white piece of the castling standing there, Na4 alone was published, and false alerts followed, 160 plies behind"}},
 	} {
 		c.wantClean(t, 2)
 	}
