@@ -1178,3 +1178,22 @@ func TestHiddenCastlingAfterAKnockPutBack(t *testing.T) {
 	h.move("b7", "b6").wait(3000)
 	h.expect(start, "Na4 O-O b6", "")
 }
+
+// TestHiddenCastlingKnockPutBackDuringReply: without a clock on a colour
+// board, a Chess960 castling whose king and rook trade squares (f1 and
+// g1) shows no change; its hand knocks the g2 pawn onto g3, read as g3.
+// The pawn is put back while Black replies (Nb6), and g2-g4 follows half
+// a second later: the board showing the castling's history again, the
+// put-back shows the castling was the move (g3 then g4 from g3 left the
+// game 81 plies behind).
+func TestHiddenCastlingKnockPutBackDuringReply(t *testing.T) {
+	start := mustFEN(t, "1rn1bkr1/ppp1bp1p/4pq2/3p2p1/2nP4/3NP3/PPP1NPPP/2RBBKRQ w Kkq - 4 8")
+	h := newHands(t, trace.Colour, start)
+	h.lift("f1", "g1").placeFirst("g1").place("f1").wait(100)
+	h.move("g2", "g3").wait(450)
+	h.move("c4", "b6").wait(400)
+	h.move("g3", "g2").wait(500)
+	h.slide("g2", "g3", "g4").wait(600)
+	h.move("h7", "h5").wait(3000)
+	h.expect(start, "O-O N4b6 g4 h5", "")
+}

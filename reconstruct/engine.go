@@ -67,6 +67,10 @@ const (
 	// maxRevive: the published plies looked back over for a capture whose
 	// victim nobody saw, when the board makes no sense otherwise.
 	maxRevive = 12
+	// maxHiddenBack: the published plies looked back over for a castling
+	// the board cannot show whose knocked piece is put back
+	// (hiddenCastlingLine).
+	maxHiddenBack = 3
 	// misplacedAltGap: a move with other misplaced squares at most one
 	// fallen piece dearer than the best is kept as a hypothesis too.
 	misplacedAltGap = costMisplacedN
