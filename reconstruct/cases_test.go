@@ -1197,3 +1197,31 @@ func TestHiddenCastlingKnockPutBackDuringReply(t *testing.T) {
 	h.move("h7", "h5").wait(3000)
 	h.expect(start, "O-O N4b6 g4 h5", "")
 }
+
+// TestCaptureOnASeenLandingIsNoGuess: without a clock on colour and
+// piece boards, gxf6 en passant (its hand knocking the e6 pawn onto e5),
+// Bxf6 pushing the pawn off, and the e6 pawn put back are published
+// together; then Be4 knocks the e3 bishop onto f2 as it lets go. The
+// pawn was seen set down on f6 and standing there: the two plies were
+// no guess (a piece held in the hand read as taken), and taking them
+// back costs what any takeback costs: Bxf5 Bxg5 Bf2 Bf6 Be4 (five
+// plies through two taken back, Bf2 the knock) is no likelier than Be4
+// with the bishop out of place until it is put back (79 plies behind).
+func TestCaptureOnASeenLandingIsNoGuess(t *testing.T) {
+	start := mustFEN(t, "1rbn1rk1/1p2b1pp/pNqpp3/5pP1/5P1P/1PPBB3/PKQ5/3R3R w - f6 0 23")
+	wp, bp, wb, bb := chess.NewPiece(chess.White, chess.Pawn), chess.NewPiece(chess.Black, chess.Pawn),
+		chess.NewPiece(chess.White, chess.Bishop), chess.NewPiece(chess.Black, chess.Bishop)
+	for _, s := range []trace.Sensor{trace.Colour, trace.PieceSensor} {
+		h := newHands(t, s, start)
+		h.at(126890, trace.Off, "f5", 0).at(127187, trace.Off, "g5", 0).at(127323, trace.On, "f6", wp)
+		h.at(127388, trace.Off, "e6", 0).at(127483, trace.On, "e5", bp)
+		h.at(128481, trace.Off, "e7", 0).at(128676, trace.Off, "f6", 0).at(128676, trace.On, "f6", bb)
+		h.at(129958, trace.Off, "e5", 0).at(130160, trace.On, "e6", bp)
+		h.at(131005, trace.Off, "d3", 0).at(131175, trace.On, "e4", wb)
+		h.at(131204, trace.Off, "e3", 0).at(131233, trace.On, "f2", wb)
+		h.at(132586, trace.Off, "f2", 0).at(132755, trace.On, "e3", wb)
+		h.at(138640, trace.Off, "c6", 0).at(139040, trace.On, "c7", chess.NewPiece(chess.Black, chess.Queen))
+		h.wait(3000)
+		h.expect(start, "gxf6 Bxf6 Be4 Qc7", "")
+	}
+}

@@ -130,6 +130,9 @@ type plyRec struct {
 	// blindPromo: a promotion whose piece neither the sensors nor an
 	// input told (the queen assumed).
 	blindPromo bool
+	// landSeen: a colour or piece sensor saw a piece of the mover's
+	// colour set down on the move's landing while it was made.
+	landSeen bool
 }
 
 // cand is one explanation of the board: from hypothesis line (after taking

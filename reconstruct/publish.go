@@ -619,19 +619,34 @@ func (r *Reconstructor) publish(t int64, out []Output) []Output {
 			if old.move == m {
 				alts = old.alts
 			}
-			*old = plyRec{move: m, t: old.t, san: n.san, uci: n.uci, uncertain: unc, blind: blind, blindPromo: blindPromo, alts: alts}
+			*old = plyRec{move: m, t: old.t, san: n.san, uci: n.uci, uncertain: unc, blind: blind, blindPromo: blindPromo, alts: alts,
+				landSeen: old.landSeen && old.move == m}
 			r.pub[i] = m
 			r.befores[i] = before
 			continue
 		}
 		o.Kind = Move
 		out = append(out, o)
-		r.plies = append(r.plies, plyRec{move: m, t: t, san: n.san, uci: n.uci, uncertain: unc})
+		r.plies = append(r.plies, plyRec{move: m, t: t, san: n.san, uci: n.uci, uncertain: unc, landSeen: r.landSeen(&before, m)})
 		r.pub = append(r.pub, m)
 		r.befores = append(r.befores, before)
 	}
 	r.tip, r.tipPlies = pos, len(r.plies)
 	return out
+}
+
+// landSeen reports whether a colour or piece sensor saw a piece of m's
+// colour set down on m's landing since the last published move (m made
+// from before).
+func (r *Reconstructor) landSeen(before *chess.Position, m chess.Move) bool {
+	if r.sensor == trace.Occupancy || r.rec.framed {
+		return false
+	}
+	b := unrotSquare(moveLanding(m), r.orient).Bitboard()
+	if before.SideToMove() == chess.White {
+		return r.rec.placedWhite&b != 0
+	}
+	return r.rec.placedBlack&b != 0
 }
 
 // occurrences is the number of times position p, the position after the

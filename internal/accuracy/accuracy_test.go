@@ -606,6 +606,9 @@ func TestStressGamesLaterSeeds(t *testing.T) {
 			"Chess960: 8. O-O with king and rook trading f1 and g1, its hand knocking the g2 pawn onto g3 (read as g3), put back while Black replied, then 9. g4: read as g3 and g4 from g3, 81 plies behind"}},
 		{43, stressGame{tcec, 64, trace.Colour, 1, 0.05, 0,
 			"Chess960: 1. O-O with king and rook trading f1 and g1, its hand knocking the h2 pawn onto h3 (read as h3), put back before Black replied: the board back at the start was taken for a new game, with false alerts"}},
+		{43, stressGame{gnu, 20, trace.PieceSensor, 0.1, 0.05, 0.12,
+			"23. gxf6 en passant knocking the e6 pawn, Bxf6, the pawn put back, published together; 24. Be4 knocks the e3 bishop onto f2: the two plies, the pawn seen standing on f6, were taken for a guess and taken back for free, Bxf5 Bxg5 Bf2 Bf6 Be4 was published, a false alert and 79 plies behind"}},
+		{43, stressGame{gnu, 20, trace.Colour, 0.1, 0.05, 0.12, "the same on a colour board"}},
 		{46, stressGame{tcec, 12, trace.Colour, 0.3, 0.02, 0.12,
 			"Chess960: 18... Na4 knocks the b4 pawn onto a3, 19. O-O with king and rook trading f1 and g1, the pawn put back: the pawn's 2 s on a3 was priced as a white piece of the castling standing there, Na4 alone was published, and false alerts followed, 160 plies behind"}},
 	} {
