@@ -662,6 +662,12 @@ func (r *Reconstructor) knockedMove(s chess.Square, exact int) (int, chess.Bitbo
 			if o.move == ix.move || !o.diff.Has(v) || r.v.occ.Has(v) {
 				continue
 			}
+			// (Seen set down there and taken off since: a piece that
+			// never landed there is no victim taken off.)
+			on, ok1 := r.lastOn(v)
+			if off, ok2 := r.lastOff(v); !ok1 || !ok2 || off < on {
+				continue
+			}
 			after := r.lines[o.line].pos
 			after.MakeMove(o.move)
 			if !after.ByColor(after.SideToMove().Other()).Has(v) || !r.captures(&after, gs, v) {
