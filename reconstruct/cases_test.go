@@ -1250,3 +1250,26 @@ func TestKnockWithTheReplysVictimTakenFirst(t *testing.T) {
 		h.expect(start, "Nxh4 Qxh4 Rg7 Rxg7 Qxg7", "")
 	}
 }
+
+// TestCaptureLandingUnseen: without a clock on piece and colour boards,
+// Bd3, then Ke5 whose hand knocks the f5 pawn off the board, then Bc2
+// slid back, the pawn put back after. Bd3 taken back for Bxf5 Ke5 Bc2
+// explained the board exactly without the pawn, but a capture shows
+// where it lands on these boards (the square changes colour even
+// swapped faster than a scan), and nothing was seen set down on f5: a
+// sequence with such a capture is priced as a sensor failing (70 plies
+// behind, seed 46).
+func TestCaptureLandingUnseen(t *testing.T) {
+	start := mustFEN(t, "8/p7/5k2/2b2p2/3p4/5K2/P1B5/8 w - - 2 63")
+	wb, bk := chess.NewPiece(chess.White, chess.Bishop), chess.NewPiece(chess.Black, chess.King)
+	for _, s := range []trace.Sensor{trace.Colour, trace.PieceSensor} {
+		h := newHands(t, s, start)
+		h.at(343497, trace.Off, "c2", 0).at(343532, trace.On, "d3", wb)
+		h.at(344098, trace.On, "e5", bk).at(344133, trace.Off, "f6", 0).at(344352, trace.Off, "f5", 0)
+		h.at(344997, trace.On, "c2", wb).at(345032, trace.Off, "d3", 0)
+		h.at(346102, trace.On, "f5", chess.NewPiece(chess.Black, chess.Pawn))
+		h.at(346590, trace.Off, "c5", 0).at(346696, trace.On, "f8", chess.NewPiece(chess.Black, chess.Bishop))
+		h.wait(3000)
+		h.expect(start, "Bd3 Ke5 Bc2 Bf8", "")
+	}
+}
