@@ -259,7 +259,7 @@ func (r *Reconstructor) seqCost(p *chess.Position, lastTo chess.Square, moves []
 		if len(moves) > 1 && nl == 0 && !m.IsCastling() && (!rv.placed.Has(to) || r.placedOther(q, m) || r.filledBeforeLift(to, lift, lifted, moves[i+1:], rv)) {
 			cost += unseen
 		}
-		if len(moves) > 1 && nl != 0 && r.sensor != trace.Occupancy && !rv.placed.Has(to) {
+		if len(moves) > 1 && nl != 0 && !m.IsCastling() && r.sensor != trace.Occupancy && !rv.placed.Has(to) {
 			// On colour and piece boards a capture shows where it lands:
 			// the square changes colour, even swapped faster than a scan.
 			cost += unseen

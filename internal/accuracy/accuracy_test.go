@@ -613,6 +613,8 @@ func TestStressGamesLaterSeeds(t *testing.T) {
 			"Chess960: 46... Rg7 slid from f7, its hand knocking the queen from f8 onto g8; White takes the rook off g7 first, then lifts the g2 rook: Qg8 with the rook knocked off the board was published, two false alerts and 35 plies behind"}},
 		{46, stressGame{lichess, 33, trace.PieceSensor, 0.1, 0.02, 0,
 			"63. Bd3 Ke5, the king's hand knocking the f5 pawn off, 64. Bc2 slid back, the pawn put back: Bd3 taken back for Bxf5 Ke5 Bc2, whose capture nobody saw land on f5, a false alert and 70 plies behind"}},
+		{42, stressGame{tcec, 14, trace.Colour, 0.03, 0.05, 0,
+			"a game a first version of these fixes lost: 12. O-O-O (king d1 to c1, rook a1 to d1, written as the king taking the rook) was priced as a capture whose landing on a1 nobody saw, and Rc1 was published, a false alert and 101 plies behind"}},
 		{46, stressGame{tcec, 12, trace.Colour, 0.3, 0.02, 0.12,
 			"Chess960: 18... Na4 knocks the b4 pawn onto a3, 19. O-O with king and rook trading f1 and g1, the pawn put back: the pawn's 2 s on a3 was priced as a white piece of the castling standing there, Na4 alone was published, and false alerts followed, 160 plies behind"}},
 	} {
