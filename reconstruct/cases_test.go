@@ -1226,31 +1226,6 @@ func TestCaptureOnASeenLandingIsNoGuess(t *testing.T) {
 	}
 }
 
-// TestKnockWithTheReplysVictimTakenFirst: without a clock on colour and
-// piece boards, after Nxh4 Qxh4, Rg7 slid from f7, its hand knocking the queen from f8
-// onto g8; White takes the rook off g7 first and then lifts the g2 rook
-// to take there. With g7 empty, Qg8 with the rook knocked off the board
-// left fewer squares out of place than Rg7 with the queen on g8, but the
-// rook taken off g7 is the reply's victim, which the lifted rook can
-// take: Rg7 with the queen knocked (Qg8 and two false alerts, 35 plies
-// behind).
-func TestKnockWithTheReplysVictimTakenFirst(t *testing.T) {
-	start := mustFEN(t, "1kr2q2/1p1npr2/3p4/3P3p/N3R2B/PP3n1Q/K1P3R1/8 b - - 6 45")
-	br, bq, wr := chess.NewPiece(chess.Black, chess.Rook), chess.NewPiece(chess.Black, chess.Queen), chess.NewPiece(chess.White, chess.Rook)
-	for _, s := range []trace.Sensor{trace.Colour, trace.PieceSensor} {
-		h := newHands(t, s, start)
-		h.at(294589, trace.Off, "f3", 0).at(294755, trace.Off, "h4", 0).at(295145, trace.On, "h4", chess.NewPiece(chess.Black, chess.Knight))
-		h.at(295825, trace.Off, "h4", 0).at(296199, trace.Off, "h3", 0).at(296405, trace.On, "h4", chess.NewPiece(chess.White, chess.Queen))
-		h.at(296917, trace.Off, "f7", 0).at(296922, trace.On, "g7", br)
-		h.at(297027, trace.Off, "f8", 0).at(297187, trace.On, "g8", bq)
-		h.at(297872, trace.Off, "g7", 0).at(298314, trace.Off, "g2", 0).at(298587, trace.On, "g7", wr)
-		h.at(299827, trace.Off, "g8", 0).at(299957, trace.On, "f8", bq)
-		h.at(301167, trace.Off, "f8", 0).at(301342, trace.Off, "g7", 0).at(301342, trace.On, "g7", bq)
-		h.wait(3000)
-		h.expect(start, "Nxh4 Qxh4 Rg7 Rxg7 Qxg7", "")
-	}
-}
-
 // TestCaptureLandingUnseen: without a clock on piece and colour boards,
 // Bd3, then Ke5 whose hand knocks the f5 pawn off the board, then Bc2
 // slid back, the pawn put back after. Bd3 taken back for Bxf5 Ke5 Bc2

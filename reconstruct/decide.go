@@ -649,44 +649,6 @@ func (r *Reconstructor) knockedMove(s chess.Square, exact int) (int, chess.Bitbo
 			}
 		}
 	}
-	if lift && exact < 0 && !ix.diff.Has(gs) {
-		// Another move's piece taken off its landing a moment ago, and
-		// now a piece of the reply's that can take it there lifted: the
-		// reply's victim taken off first, no square that move leaves out
-		// of place (Rg7 with the queen knocked from f8 onto g8, and
-		// White taking the rook off g7 and lifting the g2 rook to take
-		// it, is no Qg8 with the rook knocked off the board).
-		for i := range r.ixAlts {
-			o := r.ixAlts[i]
-			v := moveLanding(o.move)
-			if o.move == ix.move || !o.diff.Has(v) || r.v.occ.Has(v) {
-				continue
-			}
-			// (Seen set down there and taken off since: a piece that
-			// never landed there is no victim taken off.)
-			on, ok1 := r.lastOn(v)
-			if off, ok2 := r.lastOff(v); !ok1 || !ok2 || off < on {
-				continue
-			}
-			after := r.lines[o.line].pos
-			after.MakeMove(o.move)
-			if !after.ByColor(after.SideToMove().Other()).Has(v) || !r.captures(&after, gs, v) {
-				continue
-			}
-			// Priced again without v and the reply's lifts (its
-			// victim's and its capturing piece's).
-			o.diff &^= v.Bitboard()
-			rv := r.recView()
-			rvm := recView{lifted: rv.lifted &^ o.diff &^ v.Bitboard() &^ gs.Bitboard(), placed: rv.placed &^ o.diff, framed: rv.framed}
-			one := [1]chess.Move{o.move}
-			sc, _ := r.seqCost(&r.lines[o.line].pos, r.lastTo(o.line, 0), one[:], &rvm)
-			o.cost = r.lines[o.line].cost + r.misplacedCost(o.diff, &after, o.move) + sc
-			if ok, _ := r.knockedDuring(&o); ok && o.cost < ix.cost {
-				ix = o
-				break
-			}
-		}
-	}
 	if ix.diff.Has(gs) || exact >= 0 && exact <= ix.cost+misplacedAltGap {
 		return -1, 0
 	}

@@ -609,8 +609,6 @@ func TestStressGamesLaterSeeds(t *testing.T) {
 		{43, stressGame{gnu, 20, trace.PieceSensor, 0.1, 0.05, 0.12,
 			"23. gxf6 en passant knocking the e6 pawn, Bxf6, the pawn put back, published together; 24. Be4 knocks the e3 bishop onto f2: the two plies, the pawn seen standing on f6, were taken for a guess and taken back for free, Bxf5 Bxg5 Bf2 Bf6 Be4 was published, a false alert and 79 plies behind"}},
 		{43, stressGame{gnu, 20, trace.Colour, 0.1, 0.05, 0.12, "the same on a colour board"}},
-		{49, stressGame{tcec, 25, trace.Colour, 0.1, 0.05, 0,
-			"Chess960: 46... Rg7 slid from f7, its hand knocking the queen from f8 onto g8; White takes the rook off g7 first, then lifts the g2 rook: Qg8 with the rook knocked off the board was published, two false alerts and 35 plies behind"}},
 		{46, stressGame{lichess, 33, trace.PieceSensor, 0.1, 0.02, 0,
 			"63. Bd3 Ke5, the king's hand knocking the f5 pawn off, 64. Bc2 slid back, the pawn put back: Bd3 taken back for Bxf5 Ke5 Bc2, whose capture nobody saw land on f5, a false alert and 70 plies behind"}},
 		{42, stressGame{tcec, 14, trace.Colour, 0.03, 0.05, 0,
