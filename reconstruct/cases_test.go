@@ -1259,3 +1259,90 @@ func TestKnockedOffAfterFastPlies(t *testing.T) {
 		h.expect(start, "e4 e5 Nf3 Nc6 Bc4", "misplaced-pieces@3")
 	}
 }
+
+// TestHiddenCastlingAfterAKnockPutBack: without a clock on a colour
+// board, Na4 knocks the b4 pawn onto a3; White castles, king and rook
+// trading f1 and g1 (no square changes), and puts the pawn back. The
+// pawn stood on a3 two seconds, but no piece of a castling stands
+// anywhere but on its castling squares: the castling is no dearer for it
+// than Na4 alone (which left the castling out, a false alert later).
+func TestHiddenCastlingAfterAKnockPutBack(t *testing.T) {
+	start := mustFEN(t, "1br1brk1/pp1qpppp/1n6/2p5/1PP5/1N1P1PN1/P4PPP/2RQBKR1 b KQ - 0 9")
+	h := newHands(t, trace.Colour, start)
+	h.move("b6", "a4").wait(50)
+	h.move("b4", "a3").wait(700)
+	h.lift("f1", "g1").placeFirst("g1").place("f1").wait(1000)
+	h.move("a3", "b4").wait(5000)
+	h.move("b7", "b6").wait(3000)
+	h.expect(start, "Na4 O-O b6", "")
+}
+
+// TestHiddenCastlingKnockPutBackDuringReply: without a clock on a colour
+// board, a Chess960 castling whose king and rook trade squares (f1 and
+// g1) shows no change; its hand knocks the g2 pawn onto g3, read as g3.
+// The pawn is put back while Black replies (Nb6), and g2-g4 follows half
+// a second later: the board showing the castling's history again, the
+// put-back shows the castling was the move (g3 then g4 from g3 left the
+// game 81 plies behind).
+func TestHiddenCastlingKnockPutBackDuringReply(t *testing.T) {
+	start := mustFEN(t, "1rn1bkr1/ppp1bp1p/4pq2/3p2p1/2nP4/3NP3/PPP1NPPP/2RBBKRQ w Kkq - 4 8")
+	h := newHands(t, trace.Colour, start)
+	h.lift("f1", "g1").placeFirst("g1").place("f1").wait(100)
+	h.move("g2", "g3").wait(450)
+	h.move("c4", "b6").wait(400)
+	h.move("g3", "g2").wait(500)
+	h.slide("g2", "g3", "g4").wait(600)
+	h.move("h7", "h5").wait(3000)
+	h.expect(start, "O-O N4b6 g4 h5", "")
+}
+
+// TestCaptureOnASeenLandingIsNoGuess: without a clock on colour and
+// piece boards, gxf6 en passant (its hand knocking the e6 pawn onto e5),
+// Bxf6 pushing the pawn off, and the e6 pawn put back are published
+// together; then Be4 knocks the e3 bishop onto f2 as it lets go. The
+// pawn was seen set down on f6 and standing there: the two plies were
+// no guess (a piece held in the hand read as taken), and taking them
+// back costs what any takeback costs: Bxf5 Bxg5 Bf2 Bf6 Be4 (five
+// plies through two taken back, Bf2 the knock) is no likelier than Be4
+// with the bishop out of place until it is put back (79 plies behind).
+func TestCaptureOnASeenLandingIsNoGuess(t *testing.T) {
+	start := mustFEN(t, "1rbn1rk1/1p2b1pp/pNqpp3/5pP1/5P1P/1PPBB3/PKQ5/3R3R w - f6 0 23")
+	wp, bp, wb, bb := chess.NewPiece(chess.White, chess.Pawn), chess.NewPiece(chess.Black, chess.Pawn),
+		chess.NewPiece(chess.White, chess.Bishop), chess.NewPiece(chess.Black, chess.Bishop)
+	for _, s := range []trace.Sensor{trace.Colour, trace.PieceSensor} {
+		h := newHands(t, s, start)
+		h.at(126890, trace.Off, "f5", 0).at(127187, trace.Off, "g5", 0).at(127323, trace.On, "f6", wp)
+		h.at(127388, trace.Off, "e6", 0).at(127483, trace.On, "e5", bp)
+		h.at(128481, trace.Off, "e7", 0).at(128676, trace.Off, "f6", 0).at(128676, trace.On, "f6", bb)
+		h.at(129958, trace.Off, "e5", 0).at(130160, trace.On, "e6", bp)
+		h.at(131005, trace.Off, "d3", 0).at(131175, trace.On, "e4", wb)
+		h.at(131204, trace.Off, "e3", 0).at(131233, trace.On, "f2", wb)
+		h.at(132586, trace.Off, "f2", 0).at(132755, trace.On, "e3", wb)
+		h.at(138640, trace.Off, "c6", 0).at(139040, trace.On, "c7", chess.NewPiece(chess.Black, chess.Queen))
+		h.wait(3000)
+		h.expect(start, "gxf6 Bxf6 Be4 Qc7", "")
+	}
+}
+
+// TestCaptureLandingUnseen: without a clock on piece and colour boards,
+// Bd3, then Ke5 whose hand knocks the f5 pawn off the board, then Bc2
+// slid back, the pawn put back after. Bd3 taken back for Bxf5 Ke5 Bc2
+// explained the board exactly without the pawn, but a capture shows
+// where it lands on these boards (the square changes colour even
+// swapped faster than a scan), and nothing was seen set down on f5: a
+// sequence with such a capture is priced as a sensor failing (70 plies
+// behind, seed 46).
+func TestCaptureLandingUnseen(t *testing.T) {
+	start := mustFEN(t, "8/p7/5k2/2b2p2/3p4/5K2/P1B5/8 w - - 2 63")
+	wb, bk := chess.NewPiece(chess.White, chess.Bishop), chess.NewPiece(chess.Black, chess.King)
+	for _, s := range []trace.Sensor{trace.Colour, trace.PieceSensor} {
+		h := newHands(t, s, start)
+		h.at(343497, trace.Off, "c2", 0).at(343532, trace.On, "d3", wb)
+		h.at(344098, trace.On, "e5", bk).at(344133, trace.Off, "f6", 0).at(344352, trace.Off, "f5", 0)
+		h.at(344997, trace.On, "c2", wb).at(345032, trace.Off, "d3", 0)
+		h.at(346102, trace.On, "f5", chess.NewPiece(chess.Black, chess.Pawn))
+		h.at(346590, trace.Off, "c5", 0).at(346696, trace.On, "f8", chess.NewPiece(chess.Black, chess.Bishop))
+		h.wait(3000)
+		h.expect(start, "Bd3 Ke5 Bc2 Bf8", "")
+	}
+}

@@ -76,7 +76,9 @@ func (r *Reconstructor) guessed(i int) bool {
 	}
 	for j := a; j+1 < b; j++ {
 		m, to := r.pub[j+1], moveLanding(r.pub[j])
-		if !m.IsCastling() && m.To() == to && r.befores[j].PieceAt(to) == chess.NoPiece {
+		if !m.IsCastling() && m.To() == to && r.befores[j].PieceAt(to) == chess.NoPiece && !r.plies[j].landSeen {
+			// (Not a piece a colour or piece sensor saw set down
+			// there: it stood there, whatever took it.)
 			return true
 		}
 		if r.plies[j+1].slidFirst {

@@ -59,6 +59,15 @@ func (r *Reconstructor) onSettle(t int64, out []Output) []Output {
 				return out
 			}
 		}
+		if !r.clock {
+			// A piece put back that shows a recent move was a castling
+			// the board cannot show, its hand's knock read as the move.
+			if c, ok := r.hiddenCastlingLine(); ok {
+				r.cands = append(r.cands[:0], c)
+				r.explained = false
+				return r.adopt(0, t, out)
+			}
+		}
 		if !r.clock || r.sensor == 0 && (occ&^r.v.occ).Count() == 1 && r.v.occ&^occ == 0 {
 			return r.checkNewGame(t, out)
 		}

@@ -67,6 +67,10 @@ const (
 	// maxRevive: the published plies looked back over for a capture whose
 	// victim nobody saw, when the board makes no sense otherwise.
 	maxRevive = 12
+	// maxHiddenBack: the published plies looked back over for a castling
+	// the board cannot show whose knocked piece is put back
+	// (hiddenCastlingLine).
+	maxHiddenBack = 3
 	// misplacedAltGap: a move with other misplaced squares at most one
 	// fallen piece dearer than the best is kept as a hypothesis too.
 	misplacedAltGap = costMisplacedN
@@ -131,6 +135,9 @@ type plyRec struct {
 	// blindPromo: a promotion whose piece neither the sensors nor an
 	// input told (the queen assumed).
 	blindPromo bool
+	// landSeen: a colour or piece sensor saw a piece of the mover's
+	// colour set down on the move's landing while it was made.
+	landSeen bool
 }
 
 // cand is one explanation of the board: from hypothesis line (after taking

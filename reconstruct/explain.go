@@ -132,7 +132,11 @@ func (r *Reconstructor) seqCost(p *chess.Position, lastTo chess.Square, moves []
 	// the kings' squares of castlings that do as a rook move of it does.
 	var castleRooks chess.Bitboard
 	for i, m := range moves {
-		movers |= 1 << q.PieceAt(m.From())
+		if !m.IsCastling() {
+			// (A castling's king and rook go only to their castling
+			// squares: no piece of theirs stood anywhere else.)
+			movers |= 1 << q.PieceAt(m.From())
+		}
 		all, nl := moveSquares(q, m)
 		earlier := expl
 		expl |= all
@@ -253,6 +257,11 @@ func (r *Reconstructor) seqCost(p *chess.Position, lastTo chess.Square, moves []
 			cost += unseen
 		}
 		if len(moves) > 1 && nl == 0 && !m.IsCastling() && (!rv.placed.Has(to) || r.placedOther(q, m) || r.filledBeforeLift(to, lift, lifted, moves[i+1:], rv)) {
+			cost += unseen
+		}
+		if len(moves) > 1 && nl != 0 && !m.IsCastling() && r.sensor != trace.Occupancy && !rv.placed.Has(to) {
+			// On colour and piece boards a capture shows where it lands:
+			// the square changes colour, even swapped faster than a scan.
 			cost += unseen
 		}
 		if t := lift; lifted {
@@ -1339,7 +1348,9 @@ func (r *Reconstructor) seqStood(p *chess.Position, moves []chess.Move, rv *recV
 	var movers uint16
 	q := *p
 	for _, m := range moves {
-		movers |= 1 << q.PieceAt(m.From())
+		if !m.IsCastling() {
+			movers |= 1 << q.PieceAt(m.From())
+		}
 		all, _ := moveSquares(&q, m)
 		expl |= all
 		q.MakeMove(m)

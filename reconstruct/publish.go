@@ -230,6 +230,51 @@ func (r *Reconstructor) hiddenCastling(i int) (chess.Move, bool) {
 	return chess.NoMove, false
 }
 
+// hiddenCastlingLine returns, as a candidate taking back the plies from
+// one to the last published and making them again, the history in which a
+// recent published move was the castling kept as its alternative
+// (keepHiddenCastling) and the moves after it were the same, when the
+// still board shows that history and no published move since touched the
+// castling's squares or the move's: the piece the castling hand knocked
+// (read as the move) was put back, here while the opponent replied or
+// before the board showed anything else. (Without a clock: a Chess960
+// castling with a knocked g2 pawn read as g3 and put back during the
+// reply left the game 81 plies behind.)
+func (r *Reconstructor) hiddenCastlingLine() (cand, bool) {
+	n := len(r.plies)
+	if r.sensor == trace.PieceSensor || r.rec.framed {
+		return cand{}, false
+	}
+	for i := n - 1; i >= 0 && i >= n-maxHiddenBack; i-- {
+		for _, a := range r.plies[i].alts {
+			if !a.IsCastling() {
+				continue
+			}
+			before := &r.befores[i]
+			mAll, _ := moveSquares(before, r.plies[i].move)
+			aAll, _ := moveSquares(before, a)
+			pos := *before
+			pos.MakeMove(a)
+			ok := true
+			for _, m := range r.pub[i+1:] {
+				if all, _ := moveSquares(&pos, m); all&(mAll|aAll) != 0 || !r.legal(&pos).Contains(m) {
+					ok = false
+					break
+				}
+				pos.MakeMove(m)
+			}
+			if !ok || r.v.diff(&pos) != 0 {
+				continue
+			}
+			c := cand{line: 0, back: n - i, n: n - i, cost: r.lines[0].cost}
+			c.moves[0] = a
+			copy(c.moves[1:], r.pub[i+1:])
+			return c, true
+		}
+	}
+	return cand{}, false
+}
+
 // keepStale sets aside the published history when best changes it to
 // explain the board (another capture nobody saw taken, another promotion
 // piece): the move that needed the change may be an illegal one that the
@@ -581,19 +626,34 @@ func (r *Reconstructor) publish(t int64, out []Output) []Output {
 			if old.move == m {
 				alts = old.alts
 			}
-			*old = plyRec{move: m, t: old.t, san: n.san, uci: n.uci, uncertain: unc, blind: blind, blindPromo: blindPromo, alts: alts}
+			*old = plyRec{move: m, t: old.t, san: n.san, uci: n.uci, uncertain: unc, blind: blind, blindPromo: blindPromo, alts: alts,
+				landSeen: old.landSeen && old.move == m}
 			r.pub[i] = m
 			r.befores[i] = before
 			continue
 		}
 		o.Kind = Move
 		out = append(out, o)
-		r.plies = append(r.plies, plyRec{move: m, t: t, san: n.san, uci: n.uci, uncertain: unc})
+		r.plies = append(r.plies, plyRec{move: m, t: t, san: n.san, uci: n.uci, uncertain: unc, landSeen: r.landSeen(&before, m)})
 		r.pub = append(r.pub, m)
 		r.befores = append(r.befores, before)
 	}
 	r.tip, r.tipPlies = pos, len(r.plies)
 	return out
+}
+
+// landSeen reports whether a colour or piece sensor saw a piece of m's
+// colour set down on m's landing since the last published move (m made
+// from before).
+func (r *Reconstructor) landSeen(before *chess.Position, m chess.Move) bool {
+	if r.sensor == trace.Occupancy || r.rec.framed {
+		return false
+	}
+	b := unrotSquare(moveLanding(m), r.orient).Bitboard()
+	if before.SideToMove() == chess.White {
+		return r.rec.placedWhite&b != 0
+	}
+	return r.rec.placedBlack&b != 0
 }
 
 // occurrences is the number of times position p, the position after the

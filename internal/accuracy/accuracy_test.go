@@ -604,6 +604,19 @@ func TestStressGamesLaterSeeds(t *testing.T) {
 			"a game a first version of these fixes lost: 34. Re8 slid from e2 over e6, its hand knocking the d8 rook off 3 ms before it landed, read as Re6 and then Rde8 Rxe8 with Rde8's landing unseen, though the d8 rook was lifted after the e6 one: 15 plies behind and a false alert"}},
 		{47, stressGame{tcec, 39, trace.Colour, 1, 0.005, 0,
 			"Chess960: 7. O-O-O with king and rook trading d1 and c1 (no square changes), its hand knocking the c2 pawn onto c3, put back 1.4 s later: c3 was published and taken back, the castling lost with it, both sides' castlings missing until a king move was illegal, 108 plies behind"}},
+		{41, stressGame{tcec, 86, trace.Colour, 0.1, 0.02, 0,
+			"Chess960: 8. O-O with king and rook trading f1 and g1, its hand knocking the g2 pawn onto g3 (read as g3), put back while Black replied, then 9. g4: read as g3 and g4 from g3, 81 plies behind"}},
+		{43, stressGame{tcec, 64, trace.Colour, 1, 0.05, 0,
+			"Chess960: 1. O-O with king and rook trading f1 and g1, its hand knocking the h2 pawn onto h3 (read as h3), put back before Black replied: the board back at the start was taken for a new game, with false alerts"}},
+		{43, stressGame{gnu, 20, trace.PieceSensor, 0.1, 0.05, 0.12,
+			"23. gxf6 en passant knocking the e6 pawn, Bxf6, the pawn put back, published together; 24. Be4 knocks the e3 bishop onto f2: the two plies, the pawn seen standing on f6, were taken for a guess and taken back for free, Bxf5 Bxg5 Bf2 Bf6 Be4 was published, a false alert and 79 plies behind"}},
+		{43, stressGame{gnu, 20, trace.Colour, 0.1, 0.05, 0.12, "the same on a colour board"}},
+		{46, stressGame{lichess, 33, trace.PieceSensor, 0.1, 0.02, 0,
+			"63. Bd3 Ke5, the king's hand knocking the f5 pawn off, 64. Bc2 slid back, the pawn put back: Bd3 taken back for Bxf5 Ke5 Bc2, whose capture nobody saw land on f5, a false alert and 70 plies behind"}},
+		{42, stressGame{tcec, 14, trace.Colour, 0.03, 0.05, 0,
+			"a game a first version of these fixes lost: 12. O-O-O (king d1 to c1, rook a1 to d1, written as the king taking the rook) was priced as a capture whose landing on a1 nobody saw, and Rc1 was published, a false alert and 101 plies behind"}},
+		{46, stressGame{tcec, 12, trace.Colour, 0.3, 0.02, 0.12,
+			"Chess960: 18... Na4 knocks the b4 pawn onto a3, 19. O-O with king and rook trading f1 and g1, the pawn put back: the pawn's 2 s on a3 was priced as a white piece of the castling standing there, Na4 alone was published, and false alerts followed, 160 plies behind"}},
 	} {
 		c.wantClean(t, 2)
 	}
