@@ -251,16 +251,6 @@ func BenchmarkResync4(b *testing.B) {
 			jobs = append(jobs, job{from: from, to: to, side: from.SideToMove().Other()})
 		}
 	}
-	frame := func(p *chess.Position, t int64, s trace.Sensor) trace.Event {
-		ev := trace.Event{T: t, Kind: trace.Frame, Occ: p.Occupied(), White: p.ByColor(chess.White), HasColour: true}
-		if s == trace.PieceSensor {
-			ev.HasPieces = true
-			for x := chess.Square(0); x < 64; x++ {
-				ev.Placement[x] = p.PieceAt(x)
-			}
-		}
-		return ev
-	}
 	for _, s := range []trace.Sensor{trace.Colour, trace.PieceSensor} {
 		b.Run(s.String(), func(b *testing.B) {
 			var times []time.Duration
@@ -270,9 +260,9 @@ func BenchmarkResync4(b *testing.B) {
 				times, found, alike = times[:0], 0, 0
 				for _, j := range jobs {
 					r, _ := reconstruct.New(reconstruct.Config{Start: j.from, Sensor: s, Clock: true})
-					fr := frame(j.from, 0, s)
+					fr := fullFrame(j.from, 0, s)
 					out = r.Feed(&fr, out[:0])
-					fr = frame(&j.to, 1000, s)
+					fr = fullFrame(&j.to, 1000, s)
 					out = r.Feed(&fr, out[:0])
 					press := trace.Event{T: 1300, Kind: trace.Press, Side: j.side}
 					start := time.Now()
@@ -284,7 +274,7 @@ func BenchmarkResync4(b *testing.B) {
 					if p.Key() == j.to.Key() {
 						found++
 					}
-					if got, want := frame(&p, 0, s), frame(&j.to, 0, s); got.Occ == want.Occ && got.White == want.White && got.Placement == want.Placement {
+					if got, want := fullFrame(&p, 0, s), fullFrame(&j.to, 0, s); got.Occ == want.Occ && got.White == want.White && got.Placement == want.Placement {
 						alike++
 					}
 				}

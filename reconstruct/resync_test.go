@@ -4,22 +4,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/boardd/boardd/chess"
 	"github.com/boardd/boardd/reconstruct"
 	"github.com/boardd/boardd/trace"
 )
-
-// sensorFrame is the full frame a board of sensor kind s shows for p.
-func sensorFrame(p *chess.Position, t int64, s trace.Sensor) trace.Event {
-	ev := trace.Event{T: t, Kind: trace.Frame, Occ: p.Occupied(), White: p.ByColor(chess.White), HasColour: true}
-	if s == trace.PieceSensor {
-		ev.HasPieces = true
-		for x := chess.Square(0); x < 64; x++ {
-			ev.Placement[x] = p.PieceAt(x)
-		}
-	}
-	return ev
-}
 
 // TestResyncFourPliesFindsWhatTheFrameShows: after a restart the board is
 // shown four plies on in one full frame and the clock is pressed. On
@@ -44,7 +31,7 @@ func TestResyncFourPliesFindsWhatTheFrameShows(t *testing.T) {
 					t.Fatal(err)
 				}
 				var out []reconstruct.Output
-				for _, ev := range []trace.Event{sensorFrame(from, 0, s), sensorFrame(to, 1000, s),
+				for _, ev := range []trace.Event{fullFrame(from, 0, s), fullFrame(to, 1000, s),
 					{T: 1300, Kind: trace.Press, Side: from.SideToMove().Other()}} {
 					start := time.Now()
 					out = r.Feed(&ev, out[:0])
@@ -59,7 +46,7 @@ func TestResyncFourPliesFindsWhatTheFrameShows(t *testing.T) {
 				if p.Key() == to.Key() {
 					found++
 				}
-				if got, want := sensorFrame(&p, 0, s), sensorFrame(to, 0, s); got.Occ == want.Occ && got.White == want.White && got.Placement == want.Placement {
+				if got, want := fullFrame(&p, 0, s), fullFrame(to, 0, s); got.Occ == want.Occ && got.White == want.White && got.Placement == want.Placement {
 					alike++
 					continue
 				}
