@@ -20,8 +20,8 @@ func (r *Reconstructor) adopt(bi int, t int64, out []Output) []Output {
 		// move's hand may have knocked a piece while making a castling
 		// the board cannot show (keepHiddenCastling), the put-back shows
 		// the castling was the move.
-		if a, ok := r.hiddenCastling(len(r.plies) - 1); ok {
-			c.n, c.moves[0] = 1, a
+		if h, ok := r.hiddenCastlingLine(); ok && h.back == 1 {
+			c.n, c.moves[0] = 1, h.moves[0]
 		}
 	}
 	if c := &r.cands[bi]; c.line == 0 && c.back == 0 && !c.stale && c.n > 0 {
@@ -204,30 +204,6 @@ func (r *Reconstructor) keepHiddenCastling(i int) {
 			r.plies[i].alts = append(r.plies[i].alts, a)
 		}
 	}
-}
-
-// hiddenCastling returns the castling kept as published ply i's
-// alternative (keepHiddenCastling) that leaves the board as it stood
-// before ply i, if the board shows that position.
-func (r *Reconstructor) hiddenCastling(i int) (chess.Move, bool) {
-	if i < 0 || i >= len(r.plies) || r.sensor == trace.PieceSensor {
-		return chess.NoMove, false
-	}
-	before := &r.befores[i]
-	if r.v.diff(before) != 0 {
-		return chess.NoMove, false
-	}
-	for _, a := range r.plies[i].alts {
-		if !a.IsCastling() {
-			continue
-		}
-		q := *before
-		q.MakeMove(a)
-		if r.v.diff(&q) == 0 {
-			return a, true
-		}
-	}
-	return chess.NoMove, false
 }
 
 // hiddenCastlingLine returns, as a candidate taking back the plies from
