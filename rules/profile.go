@@ -107,6 +107,10 @@ type Profile struct {
 	// when the opponent cannot mate by any legal series of moves (2018
 	// 7.5.5; 1997 blitz C4 mating potential).
 	IllegalDrawIfOpponentCannotMate bool
+	// IllegalUncompleted governs an illegal move on a board without a
+	// clock: no press completes it, so the ladder, which counts completed
+	// illegal moves, never applies (Action Reinstate).
+	IllegalUncompleted Rule
 
 	ClockWithoutMove     Rule // Action Reinstate (1997) or AddTime: penalised as an illegal move
 	PromotionUnreplaced  Rule

@@ -231,3 +231,24 @@ func TestLookupErrors(t *testing.T) {
 		t.Error("Lookup shares the table with callers")
 	}
 }
+
+// Without a clock no press completes an illegal move (2018 7.5.1; the
+// 1997 penalties of 10.3 and C3 count moves completed by the clock), so
+// in every profile it is reinstated with no penalty and does not count,
+// however many came before; other kinds are Verdict's.
+func TestUnclockedIllegalMoveIsNotCompleted(t *testing.T) {
+	for _, p := range Profiles() {
+		for prior := 0; prior < 3; prior++ {
+			v := p.UnclockedVerdict(KindIllegalMove, chess.Black, prior)
+			if v.Action != Reinstate || v.Result != "" || v.Time != 0 || v.CountsAsIllegal || v.OnClaim ||
+				v.Article == "" || !strings.Contains(v.Text, "Black") {
+				t.Errorf("%s, %d before: %+v", p.Name, prior, v)
+			}
+		}
+		for _, k := range []string{KindClockWithoutMove, KindFlagFall, KindMisplacedPieces} {
+			if got, want := p.UnclockedVerdict(k, chess.White, 1), p.Verdict(k, chess.White, 1); got != want {
+				t.Errorf("%s %s: %+v, want %+v", p.Name, k, got, want)
+			}
+		}
+	}
+}

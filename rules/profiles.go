@@ -19,6 +19,7 @@ func base1997() Profile {
 	return Profile{
 		Edition:            Edition1997,
 		IllegalMoveArticle: "7.4",
+		IllegalUncompleted: Rule{"7.4", Reinstate, "the position before it is reinstated (7.4a); without a clock no penalty applies (those of 10.3 and C3 count moves completed by the clock)"},
 		ClockWithoutMove:   Rule{"6.13", Reinstate, "not an illegal move under the 1997 Laws (a move is completed by the clock, 6.7a); the arbiter sets the clocks (6.13)"},
 		PromotionUnreplaced: Rule{"3.4e", Reinstate,
 			"the pawn must be exchanged as part of the same move (3.4e); the move is completed, no penalty (7.4)"},
@@ -51,6 +52,7 @@ func base2018() Profile {
 	return Profile{
 		Edition:            Edition2018,
 		IllegalMoveArticle: "7.5.1",
+		IllegalUncompleted: Rule{"7.5.1", Reinstate, "not completed, as an illegal move is completed once the player has pressed his clock and this board has none (7.5.1): a legal move replaces it (4.3 and 4.7 apply), no penalty (7.5.5 counts completed illegal moves)"},
 		ClockWithoutMove:   Rule{"7.5.3", AddTime, "clock pressed without a move: considered and penalised as an illegal move"},
 		PromotionUnreplaced: Rule{"7.5.2", AddTime,
 			"pawn moved to the last rank and clock pressed without replacing it: illegal move; the pawn is replaced by a queen"},

@@ -177,6 +177,19 @@ func (p *Profile) WrongClaimVerdict(side chess.Color) Verdict {
 		Text: fmt.Sprintf("Incorrect draw claim by %s: %s", colourName(side), r.Text)}
 }
 
+// UnclockedVerdict is Verdict on a board without a clock, where no press
+// completes a move: an illegal move is then reinstated without penalty
+// and does not count on the ladder (IllegalUncompleted); other kinds are
+// as Verdict gives them.
+func (p *Profile) UnclockedVerdict(kind string, side chess.Color, priorIllegal int) Verdict {
+	if kind != KindIllegalMove {
+		return p.Verdict(kind, side, priorIllegal)
+	}
+	r := p.IllegalUncompleted
+	return Verdict{Kind: kind, Side: side, Edition: p.Edition, Profile: p.Name, Article: r.Article, Action: r.Action,
+		Text: fmt.Sprintf("Illegal move by %s, no clock: %s", colourName(side), r.Text)}
+}
+
 // illegal fills v from the illegal-move ladder.
 func (p *Profile) illegal(v *Verdict, priorIllegal int, what string) {
 	r := p.IllegalMoveRung(priorIllegal)

@@ -535,3 +535,32 @@ func TestRookFirstCastlingThatMates(t *testing.T) {
 		t.Errorf("%s\n%s", summary(outs), dump(outs))
 	}
 }
+
+// 2018 and 2023 7.5.1: "An illegal move is completed once the player has
+// pressed his clock", and 7.5.5 penalises completed ones; 1997's ladders
+// (10.3, C3) count moves completed by the clock too. A board without a
+// clock completes none: its illegal moves are reinstated without penalty,
+// and the second one does not end the game.
+func TestIllegalMovesWithoutAClockAreNotCompleted(t *testing.T) {
+	for _, ed := range []string{"1997", "2018", "2023"} {
+		s := newScript(t, "edition "+ed, "4k3/8/8/8/8/8/8/4K2Q w - - 0 1")
+		for i := 0; i < 2; i++ {
+			s.wait(1000).raw("off e1").wait(300).raw("on e3 K").wait(6000)
+			s.raw("off e3").wait(300).raw("on e1 K").wait(6000)
+		}
+		outs := s.run(0)
+		il := find(outs, reconstruct.IllegalMove)
+		if len(il) != 2 {
+			t.Fatalf("%s: %d illegal-move alerts\n%s", ed, len(il), dump(outs))
+		}
+		for i, a := range il {
+			v := a.Verdict
+			if v == nil || v.Action != rules.Reinstate || v.Result != "" || v.CountsAsIllegal || v.Time != 0 || !strings.Contains(v.Text, "no clock") {
+				t.Errorf("%s: illegal move %d: %+v", ed, i+1, v)
+			}
+		}
+		if got := summary(outs); strings.Contains(got, "end:") {
+			t.Errorf("%s: the game ended: %s\n%s", ed, got, dump(outs))
+		}
+	}
+}

@@ -155,6 +155,7 @@ type Session struct {
 	rec      *reconstruct.Reconstructor
 	analyzer *rules.Analyzer
 	clock    *rules.ClockModel // nil without a time control
+	pressed  bool              // a press was seen (clocked)
 
 	start chess.Position
 	moves []chess.Move

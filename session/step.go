@@ -17,6 +17,9 @@ func (j judge) Judge(a *reconstruct.Output, prior int) (article, penalty string,
 	s := j.s
 	p := s.profileFor(a.Side)
 	v := p.Verdict(string(a.Alert), a.Side, prior)
+	if !s.clocked() {
+		v = p.UnclockedVerdict(string(a.Alert), a.Side, prior)
+	}
 	if v.DrawIfOpponentCannotMate && v.Result != "" {
 		// The reinstated position: the reconstruction's game position.
 		pos := s.rec.Position()
@@ -29,6 +32,10 @@ func (j judge) Judge(a *reconstruct.Output, prior int) (article, penalty string,
 	}
 	return article, v.Text, v.CountsAsIllegal
 }
+
+// clocked reports whether a clock completes the moves: one is connected,
+// or has been pressed (as the reconstruction decides).
+func (s *Session) clocked() bool { return s.cfg.Clock || s.pressed }
 
 // resolve settles a verdict that depends on whether the opponent can
 // mate: 6.9 and 7.5.5 by the analyser; in profiles with the 1997 blitz
@@ -564,6 +571,7 @@ func (s *Session) startClock(t int64) {
 
 // press applies side's clock press at t.
 func (s *Session) press(side chess.Color, t int64, out []Output) []Output {
+	s.pressed = true
 	if s.clock == nil || s.ended {
 		return out // after the end a press counts for nothing
 	}
