@@ -1346,3 +1346,27 @@ func TestCaptureLandingUnseen(t *testing.T) {
 		h.expect(start, "Bd3 Ke5 Bc2 Bf8", "")
 	}
 }
+
+// TestChess960SwapCastlingPressed: White castles by trading king and rook
+// (f1 and g1), which leaves every square as it was on colour and
+// occupancy boards; only the king's lift and its square filled again are
+// seen, then the press. That is the castling, not a press without a move
+// (the settle before the press took the lift for a hesitation and
+// forgot it: a clock-without-move alert, then Black's castling read as a
+// press out of turn, and the game 123 plies behind). Without the
+// castling right the same hands are a press without a move.
+func TestChess960SwapCastlingPressed(t *testing.T) {
+	sensors := []trace.Sensor{trace.Colour, trace.Occupancy}
+	play := func(h *hands, _ bool) {
+		h.lift("f1").wait(350).place("f1").wait(260).press(chess.White).wait(1200)
+		h.move("e7", "e5").wait(400).press(chess.Black).wait(1500)
+	}
+	start := mustFEN(t, "qnnrbkrb/pppppppp/8/8/8/8/PPPPPPPP/QNNRBKRB w KQkq - 0 1")
+	start.SetChess960(true)
+	check(t, "960-swap-pressed", start, sensors, []bool{true}, play, "O-O e5", "")
+	noRight := mustFEN(t, "qnnrbkrb/pppppppp/8/8/8/8/PPPPPPPP/QNNRBKRB w kq - 0 1")
+	noRight.SetChess960(true)
+	check(t, "960-swap-no-right", noRight, sensors, []bool{true}, func(h *hands, _ bool) {
+		h.lift("f1").wait(350).place("f1").wait(260).press(chess.White).wait(1500)
+	}, "", "clock-without-move@1")
+}

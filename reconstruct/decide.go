@@ -103,6 +103,11 @@ func (r *Reconstructor) onSettle(t int64, out []Output) []Output {
 		}
 	}
 	switch {
+	case !c.changes() && r.clock && r.hiddenSwap(c.line) >= 0:
+		// A Chess960 castling that changes no square may stand on the
+		// board, its king lifted and put back: the press says whether it
+		// was made, so the lifts are kept for it.
+		return out
 	case !c.changes():
 		return r.atPosition(t, out)
 	case r.clock && c.back == 0 && c.n == 1 && !c.missed:
@@ -1871,6 +1876,12 @@ func (r *Reconstructor) judgePress(out []Output) []Output {
 				out = r.note(out, NoteNoPress, t, 0, fmt.Sprintf("%d moves completed by one press: a press was missed or events were lost", c.n))
 			}
 			return r.adoptPressed(best, out)
+		case c.n == 0 && c.back == 0 && side == toMove && r.hiddenSwap(c.line) >= 0:
+			// The board as it was, the king lifted and put back, and the
+			// clock pressed: the castling that trades king and rook
+			// (Chess960), the only move that shows so, not a press
+			// without a move.
+			return r.adoptPressed(r.hiddenSwap(c.line), out)
 		case c.n == 0 && c.back == 0 && side == toMove && r.state != stateIrregular:
 			if r.viewKey() == r.alertKey {
 				return r.note(out, NoteExtraPress, t, 0, "the clock was pressed again without a move")
@@ -1893,6 +1904,21 @@ func (r *Reconstructor) judgePress(out []Output) []Output {
 		return out
 	}
 	return r.actInexact(ix, side, t, true, out)
+}
+
+// hiddenSwap is the index of a candidate of line li that is one castling
+// changing no square (a Chess960 king and rook trading squares), -1 if
+// none: the board cannot tell it from no move (oneMove offers it only
+// when a king was lifted).
+func (r *Reconstructor) hiddenSwap(li int) int {
+	p := &r.lines[li].pos
+	for i := range r.cands {
+		c := &r.cands[i]
+		if c.line == li && c.back == 0 && !c.stale && c.n == 1 && c.moves[0].IsCastling() && p.OccupancyAfter(c.moves[0]) == p.Occupied() {
+			return i
+		}
+	}
+	return -1
 }
 
 // adoptPressed completes the moves of candidate best on the pending
