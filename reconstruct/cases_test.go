@@ -1370,3 +1370,48 @@ func TestChess960SwapCastlingPressed(t *testing.T) {
 		h.lift("f1").wait(350).place("f1").wait(260).press(chess.White).wait(1500)
 	}, "", "clock-without-move@1")
 }
+
+// TestChess960RookThatStaysAdjusted: White castles short in Chess960 with
+// the king on c1 and the rook already on f1, so the king's move is the
+// whole castling. The rook lifted and put straight back on f1 before it
+// was adjusted (as a king that stays may be, the other way round), not
+// touched first under 2018 4.4.2; held longer than rookTouchedFirstMs it
+// was in the hand before the king, and the alert stands.
+func TestChess960RookThatStaysAdjusted(t *testing.T) {
+	start := mustFEN(t, "1rk2r2/pppppppp/8/8/8/8/PPPPPPPP/1RK2R2 w KQkq - 0 1")
+	start.SetChess960(true)
+	for _, c := range []struct {
+		held   int64
+		alerts string
+	}{{100, ""}, {800, "castling-rook-first@1"}} {
+		check(t, fmt.Sprintf("960-rook-stays-held-%dms", c.held), start, allSensors, []bool{true}, func(h *hands, _ bool) {
+			h.lift("f1").wait(c.held).place("f1").wait(20).move("c1", "g1").wait(300).press(chess.White).wait(1500)
+		}, "O-O", c.alerts)
+	}
+}
+
+// TestChess960CastlingKnockReadFirstIsNoChangedMove: Black castles by
+// trading king and rook (f8 and g8); the hand setting the rook on f8
+// knocks the g7 pawn onto g6, and the colour board's sweep reports g7
+// emptied 11 ms before f8 filled. The pawn lies on g6 for 2.3 s (g6 is
+// shown as the move on the board), is put back, and Black presses. The
+// castling was complete before the pawn was lifted, as far as one sweep
+// tells: no move-changed alert (4.7), which the stress grid counted
+// false in four cells of seed 59.
+func TestChess960CastlingKnockReadFirstIsNoChangedMove(t *testing.T) {
+	start := mustFEN(t, "brnbqkrn/pppp1ppp/8/4p3/4P3/1P6/P1PP1PPP/BRNBQKRN b KQkq - 0 2")
+	start.SetChess960(true)
+	h := newHands(t, trace.Colour, start)
+	h.at(28763, trace.Off, "f8", chess.NoPiece).at(28764, trace.Off, "g8", chess.NoPiece)
+	h.at(28964, trace.On, "g8", chess.BlackKing).at(29152, trace.Off, "g7", chess.NoPiece)
+	h.at(29163, trace.On, "f8", chess.BlackRook).at(29339, trace.On, "g6", chess.BlackPawn)
+	h.at(31639, trace.Off, "g6", chess.NoPiece).at(31752, trace.On, "g7", chess.BlackPawn)
+	h.wait(32271 - h.now).press(chess.Black).wait(2000)
+	r, outs := h.run(Config{Start: start, Clock: true})
+	if got, alerts := sanList(r), alertList(outs); got != "O-O" || alerts != "" {
+		t.Errorf("moves %q alerts %q, want O-O and none", got, alerts)
+		for _, o := range outs {
+			t.Logf("%s", AppendJSON(nil, &o))
+		}
+	}
+}

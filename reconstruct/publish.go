@@ -389,6 +389,13 @@ func (r *Reconstructor) rookFirst(m, retracted chess.Move, first bool) bool {
 		// lifted once the rook is down is adjusted, not moved.
 		return false
 	}
+	if rf == rt && rOn >= rOff && rOn-rOff < rookTouchedFirstMs {
+		// A Chess960 castling whose rook stays: the king's move is the
+		// whole castling, and the rook lifted and put straight back on
+		// its square before it was adjusted, not moved (the king's
+		// adjustment above, the other way round).
+		return false
+	}
 	// Or the rook was clearly in the hand before the king was touched
 	// (2018 4.4.2, 1997 4.4b: touched first), even if it came down after:
 	// longer than a sweep of the board and a two-handed castling's
@@ -422,7 +429,14 @@ func (r *Reconstructor) madeBefore(p *chess.Position, m, rel chess.Move) bool {
 		if t, ok := r.lastOff(s); ok && t >= lift {
 			return false
 		}
-		if t, ok := r.lastOn(s); ok && t >= lift {
+		// (A landing next to rel's square read by the same sweep may be
+		// reported just after the lift its hand caused: a rook set on f8
+		// as castling's last act, knocking the pawn from g7.)
+		near := int64(0)
+		if chess.KingAttacks(s).Has(rel.From()) {
+			near = r.sweepNearMs()
+		}
+		if t, ok := r.lastOn(s); ok && t >= lift+near {
 			return false
 		}
 	}
