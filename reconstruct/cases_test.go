@@ -1415,3 +1415,30 @@ func TestChess960CastlingKnockReadFirstIsNoChangedMove(t *testing.T) {
 		}
 	}
 }
+
+// TestMoveAfterMateIsLogged: after 2... Qh4# White moves a2-a3 anyway and
+// Black answers a7-a6. No alert (the game is over) and no move of the
+// score, but the arbiter's log shows each board (once), as docs/rules.md
+// promises; the pieces then swept off the board are not listed.
+func TestMoveAfterMateIsLogged(t *testing.T) {
+	start := mustFEN(t, chess.StartFEN)
+	for _, s := range allSensors {
+		h := newHands(t, s, start)
+		h.move("f2", "f3").wait(1500).move("e7", "e5").wait(1500).move("g2", "g4").wait(1500).move("d8", "h4").wait(4000)
+		h.move("a2", "a3").wait(3000).move("a7", "a6").wait(3000)
+		h.lift("h4", "g4", "f3", "e5", "a3", "a6").wait(3000)
+		r, outs := h.run(Config{Start: start})
+		var notes []string
+		for _, o := range outs {
+			if o.Kind == Note && o.Note == NoteUnrecognised {
+				notes = append(notes, o.Squares.List())
+			}
+		}
+		if got := sanList(r); got != "f3 e5 g4 Qh4#" || alertList(outs) != "checkmate@4" || strings.Join(notes, "|") != "a2 a3|a2 a3 a6 a7" {
+			t.Errorf("%v: moves %q, alerts %q, notes %q", s, got, alertList(outs), notes)
+			for _, o := range outs {
+				t.Logf("%s", AppendJSON(nil, &o))
+			}
+		}
+	}
+}

@@ -18,7 +18,7 @@ func (r *Reconstructor) onSettle(t int64, out []Output) []Output {
 	if r.state == stateEnded {
 		var ok bool
 		if out, ok = r.reopen(t, out); !ok {
-			return out
+			return r.changedAfterEnd(t, out)
 		}
 	}
 	switch r.state {
@@ -116,6 +116,23 @@ func (r *Reconstructor) onSettle(t int64, out []Output) []Output {
 		return r.provisional(c, out)
 	}
 	return out
+}
+
+// changedAfterEnd notes for the arbiter's log a still board that differs
+// from the final position by a move's worth of squares (at most four)
+// after the game ended: a move made after a mate, say, which is no part
+// of the score and no irregularity. Once per board shown; larger changes
+// are the pieces cleared or set up again, which the log need not list.
+func (r *Reconstructor) changedAfterEnd(t int64, out []Output) []Output {
+	if r.state != stateEnded {
+		return out // a new game was set up
+	}
+	d := r.v.diff(&r.lines[0].pos)
+	if d == 0 || d.Count() > 4 || r.viewKey() == r.endNoteKey {
+		return out
+	}
+	r.endNoteKey = r.viewKey()
+	return r.note(out, NoteUnrecognised, t, d, fmt.Sprintf("the board changed after the game had ended (%s): not part of the game score", describeSquares(&r.v, d, nil)))
 }
 
 // reopen: a game that a disputed move ended (checkmate or stalemate by a

@@ -305,6 +305,7 @@ type Reconstructor struct {
 	decodedLeft bool           // ... and the alert timer runs again for what it left
 	setUp       chess.Position // the set-up that starts a new game (Config.SetUp)
 	alertKey    uint64         // board the last irregularity alert was about
+	endNoteKey  uint64         // board last noted as changed after the end
 	resyncKey   uint64         // board a re-synchronisation last failed on
 	reviveKey   uint64         // board the alternatives of blind captures were last revived for
 	catchKey    uint64         // board (with the published plies and the cost allowed) a catch-up last failed on or acted on
