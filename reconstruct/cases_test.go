@@ -1442,3 +1442,19 @@ func TestMoveAfterMateIsLogged(t *testing.T) {
 		}
 	}
 }
+
+// TestMateThenAPieceMoved: 20. Qd6+ Nd7 21. Qxd7# at blitz pace without a
+// clock, the knight's landing on d7 never read (taken within a sweep),
+// and a black pawn moved f4-e3 400 ms after the mate: the mate never
+// stood still, and the last three plies were never published (hands by
+// another model). The ordered decoder stops at a move that ends the
+// game; what follows is no move of it.
+func TestMateThenAPieceMoved(t *testing.T) {
+	start := mustFEN(t, "1nrkr3/6R1/p6p/qp1PQ3/5p2/3B1P2/PPP4P/1K6 w - - 1 20")
+	h := newHands(t, trace.Colour, start)
+	h.at(94302, trace.Off, "e5", chess.NoPiece).at(94472, trace.On, "d6", chess.WhiteQueen)
+	h.at(94635, trace.Off, "b8", chess.NoPiece).at(95172, trace.Off, "d6", chess.NoPiece)
+	h.at(95358, trace.On, "d7", chess.WhiteQueen)
+	h.at(95765, trace.Off, "f4", chess.NoPiece).at(96065, trace.On, "e3", chess.BlackPawn).wait(5000)
+	h.expect(start, "Qd6+ Nd7 Qxd7#", "checkmate@41")
+}

@@ -1963,41 +1963,67 @@ func (r *Reconstructor) promote(pt chess.PieceType, t int64, out []Output) []Out
 	if n == 0 {
 		return out
 	}
-	last := r.plies[n-1].move
-	if !last.IsPromotion() || last.Promotion() == pt || r.rec.lifted != 0 {
-		// Not about the last move: keep it for the next promotion.
+	k := n - 1
+	if k >= 1 && !r.plies[k].move.IsPromotion() && r.plies[k-1].move.IsPromotion() && r.plies[k].move.To() == r.plies[k-1].move.To() {
+		// The promoted piece taken at once, before the input came (b1=B
+		// Rxb1, then the bishop chosen: b1=Q stayed in the score).
+		k--
+	}
+	last := r.plies[k].move
+	if !last.IsPromotion() || last.Promotion() == pt || r.promotionUnderWay() {
+		// Not about a recent move: keep it for the next promotion.
 		return out
 	}
 	// Prefer the hypothesis that promoted to pt.
 	for i := range r.lines {
 		L := &r.lines[i]
-		if len(L.moves) >= n && L.moves[n-1].IsPromotion() && L.moves[n-1].Promotion() != pt {
+		if len(L.moves) >= n && L.moves[k].IsPromotion() && L.moves[k].Promotion() != pt {
 			L.cost += costPromoOther
-		} else if len(L.moves) >= n && L.moves[n-1].IsPromotion() {
+		} else if len(L.moves) >= n && L.moves[k].IsPromotion() {
 			L.cost -= costPromoOther
 		}
 	}
 	found := false
 	for i := range r.lines {
-		if r.lines[i].moves[n-1].Promotion() == pt {
+		if r.lines[i].moves[k].Promotion() == pt {
 			found = true
 		}
 	}
 	if !found {
 		// The board could not tell the piece: make that hypothesis.
 		L := line{moves: append([]chess.Move(nil), r.lines[0].moves...), cost: r.lines[0].cost - costPromoOther}
-		L.moves[n-1] = last.WithPromotion(pt)
-		L.pos = r.befores[n-1]
-		L.pos.MakeMove(L.moves[n-1])
-		if r.sensor == 0 || r.v.diff(&L.pos) == 0 {
+		L.moves[k] = last.WithPromotion(pt)
+		L.pos = r.befores[k]
+		ok := true
+		for _, m := range L.moves[k:] {
+			if !r.legal(&L.pos).Contains(m) {
+				ok = false
+				break
+			}
+			L.pos.MakeMove(m)
+		}
+		if ok && (r.sensor == 0 || r.v.diff(&L.pos) == 0 || k < n-1) {
 			r.lines = append(r.lines, L)
 		}
 	}
 	r.sortLines()
 	r.promo = chess.NoPieceType
 	out = r.publish(t, out)
-	r.plies[n-1].blindPromo = false // the input told the piece
+	r.plies[k].blindPromo = false // the input told the piece
 	return out
+}
+
+// promotionUnderWay reports whether a pawn of the player to move has been
+// lifted from the rank before its last: a promote input then chooses that
+// promotion's piece, not the last one's.
+func (r *Reconstructor) promotionUnderWay() bool {
+	p := &r.lines[0].pos
+	rank := chess.Bitboard(0xff) << 48 // White's seventh rank
+	if p.SideToMove() == chess.Black {
+		rank = 0xff << 8
+	}
+	rv := r.recView()
+	return rv.lifted&p.Pieces(p.SideToMove(), chess.Pawn)&rank != 0
 }
 
 func colourName(c chess.Color) string {

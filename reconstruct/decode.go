@@ -219,15 +219,20 @@ func (r *Reconstructor) decodeOrdered() (catchMatch, bool) {
 	return m, ok
 }
 
-// liftedAt is when game square s was last emptied among changes
-// first..i-1 (the time of change i if it was not).
+// liftedAt is when game square s was last emptied before change i: among
+// changes first..i-1, or before them when its piece was lifted as the
+// move before landed (liftedEarly); the time of change i if it was not.
 func (ds *decodeState) liftedAt(first, i int, s chess.Square) int64 {
 	evs := ds.r.log.evs
 	raw := unrotSquare(s, ds.r.orient)
-	for j := i - 1; j >= first; j-- {
-		if evs[j].Kind == trace.Off && evs[j].Square == raw {
+	for j := i - 1; j >= 0; j-- {
+		if evs[j].Square != raw {
+			continue
+		}
+		if evs[j].Kind == trace.Off && (j >= first || evs[first-1].T-evs[j].T <= ds.r.sweepMs()) {
 			return evs[j].T
 		}
+		break
 	}
 	return evs[i].T
 }
@@ -307,13 +312,22 @@ func (ds *decodeState) search(i int, p chess.Position, pb physBoard, prevT int64
 		var falls [16]chess.Bitboard
 		nf := 0
 		for _, m := range ml.Moves() {
-			if m.IsPromotion() && m.Promotion() != r.promoGuess() && r.sensor != trace.PieceSensor {
-				continue
-			}
 			k, unseenLift := 0, false
+			if m.IsPromotion() && m.Promotion() != r.promoGuess() {
+				if r.sensor != trace.PieceSensor {
+					continue
+				}
+				// A piece board reads the piece set down, but one taken
+				// at once may never be read: then the input's choice (or
+				// the queen) comes first (f1=N chosen and taken by Rxf1
+				// within a sweep was published as f1=Q).
+				k = 1
+			}
 			var fell chess.Bitboard
-			if occ := p.OccupancyAfter(m); occ != v.occ|away&occ&p.Occupied() {
-				// Or, on occupancy boards, a piece next to where it lands
+			if occ := p.OccupancyAfter(m); occ != v.occ|away&occ&p.Occupied() && (r.sensor == trace.Occupancy || v.occ&^occ != 0 || (occ &^ v.occ).More()) {
+				// (On colour and piece boards one square of the position
+				// after m seen empty may be the reply's piece lifted early,
+				// liftedEarly below.) Or, on occupancy boards, a piece next to where it lands
 				// emptied within knockMs of its landing (this change, a
 				// piece set down), none of its squares: its hand knocked
 				// that piece off (put back later), and m is made.
@@ -321,7 +335,14 @@ func (ds *decodeState) search(i int, p chess.Position, pb physBoard, prevT int64
 					evs[i].Kind != trace.On || !ds.knockedNear(first, i, &p, m, fell.First()) {
 					continue
 				}
-				k = 3000 // after the readings without a knock
+				k += 3000 // after the readings without a knock
+			}
+			if !m.IsCastling() && m.From() == p.KingSquare(p.SideToMove()) && p.Castling()&castleRights(p.SideToMove()) != 0 {
+				// A castling that shows as this king move (a Chess960
+				// king onto its rook's square, the rook lifted and put
+				// down next to it) is tried first: the rook's lift is
+				// its, not a touch (Kd8 was published for O-O-O).
+				k++
 			}
 			if r.sensor == trace.Occupancy {
 				ends, unseen := ds.endsMove(first, i, &p, m)
@@ -332,10 +353,11 @@ func (ds *decodeState) search(i int, p chess.Position, pb physBoard, prevT int64
 					k += 1000 + r.capturePrior(&p, m, prevLand)
 				}
 				unseenLift = unseen && evs[i].Kind == trace.Off
-			} else if all, _ := moveSquares(&p, m); !all.Has(rotSquare(evs[i].Square, r.orient)) && !ds.touch[i] {
+			} else if all, _ := moveSquares(&p, m); !all.Has(rotSquare(evs[i].Square, r.orient)) && !ds.touch[i] && !ds.slidPast(i, m) {
 				// A move is done at a change of its own squares (or at a
-				// piece put back, which completes what the board shows),
-				// not at another piece's knock that happens to show it.
+				// piece put back, which completes what the board shows, or
+				// its slid piece leaving a square on its way), not at
+				// another piece's knock that happens to show it.
 				continue
 			}
 			if prevT >= 0 && begun >= 0 && begun-prevT < knockMs && chess.KingAttacks(prevLand).Has(m.From()) && m.To() != prevLand &&
@@ -349,12 +371,11 @@ func (ds *decodeState) search(i int, p chess.Position, pb physBoard, prevT int64
 			}
 			q := p
 			q.MakeMove(m)
-			if w := v; fell|away != 0 {
+			w := v
+			if fell|away != 0 {
 				w.occ |= fell | away&q.Occupied()&p.Occupied()
-				if w.diff(&q) != 0 {
-					continue
-				}
-			} else if v.diff(&q) != 0 {
+			}
+			if d := w.diff(&q); d != 0 && !ds.liftedEarly(first, i, m, &q, d) {
 				continue
 			}
 			if nf == len(fit) {
@@ -376,6 +397,9 @@ func (ds *decodeState) search(i int, p chess.Position, pb physBoard, prevT int64
 			// have knocked the piece there, unless the game went on.
 			ds.quick[ds.n] = prevT >= 0 && begun >= 0 && begun-prevT < minReadyReplyMs && chess.KingAttacks(prevLand).Has(m.From()) && m.To() != prevLand
 			ds.n++
+			if ds.gameOver(&q, knocked|falls[f]) {
+				return
+			}
 			ds.search(i+1, q, pb, evs[i].T, moveLanding(m), knocked|falls[f])
 			if ds.found || ds.nodes > decodeBudget {
 				return
@@ -413,6 +437,73 @@ func (ds *decodeState) search(i int, p chess.Position, pb physBoard, prevT int64
 	}
 }
 
+// liftedEarly reports whether d, where the board at change i (m's piece
+// set down) differs from q (the position after m), is one square of the
+// player to move in q that a change among first..i-1 emptied at most a
+// sweep before change i: the reply's piece, lifted as the move landed,
+// which a board that reads its squares one after another may report
+// before the landing (colour and piece boards; a piece board's 250 ms
+// sweep reported d2 lifted 66 ms before c5 filled, and no change showed
+// the position after ...c5: nothing was published for the rest of the
+// game). The reply's search goes on from the board as it is, that piece
+// already lifted.
+func (ds *decodeState) liftedEarly(first, i int, m chess.Move, q *chess.Position, d chess.Bitboard) bool {
+	r := ds.r
+	evs := r.log.evs
+	if r.sensor == trace.Occupancy || d.More() || !q.ByColor(q.SideToMove()).Has(d.First()) ||
+		evs[i].Kind != trace.On || ds.touch[i] || !landings(m).Has(rotSquare(evs[i].Square, r.orient)) {
+		// (Only at m's own landing: a touch, or a change elsewhere, is
+		// no move done, and a castling that changes no square would be
+		// taken at any of them.)
+		return false
+	}
+	raw := unrotSquare(d.First(), r.orient)
+	for j := i - 1; j >= first; j-- {
+		if evs[j].Square == raw {
+			return evs[j].Kind == trace.Off && evs[i].T-evs[j].T <= r.sweepMs()
+		}
+	}
+	return false
+}
+
+// slidPast reports whether change i empties a square that move m's piece
+// slid over on its way, read there until after it showed on its own
+// square, where it then rests (no change there within maxTouchMs): e7-e5
+// slid over e6, read on e6 before e7 emptied and gone from e6 after e5
+// filled, was e6 (and dxe6 en passant was read as dxe6). A piece that
+// goes on from there (a rook slid h1-e1 reads as Rhf1 when it leaves g1)
+// is still sliding.
+func (ds *decodeState) slidPast(i int, m chess.Move) bool {
+	r := ds.r
+	evs := r.log.evs
+	if evs[i].Kind != trace.Off || m.IsCastling() || !chess.Between(m.From(), m.To()).Has(rotSquare(evs[i].Square, r.orient)) {
+		return false
+	}
+	to := unrotSquare(m.To(), r.orient)
+	for j := i + 1; j < len(evs) && evs[j].T-evs[i].T <= maxTouchMs; j++ {
+		if evs[j].Square == to {
+			return false
+		}
+	}
+	return true
+}
+
+// gameOver ends the search at a move that mates or stalemates, its
+// position shown: the changes after it are no moves of the game (a piece
+// moved 400 ms after the mate, the mate never standing still, left the
+// last three plies unpublished).
+func (ds *decodeState) gameOver(q *chess.Position, knocked chess.Bitboard) bool {
+	if knocked != 0 || ds.quick[ds.n-1] {
+		return false
+	}
+	var ml chess.MoveList
+	if q.GenerateLegal(&ml); len(ml.Moves()) > 0 {
+		return false
+	}
+	ds.found, ds.end = true, *q
+	return true
+}
+
 // recaptured tries, at change i (a square filled) that no move fits, a
 // move to that square whose landing no sweep saw, its piece taken there
 // at once by the piece set down now: a capture answered faster than a
@@ -423,47 +514,62 @@ func (ds *decodeState) recaptured(first, i int, p *chess.Position, ml *chess.Mov
 	r := ds.r
 	evs := r.log.evs
 	gs := rotSquare(evs[i].Square, r.orient)
-	// liftedAt: the index of the last lift of s since the move before
-	// (-1: none).
+	// liftedAt: the index of the last lift of s since the move before,
+	// or as it landed (liftedEarly; -1: none).
 	liftedAt := func(s chess.Square) int {
 		raw := unrotSquare(s, r.orient)
-		for j := i - 1; j >= first; j-- {
-			if evs[j].Kind == trace.Off && evs[j].Square == raw {
+		for j := i - 1; j >= 0; j-- {
+			if evs[j].Square != raw {
+				continue
+			}
+			if evs[j].Kind == trace.Off && (j >= first || evs[first-1].T-evs[j].T <= r.sweepMs()) {
 				return j
 			}
+			break
 		}
 		return -1
 	}
-	for _, m1 := range ml.Moves() {
-		j1 := liftedAt(m1.From())
-		if m1.To() != gs || m1.IsCastling() || j1 < 0 {
-			continue
-		}
-		q1 := *p
-		q1.MakeMove(m1)
-		var ml2 chess.MoveList
-		q1.GenerateLegal(&ml2)
-		for _, m2 := range ml2.Moves() {
-			// (The capturing piece lifted after the piece it takes: that
-			// one was set down before it was taken.)
-			if m2.To() != gs || m2.IsPromotion() && m2.Promotion() != chess.Queen && r.sensor != trace.PieceSensor || liftedAt(m2.From()) <= j1 {
+	// (A promotion's piece taken at once was never read: the input's
+	// choice, or the queen, before the others, which only a piece board
+	// tries.)
+	for pass := 0; pass < 2; pass++ {
+		for _, m1 := range ml.Moves() {
+			j1 := liftedAt(m1.From())
+			if m1.To() != gs || m1.IsCastling() || j1 < 0 {
 				continue
 			}
-			q2 := q1
-			q2.MakeMove(m2)
-			w := *v
-			w.occ |= away & q2.Occupied() & p.Occupied()
-			if w.diff(&q2) != 0 {
+			if other := m1.IsPromotion() && m1.Promotion() != r.promoGuess(); other != (pass == 1) || other && r.sensor != trace.PieceSensor {
 				continue
 			}
-			ds.seq[ds.n], ds.seq[ds.n+1] = m1, m2
-			ds.quick[ds.n], ds.quick[ds.n+1] = false, false
-			ds.n += 2
-			ds.search(i+1, q2, pb, evs[i].T, gs, knocked)
-			if ds.found || ds.nodes > decodeBudget {
-				return true
+			q1 := *p
+			q1.MakeMove(m1)
+			var ml2 chess.MoveList
+			q1.GenerateLegal(&ml2)
+			for _, m2 := range ml2.Moves() {
+				// (The capturing piece lifted after the piece it takes: that
+				// one was set down before it was taken.)
+				if m2.To() != gs || m2.IsPromotion() && m2.Promotion() != chess.Queen && r.sensor != trace.PieceSensor || liftedAt(m2.From()) <= j1 {
+					continue
+				}
+				q2 := q1
+				q2.MakeMove(m2)
+				w := *v
+				w.occ |= away & q2.Occupied() & p.Occupied()
+				if w.diff(&q2) != 0 {
+					continue
+				}
+				ds.seq[ds.n], ds.seq[ds.n+1] = m1, m2
+				ds.quick[ds.n], ds.quick[ds.n+1] = false, false
+				ds.n += 2
+				if ds.gameOver(&q2, knocked) {
+					return true
+				}
+				ds.search(i+1, q2, pb, evs[i].T, gs, knocked)
+				if ds.found || ds.nodes > decodeBudget {
+					return true
+				}
+				ds.n -= 2
 			}
-			ds.n -= 2
 		}
 	}
 	return false
