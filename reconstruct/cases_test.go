@@ -1443,6 +1443,28 @@ func TestMoveAfterMateIsLogged(t *testing.T) {
 	}
 }
 
+// TestPressWithThePieceStillInTheAir: White lifts the bishop and presses
+// the clock 71 ms later; a piece board's sweep reports the bishop set on
+// d3 203 ms after the press (a colour board's up to 100 ms, an occupancy
+// board's 20 ms). The settle after the lift came before that report, with
+// the bishop seen in the air: a clock-without-move penalty and a
+// misplaced-pieces alert were given, from a hand by another model. A press
+// is judged no sooner than a sweep after it.
+func TestPressWithThePieceStillInTheAir(t *testing.T) {
+	start := mustFEN(t, "rnbqkb1r/pppp1ppp/8/4p3/3Pn3/5N2/PPP2PPP/RNBQKB1R w KQkq - 0 4")
+	for _, s := range allSensors {
+		lag := map[trace.Sensor]int64{trace.PieceSensor: 203, trace.Colour: 95, trace.Occupancy: 18}[s]
+		h := newHands(t, s, start)
+		h.at(16971, trace.Off, "f1", chess.NoPiece)
+		h.evs = append(h.evs, trace.Event{T: 17042, Kind: trace.Press, Side: chess.White})
+		h.at(17042+lag, trace.On, "d3", chess.WhiteBishop)
+		h.at(18881, trace.Off, "d7", chess.NoPiece).at(19206, trace.On, "d5", chess.BlackPawn)
+		h.evs = append(h.evs, trace.Event{T: 19671, Kind: trace.Press, Side: chess.Black})
+		h.wait(2000)
+		h.expect(start, "Bd3 d5", "")
+	}
+}
+
 // TestMateThenAPieceMoved: 20. Qd6+ Nd7 21. Qxd7# at blitz pace without a
 // clock, the knight's landing on d7 never read (taken within a sweep),
 // and a black pawn moved f4-e3 400 ms after the mate: the mate never

@@ -13,6 +13,14 @@ func (r *Reconstructor) onSettle(t int64, out []Output) []Output {
 	r.decisions++
 	r.makeView()
 	if r.pending {
+		if w := r.pressT + r.sweepMs(); t < w {
+			// Still within a sweep of the press: the piece set down just
+			// before it may not have been read yet (a piece board read
+			// Bd3 203 ms after White pressed with the bishop lifted, and
+			// the settle before that gave a clock-without-move penalty).
+			r.pressWait = w
+			return out
+		}
 		return r.decidePress(out)
 	}
 	if r.state == stateEnded {
@@ -1819,7 +1827,12 @@ func (r *Reconstructor) press(side chess.Color, t int64, out []Output) []Output 
 	r.pending, r.pressSide, r.pressT, r.pressClk = true, side, t, clk
 	r.pressFell = append(r.pressFell, fell...)
 	r.makeView()
-	if b := r.explainFirst(true); b >= 0 && r.fitsPress(&r.cands[b], side) {
+	// (Not when a change was read less than a sweep before the press: it
+	// may be a piece still on its way as the sensor saw it, c2-c4 slid
+	// over c3, read on c3 59 ms before White pressed and on c4 35 ms
+	// after: c3 was published and c4 alerted. Decided at the settle, or
+	// at the next lift, liftAfterPress.)
+	if b := r.explainFirst(true); b >= 0 && r.fitsPress(&r.cands[b], side) && t-r.lastChange >= r.sweepMs() {
 		return r.decidePress(out)
 	}
 	if r.fired&firedSettle != 0 {

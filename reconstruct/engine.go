@@ -466,6 +466,9 @@ func (r *Reconstructor) Feed(ev *trace.Event, out []Output) []Output {
 	if ev.Kind != trace.Off && ev.Kind != trace.On {
 		r.held.ok = false
 	}
+	if ev.Kind == trace.Off && r.pending {
+		out = r.liftAfterPress(out)
+	}
 	switch ev.Kind {
 	case trace.Frame:
 		r.frame(ev)
@@ -654,17 +657,17 @@ func (r *Reconstructor) fellFromSecond(ev *trace.Event) bool {
 // new event, so that a still board is acted on. A live daemon calls it
 // every 50-100 ms; Feed calls it itself.
 func (r *Reconstructor) Advance(t int64, out []Output) []Output {
-	if r.pending && r.pressWait > 0 && t >= r.pressWait && r.fired&firedSettle != 0 {
-		// No change came in the sweep after the press: the board stands.
-		out = r.decidePress(out)
-	}
 	if !r.begun || r.fired == firedSettle|firedCommit|firedAlert {
-		return out
+		return r.pressDue(t, out)
 	}
 	if r.fired&firedSettle == 0 && t >= r.lastChange+r.timing.SettleMs {
 		r.fired |= firedSettle
 		out = r.onSettle(r.lastChange+r.timing.SettleMs, out)
 	}
+	// (After the settle, which may have set the wait: a replay advances
+	// only to its next event, and that event must not be judged with the
+	// press before it.)
+	out = r.pressDue(t, out)
 	if r.fired&firedCommit == 0 && t >= r.lastChange+r.timing.CommitMs {
 		r.fired |= firedCommit
 		out = r.onCommit(r.lastChange+r.timing.CommitMs, out)
@@ -672,6 +675,32 @@ func (r *Reconstructor) Advance(t int64, out []Output) []Output {
 	if r.fired&firedAlert == 0 && t >= r.lastChange+r.timing.AlertMs {
 		r.fired |= firedAlert
 		out = r.onAlertTimer(r.lastChange+r.timing.AlertMs, out)
+	}
+	return out
+}
+
+// liftAfterPress decides a press still waiting for the board (a change
+// read less than a sweep before it) at the next lift, when the board
+// before it shows a move that the press completes: that lift is the
+// reply's, or the piece the reply takes (Nf3 read 212 ms before White
+// pressed and Black's knight lifted 178 ms after was judged with b8
+// empty, a misplaced-pieces alert; Ke5 read 190 ms before Black pressed
+// and the b6 pawn taken 100 ms after it, with two moves on the board). A
+// piece still sliding on shows on its next square first (c2-c4 over c3),
+// and the board then fits no move.
+func (r *Reconstructor) liftAfterPress(out []Output) []Output {
+	r.makeView()
+	if b := r.explainFirst(true); b < 0 || !r.fitsPress(&r.cands[b], r.pressSide) {
+		return out
+	}
+	return r.decidePress(out)
+}
+
+// pressDue decides a press whose wait for the board (pressWait) is over
+// at t: no change came in the sweep after it, the board stands.
+func (r *Reconstructor) pressDue(t int64, out []Output) []Output {
+	if r.pending && r.pressWait > 0 && t >= r.pressWait && r.fired&firedSettle != 0 {
+		out = r.decidePress(out)
 	}
 	return out
 }
