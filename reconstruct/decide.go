@@ -13,6 +13,19 @@ func (r *Reconstructor) onSettle(t int64, out []Output) []Output {
 	r.decisions++
 	r.makeView()
 	if r.pending {
+		if r.holding() {
+			// The piece the pressed move set down lifted again: the
+			// reply's lift or the piece going on decides (liftAfterPress)
+			// within a sweep of that lift, else the move held was the
+			// move (pressDue).
+			if w := r.pressHeldT + r.sweepMs(); t < w {
+				r.pressWait = w
+				return out
+			}
+			if b := r.explainFirst(true); b < 0 || !r.cands[b].changes() {
+				return r.adoptHeld(out)
+			}
+		}
 		if w := r.pressT + r.sweepMs(); t < w {
 			// Still within a sweep of the press: the piece set down just
 			// before it may not have been read yet (a piece board read
@@ -1824,7 +1837,7 @@ func (r *Reconstructor) press(side chess.Color, t int64, out []Output) []Output 
 	}
 	// A press still waiting for the board is replaced by this one; its
 	// flags are kept.
-	r.pending, r.pressSide, r.pressT, r.pressClk = true, side, t, clk
+	r.pending, r.pressSide, r.pressT, r.pressClk, r.pressHeldSq = true, side, t, clk, chess.NoSquare
 	r.pressFell = append(r.pressFell, fell...)
 	r.makeView()
 	// (Not when a change was read less than a sweep before the press: it
@@ -1883,7 +1896,7 @@ func (r *Reconstructor) decidePress(out []Output) []Output {
 
 func (r *Reconstructor) judgePress(out []Output) []Output {
 	r.decisions++
-	r.pending, r.pressWait = false, 0
+	r.pending, r.pressWait, r.pressHeldSq = false, 0, chess.NoSquare
 	side, t := r.pressSide, r.pressT
 	r.makeView()
 	toMove := r.lines[0].pos.SideToMove()

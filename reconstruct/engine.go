@@ -269,6 +269,12 @@ type Reconstructor struct {
 	provPly int
 	provT   int64
 	pending bool // a press waits for the board to settle
+	// pressHeld: the move a waiting press completes, held at the lift of
+	// the piece it set down (pressHeldSq; NoSquare: none), liftAfterPress.
+	pressHeld    cand
+	pressHeldSq  chess.Square
+	pressHeldT   int64
+	pressHeldRaw physBoard // the board before that lift
 	// pressWait: when a press on a board already still is decided if
 	// no change comes first (0: none); see press.
 	pressWait int64
@@ -467,7 +473,7 @@ func (r *Reconstructor) Feed(ev *trace.Event, out []Output) []Output {
 		r.held.ok = false
 	}
 	if ev.Kind == trace.Off && r.pending {
-		out = r.liftAfterPress(out)
+		out = r.liftAfterPress(ev, out)
 	}
 	switch ev.Kind {
 	case trace.Frame:
@@ -680,26 +686,75 @@ func (r *Reconstructor) Advance(t int64, out []Output) []Output {
 }
 
 // liftAfterPress decides a press still waiting for the board (a change
-// read less than a sweep before it) at the next lift, when the board
+// read less than a sweep before it) at ev, the next lift, when the board
 // before it shows a move that the press completes: that lift is the
-// reply's, or the piece the reply takes (Nf3 read 212 ms before White
-// pressed and Black's knight lifted 178 ms after was judged with b8
-// empty, a misplaced-pieces alert; Ke5 read 190 ms before Black pressed
-// and the b6 pawn taken 100 ms after it, with two moves on the board). A
-// piece still sliding on shows on its next square first (c2-c4 over c3),
-// and the board then fits no move.
-func (r *Reconstructor) liftAfterPress(out []Output) []Output {
+// reply's (Nf3 read 212 ms before White pressed and Black's knight lifted
+// 178 ms after was judged with b8 empty, a misplaced-pieces alert). A
+// lift of the piece that move set down is held: the piece may be sliding
+// on (Re1-e3 read on e2 before the press and gone from there after: Re2
+// was published), and the move is the presser's only if the other
+// player's piece is lifted next, the held piece still off (Bf1 taken by
+// the reply, Rxf1). A piece that slides on shows on its next square, and
+// the settle decides.
+func (r *Reconstructor) liftAfterPress(ev *trace.Event, out []Output) []Output {
+	gs := rotSquare(ev.Square, r.orient)
 	r.makeView()
-	if b := r.explainFirst(true); b < 0 || !r.fitsPress(&r.cands[b], r.pressSide) {
+	if b := r.explainFirst(true); b >= 0 && r.fitsPress(&r.cands[b], r.pressSide) {
+		c := &r.cands[b]
+		if gs == moveLanding(c.moves[c.n-1]) {
+			r.pressHeld, r.pressHeldSq, r.pressHeldT, r.pressHeldRaw = *c, gs, ev.T, r.raw
+			return out
+		}
+		return r.decidePress(out)
+	}
+	if !r.holding() {
 		return out
 	}
-	return r.decidePress(out)
+	if pc := r.lines[0].pos.PieceAt(gs); pc == chess.NoPiece || pc.Color() == r.pressSide {
+		return out
+	}
+	return r.adoptHeld(out)
+}
+
+// holding reports whether a waiting press holds the move it completes,
+// the piece that move set down still lifted (liftAfterPress).
+func (r *Reconstructor) holding() bool {
+	return r.pending && r.pressHeldSq != chess.NoSquare && !r.raw.occ.Has(unrotSquare(r.pressHeldSq, r.orient))
+}
+
+// adoptHeld completes the held move on the pending press, judged on the
+// board as it stood before the held lift, which is then the reply's
+// victim taken off, after the move (or a touch).
+func (r *Reconstructor) adoptHeld(out []Output) []Output {
+	held := r.pressHeldSq
+	r.decisions++
+	r.pending, r.pressWait, r.pressHeldSq = false, 0, chess.NoSquare
+	r.cands = append(r.cands[:0], r.pressHeld)
+	r.explained = false
+	cur := r.raw
+	r.raw = r.pressHeldRaw
+	r.makeView()
+	out = r.adoptPressed(0, out)
+	r.raw = cur
+	r.makeView()
+	r.rec.off(unrotSquare(held, r.orient), r.pressHeldT)
+	for _, f := range r.pressFell {
+		out = r.flagFall(f.Side, r.pressT, out)
+	}
+	r.pressFell = nil
+	return out
 }
 
 // pressDue decides a press whose wait for the board (pressWait) is over
 // at t: no change came in the sweep after it, the board stands.
 func (r *Reconstructor) pressDue(t int64, out []Output) []Output {
-	if r.pending && r.pressWait > 0 && t >= r.pressWait && r.fired&firedSettle != 0 {
+	switch {
+	case !r.pending || r.pressWait <= 0 || t < r.pressWait || r.fired&firedSettle == 0:
+	case r.holding():
+		// Neither the reply nor the held piece going on came within a
+		// sweep of its lift: the move held was the move.
+		out = r.adoptHeld(out)
+	default:
 		out = r.decidePress(out)
 	}
 	return out
