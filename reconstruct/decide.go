@@ -1886,7 +1886,11 @@ func (r *Reconstructor) anyFitsPress(cs []cand) bool {
 // decidePress judges the board for the pending press, then reports the
 // flags that fell before it.
 func (r *Reconstructor) decidePress(out []Output) []Output {
-	out = r.judgePress(out)
+	return r.pressFlags(r.judgePress(out))
+}
+
+// pressFlags reports the flags that fell at the press just decided.
+func (r *Reconstructor) pressFlags(out []Output) []Output {
 	for _, f := range r.pressFell {
 		out = r.flagFall(f.Side, r.pressT, out)
 	}
@@ -1894,9 +1898,14 @@ func (r *Reconstructor) decidePress(out []Output) []Output {
 	return out
 }
 
-func (r *Reconstructor) judgePress(out []Output) []Output {
+// pressDone marks the pending press decided.
+func (r *Reconstructor) pressDone() {
 	r.decisions++
 	r.pending, r.pressWait, r.pressHeldSq = false, 0, chess.NoSquare
+}
+
+func (r *Reconstructor) judgePress(out []Output) []Output {
+	r.pressDone()
 	side, t := r.pressSide, r.pressT
 	r.makeView()
 	toMove := r.lines[0].pos.SideToMove()
@@ -1913,18 +1922,19 @@ func (r *Reconstructor) judgePress(out []Output) []Output {
 	}
 	if !useIx {
 		c := &r.cands[best]
+		swap := r.hiddenSwap(c.line)
 		switch {
 		case r.fitsPress(c, side):
 			if c.n >= 2 {
 				out = r.note(out, NoteNoPress, t, 0, fmt.Sprintf("%d moves completed by one press: a press was missed or events were lost", c.n))
 			}
 			return r.adoptPressed(best, out)
-		case c.n == 0 && c.back == 0 && side == toMove && r.hiddenSwap(c.line) >= 0:
+		case c.n == 0 && c.back == 0 && side == toMove && swap >= 0:
 			// The board as it was, the king lifted and put back, and the
 			// clock pressed: the castling that trades king and rook
 			// (Chess960), the only move that shows so, not a press
 			// without a move.
-			return r.adoptPressed(r.hiddenSwap(c.line), out)
+			return r.adoptPressed(swap, out)
 		case c.n == 0 && c.back == 0 && side == toMove && r.state != stateIrregular:
 			if r.viewKey() == r.alertKey {
 				return r.note(out, NoteExtraPress, t, 0, "the clock was pressed again without a move")
@@ -2044,9 +2054,9 @@ func (r *Reconstructor) promote(pt chess.PieceType, t int64, out []Output) []Out
 // promotion's piece, not the last one's.
 func (r *Reconstructor) promotionUnderWay() bool {
 	p := &r.lines[0].pos
-	rank := chess.Bitboard(0xff) << 48 // White's seventh rank
+	rank := chess.Rank7
 	if p.SideToMove() == chess.Black {
-		rank = 0xff << 8
+		rank = chess.Rank2
 	}
 	rv := r.recView()
 	return rv.lifted&p.Pieces(p.SideToMove(), chess.Pawn)&rank != 0

@@ -219,10 +219,20 @@ func (r *Reconstructor) decodeOrdered() (catchMatch, bool) {
 	return m, ok
 }
 
-// liftedAt is when game square s was last emptied before change i: among
-// changes first..i-1, or before them when its piece was lifted as the
-// move before landed (liftedEarly); the time of change i if it was not.
+// liftedAt is when game square s was last emptied before change i
+// (lastLift); the time of change i if it was not.
 func (ds *decodeState) liftedAt(first, i int, s chess.Square) int64 {
+	if j := ds.lastLift(first, i, s); j >= 0 {
+		return ds.r.log.evs[j].T
+	}
+	return ds.r.log.evs[i].T
+}
+
+// lastLift is the index of the change that last emptied game square s
+// before change i, if its piece is still off: among changes first..i-1,
+// or before them when it was lifted as the move before landed, at most a
+// sweep before (liftedEarly). -1: none.
+func (ds *decodeState) lastLift(first, i int, s chess.Square) int {
 	evs := ds.r.log.evs
 	raw := unrotSquare(s, ds.r.orient)
 	for j := i - 1; j >= 0; j-- {
@@ -230,11 +240,11 @@ func (ds *decodeState) liftedAt(first, i int, s chess.Square) int64 {
 			continue
 		}
 		if evs[j].Kind == trace.Off && (j >= first || evs[first-1].T-evs[j].T <= ds.r.sweepMs()) {
-			return evs[j].T
+			return j
 		}
 		break
 	}
-	return evs[i].T
+	return -1
 }
 
 // search replays the changes from i on, with p the position decoded so
@@ -326,11 +336,12 @@ func (ds *decodeState) search(i int, p chess.Position, pb physBoard, prevT int64
 			var fell chess.Bitboard
 			if occ := p.OccupancyAfter(m); occ != v.occ|away&occ&p.Occupied() && (r.sensor == trace.Occupancy || v.occ&^occ != 0 || (occ &^ v.occ).More()) {
 				// (On colour and piece boards one square of the position
-				// after m seen empty may be the reply's piece lifted early,
-				// liftedEarly below.) Or, on occupancy boards, a piece next to where it lands
-				// emptied within knockMs of its landing (this change, a
-				// piece set down), none of its squares: its hand knocked
-				// that piece off (put back later), and m is made.
+				// after m seen empty may be the reply's piece lifted
+				// early: liftedEarly, below.) Or, on occupancy boards, a
+				// piece next to where it lands emptied within knockMs of
+				// its landing (this change, a piece set down), none of its
+				// squares: its hand knocked that piece off (put back
+				// later), and m is made.
 				if fell = occ &^ v.occ; r.sensor != trace.Occupancy || knocked != 0 || v.occ&^occ != 0 || fell.More() ||
 					evs[i].Kind != trace.On || !ds.knockedNear(first, i, &p, m, fell.First()) {
 					continue
@@ -514,27 +525,12 @@ func (ds *decodeState) recaptured(first, i int, p *chess.Position, ml *chess.Mov
 	r := ds.r
 	evs := r.log.evs
 	gs := rotSquare(evs[i].Square, r.orient)
-	// liftedAt: the index of the last lift of s since the move before,
-	// or as it landed (liftedEarly; -1: none).
-	liftedAt := func(s chess.Square) int {
-		raw := unrotSquare(s, r.orient)
-		for j := i - 1; j >= 0; j-- {
-			if evs[j].Square != raw {
-				continue
-			}
-			if evs[j].Kind == trace.Off && (j >= first || evs[first-1].T-evs[j].T <= r.sweepMs()) {
-				return j
-			}
-			break
-		}
-		return -1
-	}
 	// (A promotion's piece taken at once was never read: the input's
 	// choice, or the queen, before the others, which only a piece board
 	// tries.)
 	for pass := 0; pass < 2; pass++ {
 		for _, m1 := range ml.Moves() {
-			j1 := liftedAt(m1.From())
+			j1 := ds.lastLift(first, i, m1.From())
 			if m1.To() != gs || m1.IsCastling() || j1 < 0 {
 				continue
 			}
@@ -548,7 +544,7 @@ func (ds *decodeState) recaptured(first, i int, p *chess.Position, ml *chess.Mov
 			for _, m2 := range ml2.Moves() {
 				// (The capturing piece lifted after the piece it takes: that
 				// one was set down before it was taken.)
-				if m2.To() != gs || m2.IsPromotion() && m2.Promotion() != chess.Queen && r.sensor != trace.PieceSensor || liftedAt(m2.From()) <= j1 {
+				if m2.To() != gs || m2.IsPromotion() && m2.Promotion() != chess.Queen && r.sensor != trace.PieceSensor || ds.lastLift(first, i, m2.From()) <= j1 {
 					continue
 				}
 				q2 := q1

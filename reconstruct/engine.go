@@ -727,8 +727,7 @@ func (r *Reconstructor) holding() bool {
 // victim taken off, after the move (or a touch).
 func (r *Reconstructor) adoptHeld(out []Output) []Output {
 	held := r.pressHeldSq
-	r.decisions++
-	r.pending, r.pressWait, r.pressHeldSq = false, 0, chess.NoSquare
+	r.pressDone()
 	r.cands = append(r.cands[:0], r.pressHeld)
 	r.explained = false
 	cur := r.raw
@@ -738,11 +737,7 @@ func (r *Reconstructor) adoptHeld(out []Output) []Output {
 	r.raw = cur
 	r.makeView()
 	r.rec.off(unrotSquare(held, r.orient), r.pressHeldT)
-	for _, f := range r.pressFell {
-		out = r.flagFall(f.Side, r.pressT, out)
-	}
-	r.pressFell = nil
-	return out
+	return r.pressFlags(out)
 }
 
 // pressDue decides a press whose wait for the board (pressWait) is over

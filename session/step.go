@@ -16,10 +16,11 @@ type judge struct{ s *Session }
 func (j judge) Judge(a *reconstruct.Output, prior int) (article, penalty string, countsAsIllegal bool) {
 	s := j.s
 	p := s.profileFor(a.Side)
-	v := p.Verdict(string(a.Alert), a.Side, prior)
+	verdict := p.Verdict
 	if !s.clocked() {
-		v = p.UnclockedVerdict(string(a.Alert), a.Side, prior)
+		verdict = p.UnclockedVerdict
 	}
+	v := verdict(string(a.Alert), a.Side, prior)
 	if v.DrawIfOpponentCannotMate && v.Result != "" {
 		// The reinstated position: the reconstruction's game position.
 		pos := s.rec.Position()
