@@ -95,16 +95,35 @@ type decodeState struct {
 	n     int
 	found bool
 	end   chess.Position
+	// want, when set, is the only sequence tried (replays).
+	want []chess.Move
+}
+
+// allowed reports whether m may be the next ply decoded (ply ds.n+k).
+func (ds *decodeState) allowed(m chess.Move, k int) bool {
+	return ds.want == nil || ds.n+k < len(ds.want) && ds.want[ds.n+k] == m
 }
 
 // decodeLog replays the log from the published position and returns the
 // first sequence of legal moves (at most maxDecodePlies) whose changes came
 // in the order they did and that ends where the board is, if any.
 func (r *Reconstructor) decodeLog(ready int64) (catchMatch, bool) {
+	return r.decodeWant(ready, nil)
+}
+
+// replays reports whether the changes came in an order that moves, from
+// the published position, could have made them.
+func (r *Reconstructor) replays(moves []chess.Move) bool {
+	_, ok := r.decodeWant(0, moves)
+	return ok
+}
+
+// decodeWant is decodeLog, the sequence restricted to want when set.
+func (r *Reconstructor) decodeWant(ready int64, want []chess.Move) (catchMatch, bool) {
 	if !r.log.ok || len(r.log.evs) == 0 || len(r.lines) == 0 {
 		return catchMatch{}, false
 	}
-	ds := decodeState{r: r, ready: ready}
+	ds := decodeState{r: r, ready: ready, want: want}
 	ds.findAway()
 	pb := r.log.start
 	ds.search(0, r.lines[0].pos, pb, -1, chess.NoSquare, 0)
@@ -153,13 +172,65 @@ func (ds *decodeState) findAway() {
 		b := ev.Square.Bitboard()
 		if ev.Kind == trace.On {
 			away &^= b
-		} else if j := next[i]; j >= 0 && evs[j].Kind == trace.On && pb.putBack(ev.Square, &evs[j]) {
+		} else if j := next[i]; j >= 0 && evs[j].Kind == trace.On && pb.putBack(ev.Square, &evs[j]) && !wentElsewhere(evs, i, int(j), pb) {
 			away |= b
 			ds.touch[i], ds.touch[j] = true, true
 		}
 		pb.apply(ev)
 		ds.away[i] = rotBB(away, r.orient)
 	}
+}
+
+// wentElsewhere reports whether the piece that change i lifted stands on
+// another square when change j fills its square again: set down there (a
+// piece of its side, on piece boards its piece, while no other such piece
+// lifted since was in the air) and not lifted from there since. The piece
+// set down on its square is then another: the king lifted from e1 and set
+// on g1, the rook from h1 on f1 (O-O), that rook then lifted and set on
+// e1 (Re1) is no king put back on e1, and Rg1 with the king touched is no
+// reading of it. (A pawn knocked onto a3 and picked up from there to be
+// put back is.) pb is the board before change i.
+func wentElsewhere(evs []logEvent, i, j int, pb physBoard) bool {
+	s := evs[i].Square
+	b := s.Bitboard()
+	white, pc, known := pb.white&b != 0, pb.pieces[s], pb.pieceKnown&b != 0
+	same := func(w bool, p chess.Piece, pk bool) bool {
+		return w == white && (!known || !pk || p == pc)
+	}
+	pb.apply(&evs[i])
+	inHand, at := true, chess.NoSquare
+	// ahead: a square such a piece was set down on while it stood on at,
+	// none in the air: it, slid on, read before at emptied.
+	ahead := chess.NoSquare
+	others := 0 // pieces like it lifted since, not set down yet
+	for k := i + 1; k < j; k++ {
+		ev := &evs[k]
+		kb := ev.Square.Bitboard()
+		switch {
+		case ev.Kind == trace.Off && !inHand && ev.Square == at:
+			if at, ahead = ahead, chess.NoSquare; at == chess.NoSquare {
+				inHand = true
+			}
+		case ev.Kind == trace.Off:
+			if ev.Square == ahead {
+				ahead = chess.NoSquare
+			}
+			if pb.occ&pb.colourKnown&kb != 0 && same(pb.white&kb != 0, pb.pieces[ev.Square], pb.pieceKnown&kb != 0) {
+				others++
+			}
+		case ev.HasColour && same(ev.Piece.Color() == chess.White, ev.Piece, ev.HasPieces):
+			switch {
+			case others > 0:
+				others--
+			case inHand:
+				inHand, at = false, ev.Square
+			default:
+				ahead = ev.Square
+			}
+		}
+		pb.apply(ev)
+	}
+	return !inHand
 }
 
 // seenAs reports whether change on (a square filled) may show piece pc,
@@ -306,7 +377,22 @@ func (ds *decodeState) search(i int, p chess.Position, pb physBoard, prevT int64
 		if vp := v; ds.n == maxDecodePlies || prevT >= 0 && begun >= 0 && begun-prevT < ds.ready {
 			continue
 		} else if vp.occ |= away & p.Occupied(); vp.diff(&p) == 0 {
-			continue // nothing to take
+			// Nothing to take, but a castling that changes no square.
+			if m, ok := ds.swapCastling(first, i, &p); ok {
+				q := p
+				q.MakeMove(m)
+				ds.seq[ds.n], ds.quick[ds.n] = m, false
+				ds.n++
+				if ds.gameOver(&q, knocked) {
+					return
+				}
+				ds.search(i+1, q, pb, evs[i].T, moveLanding(m), knocked)
+				if ds.found || ds.nodes > decodeBudget {
+					return
+				}
+				ds.n--
+			}
+			continue
 		}
 		// A move whose position the board shows now may be taken here, or
 		// its piece may still be on its way (waiting, the loop).
@@ -321,7 +407,20 @@ func (ds *decodeState) search(i int, p chess.Position, pb physBoard, prevT int64
 		var rank [16]int
 		var falls [16]chess.Bitboard
 		nf := 0
+		// Squares whose piece was lifted and put back since the move
+		// before: a move that explains the lift comes before one that
+		// leaves it a touch (O-O-O, king d1 to c1 and rook a1 to d1,
+		// before Rc1 with the king lifted and put back).
+		var touched chess.Bitboard
+		for j := first; j <= i; j++ {
+			if ds.touch[j] && evs[j].Kind == trace.Off {
+				touched |= rotSquare(evs[j].Square, r.orient).Bitboard()
+			}
+		}
 		for _, m := range ml.Moves() {
+			if !ds.allowed(m, 0) {
+				continue
+			}
 			k, unseenLift := 0, false
 			if m.IsPromotion() && m.Promotion() != r.promoGuess() {
 				if r.sensor != trace.PieceSensor {
@@ -334,10 +433,11 @@ func (ds *decodeState) search(i int, p chess.Position, pb physBoard, prevT int64
 				k = 1
 			}
 			var fell chess.Bitboard
-			if occ := p.OccupancyAfter(m); occ != v.occ|away&occ&p.Occupied() && (r.sensor == trace.Occupancy || v.occ&^occ != 0 || (occ &^ v.occ).More()) {
+			if occ := p.OccupancyAfter(m); occ != v.occ|away&occ&p.Occupied() && (r.sensor == trace.Occupancy || !oneEarly(v.occ&^occ, occ&^(v.occ|away))) {
 				// (On colour and piece boards one square of the position
 				// after m seen empty may be the reply's piece lifted
-				// early: liftedEarly, below.) Or, on occupancy boards, a
+				// early, or one seen filled its piece on its way:
+				// liftedEarly and arrivedEarly, below.) Or, on occupancy boards, a
 				// piece next to where it lands emptied within knockMs of
 				// its landing (this change, a piece set down), none of its
 				// squares: its hand knocked that piece off (put back
@@ -353,6 +453,9 @@ func (ds *decodeState) search(i int, p chess.Position, pb physBoard, prevT int64
 				// king onto its rook's square, the rook lifted and put
 				// down next to it) is tried first: the rook's lift is
 				// its, not a touch (Kd8 was published for O-O-O).
+				k++
+			}
+			if all, _ := moveSquares(&p, m); touched&^all != 0 {
 				k++
 			}
 			if r.sensor == trace.Occupancy {
@@ -386,7 +489,7 @@ func (ds *decodeState) search(i int, p chess.Position, pb physBoard, prevT int64
 			if fell|away != 0 {
 				w.occ |= fell | away&q.Occupied()&p.Occupied()
 			}
-			if d := w.diff(&q); d != 0 && !ds.liftedEarly(first, i, m, &q, d) {
+			if d := w.diff(&q); d != 0 && !ds.liftedEarly(first, i, m, &q, d) && !ds.arrivedEarly(first, i, m, &q, d) {
 				continue
 			}
 			if nf == len(fit) {
@@ -427,11 +530,11 @@ func (ds *decodeState) search(i int, p chess.Position, pb physBoard, prevT int64
 	pb.makeView(r.orient, &v)
 	// (Back where the published game is only after plies that came back
 	// to it: a repetition.)
-	if knocked == 0 && v.diff(&p) == 0 && (v.diff(&r.lines[0].pos) != 0 || ds.n > 0) && (ds.n == 0 || !ds.quick[ds.n-1]) {
+	if knocked == 0 && v.diff(&p) == 0 && (v.diff(&r.lines[0].pos) != 0 || ds.n > 0) && (ds.n == 0 || !ds.quick[ds.n-1]) && (ds.want == nil || ds.n == len(ds.want)) {
 		ds.found, ds.end = true, p
 		return
 	}
-	if knocked != 0 && r.decodeLeft && ds.n > 0 && v.occ&knocked == 0 && v.diff(&p) == knocked {
+	if knocked != 0 && r.decodeLeft && ds.n > 0 && v.occ&knocked == 0 && v.diff(&p) == knocked && (ds.want == nil || ds.n == len(ds.want)) {
 		// Knocked off as the last move landed and never put back, on a
 		// board still for the alert timer: the moves are made, and the
 		// piece is out of place (Nf3, its hand knocking the h2 pawn off
@@ -446,6 +549,84 @@ func (ds *decodeState) search(i int, p chess.Position, pb physBoard, prevT int64
 			return
 		}
 	}
+}
+
+// oneEarly reports whether a board that has the squares extra filled and
+// missing empty, against the position after a move, may show that
+// position with one square read early: one square filled (arrivedEarly)
+// or one emptied (liftedEarly), not both.
+func oneEarly(extra, missing chess.Bitboard) bool {
+	return extra == 0 && !missing.More() || missing == 0 && !extra.More()
+}
+
+// arrivedEarly reports whether d, where the board at change i (m's piece
+// set down) differs from q, is one square empty in q that a piece of the
+// player to move in q filled among changes first..i-1 at most a sweep
+// before change i: the reply's piece on its way, which a board that reads
+// its squares one after another may report before its lift and before
+// the landing it answers (the queen slid d1-e2-f3-g4 read on e2 before
+// ...O-O was read landing on g8, and before d1 was read empty). The
+// reply's search goes on from the board as it is.
+func (ds *decodeState) arrivedEarly(first, i int, m chess.Move, q *chess.Position, d chess.Bitboard) bool {
+	r := ds.r
+	evs := r.log.evs
+	if r.sensor == trace.Occupancy || d.More() || q.Occupied().Has(d.First()) ||
+		evs[i].Kind != trace.On || ds.touch[i] || !landings(m).Has(rotSquare(evs[i].Square, r.orient)) {
+		return false
+	}
+	raw := unrotSquare(d.First(), r.orient)
+	for j := i - 1; j >= first; j-- {
+		if evs[j].Square == raw {
+			e := &evs[j]
+			return e.Kind == trace.On && e.HasColour && e.Piece.Color() == q.SideToMove() && evs[i].T-e.T <= r.sweepMs()
+		}
+	}
+	return false
+}
+
+// swapCastling is the legal castling from p whose king and rook trade
+// squares (Chess960: no square changes), if change i puts a piece back on
+// one of them and both were lifted since change first and are back: the
+// board cannot show it otherwise (a piece board names the pieces, and its
+// changes show the castling).
+func (ds *decodeState) swapCastling(first, i int, p *chess.Position) (chess.Move, bool) {
+	r := ds.r
+	evs := r.log.evs
+	if r.sensor == trace.PieceSensor || evs[i].Kind != trace.On || p.Castling()&castleRights(p.SideToMove()) == 0 {
+		return 0, false
+	}
+	gs := rotSquare(evs[i].Square, r.orient)
+	var ml chess.MoveList
+	p.GenerateLegal(&ml)
+	for _, m := range ml.Moves() {
+		if !m.IsCastling() || m.From() != m.CastlingRookTo() || m.To() != m.CastlingKingTo() || gs != m.From() && gs != m.To() || !ds.allowed(m, 0) {
+			continue
+		}
+		other := m.From() ^ m.To() ^ gs
+		if ds.lastLift(first, i, gs) >= 0 && ds.liftedBack(first, i, other) {
+			return m, true
+		}
+	}
+	return 0, false
+}
+
+// liftedBack reports whether game square s was emptied and filled again
+// among changes first..i-1, its last change a filling.
+func (ds *decodeState) liftedBack(first, i int, s chess.Square) bool {
+	evs := ds.r.log.evs
+	raw := unrotSquare(s, ds.r.orient)
+	filled := false
+	for j := i - 1; j >= first; j-- {
+		if evs[j].Square != raw {
+			continue
+		}
+		if evs[j].Kind == trace.On {
+			filled = true
+			continue
+		}
+		return filled
+	}
+	return false
 }
 
 // liftedEarly reports whether d, where the board at change i (m's piece
@@ -504,7 +685,7 @@ func (ds *decodeState) slidPast(i int, m chess.Move) bool {
 // moved 400 ms after the mate, the mate never standing still, left the
 // last three plies unpublished).
 func (ds *decodeState) gameOver(q *chess.Position, knocked chess.Bitboard) bool {
-	if knocked != 0 || ds.quick[ds.n-1] {
+	if knocked != 0 || ds.quick[ds.n-1] || ds.want != nil && ds.n != len(ds.want) {
 		return false
 	}
 	var ml chess.MoveList
@@ -531,7 +712,7 @@ func (ds *decodeState) recaptured(first, i int, p *chess.Position, ml *chess.Mov
 	for pass := 0; pass < 2; pass++ {
 		for _, m1 := range ml.Moves() {
 			j1 := ds.lastLift(first, i, m1.From())
-			if m1.To() != gs || m1.IsCastling() || j1 < 0 {
+			if m1.To() != gs || m1.IsCastling() || j1 < 0 || !ds.allowed(m1, 0) {
 				continue
 			}
 			if other := m1.IsPromotion() && m1.Promotion() != r.promoGuess(); other != (pass == 1) || other && r.sensor != trace.PieceSensor {
@@ -544,7 +725,7 @@ func (ds *decodeState) recaptured(first, i int, p *chess.Position, ml *chess.Mov
 			for _, m2 := range ml2.Moves() {
 				// (The capturing piece lifted after the piece it takes: that
 				// one was set down before it was taken.)
-				if m2.To() != gs || m2.IsPromotion() && m2.Promotion() != chess.Queen && r.sensor != trace.PieceSensor || ds.lastLift(first, i, m2.From()) <= j1 {
+				if m2.To() != gs || !ds.allowed(m2, 1) || m2.IsPromotion() && m2.Promotion() != chess.Queen && r.sensor != trace.PieceSensor || ds.lastLift(first, i, m2.From()) <= j1 {
 					continue
 				}
 				q2 := q1
@@ -685,8 +866,12 @@ func (ds *decodeState) endsMove(first, i int, p *chess.Position, m chess.Move) (
 // the moves in the order the changes came. A player's two moves either
 // side of the opponent's leave the same board in either order, and plies
 // that came back to a position (a repetition) leave no trace on it; only
-// the order of the events tells. ok is false when the decoder finds no
-// such sequence, or when a clock press orders the plies.
+// the order of the events tells. On colour and piece boards the decoder's
+// sequence is also taken when it has as many plies or more, leaves the
+// same squares of each colour filled, and no order of the moves made the
+// changes (a king and a rook the board cannot tell apart). ok is false
+// when the decoder finds no such sequence, or when a clock press orders
+// the plies.
 func (r *Reconstructor) inOrder(moves []chess.Move) (_ catchMatch, ok bool) {
 	n := len(moves)
 	if r.clock || len(r.lines) == 0 || n < 3 && len(r.log.evs) < 4*(n+1) {
@@ -705,13 +890,30 @@ func (r *Reconstructor) inOrder(moves []chess.Move) (_ catchMatch, ok bool) {
 		}
 		return m.n >= n && samePlacement(&m.pos, &end)
 	}
-	m, ok := r.decodeLog(minReadyReplyMs)
-	ok = ok && same(&m)
+	m, mok := r.decodeLog(minReadyReplyMs)
+	ok = mok && same(&m)
 	// Replies begun sooner than a reply is ready may show more plies
 	// that came back to the same position: the changes they explain
 	// are a stray hand's otherwise.
-	if q, qok := r.decodeLog(0); qok && same(&q) && (!ok || q.n > m.n) {
+	q, qok := r.decodeLog(0)
+	if qok && same(&q) && (!ok || q.n > m.n) {
 		m, ok = q, true
+	}
+	// The same squares of each colour: the board cannot tell the lines
+	// apart.
+	seen := func(m *catchMatch) bool {
+		return m.n >= n && m.pos.ByColor(chess.White) == end.ByColor(chess.White) && m.pos.ByColor(chess.Black) == end.ByColor(chess.Black)
+	}
+	if !ok && (mok && seen(&m) || qok && seen(&q)) && r.sensor != trace.Occupancy && !r.replays(moves) {
+		// The moves leave the board as it is, but no order of theirs
+		// made its changes, and the decoder's do, a piece the board
+		// cannot name placed elsewhere (the king lifted first and set on
+		// g1, the rook from h1 on f1, then that rook on e1: O-O and Re1,
+		// not Rg1 with the king touched).
+		if !mok || !seen(&m) {
+			m = q
+		}
+		return m, true
 	}
 	return m, ok
 }

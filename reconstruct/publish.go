@@ -26,7 +26,7 @@ func (r *Reconstructor) adopt(bi int, t int64, out []Output) []Output {
 	}
 	if c := &r.cands[bi]; c.line == 0 && c.back == 0 && !c.stale && c.n > 0 {
 		if m, ok := r.inOrder(c.moves[:c.n]); ok {
-			if m.n > c.n {
+			if m.n != c.n {
 				return r.adoptCatch([]catchMatch{m}, 0, t, out)
 			}
 			copy(c.moves[:], m.moves[:m.n])
