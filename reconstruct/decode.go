@@ -86,6 +86,14 @@ type decodeState struct {
 	// has a piece there before and after the move (not one that moved
 	// away in between, and another of its colour that came back).
 	away [maxLogEvents]chess.Bitboard
+	// astray[i] is the game squares where such a piece stands after
+	// change i, on its way back (set down there and lifted again before
+	// it is put back). Where the decoded game has no piece, they are
+	// empty for the second pass (stray): the stray piece is no part of
+	// the game.
+	astray [maxLogEvents]chess.Bitboard
+	strays bool // astray has a square
+	stray  bool // astray is applied
 	// touch[i]: change i is the lift or the put-back of such a piece,
 	// no move's change.
 	touch [maxLogEvents]bool
@@ -127,6 +135,13 @@ func (r *Reconstructor) decodeWant(ready int64, want []chess.Move) (catchMatch, 
 	ds.findAway()
 	pb := r.log.start
 	ds.search(0, r.lines[0].pos, pb, -1, chess.NoSquare, 0)
+	if !ds.found && ds.strays {
+		// Again with the pieces knocked onto another square and put back
+		// taken for no part of the game: a piece may also have moved
+		// there and back (a repetition), which the first pass reads.
+		ds.nodes, ds.n, ds.stray = 0, 0, true
+		ds.search(0, r.lines[0].pos, pb, -1, chess.NoSquare, 0)
+	}
 	if !ds.found || ds.n == 0 {
 		return catchMatch{}, false
 	}
@@ -135,8 +150,8 @@ func (r *Reconstructor) decodeWant(ready int64, want []chess.Move) (catchMatch, 
 	return m, true
 }
 
-// findAway fills ds.away (left empty on occupancy boards, where a piece
-// put back cannot be told from a capture's piece set down).
+// findAway fills ds.away and ds.astray (left empty on occupancy boards,
+// where a piece put back cannot be told from a capture's piece set down).
 func (ds *decodeState) findAway() {
 	r := ds.r
 	evs := r.log.evs
@@ -167,30 +182,48 @@ func (ds *decodeState) findAway() {
 			ds.touch[j] = true
 		}
 	}
+	// set[k], cleared[k]: raw squares where such a piece, on its way
+	// back, stands from change k on (a pawn knocked onto e6, picked up
+	// from there and put back on e7), and from which it is lifted.
+	var set, cleared [maxLogEvents]chess.Bitboard
+	var stops [4][2]int
+	var astray chess.Bitboard // raw squares
 	for i := range evs {
 		ev := &evs[i]
 		b := ev.Square.Bitboard()
 		if ev.Kind == trace.On {
 			away &^= b
-		} else if j := next[i]; j >= 0 && evs[j].Kind == trace.On && pb.putBack(ev.Square, &evs[j]) && !wentElsewhere(evs, i, int(j), pb) {
-			away |= b
-			ds.touch[i], ds.touch[j] = true, true
+		} else if j := next[i]; j >= 0 && evs[j].Kind == trace.On && pb.putBack(ev.Square, &evs[j]) {
+			if elsewhere, n := detour(evs, i, int(j), pb, stops[:]); !elsewhere {
+				away |= b
+				ds.touch[i], ds.touch[j] = true, true
+				for _, st := range stops[:n] {
+					set[st[0]] |= evs[st[0]].Square.Bitboard()
+					cleared[st[1]] |= evs[st[0]].Square.Bitboard()
+				}
+			}
 		}
+		astray = astray&^cleared[i] | set[i]
+		ds.strays = ds.strays || astray != 0
 		pb.apply(ev)
 		ds.away[i] = rotBB(away, r.orient)
+		ds.astray[i] = rotBB(astray, r.orient)
 	}
 }
 
-// wentElsewhere reports whether the piece that change i lifted stands on
+// detour reports whether the piece that change i lifted stands on
 // another square when change j fills its square again: set down there (a
 // piece of its side, on piece boards its piece, while no other such piece
 // lifted since was in the air) and not lifted from there since. The piece
 // set down on its square is then another: the king lifted from e1 and set
 // on g1, the rook from h1 on f1 (O-O), that rook then lifted and set on
 // e1 (Re1) is no king put back on e1, and Rg1 with the king touched is no
-// reading of it. (A pawn knocked onto a3 and picked up from there to be
-// put back is.) pb is the board before change i.
-func wentElsewhere(evs []logEvent, i, j int, pb physBoard) bool {
+// reading of it. A piece back in the hand (a pawn knocked onto a3 and
+// picked up from there to be put back) is the one put back: stops gets
+// the changes that set it down and lifted it on the way (n of them; more
+// than stops holds are taken for a piece gone elsewhere). pb is the board
+// before change i.
+func detour(evs []logEvent, i, j int, pb physBoard, stops [][2]int) (elsewhere bool, n int) {
 	s := evs[i].Square
 	b := s.Bitboard()
 	white, pc, known := pb.white&b != 0, pb.pieces[s], pb.pieceKnown&b != 0
@@ -198,17 +231,23 @@ func wentElsewhere(evs []logEvent, i, j int, pb physBoard) bool {
 		return w == white && (!known || !pk || p == pc)
 	}
 	pb.apply(&evs[i])
-	inHand, at := true, chess.NoSquare
-	// ahead: a square such a piece was set down on while it stood on at,
-	// none in the air: it, slid on, read before at emptied.
-	ahead := chess.NoSquare
+	inHand, at, atOn := true, chess.NoSquare, 0
+	// ahead: a square such a piece was set down on (change aheadOn) while
+	// it stood on at, none in the air: it, slid on, read before at
+	// emptied.
+	ahead, aheadOn := chess.NoSquare, 0
 	others := 0 // pieces like it lifted since, not set down yet
 	for k := i + 1; k < j; k++ {
 		ev := &evs[k]
 		kb := ev.Square.Bitboard()
 		switch {
 		case ev.Kind == trace.Off && !inHand && ev.Square == at:
-			if at, ahead = ahead, chess.NoSquare; at == chess.NoSquare {
+			if n == len(stops) {
+				return true, n
+			}
+			stops[n] = [2]int{atOn, k}
+			n++
+			if at, atOn, ahead = ahead, aheadOn, chess.NoSquare; at == chess.NoSquare {
 				inHand = true
 			}
 		case ev.Kind == trace.Off:
@@ -223,14 +262,14 @@ func wentElsewhere(evs []logEvent, i, j int, pb physBoard) bool {
 			case others > 0:
 				others--
 			case inHand:
-				inHand, at = false, ev.Square
+				inHand, at, atOn = false, ev.Square, k
 			default:
-				ahead = ev.Square
+				ahead, aheadOn = ev.Square, k
 			}
 		}
 		pb.apply(ev)
 	}
-	return !inHand
+	return !inHand, n
 }
 
 // seenAs reports whether change on (a square filled) may show piece pc,
@@ -358,6 +397,11 @@ func (ds *decodeState) search(i int, p chess.Position, pb physBoard, prevT int64
 		pb.apply(&evs[i])
 		var v view
 		pb.makeView(r.orient, &v)
+		if x := ds.astray[i] &^ p.Occupied(); ds.stray && x != 0 {
+			v.occ &^= x
+			v.colourKnown &^= x
+			v.pieceKnown &^= x
+		}
 		if knocked != 0 {
 			if gs := rotSquare(evs[i].Square, r.orient); evs[i].Kind == trace.On && knocked.Has(gs) {
 				knocked &^= gs.Bitboard() // put back
