@@ -1480,3 +1480,42 @@ func TestMateThenAPieceMoved(t *testing.T) {
 	h.at(95765, trace.Off, "f4", chess.NoPiece).at(96065, trace.On, "e3", chess.BlackPawn).wait(5000)
 	h.expect(start, "Qd6+ Nd7 Qxd7#", "checkmate@41")
 }
+
+// TestKnockedAfterThePressAlerted: White plays Nf3 and presses, and the
+// hand on its way back knocks the g2 pawn onto g3, where it lies 5 s of
+// Black's time before White puts it back. Black cannot have set it there:
+// misplaced-pieces against White at once after AlertMs (7.4.1), no
+// hesitation of Black's when it goes back, and the game goes on. (Before,
+// nothing was alerted while it lay there.) Left until Black's press, it
+// is alerted once, not again at the press.
+func TestKnockedAfterThePressAlerted(t *testing.T) {
+	for _, s := range []trace.Sensor{trace.Colour, trace.PieceSensor} {
+		for _, putBack := range []bool{true, false} {
+			start := mustFEN(t, chess.StartFEN)
+			h := newHands(t, s, start)
+			h.at(1040, trace.Off, "e2", chess.NoPiece).at(1353, trace.On, "e4", chess.WhitePawn)
+			h.evs = append(h.evs, trace.Event{T: 1500, Kind: trace.Press, Side: chess.White})
+			h.at(3697, trace.Off, "e7", chess.NoPiece).at(3900, trace.On, "e5", chess.BlackPawn)
+			h.evs = append(h.evs, trace.Event{T: 4100, Kind: trace.Press, Side: chess.Black})
+			h.at(6517, trace.Off, "g1", chess.NoPiece).at(6876, trace.On, "f3", chess.WhiteKnight)
+			h.evs = append(h.evs, trace.Event{T: 7000, Kind: trace.Press, Side: chess.White})
+			h.at(7060, trace.Off, "g2", chess.NoPiece).at(7120, trace.On, "g3", chess.WhitePawn)
+			if putBack {
+				h.at(12100, trace.Off, "g3", chess.NoPiece).at(12300, trace.On, "g2", chess.WhitePawn)
+			}
+			h.at(14000, trace.Off, "b8", chess.NoPiece).at(14300, trace.On, "c6", chess.BlackKnight)
+			h.evs = append(h.evs, trace.Event{T: 14500, Kind: trace.Press, Side: chess.Black})
+			h.wait(3000)
+			h.expect(start, "e4 e5 Nf3 Nc6", "misplaced-pieces@3")
+			_, outs := h.run(Config{Start: start})
+			for _, o := range outs {
+				if o.Kind == Note && o.Note == NoteHesitation {
+					t.Errorf("%v: %s", s, AppendJSON(nil, &o))
+				}
+				if o.Kind == Alert && o.T != 7120+4000 {
+					t.Errorf("%v: alert at %d, want %d", s, o.T, 7120+4000)
+				}
+			}
+		}
+	}
+}

@@ -1366,7 +1366,7 @@ func (r *Reconstructor) onAlertTimer(t int64, out []Output) []Output {
 		return r.gestureEnd(res, t, out)
 	}
 	if r.clock {
-		return out
+		return r.displacedAfterPress(t, out)
 	}
 	r.decisions++
 	if r.silent != 0 {
@@ -1413,6 +1413,41 @@ func (r *Reconstructor) onAlertTimer(t int64, out []Output) []Output {
 		return out
 	}
 	return r.actInexact(ix, r.lines[0].pos.SideToMove(), t, false, out)
+}
+
+// displacedAfterPress alerts, with a clock, on colour and piece boards,
+// pieces of the player who pressed last that a board still for AlertMs
+// shows where the game has none of them: that player's hand knocked them
+// (on its way to the clock, or after), and the opponent, whose turn it
+// is, cannot set them there with a move of their own (7.4.1: the player
+// who displaced them restores them in their own time). Before, the queen
+// knocked from c2 onto d2 as White pressed lay there 7 s unalerted, and
+// its put-back was a hesitation of Black's. The squares it left are
+// named with them; they are accepted either way until put right.
+func (r *Reconstructor) displacedAfterPress(t int64, out []Output) []Output {
+	if r.sensor == trace.Occupancy || r.state != statePlay || len(r.plies) == 0 || r.overlay != 0 {
+		return out
+	}
+	P := &r.lines[0].pos
+	pressed := P.SideToMove().Other()
+	var theirs chess.Bitboard // squares the board shows a piece of theirs on
+	if pressed == chess.White {
+		theirs = r.v.occ & r.v.colourKnown & r.v.white
+	} else {
+		theirs = r.v.occ & r.v.colourKnown &^ r.v.white
+	}
+	d := r.v.diff(P)
+	set := d & theirs
+	if set == 0 {
+		return out
+	}
+	d0 := set | d&P.ByColor(pressed)&^r.v.occ
+	if d0.Count() > 4 || r.viewKey() == r.alertKey {
+		return out
+	}
+	r.alertKey = r.viewKey()
+	r.setOverlay(d0, P, len(r.plies))
+	return r.misplaced(out, t, len(r.plies), pressed, P, d0)
 }
 
 // putThenTaken reports whether the board is move ix.move made with its
@@ -1783,7 +1818,9 @@ func (r *Reconstructor) atPosition(t int64, out []Output) []Output {
 		r.prov = chess.NoMove
 	}
 	rv := r.recView()
-	if touched := rv.touched(); touched != 0 && r.state != stateIrregular && r.state != stateSetup {
+	// (Squares out of place put right are no hesitation: the note below
+	// says they are back.)
+	if touched := rv.touched() &^ r.overlay; touched != 0 && r.state != stateIrregular && r.state != stateSetup {
 		out = r.note(out, NoteHesitation, t, touched, "pieces lifted and put back: "+touched.List())
 	}
 	if r.state == stateIrregular {
