@@ -68,7 +68,8 @@ type Timing struct {
 	// Default 1500.
 	ReleaseMs int64
 	// AlertMs: without a clock, an irregular board (illegal move, misplaced
-	// pieces) settled this long is alerted. Default 4000.
+	// pieces) settled this long is alerted; with one, a piece of the player
+	// who pressed last seen out of place this long. Default 4000.
 	AlertMs int64
 }
 
