@@ -1519,3 +1519,38 @@ func TestKnockedAfterThePressAlerted(t *testing.T) {
 		}
 	}
 }
+
+// TestReplyLiftedBeforeThePressedLandingIsRead: Black lifts b8, presses
+// as the knight lands on c6, and White lifts the f1 bishop 60 ms after the
+// press (10 ms on an occupancy board's 20 ms sweep); the sensors read f1
+// empty before c6 filled (a sweep reads its squares in its own order). The press completes Nc6: f1 is the reply
+// begun, not a piece out of place. On colour and piece boards the bishop
+// may even be read landing on b5 before the press is judged.
+func TestReplyLiftedBeforeThePressedLandingIsRead(t *testing.T) {
+	for _, s := range allSensors {
+		for _, land := range []int64{300, 900} {
+			if s == trace.Occupancy && land < 900 {
+				continue
+			}
+			start := mustFEN(t, chess.StartFEN)
+			h := newHands(t, s, start)
+			h.at(1040, trace.Off, "e2", chess.NoPiece).at(1353, trace.On, "e4", chess.WhitePawn)
+			h.evs = append(h.evs, trace.Event{T: 1500, Kind: trace.Press, Side: chess.White})
+			h.at(3697, trace.Off, "e7", chess.NoPiece).at(3900, trace.On, "e5", chess.BlackPawn)
+			h.evs = append(h.evs, trace.Event{T: 4100, Kind: trace.Press, Side: chess.Black})
+			h.at(6517, trace.Off, "g1", chess.NoPiece).at(6876, trace.On, "f3", chess.WhiteKnight)
+			h.evs = append(h.evs, trace.Event{T: 7000, Kind: trace.Press, Side: chess.White})
+			lift, read := int64(60), int64(130) // after the press
+			if s == trace.Occupancy {
+				lift, read = 10, 15 // (a 20 ms sweep)
+			}
+			h.at(9000, trace.Off, "b8", chess.NoPiece)
+			h.evs = append(h.evs, trace.Event{T: 9300, Kind: trace.Press, Side: chess.Black})
+			h.at(9300+lift, trace.Off, "f1", chess.NoPiece).at(9300+read, trace.On, "c6", chess.BlackKnight)
+			h.at(9300+land, trace.On, "b5", chess.WhiteBishop)
+			h.evs = append(h.evs, trace.Event{T: 9400 + land, Kind: trace.Press, Side: chess.White})
+			h.wait(3000)
+			h.expect(start, "e4 e5 Nf3 Nc6 Bb5", "")
+		}
+	}
+}

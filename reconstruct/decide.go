@@ -1946,6 +1946,12 @@ func (r *Reconstructor) judgePress(out []Output) []Output {
 	side, t := r.pressSide, r.pressT
 	r.makeView()
 	toMove := r.lines[0].pos.SideToMove()
+	if side == toMove && r.standReply(side) {
+		defer func() {
+			r.viewOK = false
+			r.makeView()
+		}()
+	}
 	r.judgingPress = true
 	best, ix, useIx := r.weigh(true)
 	r.judgingPress = false
@@ -1994,6 +2000,69 @@ func (r *Reconstructor) judgePress(out []Output) []Output {
 		return out
 	}
 	return r.actInexact(ix, side, t, true, out)
+}
+
+// standReply shows on the view, for the press by side being judged, the
+// pieces of side's opponent lifted after the press and not set down
+// since: the reply begun, which a board that reads its squares one after
+// another may report before the landing the press completed (a piece
+// board read c3 lifted 73 ms after Black's press and 133 ms before b3
+// filled: Nxb3 was judged with the c3 knight out of place). A reply
+// already landed is taken off the view too (Nf4 pressed before its
+// landing was read, Nc4 lifted and landed before the press was judged).
+// It reports whether it changed the view.
+func (r *Reconstructor) standReply(side chess.Color) bool {
+	P := &r.lines[0].pos
+	var b chess.Bitboard
+	lifted := P.ByColor(side.Other()) &^ r.v.occ
+	if ep := P.EnPassant(); ep != chess.NoSquare {
+		// (The pawn an en passant takes is the presser's hand's to
+		// remove, after the press as often as not.)
+		lifted &^= (ep ^ 8).Bitboard()
+	}
+	for e := lifted; e != 0; e &= e - 1 {
+		s := e.First()
+		off, lifted := r.lastOff(s)
+		if on, set := r.lastOn(s); lifted && off > r.pressT && (!set || on < off) {
+			b |= s.Bitboard()
+		}
+	}
+	// And the squares empty in the game that a piece of the opponent
+	// filled after the press (that reply landed): colour and piece boards.
+	var set chess.Bitboard
+	if r.sensor != trace.Occupancy {
+		theirs := r.v.occ & r.v.colourKnown &^ r.v.white
+		if side == chess.Black {
+			theirs = r.v.occ & r.v.colourKnown & r.v.white
+		}
+		for e := theirs &^ P.Occupied(); e != 0; e &= e - 1 {
+			s := e.First()
+			if on, ok := r.lastOn(s); ok && on > r.pressT {
+				set |= s.Bitboard()
+			}
+		}
+		r.v.occ &^= set
+		r.v.colourKnown &^= set
+		r.v.white &^= set
+		r.v.pieceKnown &^= set
+	}
+	for e := b; e != 0; e &= e - 1 {
+		s := e.First()
+		pc, sb := P.PieceAt(s), s.Bitboard()
+		r.v.occ |= sb
+		if r.sensor == trace.Occupancy {
+			continue
+		}
+		r.v.colourKnown |= sb
+		if pc.Color() == chess.White {
+			r.v.white |= sb
+		}
+		if r.sensor == trace.PieceSensor {
+			r.v.pieceKnown |= sb
+			r.v.byPiece[pc] |= sb
+		}
+	}
+	return b|set != 0
 }
 
 // hiddenSwap is the index of a candidate of line li that is one castling
