@@ -1554,3 +1554,32 @@ func TestReplyLiftedBeforeThePressedLandingIsRead(t *testing.T) {
 		}
 	}
 }
+
+// TestPressedPieceTakenBeforeItWasRead: 2. exd5 is pressed and 2...
+// Qxd5 lifted 170 ms after the press, the pawn on d5 never read by a
+// sweep (taken before one came round). The pressed move is exd5 with its
+// landing unseen, no piece out of place; a pawn that truly never lands
+// (d5 still empty after AlertMs) is alerted then.
+func TestPressedPieceTakenBeforeItWasRead(t *testing.T) {
+	for _, s := range []trace.Sensor{trace.Colour, trace.PieceSensor} {
+		for _, taken := range []bool{true, false} {
+			start := mustFEN(t, chess.StartFEN)
+			h := newHands(t, s, start)
+			h.at(1040, trace.Off, "e2", chess.NoPiece).at(1353, trace.On, "e4", chess.WhitePawn)
+			h.evs = append(h.evs, trace.Event{T: 1500, Kind: trace.Press, Side: chess.White})
+			h.at(3697, trace.Off, "d7", chess.NoPiece).at(3900, trace.On, "d5", chess.BlackPawn)
+			h.evs = append(h.evs, trace.Event{T: 4100, Kind: trace.Press, Side: chess.Black})
+			h.at(6517, trace.Off, "d5", chess.NoPiece).at(6700, trace.Off, "e4", chess.NoPiece)
+			h.evs = append(h.evs, trace.Event{T: 6850, Kind: trace.Press, Side: chess.White})
+			want, alerts := "e4 d5 exd5 Qxd5", ""
+			if taken {
+				h.at(7020, trace.Off, "d8", chess.NoPiece).at(7300, trace.On, "d5", chess.BlackQueen)
+				h.evs = append(h.evs, trace.Event{T: 7500, Kind: trace.Press, Side: chess.Black})
+			} else {
+				want, alerts = "e4 d5 exd5", "misplaced-pieces@3"
+			}
+			h.wait(6000)
+			h.expect(start, want, alerts)
+		}
+	}
+}

@@ -1366,6 +1366,9 @@ func (r *Reconstructor) onAlertTimer(t int64, out []Output) []Output {
 		return r.gestureEnd(res, t, out)
 	}
 	if r.clock {
+		if r.silent != 0 {
+			return r.alertKnocked(t, out)
+		}
 		return r.displacedAfterPress(t, out)
 	}
 	r.decisions++
