@@ -1583,3 +1583,36 @@ func TestPressedPieceTakenBeforeItWasRead(t *testing.T) {
 		}
 	}
 }
+
+// TestOpponentPressWhileAPressWaits: 3. a3 is read landing before a2 is
+// read empty, White presses 85 ms after the landing and a2's lift is read
+// after the press, so the press waits for the board; Black's reply
+// 3... Be6 slides via d7, read there before c8 empties, and Black presses
+// before a2 has settled. White's press is judged at Black's: a3 with
+// White's press, then Be6 with Black's, no press missed. (Before, White's
+// press was replaced by Black's: "2 moves completed by one press" and a3
+// with Black's clock reading.)
+func TestOpponentPressWhileAPressWaits(t *testing.T) {
+	for _, s := range []trace.Sensor{trace.Colour, trace.PieceSensor} {
+		start := mustFEN(t, "rnbqkbnr/ppp1pppp/8/3p4/3P4/8/PPP1PPPP/RNBQKBNR w KQkq - 0 2")
+		h := newHands(t, s, start)
+		h.at(1040, trace.Off, "e2", chess.NoPiece).at(1353, trace.On, "e3", chess.WhitePawn)
+		h.evs = append(h.evs, trace.Event{T: 1500, Kind: trace.Press, Side: chess.White})
+		h.at(3697, trace.Off, "g8", chess.NoPiece).at(3900, trace.On, "f6", chess.BlackKnight)
+		h.evs = append(h.evs, trace.Event{T: 4100, Kind: trace.Press, Side: chess.Black})
+		h.at(6833, trace.On, "a3", chess.WhitePawn)
+		h.evs = append(h.evs, trace.Event{T: 6918, Kind: trace.Press, Side: chess.White})
+		h.at(6935, trace.Off, "a2", chess.NoPiece).at(7099, trace.On, "d7", chess.BlackBishop)
+		h.at(7192, trace.On, "e6", chess.BlackBishop)
+		h.evs = append(h.evs, trace.Event{T: 7252, Kind: trace.Press, Side: chess.Black})
+		h.at(7306, trace.Off, "c8", chess.NoPiece).at(7349, trace.Off, "d7", chess.NoPiece)
+		h.wait(3000)
+		h.expect(start, "e3 Nf6 a3 Be6", "")
+		_, outs := h.run(Config{Start: start})
+		for _, o := range outs {
+			if o.Kind == Note && o.Note == NoteNoPress {
+				t.Errorf("%v: %s", s, AppendJSON(nil, &o))
+			}
+		}
+	}
+}

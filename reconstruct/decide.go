@@ -1875,8 +1875,19 @@ func (r *Reconstructor) press(side chess.Color, t int64, out []Output) []Output 
 	if r.state == stateEnded {
 		return out
 	}
-	// A press still waiting for the board is replaced by this one; its
-	// flags are kept.
+	if r.pending && r.pressSide != side {
+		// The opponent's press while one is still waiting for the board:
+		// the move it completed was made before the reply was, so it is
+		// judged now, with its own clock reading (a3 pressed 85 ms after
+		// it landed, the reply slid via d7 and pressed before a2 had
+		// settled: a3 carried Black's reading, with a missed press noted).
+		out = r.decidePress(out)
+		if r.state == stateEnded {
+			return out
+		}
+	}
+	// A press by the same side still waiting for the board is replaced
+	// by this one; its flags are kept.
 	r.pending, r.pressSide, r.pressT, r.pressClk, r.pressHeldSq = true, side, t, clk, chess.NoSquare
 	r.pressFell = append(r.pressFell, fell...)
 	r.makeView()
