@@ -75,11 +75,21 @@ func (r *Reconstructor) guessed(i int) bool {
 		return true
 	}
 	for j := a; j+1 < b; j++ {
-		m, to := r.pub[j+1], moveLanding(r.pub[j])
-		if !m.IsCastling() && m.To() == to && r.befores[j].PieceAt(to) == chess.NoPiece && !r.plies[j].landSeen {
+		if to := moveLanding(r.pub[j]); r.befores[j].PieceAt(to) == chess.NoPiece && !r.plies[j].landSeen {
 			// (Not a piece a colour or piece sensor saw set down
-			// there: it stood there, whatever took it.)
-			return true
+			// there: it stood there, whatever took it.) Taken there by
+			// a later ply of the decision, no ply moving it on first:
+			// d4-d5 and Bxd5 three plies later, d5 never seen filled,
+			// were a pawn knocked off the board as Bd3 landed.
+			for k := j + 1; k < b; k++ {
+				m := r.pub[k]
+				if !m.IsCastling() && m.To() == to {
+					return true
+				}
+				if m.From() == to {
+					break
+				}
+			}
 		}
 		if r.plies[j+1].slidFirst {
 			// A capture nobody saw, and a piece next door slid to where
@@ -143,9 +153,11 @@ type catchState struct {
 func (r *Reconstructor) catchSearch(maxCost int) []catchMatch {
 	cs := catchState{r: r, found: r.catchBuf[:0]}
 	n := len(r.plies)
-	for k := 0; k <= min(maxCatchBack, n) && cs.nodes < catchBudget; k++ {
+	// try searches from k plies back; false: no retraction further back
+	// can cost less.
+	try := func(k int) bool {
 		if r.structural(k, k)+r.catchMargin(k) >= maxCost {
-			break
+			return false
 		}
 		root := r.lines[0].pos
 		if k > 0 {
@@ -155,12 +167,12 @@ func (r *Reconstructor) catchSearch(maxCost int) []catchMatch {
 		cs.from0 = r.v.diff(&root)
 		if cs.from0 == 0 {
 			if k == 0 {
-				break // the board is the game position
+				return false // the board is the game position
 			}
 			// The board set back k plies.
 			cs.depth = 0
 			cs.keep(&root)
-			continue
+			return true
 		}
 		n0 := cs.added
 		for d := 1; d <= k+maxCatchAhead && cs.added == n0 && cs.nodes < catchBudget; d++ {
@@ -172,9 +184,43 @@ func (r *Reconstructor) catchSearch(maxCost int) []catchMatch {
 			p := root
 			cs.search(&p, 0)
 		}
+		return true
+	}
+	// The last decision's plies, when they were a guess, are the first
+	// retraction tried: the budget may run out on shorter ones before it
+	// (d5 Bb7 Nbd2 Bxd5 Bd3 Bb7 published for a pawn knocked off the board
+	// and put back: the six were never taken back, the game dark for 22
+	// plies).
+	// (With a budget of its own.)
+	g := r.lastGuess()
+	if g == 0 || !try(g) {
+		g = -1 // none tried
+	}
+	cs.nodes = 0
+	for k := 0; k <= min(maxCatchBack, n) && cs.nodes < catchBudget; k++ {
+		if k != g && !try(k) {
+			break
+		}
 	}
 	r.catchBuf = cs.found
 	return cs.found
+}
+
+// lastGuess is the number of plies the last decision published, when
+// they were a guess (guessed) and no more than maxCatchBack: 0 otherwise.
+func (r *Reconstructor) lastGuess() int {
+	n := len(r.plies)
+	if n == 0 || !r.guessed(n-1) {
+		return 0
+	}
+	k := 1
+	for k < n && r.plies[n-1-k].t == r.plies[n-1].t {
+		k++
+	}
+	if k < 2 || k > maxCatchBack {
+		return 0
+	}
+	return k
 }
 
 // bound reports whether the board can still be reached from p in left

@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -87,5 +88,99 @@ func wantedMoves(t *testing.T, name string) string {
 		}
 	}
 	t.Fatalf("%s: no \"# want:\" line", name)
+	return ""
+}
+
+// TestOtherHandsCaughtUp replays traces of the other hand model that the
+// board cannot tell exactly (testdata/caughtup: an occupancy board that
+// does not see which piece moved where in a stretch whose events were
+// forgotten when a guess was published). The published game must catch
+// up: as many plies as were played, ending in the position played, and
+// the plies before the stretch right ("# exact-plies:").
+func TestOtherHandsCaughtUp(t *testing.T) {
+	files, err := filepath.Glob("testdata/caughtup/*.trace")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no traces in testdata/caughtup: %v", err)
+	}
+	for _, name := range files {
+		t.Run(filepath.Base(name), func(t *testing.T) {
+			f, err := os.Open(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			tr, err := trace.NewReader(f)
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			cfg, err := ConfigFromHeader(tr.Header())
+			if err != nil {
+				t.Fatal(err)
+			}
+			r, err := New(cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var out []Output
+			var last int64
+			for {
+				ev, err := tr.Next()
+				if err == io.EOF {
+					break
+				}
+				if err != nil {
+					t.Fatalf("%s: %v", name, err)
+				}
+				last = ev.T
+				out = r.Feed(&ev, out[:0])
+				for _, o := range out {
+					if o.Kind == Alert && o.Alert.Irregular() {
+						t.Errorf("alert %s", AppendJSON(nil, &o))
+					}
+				}
+			}
+			r.End(last, out[:0])
+			want := strings.Fields(wantedLine(t, name, "# want-uci: "))
+			p := r.StartPosition()
+			var first int
+			for i, s := range want {
+				m, err := p.ParseUCI(s)
+				if err != nil {
+					t.Fatalf("want %s: %v", s, err)
+				}
+				if first == 0 && (i >= len(r.Moves()) || r.Moves()[i] != m) {
+					first = i + 1
+				}
+				p.MakeMove(m)
+			}
+			got := r.StartPosition()
+			for _, m := range r.Moves() {
+				got.MakeMove(m)
+			}
+			if len(r.Moves()) != len(want) || got.Key() != p.Key() {
+				t.Errorf("%d plies published ending in %s, want %d ending in %s (%q)", len(r.Moves()), got.FEN(), len(want), p.FEN(), sanList(r))
+			}
+			if exact, _ := strconv.Atoi(wantedLine(t, name, "# exact-plies: ")); first != 0 && first <= exact {
+				t.Errorf("ply %d wrong, want the first %d right (%q)", first, exact, sanList(r))
+			}
+		})
+	}
+}
+
+// wantedLine reads the rest of a trace's comment line that starts with
+// prefix.
+func wantedLine(t *testing.T, name, prefix string) string {
+	f, err := os.Open(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if w, ok := strings.CutPrefix(sc.Text(), prefix); ok {
+			return strings.TrimSpace(w)
+		}
+	}
+	t.Fatalf("%s: no %q line", name, prefix)
 	return ""
 }
