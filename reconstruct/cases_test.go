@@ -1493,18 +1493,14 @@ func TestKnockedAfterThePressAlerted(t *testing.T) {
 		for _, putBack := range []bool{true, false} {
 			start := mustFEN(t, chess.StartFEN)
 			h := newHands(t, s, start)
-			h.at(1040, trace.Off, "e2", chess.NoPiece).at(1353, trace.On, "e4", chess.WhitePawn)
-			h.evs = append(h.evs, trace.Event{T: 1500, Kind: trace.Press, Side: chess.White})
-			h.at(3697, trace.Off, "e7", chess.NoPiece).at(3900, trace.On, "e5", chess.BlackPawn)
-			h.evs = append(h.evs, trace.Event{T: 4100, Kind: trace.Press, Side: chess.Black})
-			h.at(6517, trace.Off, "g1", chess.NoPiece).at(6876, trace.On, "f3", chess.WhiteKnight)
-			h.evs = append(h.evs, trace.Event{T: 7000, Kind: trace.Press, Side: chess.White})
+			h.movedAt(1040, "e2", 1353, "e4", chess.WhitePawn, 1500)
+			h.movedAt(3697, "e7", 3900, "e5", chess.BlackPawn, 4100)
+			h.movedAt(6517, "g1", 6876, "f3", chess.WhiteKnight, 7000)
 			h.at(7060, trace.Off, "g2", chess.NoPiece).at(7120, trace.On, "g3", chess.WhitePawn)
 			if putBack {
 				h.at(12100, trace.Off, "g3", chess.NoPiece).at(12300, trace.On, "g2", chess.WhitePawn)
 			}
-			h.at(14000, trace.Off, "b8", chess.NoPiece).at(14300, trace.On, "c6", chess.BlackKnight)
-			h.evs = append(h.evs, trace.Event{T: 14500, Kind: trace.Press, Side: chess.Black})
+			h.movedAt(14000, "b8", 14300, "c6", chess.BlackKnight, 14500)
 			h.wait(3000)
 			h.expect(start, "e4 e5 Nf3 Nc6", "misplaced-pieces@3")
 			_, outs := h.run(Config{Start: start})
@@ -1534,21 +1530,18 @@ func TestReplyLiftedBeforeThePressedLandingIsRead(t *testing.T) {
 			}
 			start := mustFEN(t, chess.StartFEN)
 			h := newHands(t, s, start)
-			h.at(1040, trace.Off, "e2", chess.NoPiece).at(1353, trace.On, "e4", chess.WhitePawn)
-			h.evs = append(h.evs, trace.Event{T: 1500, Kind: trace.Press, Side: chess.White})
-			h.at(3697, trace.Off, "e7", chess.NoPiece).at(3900, trace.On, "e5", chess.BlackPawn)
-			h.evs = append(h.evs, trace.Event{T: 4100, Kind: trace.Press, Side: chess.Black})
-			h.at(6517, trace.Off, "g1", chess.NoPiece).at(6876, trace.On, "f3", chess.WhiteKnight)
-			h.evs = append(h.evs, trace.Event{T: 7000, Kind: trace.Press, Side: chess.White})
+			h.movedAt(1040, "e2", 1353, "e4", chess.WhitePawn, 1500)
+			h.movedAt(3697, "e7", 3900, "e5", chess.BlackPawn, 4100)
+			h.movedAt(6517, "g1", 6876, "f3", chess.WhiteKnight, 7000)
 			lift, read := int64(60), int64(130) // after the press
 			if s == trace.Occupancy {
 				lift, read = 10, 15 // (a 20 ms sweep)
 			}
 			h.at(9000, trace.Off, "b8", chess.NoPiece)
-			h.evs = append(h.evs, trace.Event{T: 9300, Kind: trace.Press, Side: chess.Black})
+			h.pressAt(9300, chess.Black)
 			h.at(9300+lift, trace.Off, "f1", chess.NoPiece).at(9300+read, trace.On, "c6", chess.BlackKnight)
 			h.at(9300+land, trace.On, "b5", chess.WhiteBishop)
-			h.evs = append(h.evs, trace.Event{T: 9400 + land, Kind: trace.Press, Side: chess.White})
+			h.pressAt(9400+land, chess.White)
 			h.wait(3000)
 			h.expect(start, "e4 e5 Nf3 Nc6 Bb5", "")
 		}
@@ -1565,16 +1558,13 @@ func TestPressedPieceTakenBeforeItWasRead(t *testing.T) {
 		for _, taken := range []bool{true, false} {
 			start := mustFEN(t, chess.StartFEN)
 			h := newHands(t, s, start)
-			h.at(1040, trace.Off, "e2", chess.NoPiece).at(1353, trace.On, "e4", chess.WhitePawn)
-			h.evs = append(h.evs, trace.Event{T: 1500, Kind: trace.Press, Side: chess.White})
-			h.at(3697, trace.Off, "d7", chess.NoPiece).at(3900, trace.On, "d5", chess.BlackPawn)
-			h.evs = append(h.evs, trace.Event{T: 4100, Kind: trace.Press, Side: chess.Black})
+			h.movedAt(1040, "e2", 1353, "e4", chess.WhitePawn, 1500)
+			h.movedAt(3697, "d7", 3900, "d5", chess.BlackPawn, 4100)
 			h.at(6517, trace.Off, "d5", chess.NoPiece).at(6700, trace.Off, "e4", chess.NoPiece)
-			h.evs = append(h.evs, trace.Event{T: 6850, Kind: trace.Press, Side: chess.White})
+			h.pressAt(6850, chess.White)
 			want, alerts := "e4 d5 exd5 Qxd5", ""
 			if taken {
-				h.at(7020, trace.Off, "d8", chess.NoPiece).at(7300, trace.On, "d5", chess.BlackQueen)
-				h.evs = append(h.evs, trace.Event{T: 7500, Kind: trace.Press, Side: chess.Black})
+				h.movedAt(7020, "d8", 7300, "d5", chess.BlackQueen, 7500)
 			} else {
 				want, alerts = "e4 d5 exd5", "misplaced-pieces@3"
 			}
@@ -1596,15 +1586,13 @@ func TestOpponentPressWhileAPressWaits(t *testing.T) {
 	for _, s := range []trace.Sensor{trace.Colour, trace.PieceSensor} {
 		start := mustFEN(t, "rnbqkbnr/ppp1pppp/8/3p4/3P4/8/PPP1PPPP/RNBQKBNR w KQkq - 0 2")
 		h := newHands(t, s, start)
-		h.at(1040, trace.Off, "e2", chess.NoPiece).at(1353, trace.On, "e3", chess.WhitePawn)
-		h.evs = append(h.evs, trace.Event{T: 1500, Kind: trace.Press, Side: chess.White})
-		h.at(3697, trace.Off, "g8", chess.NoPiece).at(3900, trace.On, "f6", chess.BlackKnight)
-		h.evs = append(h.evs, trace.Event{T: 4100, Kind: trace.Press, Side: chess.Black})
+		h.movedAt(1040, "e2", 1353, "e3", chess.WhitePawn, 1500)
+		h.movedAt(3697, "g8", 3900, "f6", chess.BlackKnight, 4100)
 		h.at(6833, trace.On, "a3", chess.WhitePawn)
-		h.evs = append(h.evs, trace.Event{T: 6918, Kind: trace.Press, Side: chess.White})
+		h.pressAt(6918, chess.White)
 		h.at(6935, trace.Off, "a2", chess.NoPiece).at(7099, trace.On, "d7", chess.BlackBishop)
 		h.at(7192, trace.On, "e6", chess.BlackBishop)
-		h.evs = append(h.evs, trace.Event{T: 7252, Kind: trace.Press, Side: chess.Black})
+		h.pressAt(7252, chess.Black)
 		h.at(7306, trace.Off, "c8", chess.NoPiece).at(7349, trace.Off, "d7", chess.NoPiece)
 		h.wait(3000)
 		h.expect(start, "e3 Nf6 a3 Be6", "")

@@ -217,6 +217,18 @@ func (h *hands) press(c chess.Color) *hands {
 	return h
 }
 
+// pressAt presses c's clock at ms.
+func (h *hands) pressAt(ms int64, c chess.Color) *hands {
+	h.now = ms
+	h.evs = append(h.evs, trace.Event{T: ms, Kind: trace.Press, Side: c})
+	return h
+}
+
+// movedAt lifts from at lift, sets pc on to at land and presses at press.
+func (h *hands) movedAt(lift int64, from string, land int64, to string, pc chess.Piece, press int64) *hands {
+	return h.at(lift, trace.Off, from, chess.NoPiece).at(land, trace.On, to, pc).pressAt(press, pc.Color())
+}
+
 func (h *hands) promote(pt chess.PieceType) *hands {
 	h.evs = append(h.evs, trace.Event{T: h.now, Kind: trace.Promote, Promo: pt})
 	h.now += 200

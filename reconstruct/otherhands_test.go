@@ -25,43 +25,12 @@ func TestOtherHands(t *testing.T) {
 	}
 	for _, name := range files {
 		t.Run(filepath.Base(name), func(t *testing.T) {
-			want := wantedMoves(t, name)
-			f, err := os.Open(name)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer f.Close()
-			tr, err := trace.NewReader(f)
-			if err != nil {
-				t.Fatalf("%s: %v", name, err)
-			}
-			cfg, err := ConfigFromHeader(tr.Header())
-			if err != nil {
-				t.Fatal(err)
-			}
-			r, err := New(cfg)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var out, all []Output
-			var last int64
-			for {
-				ev, err := tr.Next()
-				if err == io.EOF {
-					break
-				}
-				if err != nil {
-					t.Fatalf("%s: %v", name, err)
-				}
-				last = ev.T
-				out = r.Feed(&ev, out[:0])
-				all = append(all, out...)
-			}
+			want := wantedLine(t, name, "# want: ")
+			r, all, last := replayTrace(t, name)
 			if got, w := len(r.Moves()), len(strings.Fields(want)); got < w-2 {
 				t.Errorf("%d plies published when the input ends, want at least %d (%q)", got, w-2, sanList(r))
 			}
-			out = r.End(last, out[:0])
-			all = append(all, out...)
+			all = append(all, r.End(last, nil)...)
 			if got := sanList(r); got != want {
 				t.Errorf("moves %q, want %q", got, want)
 			}
@@ -74,21 +43,43 @@ func TestOtherHands(t *testing.T) {
 	}
 }
 
-// wantedMoves reads a trace's "# want:" comment.
-func wantedMoves(t *testing.T, name string) string {
+// replayTrace feeds the trace file name to a reconstruction configured
+// from its header, and returns it (not ended), its outputs and the time of
+// the last event.
+func replayTrace(t *testing.T, name string) (*Reconstructor, []Output, int64) {
+	t.Helper()
 	f, err := os.Open(name)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		if w, ok := strings.CutPrefix(sc.Text(), "# want: "); ok {
-			return strings.TrimSpace(w)
-		}
+	tr, err := trace.NewReader(f)
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
 	}
-	t.Fatalf("%s: no \"# want:\" line", name)
-	return ""
+	cfg, err := ConfigFromHeader(tr.Header())
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out, all []Output
+	var last int64
+	for {
+		ev, err := tr.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		last = ev.T
+		out = r.Feed(&ev, out[:0])
+		all = append(all, out...)
+	}
+	return r, all, last
 }
 
 // TestOtherHandsCaughtUp replays traces of the other hand model that the
@@ -104,42 +95,13 @@ func TestOtherHandsCaughtUp(t *testing.T) {
 	}
 	for _, name := range files {
 		t.Run(filepath.Base(name), func(t *testing.T) {
-			f, err := os.Open(name)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer f.Close()
-			tr, err := trace.NewReader(f)
-			if err != nil {
-				t.Fatalf("%s: %v", name, err)
-			}
-			cfg, err := ConfigFromHeader(tr.Header())
-			if err != nil {
-				t.Fatal(err)
-			}
-			r, err := New(cfg)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var out []Output
-			var last int64
-			for {
-				ev, err := tr.Next()
-				if err == io.EOF {
-					break
-				}
-				if err != nil {
-					t.Fatalf("%s: %v", name, err)
-				}
-				last = ev.T
-				out = r.Feed(&ev, out[:0])
-				for _, o := range out {
-					if o.Kind == Alert && o.Alert.Irregular() {
-						t.Errorf("alert %s", AppendJSON(nil, &o))
-					}
+			r, all, last := replayTrace(t, name)
+			all = append(all, r.End(last, nil)...)
+			for _, o := range all {
+				if o.Kind == Alert && o.Alert.Irregular() {
+					t.Errorf("alert %s", AppendJSON(nil, &o))
 				}
 			}
-			r.End(last, out[:0])
 			want := strings.Fields(wantedLine(t, name, "# want-uci: "))
 			p := r.StartPosition()
 			var first int
