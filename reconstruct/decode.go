@@ -640,6 +640,9 @@ func (ds *decodeState) swapCastling(first, i int, p *chess.Position) (chess.Move
 		return 0, false
 	}
 	gs := rotSquare(evs[i].Square, r.orient)
+	if pc := p.PieceAt(gs); pc == chess.NoPiece || pc.Color() != p.SideToMove() || pc.Type() != chess.King && pc.Type() != chess.Rook {
+		return 0, false
+	}
 	var ml chess.MoveList
 	p.GenerateLegal(&ml)
 	for _, m := range ml.Moves() {
