@@ -533,7 +533,7 @@ func (ds *decodeState) search(i int, p chess.Position, pb physBoard, prevT int64
 			if fell|away != 0 {
 				w.occ |= fell | away&q.Occupied()&p.Occupied()
 			}
-			if d := w.diff(&q); d != 0 && !ds.liftedEarly(first, i, m, &q, d) && !ds.arrivedEarly(first, i, m, &q, d) {
+			if d := w.diff(&q); d != 0 && !ds.liftedEarly(first, i, m, &q, d) && !ds.arrivedEarly(first, i, m, &q, d, prevLand) {
 				continue
 			}
 			if nf == len(fit) {
@@ -610,8 +610,11 @@ func oneEarly(extra, missing chess.Bitboard) bool {
 // its squares one after another may report before its lift and before
 // the landing it answers (the queen slid d1-e2-f3-g4 read on e2 before
 // ...O-O was read landing on g8, and before d1 was read empty). The
-// reply's search goes on from the board as it is.
-func (ds *decodeState) arrivedEarly(first, i int, m chess.Move, q *chess.Position, d chess.Bitboard) bool {
+// reply's search goes on from the board as it is. Not the piece that
+// landed on prevLand (the move before m), next to it: that piece may be
+// sliding on (...Qg5 slid over f6, read on g5 as 20. Bg4 was knocked onto
+// h5, was read as Qf6 Bh5 Qg5 Bg4).
+func (ds *decodeState) arrivedEarly(first, i int, m chess.Move, q *chess.Position, d chess.Bitboard, prevLand chess.Square) bool {
 	r := ds.r
 	evs := r.log.evs
 	if r.sensor == trace.Occupancy || d.More() || q.Occupied().Has(d.First()) ||
@@ -620,10 +623,17 @@ func (ds *decodeState) arrivedEarly(first, i int, m chess.Move, q *chess.Positio
 	}
 	raw := unrotSquare(d.First(), r.orient)
 	for j := i - 1; j >= first; j-- {
-		if evs[j].Square == raw {
-			e := &evs[j]
-			return e.Kind == trace.On && e.HasColour && e.Piece.Color() == q.SideToMove() && evs[i].T-e.T <= r.sweepMs()
+		if evs[j].Square != raw {
+			continue
 		}
+		e := &evs[j]
+		if e.Kind != trace.On || !e.HasColour || e.Piece.Color() != q.SideToMove() || evs[i].T-e.T > r.sweepMs() {
+			return false
+		}
+		// (The piece that landed there, as far as the sensor tells.)
+		slid := prevLand != chess.NoSquare && chess.KingAttacks(prevLand).Has(d.First()) &&
+			(!e.HasPieces || e.Piece == q.PieceAt(prevLand))
+		return !slid
 	}
 	return false
 }

@@ -617,6 +617,8 @@ func TestStressGamesLaterSeeds(t *testing.T) {
 			"a game a first version of these fixes lost: 12. O-O-O (king d1 to c1, rook a1 to d1, written as the king taking the rook) was priced as a capture whose landing on a1 nobody saw, and Rc1 was published, a false alert and 101 plies behind"}},
 		{46, stressGame{tcec, 12, trace.Colour, 0.3, 0.02, 0.12,
 			"Chess960: 18... Na4 knocks the b4 pawn onto a3, 19. O-O with king and rook trading f1 and g1, the pawn put back: the pawn's 2 s on a3 was priced as a white piece of the castling standing there, Na4 alone was published, and false alerts followed, 160 plies behind"}},
+		{62, stressGame{lichess, 46, trace.PieceSensor, 0.1, 0.02, 0,
+			"26... Qg5 slid over f6 (read there before d8 emptied), its hand knocking the g4 bishop onto h5, the queen read on g5 3 ms before the bishop on h5: a first version of the decoder's reply piece read on its way took the queen on g5 for the reply's, read Qf6 Bh5 Qg5 Bg4, and fell 24 plies behind with a false alert"}},
 	} {
 		c.wantClean(t, 2)
 	}
