@@ -1891,14 +1891,12 @@ func (r *Reconstructor) press(side chess.Color, t int64, out []Output) []Output 
 	r.pending, r.pressSide, r.pressT, r.pressClk, r.pressHeldSq = true, side, t, clk, chess.NoSquare
 	r.pressFell = append(r.pressFell, fell...)
 	r.makeView()
-	// (Not when a change was read less than a sweep before the press: it
-	// may be a piece still on its way as the sensor saw it, c2-c4 slid
+	// Never at once: a piece still on its way as the sensor saw it may be
+	// read on its next square up to a sweep after the press (c2-c4 slid
 	// over c3, read on c3 59 ms before White pressed and on c4 35 ms
-	// after: c3 was published and c4 alerted. Decided at the settle, or
-	// at the next lift, liftAfterPress.)
-	if b := r.explainFirst(true); b >= 0 && r.fitsPress(&r.cands[b], side) && t-r.lastChange >= r.sweepMs() {
-		return r.decidePress(out)
-	}
+	// after; f2-f4 read on f3 121 ms before the press and on f4 25 ms
+	// after: f3 was published and f4 alerted). Decided at the settle, or
+	// at the next lift, liftAfterPress.
 	if r.fired&firedSettle != 0 {
 		// The board was already still, but a sensor reports a change up
 		// to a sweep late: the piece set down just before the press may
@@ -2036,8 +2034,11 @@ func (r *Reconstructor) standReply(side chess.Color) bool {
 	}
 	for e := lifted; e != 0; e &= e - 1 {
 		s := e.First()
+		// (Not a square a piece was set on since the game position: the
+		// piece lifted is then that one, the presser's capture taken by
+		// the reply, Bxd5 and the bishop lifted for exd5.)
 		off, lifted := r.lastOff(s)
-		if on, set := r.lastOn(s); lifted && off > r.pressT && (!set || on < off) {
+		if _, set := r.lastOn(s); lifted && off > r.pressT && !set {
 			b |= s.Bitboard()
 		}
 	}

@@ -28,6 +28,8 @@ func TestCorrectMove(t *testing.T) {
 		}
 		outs = sess.Feed(&ev, outs)
 	}
+	// (The last press is judged a sweep after it at the earliest.)
+	outs = sess.Advance(s.now+1000, outs)
 	// Refused: no such ply, an illegal move, the same move; nothing changes.
 	for _, c := range []struct {
 		ply int
@@ -84,6 +86,7 @@ func TestCorrectMove(t *testing.T) {
 			more = sess.Feed(&ev, more)
 		}
 	}
+	more = sess.Advance(s.now+1000, more)
 	if got := summary(more); !strings.HasSuffix(got, "dxe5") {
 		t.Errorf("after the correction: %s\n%s", got, dump(more))
 	}
