@@ -194,12 +194,20 @@ func (ds *decodeState) findAway() {
 		if ev.Kind == trace.On {
 			away &^= b
 		} else if j := next[i]; j >= 0 && evs[j].Kind == trace.On && pb.putBack(ev.Square, &evs[j]) {
-			if elsewhere, n := detour(evs, i, int(j), pb, stops[:]); !elsewhere {
+			if elsewhere, n := detour(evs, i, int(j), pb, stops[:], r.sweepMs()); !elsewhere {
 				away |= b
 				ds.touch[i], ds.touch[j] = true, true
 				for _, st := range stops[:n] {
-					set[st[0]] |= evs[st[0]].Square.Bitboard()
-					cleared[st[1]] |= evs[st[0]].Square.Bitboard()
+					sb := evs[st[0]].Square.Bitboard()
+					if st[0] < i {
+						// (Read there before this lift.)
+						astray |= sb
+						for k := st[0]; k < i; k++ {
+							ds.astray[k] |= rotBB(sb, r.orient)
+						}
+					}
+					set[st[0]] |= sb
+					cleared[st[1]] |= sb
 				}
 			}
 		}
@@ -223,15 +231,34 @@ func (ds *decodeState) findAway() {
 // the changes that set it down and lifted it on the way (n of them; more
 // than stops holds are taken for a piece gone elsewhere). pb is the board
 // before change i.
-func detour(evs []logEvent, i, j int, pb physBoard, stops [][2]int) (elsewhere bool, n int) {
+func detour(evs []logEvent, i, j int, pb physBoard, stops [][2]int, sweep int64) (elsewhere bool, n int) {
 	s := evs[i].Square
 	b := s.Bitboard()
 	white, pc, known := pb.white&b != 0, pb.pieces[s], pb.pieceKnown&b != 0
 	same := func(w bool, p chess.Piece, pk bool) bool {
 		return w == white && (!known || !pk || p == pc)
 	}
+	// A piece knocked onto the next square may be read there up to a
+	// sweep before its own square is read empty (the f1 rook on e2 37 ms
+	// before f1): it stands there from that change on, if it is picked up
+	// from there again before it is put back.
+	for k := i - 1; k >= 0 && evs[i].T-evs[k].T <= sweep; k-- {
+		if e := &evs[k]; e.Kind == trace.On && e.HasColour && chess.KingAttacks(s).Has(e.Square) && pb.occ.Has(e.Square) &&
+			same(e.Piece.Color() == chess.White, e.Piece, e.HasPieces) {
+			if elsewhere, n := walkDetour(evs, i, j, pb, stops, same, e.Square, k); !elsewhere {
+				return false, n
+			}
+			break
+		}
+	}
+	return walkDetour(evs, i, j, pb, stops, same, chess.NoSquare, 0)
+}
+
+// walkDetour is detour's walk from change i to j, the piece lifted by i
+// standing on at (set there by change atOn) unless at is NoSquare.
+func walkDetour(evs []logEvent, i, j int, pb physBoard, stops [][2]int, same func(bool, chess.Piece, bool) bool, at chess.Square, atOn int) (elsewhere bool, n int) {
+	inHand := at == chess.NoSquare
 	pb.apply(&evs[i])
-	inHand, at, atOn := true, chess.NoSquare, 0
 	// ahead: a square such a piece was set down on (change aheadOn) while
 	// it stood on at, none in the air: it, slid on, read before at
 	// emptied.
