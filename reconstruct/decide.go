@@ -2042,6 +2042,19 @@ func (r *Reconstructor) standReply(side chess.Color) bool {
 			b |= s.Bitboard()
 		}
 	}
+	// And a piece of side's that the reply's piece lifted so can capture,
+	// lifted after the press (the victim taken off first: Nxg8, the g8
+	// rook lifted 355 ms after Black's press, before exf3's landing had
+	// settled).
+	if b != 0 {
+		for e := P.ByColor(side) &^ r.v.occ; e != 0; e &= e - 1 {
+			s := e.First()
+			off, lifted := r.lastOff(s)
+			if _, set := r.lastOn(s); lifted && off > r.pressT && !set && P.AttackersTo(s, side.Other())&b != 0 {
+				b |= s.Bitboard()
+			}
+		}
+	}
 	// And the squares empty in the game that a piece of the opponent
 	// filled after the press (that reply landed): colour and piece boards.
 	var set chess.Bitboard
