@@ -1895,8 +1895,19 @@ func (r *Reconstructor) press(side chess.Color, t int64, out []Output) []Output 
 	// read on its next square up to a sweep after the press (c2-c4 slid
 	// over c3, read on c3 59 ms before White pressed and on c4 35 ms
 	// after; f2-f4 read on f3 121 ms before the press and on f4 25 ms
-	// after: f3 was published and f4 alerted). Decided at the settle, or
-	// at the next lift, liftAfterPress.
+	// after: f3 was published and f4 alerted). A board that shows the
+	// move and no change for a sweep before the press and after it is
+	// decided then (pressQuick), before the presser's hand, going back,
+	// knocks a piece; else at the settle, or at the next lift
+	// (liftAfterPress).
+	r.pressQuick = false
+	if b := r.explainFirst(true); b >= 0 && r.fitsPress(&r.cands[b], side) && t-r.lastChange >= r.sweepMs() {
+		// (At least 50 ms: a fast scan's readings come later than its
+		// sweep when the loop is late; an occupancy board read f4 25 ms
+		// after the press, its sweep 20 ms.)
+		r.pressWait, r.pressQuick = t+max(r.sweepMs(), quickPressMs), true
+		return out
+	}
 	if r.fired&firedSettle != 0 {
 		// The board was already still, but a sensor reports a change up
 		// to a sweep late: the piece set down just before the press may
@@ -1908,6 +1919,10 @@ func (r *Reconstructor) press(side chess.Color, t int64, out []Output) []Output 
 	}
 	return out
 }
+
+// quickPressMs is the least a press on a board that showed its move
+// still waits for a late reading.
+const quickPressMs = 50
 
 // fitsPress reports whether c is a move sequence ending with side's move.
 func (r *Reconstructor) fitsPress(c *cand, side chess.Color) bool {
@@ -1950,7 +1965,7 @@ func (r *Reconstructor) pressFlags(out []Output) []Output {
 // pressDone marks the pending press decided.
 func (r *Reconstructor) pressDone() {
 	r.decisions++
-	r.pending, r.pressWait, r.pressHeldSq = false, 0, chess.NoSquare
+	r.pending, r.pressWait, r.pressHeldSq, r.pressQuick = false, 0, chess.NoSquare, false
 }
 
 func (r *Reconstructor) judgePress(out []Output) []Output {

@@ -276,14 +276,16 @@ type Reconstructor struct {
 	pressHeldT   int64
 	pressHeldRaw physBoard // the board before that lift
 	// pressWait: when a press on a board already still is decided if
-	// no change comes first (0: none); see press.
-	pressWait int64
-	pressSide chess.Color
-	pressT    int64
-	pressClk  int64             // the presser's clock after the press (ms), -1 if unknown
-	pressFell []rules.ClockFlag // flags that fell before the press
-	promo     chess.PieceType   // promotion piece chosen by input, not yet used
-	promoT    int64
+	// no change comes first (0: none); see press. pressQuick: then even
+	// before the settle, if no change came since the press.
+	pressWait  int64
+	pressQuick bool
+	pressSide  chess.Color
+	pressT     int64
+	pressClk   int64             // the presser's clock after the press (ms), -1 if unknown
+	pressFell  []rules.ClockFlag // flags that fell before the press
+	promo      chess.PieceType   // promotion piece chosen by input, not yet used
+	promoT     int64
 
 	overlay chess.Bitboard // squares accepted either way after a misplaced-pieces alert
 	// overlayRef: what the game had on each overlay square when it was
@@ -744,7 +746,7 @@ func (r *Reconstructor) adoptHeld(out []Output) []Output {
 // at t: no change came in the sweep after it, the board stands.
 func (r *Reconstructor) pressDue(t int64, out []Output) []Output {
 	switch {
-	case !r.pending || r.pressWait <= 0 || t < r.pressWait || r.fired&firedSettle == 0:
+	case !r.pending || r.pressWait <= 0 || t < r.pressWait || r.fired&firedSettle == 0 && !(r.pressQuick && r.lastChange < r.pressT):
 	case r.holding():
 		// Neither the reply nor the held piece going on came within a
 		// sweep of its lift: the move held was the move.
