@@ -2040,20 +2040,24 @@ func (r *Reconstructor) judgePress(out []Output) []Output {
 // It reports whether it changed the view.
 func (r *Reconstructor) standReply(side chess.Color) bool {
 	P := &r.lines[0].pos
+	// liftedAfter: game square s emptied after the press, and no piece
+	// set on it since the game position (else the piece lifted is that
+	// one: the presser's capture taken by the reply, Bxd5 and the bishop
+	// lifted for exd5).
+	liftedAfter := func(s chess.Square) bool {
+		off, lifted := r.lastOff(s)
+		_, set := r.lastOn(s)
+		return lifted && off > r.pressT && !set
+	}
 	var b chess.Bitboard
-	lifted := P.ByColor(side.Other()) &^ r.v.occ
+	gone := P.ByColor(side.Other()) &^ r.v.occ
 	if ep := P.EnPassant(); ep != chess.NoSquare {
 		// (The pawn an en passant takes is the presser's hand's to
 		// remove, after the press as often as not.)
-		lifted &^= (ep ^ 8).Bitboard()
+		gone &^= (ep ^ 8).Bitboard()
 	}
-	for e := lifted; e != 0; e &= e - 1 {
-		s := e.First()
-		// (Not a square a piece was set on since the game position: the
-		// piece lifted is then that one, the presser's capture taken by
-		// the reply, Bxd5 and the bishop lifted for exd5.)
-		off, lifted := r.lastOff(s)
-		if _, set := r.lastOn(s); lifted && off > r.pressT && !set {
+	for e := gone; e != 0; e &= e - 1 {
+		if s := e.First(); liftedAfter(s) {
 			b |= s.Bitboard()
 		}
 	}
@@ -2063,9 +2067,7 @@ func (r *Reconstructor) standReply(side chess.Color) bool {
 	// settled).
 	if b != 0 {
 		for e := P.ByColor(side) &^ r.v.occ; e != 0; e &= e - 1 {
-			s := e.First()
-			off, lifted := r.lastOff(s)
-			if _, set := r.lastOn(s); lifted && off > r.pressT && !set && P.AttackersTo(s, side.Other())&b != 0 {
+			if s := e.First(); liftedAfter(s) && P.AttackersTo(s, side.Other())&b != 0 {
 				b |= s.Bitboard()
 			}
 		}
