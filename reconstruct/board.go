@@ -28,6 +28,23 @@ type view struct {
 	byPiece     [16]chess.Bitboard // indexed by chess.Piece, on pieceKnown squares
 }
 
+// drop shows the squares of b empty: what stands there is no part of the
+// game being compared.
+func (v *view) drop(b chess.Bitboard) {
+	v.occ &^= b
+	v.white &^= b
+	v.colourKnown &^= b
+	v.pieceKnown &^= b
+}
+
+// seen is the squares the sensors show a piece of colour c on.
+func (v *view) seen(c chess.Color) chess.Bitboard {
+	if c == chess.White {
+		return v.occ & v.colourKnown & v.white
+	}
+	return v.occ & v.colourKnown &^ v.white
+}
+
 // pieceAt is the piece the sensors report on s (NoPiece if empty or unknown).
 func (v *view) pieceAt(s chess.Square) chess.Piece {
 	b := s.Bitboard()

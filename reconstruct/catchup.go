@@ -61,14 +61,7 @@ func (r *Reconstructor) guessed(i int) bool {
 	if i >= r.overlayFrom && r.staleOv > 0 {
 		return true
 	}
-	t := r.plies[i].t
-	a, b := i, i+1
-	for a > 0 && r.plies[a-1].t == t {
-		a--
-	}
-	for b < len(r.plies) && r.plies[b].t == t {
-		b++
-	}
+	a, b := r.decision(i)
 	if r.plies[i].framed && b-a > 1 {
 		// Several moves a frame jumped over: their number and order
 		// were the shortest that reach it, not what the board showed.
@@ -187,11 +180,10 @@ func (r *Reconstructor) catchSearch(maxCost int) []catchMatch {
 		return true
 	}
 	// The last decision's plies, when they were a guess, are the first
-	// retraction tried: the budget may run out on shorter ones before it
-	// (d5 Bb7 Nbd2 Bxd5 Bd3 Bb7 published for a pawn knocked off the board
-	// and put back: the six were never taken back, the game dark for 22
-	// plies).
-	// (With a budget of its own.)
+	// retraction tried, with a budget of its own: the shorter ones could
+	// spend the budget first (d5 Bb7 Nbd2 Bxd5 Bd3 Bb7 published for a
+	// pawn knocked off the board and put back: the six were never taken
+	// back, the game dark for 22 plies).
 	g := r.lastGuess()
 	if g == 0 || !try(g) {
 		g = -1 // none tried
@@ -213,14 +205,24 @@ func (r *Reconstructor) lastGuess() int {
 	if n == 0 || !r.guessed(n-1) {
 		return 0
 	}
-	k := 1
-	for k < n && r.plies[n-1-k].t == r.plies[n-1].t {
-		k++
+	if a, _ := r.decision(n - 1); n-a >= 2 && n-a <= maxCatchBack {
+		return n - a
 	}
-	if k < 2 || k > maxCatchBack {
-		return 0
+	return 0
+}
+
+// decision is the published plies a..b-1 that were published in one
+// decision with ply i.
+func (r *Reconstructor) decision(i int) (a, b int) {
+	t := r.plies[i].t
+	a, b = i, i+1
+	for a > 0 && r.plies[a-1].t == t {
+		a--
 	}
-	return k
+	for b < len(r.plies) && r.plies[b].t == t {
+		b++
+	}
+	return a, b
 }
 
 // bound reports whether the board can still be reached from p in left

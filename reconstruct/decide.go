@@ -1433,14 +1433,8 @@ func (r *Reconstructor) displacedAfterPress(t int64, out []Output) []Output {
 	}
 	P := &r.lines[0].pos
 	pressed := P.SideToMove().Other()
-	var theirs chess.Bitboard // squares the board shows a piece of theirs on
-	if pressed == chess.White {
-		theirs = r.v.occ & r.v.colourKnown & r.v.white
-	} else {
-		theirs = r.v.occ & r.v.colourKnown &^ r.v.white
-	}
 	d := r.v.diff(P)
-	set := d & theirs
+	set := d & r.v.seen(pressed)
 	if set == 0 {
 		return out
 	}
@@ -2073,24 +2067,16 @@ func (r *Reconstructor) standReply(side chess.Color) bool {
 		}
 	}
 	// And the squares empty in the game that a piece of the opponent
-	// filled after the press (that reply landed): colour and piece boards.
+	// filled after the press (that reply landed; colour and piece boards
+	// tell the colour).
 	var set chess.Bitboard
-	if r.sensor != trace.Occupancy {
-		theirs := r.v.occ & r.v.colourKnown &^ r.v.white
-		if side == chess.Black {
-			theirs = r.v.occ & r.v.colourKnown & r.v.white
+	for e := r.v.seen(side.Other()) &^ P.Occupied(); e != 0; e &= e - 1 {
+		s := e.First()
+		if on, ok := r.lastOn(s); ok && on > r.pressT {
+			set |= s.Bitboard()
 		}
-		for e := theirs &^ P.Occupied(); e != 0; e &= e - 1 {
-			s := e.First()
-			if on, ok := r.lastOn(s); ok && on > r.pressT {
-				set |= s.Bitboard()
-			}
-		}
-		r.v.occ &^= set
-		r.v.colourKnown &^= set
-		r.v.white &^= set
-		r.v.pieceKnown &^= set
 	}
+	r.v.drop(set)
 	for e := b; e != 0; e &= e - 1 {
 		s := e.First()
 		pc, sb := P.PieceAt(s), s.Bitboard()

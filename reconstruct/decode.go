@@ -107,6 +107,11 @@ type decodeState struct {
 	want []chess.Move
 }
 
+// complete reports whether the plies decoded are all of want, if set.
+func (ds *decodeState) complete() bool {
+	return ds.want == nil || ds.n == len(ds.want)
+}
+
 // allowed reports whether m may be the next ply decoded (ply ds.n+k).
 func (ds *decodeState) allowed(m chess.Move, k int) bool {
 	return ds.want == nil || ds.n+k < len(ds.want) && ds.want[ds.n+k] == m
@@ -368,7 +373,7 @@ func (ds *decodeState) liftedAt(first, i int, s chess.Square) int64 {
 // lastLift is the index of the change that last emptied game square s
 // before change i, if its piece is still off: among changes first..i-1,
 // or before them when it was lifted as the move before landed, at most a
-// sweep before (liftedEarly). -1: none.
+// sweep before (readEarly). -1: none.
 func (ds *decodeState) lastLift(first, i int, s chess.Square) int {
 	evs := ds.r.log.evs
 	raw := unrotSquare(s, ds.r.orient)
@@ -413,6 +418,11 @@ func (ds *decodeState) search(i int, p chess.Position, pb physBoard, prevT int64
 	var knocks [2]knock
 	nk := 0
 	begun := int64(-1) // the first change since the move before, touches aside
+	// touched: squares whose piece was lifted and put back since the move
+	// before: a move that explains the lift comes before one that leaves
+	// it a touch (O-O-O, king d1 to c1 and rook a1 to d1, before Rc1 with
+	// the king lifted and put back).
+	var touched chess.Bitboard
 	for ; i < len(evs); i++ {
 		ds.nodes++
 		if ds.nodes > decodeBudget {
@@ -421,13 +431,14 @@ func (ds *decodeState) search(i int, p chess.Position, pb physBoard, prevT int64
 		if begun < 0 && !ds.touch[i] {
 			begun = evs[i].T
 		}
+		if ds.touch[i] && evs[i].Kind == trace.Off {
+			touched |= rotSquare(evs[i].Square, r.orient).Bitboard()
+		}
 		pb.apply(&evs[i])
 		var v view
 		pb.makeView(r.orient, &v)
-		if x := ds.astray[i] &^ p.Occupied(); ds.stray && x != 0 {
-			v.occ &^= x
-			v.colourKnown &^= x
-			v.pieceKnown &^= x
+		if ds.stray {
+			v.drop(ds.astray[i] &^ p.Occupied())
 		}
 		if knocked != 0 {
 			if gs := rotSquare(evs[i].Square, r.orient); evs[i].Kind == trace.On && knocked.Has(gs) {
@@ -449,19 +460,8 @@ func (ds *decodeState) search(i int, p chess.Position, pb physBoard, prevT int64
 			continue
 		} else if vp.occ |= away & p.Occupied(); vp.diff(&p) == 0 {
 			// Nothing to take, but a castling that changes no square.
-			if m, ok := ds.swapCastling(first, i, &p); ok {
-				q := p
-				q.MakeMove(m)
-				ds.seq[ds.n], ds.quick[ds.n] = m, false
-				ds.n++
-				if ds.gameOver(&q, knocked) {
-					return
-				}
-				ds.search(i+1, q, pb, evs[i].T, moveLanding(m), knocked)
-				if ds.found || ds.nodes > decodeBudget {
-					return
-				}
-				ds.n--
+			if m, ok := ds.swapCastling(first, i, &p); ok && ds.take(i, &p, m, false, pb, knocked) {
+				return
 			}
 			continue
 		}
@@ -478,16 +478,6 @@ func (ds *decodeState) search(i int, p chess.Position, pb physBoard, prevT int64
 		var rank [16]int
 		var falls [16]chess.Bitboard
 		nf := 0
-		// Squares whose piece was lifted and put back since the move
-		// before: a move that explains the lift comes before one that
-		// leaves it a touch (O-O-O, king d1 to c1 and rook a1 to d1,
-		// before Rc1 with the king lifted and put back).
-		var touched chess.Bitboard
-		for j := first; j <= i; j++ {
-			if ds.touch[j] && evs[j].Kind == trace.Off {
-				touched |= rotSquare(evs[j].Square, r.orient).Bitboard()
-			}
-		}
 		for _, m := range ml.Moves() {
 			if !ds.allowed(m, 0) {
 				continue
@@ -508,7 +498,7 @@ func (ds *decodeState) search(i int, p chess.Position, pb physBoard, prevT int64
 				// (On colour and piece boards one square of the position
 				// after m seen empty may be the reply's piece lifted
 				// early, or one seen filled its piece on its way:
-				// liftedEarly and arrivedEarly, below.) Or, on occupancy boards, a
+				// readEarly, below.) Or, on occupancy boards, a
 				// piece next to where it lands emptied within knockMs of
 				// its landing (this change, a piece set down), none of its
 				// squares: its hand knocked that piece off (put back
@@ -560,7 +550,7 @@ func (ds *decodeState) search(i int, p chess.Position, pb physBoard, prevT int64
 			if fell|away != 0 {
 				w.occ |= fell | away&q.Occupied()&p.Occupied()
 			}
-			if d := w.diff(&q); d != 0 && !ds.liftedEarly(first, i, m, &q, d) && !ds.arrivedEarly(first, i, m, &q, d, prevLand) {
+			if d := w.diff(&q); d != 0 && !ds.readEarly(first, i, m, &q, d, prevLand) {
 				continue
 			}
 			if nf == len(fit) {
@@ -574,22 +564,13 @@ func (ds *decodeState) search(i int, p chess.Position, pb physBoard, prevT int64
 			nf++
 		}
 		for f, m := range fit[:nf] {
-			q := p
-			q.MakeMove(m)
-			ds.seq[ds.n] = m
 			// Sooner than a reply is ready, from next to where the move
 			// before landed (a recapture there aside): that hand may
 			// have knocked the piece there, unless the game went on.
-			ds.quick[ds.n] = prevT >= 0 && begun >= 0 && begun-prevT < minReadyReplyMs && chess.KingAttacks(prevLand).Has(m.From()) && m.To() != prevLand
-			ds.n++
-			if ds.gameOver(&q, knocked|falls[f]) {
+			quick := prevT >= 0 && begun >= 0 && begun-prevT < minReadyReplyMs && chess.KingAttacks(prevLand).Has(m.From()) && m.To() != prevLand
+			if ds.take(i, &p, m, quick, pb, knocked|falls[f]) {
 				return
 			}
-			ds.search(i+1, q, pb, evs[i].T, moveLanding(m), knocked|falls[f])
-			if ds.found || ds.nodes > decodeBudget {
-				return
-			}
-			ds.n--
 		}
 		if nf == 0 && r.sensor != trace.Occupancy && evs[i].Kind == trace.On && ds.n+2 <= maxDecodePlies {
 			if ds.recaptured(first, i, &p, &ml, &v, away, pb, knocked) {
@@ -601,11 +582,11 @@ func (ds *decodeState) search(i int, p chess.Position, pb physBoard, prevT int64
 	pb.makeView(r.orient, &v)
 	// (Back where the published game is only after plies that came back
 	// to it: a repetition.)
-	if knocked == 0 && v.diff(&p) == 0 && (v.diff(&r.lines[0].pos) != 0 || ds.n > 0) && (ds.n == 0 || !ds.quick[ds.n-1]) && (ds.want == nil || ds.n == len(ds.want)) {
+	if knocked == 0 && v.diff(&p) == 0 && (v.diff(&r.lines[0].pos) != 0 || ds.n > 0) && (ds.n == 0 || !ds.quick[ds.n-1]) && ds.complete() {
 		ds.found, ds.end = true, p
 		return
 	}
-	if knocked != 0 && r.decodeLeft && ds.n > 0 && v.occ&knocked == 0 && v.diff(&p) == knocked && (ds.want == nil || ds.n == len(ds.want)) {
+	if knocked != 0 && r.decodeLeft && ds.n > 0 && v.occ&knocked == 0 && v.diff(&p) == knocked && ds.complete() {
 		// Knocked off as the last move landed and never put back, on a
 		// board still for the alert timer: the moves are made, and the
 		// piece is out of place (Nf3, its hand knocking the h2 pawn off
@@ -624,41 +605,59 @@ func (ds *decodeState) search(i int, p chess.Position, pb physBoard, prevT int64
 
 // oneEarly reports whether a board that has the squares extra filled and
 // missing empty, against the position after a move, may show that
-// position with one square read early: one square filled (arrivedEarly)
-// or one emptied (liftedEarly), not both.
+// position with one square read early (readEarly): one square filled
+// or one emptied, not both.
 func oneEarly(extra, missing chess.Bitboard) bool {
 	return extra == 0 && !missing.More() || missing == 0 && !extra.More()
 }
 
-// arrivedEarly reports whether d, where the board at change i (m's piece
-// set down) differs from q, is one square empty in q that a piece of the
-// player to move in q filled among changes first..i-1 at most a sweep
-// before change i: the reply's piece on its way, which a board that reads
-// its squares one after another may report before its lift and before
-// the landing it answers (the queen slid d1-e2-f3-g4 read on e2 before
-// ...O-O was read landing on g8, and before d1 was read empty). The
-// reply's search goes on from the board as it is. Not the piece that
-// landed on prevLand (the move before m), next to it: that piece may be
-// sliding on (...Qg5 slid over f6, read on g5 as 20. Bg4 was knocked onto
-// h5, was read as Qf6 Bh5 Qg5 Bg4).
-func (ds *decodeState) arrivedEarly(first, i int, m chess.Move, q *chess.Position, d chess.Bitboard, prevLand chess.Square) bool {
+// readEarly reports whether d, where the board at change i (m's piece
+// set down) differs from q (the position after m), is one square that a
+// board reading its squares one after another (colour and piece boards)
+// reported for the reply up to a sweep before m's landing; the reply's
+// search goes on from the board as it is:
+//   - a square of the player to move in q read empty: the reply's piece
+//     lifted as the move landed (a piece board's 250 ms sweep reported d2
+//     lifted 66 ms before c5 filled, and no change showed the position
+//     after ...c5: nothing was published for the rest of the game);
+//   - a square empty in q read filled by that player's piece: the reply's
+//     piece on its way (the queen slid d1-e2-f3-g4 read on e2 before ...O-O
+//     was read landing on g8, and before d1 was read empty), but not the
+//     piece that landed on prevLand (the move before m), next to it: that
+//     piece may be sliding on (...Qg5 slid over f6, read on g5 as 20. Bg4
+//     was knocked onto h5, was read as Qf6 Bh5 Qg5 Bg4).
+//
+// Only at m's own landing: a touch, or a change elsewhere, is no move
+// done, and a castling that changes no square would be taken at any of
+// them.
+func (ds *decodeState) readEarly(first, i int, m chess.Move, q *chess.Position, d chess.Bitboard, prevLand chess.Square) bool {
 	r := ds.r
 	evs := r.log.evs
-	if r.sensor == trace.Occupancy || d.More() || q.Occupied().Has(d.First()) ||
-		evs[i].Kind != trace.On || ds.touch[i] || !landings(m).Has(rotSquare(evs[i].Square, r.orient)) {
+	if r.sensor == trace.Occupancy || d.More() || evs[i].Kind != trace.On || ds.touch[i] || !landings(m).Has(rotSquare(evs[i].Square, r.orient)) {
 		return false
 	}
-	raw := unrotSquare(d.First(), r.orient)
+	sq := d.First()
+	lifted := q.ByColor(q.SideToMove()).Has(sq)
+	if !lifted && q.Occupied().Has(sq) {
+		return false
+	}
+	raw := unrotSquare(sq, r.orient)
 	for j := i - 1; j >= first; j-- {
-		if evs[j].Square != raw {
+		e := &evs[j]
+		if e.Square != raw {
 			continue
 		}
-		e := &evs[j]
-		if e.Kind != trace.On || !e.HasColour || e.Piece.Color() != q.SideToMove() || evs[i].T-e.T > r.sweepMs() {
+		if evs[i].T-e.T > r.sweepMs() {
+			return false
+		}
+		if lifted {
+			return e.Kind == trace.Off
+		}
+		if e.Kind != trace.On || !e.HasColour || e.Piece.Color() != q.SideToMove() {
 			return false
 		}
 		// (The piece that landed there, as far as the sensor tells.)
-		slid := prevLand != chess.NoSquare && chess.KingAttacks(prevLand).Has(d.First()) &&
+		slid := prevLand != chess.NoSquare && chess.KingAttacks(prevLand).Has(sq) &&
 			(!e.HasPieces || e.Piece == q.PieceAt(prevLand))
 		return !slid
 	}
@@ -713,32 +712,23 @@ func (ds *decodeState) liftedBack(first, i int, s chess.Square) bool {
 	return false
 }
 
-// liftedEarly reports whether d, where the board at change i (m's piece
-// set down) differs from q (the position after m), is one square of the
-// player to move in q that a change among first..i-1 emptied at most a
-// sweep before change i: the reply's piece, lifted as the move landed,
-// which a board that reads its squares one after another may report
-// before the landing (colour and piece boards; a piece board's 250 ms
-// sweep reported d2 lifted 66 ms before c5 filled, and no change showed
-// the position after ...c5: nothing was published for the rest of the
-// game). The reply's search goes on from the board as it is, that piece
-// already lifted.
-func (ds *decodeState) liftedEarly(first, i int, m chess.Move, q *chess.Position, d chess.Bitboard) bool {
-	r := ds.r
-	evs := r.log.evs
-	if r.sensor == trace.Occupancy || d.More() || !q.ByColor(q.SideToMove()).Has(d.First()) ||
-		evs[i].Kind != trace.On || ds.touch[i] || !landings(m).Has(rotSquare(evs[i].Square, r.orient)) {
-		// (Only at m's own landing: a touch, or a change elsewhere, is
-		// no move done, and a castling that changes no square would be
-		// taken at any of them.)
-		return false
+// take decodes m from p as completed at change i (quick: it may be a
+// knock, not the last ply) and goes on from the change after it, with pb
+// the board after change i. It reports whether the search is over (a
+// sequence found, the budget spent).
+func (ds *decodeState) take(i int, p *chess.Position, m chess.Move, quick bool, pb physBoard, knocked chess.Bitboard) bool {
+	q := *p
+	q.MakeMove(m)
+	ds.seq[ds.n], ds.quick[ds.n] = m, quick
+	ds.n++
+	if ds.gameOver(&q, knocked) {
+		return true
 	}
-	raw := unrotSquare(d.First(), r.orient)
-	for j := i - 1; j >= first; j-- {
-		if evs[j].Square == raw {
-			return evs[j].Kind == trace.Off && evs[i].T-evs[j].T <= r.sweepMs()
-		}
+	ds.search(i+1, q, pb, ds.r.log.evs[i].T, moveLanding(m), knocked)
+	if ds.found || ds.nodes > decodeBudget {
+		return true
 	}
+	ds.n--
 	return false
 }
 
@@ -769,7 +759,7 @@ func (ds *decodeState) slidPast(i int, m chess.Move) bool {
 // moved 400 ms after the mate, the mate never standing still, left the
 // last three plies unpublished).
 func (ds *decodeState) gameOver(q *chess.Position, knocked chess.Bitboard) bool {
-	if knocked != 0 || ds.quick[ds.n-1] || ds.want != nil && ds.n != len(ds.want) {
+	if knocked != 0 || ds.quick[ds.n-1] || !ds.complete() {
 		return false
 	}
 	var ml chess.MoveList
