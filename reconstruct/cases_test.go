@@ -1493,9 +1493,7 @@ func TestKnockedAfterThePressAlerted(t *testing.T) {
 		for _, putBack := range []bool{true, false} {
 			start := mustFEN(t, chess.StartFEN)
 			h := newHands(t, s, start)
-			h.movedAt(1040, "e2", 1353, "e4", chess.WhitePawn, 1500)
-			h.movedAt(3697, "e7", 3900, "e5", chess.BlackPawn, 4100)
-			h.movedAt(6517, "g1", 6876, "f3", chess.WhiteKnight, 7000)
+			h.pressedOpening()
 			h.at(7060, trace.Off, "g2", chess.NoPiece).at(7120, trace.On, "g3", chess.WhitePawn)
 			if putBack {
 				h.at(12100, trace.Off, "g3", chess.NoPiece).at(12300, trace.On, "g2", chess.WhitePawn)
@@ -1530,9 +1528,7 @@ func TestReplyLiftedBeforeThePressedLandingIsRead(t *testing.T) {
 			}
 			start := mustFEN(t, chess.StartFEN)
 			h := newHands(t, s, start)
-			h.movedAt(1040, "e2", 1353, "e4", chess.WhitePawn, 1500)
-			h.movedAt(3697, "e7", 3900, "e5", chess.BlackPawn, 4100)
-			h.movedAt(6517, "g1", 6876, "f3", chess.WhiteKnight, 7000)
+			h.pressedOpening()
 			lift, read := int64(60), int64(130) // after the press
 			if s == trace.Occupancy {
 				lift, read = 10, 15 // (a 20 ms sweep)
@@ -1603,4 +1599,11 @@ func TestOpponentPressWhileAPressWaits(t *testing.T) {
 			}
 		}
 	}
+}
+
+// pressedOpening plays 1. e4 e5 2. Nf3, each pressed, Nf3 pressed at 7000.
+func (h *hands) pressedOpening() *hands {
+	h.movedAt(1040, "e2", 1353, "e4", chess.WhitePawn, 1500)
+	h.movedAt(3697, "e7", 3900, "e5", chess.BlackPawn, 4100)
+	return h.movedAt(6517, "g1", 6876, "f3", chess.WhiteKnight, 7000)
 }
