@@ -34,6 +34,14 @@ func (r *Reconstructor) onSettle(t int64, out []Output) []Output {
 			r.pressWait = w
 			return out
 		}
+		if r.pressInHand(t) {
+			// The pressed move's piece still in the air, or taken by the
+			// reply's hand before any sweep read it where it landed: the
+			// next change or the opponent's press shows which, at the
+			// latest AlertMs after the press.
+			r.pressWait = r.pressT + r.timing.AlertMs
+			return out
+		}
 		return r.decidePress(out)
 	}
 	if r.state == stateEnded {
@@ -2069,14 +2077,42 @@ func (r *Reconstructor) standReply(side chess.Color) bool {
 	// And the squares empty in the game that a piece of the opponent
 	// filled after the press (that reply landed; colour and piece boards
 	// tell the colour).
-	var set chess.Bitboard
-	for e := r.v.seen(side.Other()) &^ P.Occupied(); e != 0; e &= e - 1 {
+	var set, over chess.Bitboard
+	for e := r.v.seen(side.Other()); e != 0; e &= e - 1 {
 		s := e.First()
-		if on, ok := r.lastOn(s); ok && on > r.pressT {
+		on, ok := r.lastOn(s)
+		if !ok || on <= r.pressT {
+			continue
+		}
+		if !P.Occupied().Has(s) {
 			set |= s.Bitboard()
+		} else if off, lifted := r.lastOff(s); lifted && off < r.pressT && P.PieceAt(s).Color() == side.Other() {
+			// The opponent's piece the pressed move took, lifted
+			// before the press, and the reply landed there after it.
+			over |= s.Bitboard()
 		}
 	}
 	r.v.drop(set)
+	// The reply may have taken the pressed move's piece where it
+	// landed before any sweep read it there (3. d4 pressed 8 ms after
+	// its landing, the pawn taken off 98 ms after it landed for cxd4;
+	// Bxc3+ pressed, the bishop taken off 151 ms after it landed for
+	// bxc3): such a square shows a piece of side's, of a kind unread,
+	// when a piece of side's lifted can move there.
+	if took := r.pressedTo(side, set|over); took != 0 {
+		r.v.occ |= took
+		r.v.colourKnown |= took
+		r.v.pieceKnown &^= took
+		for i := range r.v.byPiece {
+			r.v.byPiece[i] &^= took
+		}
+		if side == chess.White {
+			r.v.white |= took
+		} else {
+			r.v.white &^= took
+		}
+		set |= took
+	}
 	for e := b; e != 0; e &= e - 1 {
 		s := e.First()
 		pc, sb := P.PieceAt(s), s.Bitboard()
@@ -2094,6 +2130,46 @@ func (r *Reconstructor) standReply(side chess.Color) bool {
 		}
 	}
 	return b|set != 0
+}
+
+// pressInHand reports whether the board, for the pending press judged at
+// t, differs from the game only by pieces of the presser's lifted (3. d4
+// pressed 16 ms before d2 was read empty; the reply took the pawn off d4
+// before any sweep read it there, and cxd4 landed 0.7 s later: a
+// clock-without-move penalty was given at the settle).
+func (r *Reconstructor) pressInHand(t int64) bool {
+	P := &r.lines[0].pos
+	side := r.pressSide
+	if t >= r.pressT+r.timing.AlertMs || P.SideToMove() != side {
+		return false
+	}
+	r.makeView()
+	dropped := r.standReply(side)
+	d := r.v.diff(P)
+	if dropped {
+		r.viewOK = false
+		r.makeView()
+	}
+	return d != 0 && d&^(P.ByColor(side)&^r.v.occ) == 0
+}
+
+// pressedTo is the squares of to that a legal move of side's, from a
+// square the view shows empty, lands on.
+func (r *Reconstructor) pressedTo(side chess.Color, to chess.Bitboard) chess.Bitboard {
+	P := &r.lines[0].pos
+	if to == 0 || P.SideToMove() != side {
+		return 0
+	}
+	var l chess.MoveList
+	P.GenerateLegal(&l)
+	var b chess.Bitboard
+	for _, m := range l.Moves() {
+		if r.v.occ.Has(m.From()) || m.IsCastling() {
+			continue
+		}
+		b |= to & moveLanding(m).Bitboard()
+	}
+	return b
 }
 
 // hiddenSwap is the index of a candidate of line li that is one castling
