@@ -2140,24 +2140,39 @@ func (r *Reconstructor) standReply(side chess.Color) bool {
 func (r *Reconstructor) pressInHand(t int64) bool {
 	P := &r.lines[0].pos
 	side := r.pressSide
-	if t >= r.pressT+r.timing.AlertMs || P.SideToMove() != side {
+	if t >= r.pressT+r.timing.AlertMs || P.SideToMove() != side || r.sensor == trace.Occupancy {
+		// (An occupancy board cannot take the reply's landing off the
+		// board the press is judged on: waiting for the reply would
+		// judge it as the presser's move.)
 		return false
 	}
 	r.makeView()
 	dropped := r.standReply(side)
 	d := r.v.diff(P)
+	inHand := d != 0 && d&^(P.ByColor(side)&^r.v.occ) == 0
+	if inHand {
+		// Not a move the board shows (a capture on an occupancy board
+		// differs from the game by the square the piece left alone).
+		if dropped {
+			r.explained = false
+		}
+		b := r.explainFirst(true)
+		inHand = b < 0 || !r.fitsPress(&r.cands[b], side)
+	}
 	if dropped {
-		r.viewOK = false
+		r.explained, r.viewOK = false, false
 		r.makeView()
 	}
-	return d != 0 && d&^(P.ByColor(side)&^r.v.occ) == 0
+	return inHand
 }
 
 // pressedTo is the squares of to that a legal move of side's, from a
 // square the view shows empty, lands on.
 func (r *Reconstructor) pressedTo(side chess.Color, to chess.Bitboard) chess.Bitboard {
 	P := &r.lines[0].pos
-	if to == 0 || P.SideToMove() != side {
+	if to == 0 || P.SideToMove() != side || r.v.seen(side).Count() >= P.ByColor(side).Count() {
+		// (Only a piece of side's the board no longer shows: Qxb4 and
+		// Na6 begun at once leave a3 empty, the queen on b4.)
 		return 0
 	}
 	var l chess.MoveList

@@ -703,7 +703,11 @@ func (r *Reconstructor) liftAfterPress(ev *trace.Event, out []Output) []Output {
 	r.makeView()
 	if b := r.explainFirst(true); b >= 0 && r.fitsPress(&r.cands[b], r.pressSide) {
 		c := &r.cands[b]
-		if gs == moveLanding(c.moves[c.n-1]) {
+		// The square beyond the landing, on the piece's line, is held
+		// alike: the piece may be sliding on to take there, the victim's
+		// square read as emptied and filled again (7... Bxd4 slid via e5
+		// and pressed 15 ms after it landed: Be5 was published).
+		if gs == moveLanding(c.moves[c.n-1]) || r.slidesOn(c, gs) {
 			r.pressHeld, r.pressHeldSq, r.pressHeldT, r.pressHeldRaw = *c, gs, ev.T, r.raw
 			return out
 		}
@@ -732,6 +736,22 @@ func (r *Reconstructor) liftAfterPress(ev *trace.Event, out []Output) []Output {
 		return out
 	}
 	return r.adoptHeld(out)
+}
+
+// slidesOn reports whether square s lies beyond the landing of c's move,
+// a bishop's, rook's or queen's, on its line with nothing between, and
+// holds no piece of the mover's.
+func (r *Reconstructor) slidesOn(c *cand, s chess.Square) bool {
+	if c.n != 1 || c.back != 0 || c.stale {
+		return false
+	}
+	m, P := c.moves[0], &r.lines[c.line].pos
+	switch P.PieceAt(m.From()).Type() {
+	case chess.Bishop, chess.Rook, chess.Queen:
+	default:
+		return false
+	}
+	return chess.Between(m.From(), s).Has(m.To()) && chess.Between(m.To(), s)&P.Occupied() == 0 && !P.ByColor(P.SideToMove()).Has(s)
 }
 
 // holding reports whether a waiting press holds the move it completes,
