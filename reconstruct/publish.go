@@ -129,7 +129,7 @@ func (r *Reconstructor) adopt(bi int, t int64, out []Output) []Output {
 	L := &r.lines[0]
 	for i := len(L.moves) - best.n; i < len(L.moves); i++ {
 		m := L.moves[i]
-		if m.IsCastling() && r.rookFirst(m, retracted, i == len(L.moves)-best.n) {
+		if m.IsCastling() && r.rookFirst(m, prevMove(L.moves, i), retracted, i == len(L.moves)-best.n) {
 			out = r.alertRookFirst(i, t, out)
 		}
 	}
@@ -362,9 +362,10 @@ func (r *Reconstructor) alertIllegalTakenBack(i int, m chess.Move, t int64, out 
 			colourName(pc.Color()), what, illegalReason(&p, pc, from, to))})
 }
 
-// rookFirst reports whether castling m was made by moving the rook onto
-// its square before the king was lifted.
-func (r *Reconstructor) rookFirst(m, retracted chess.Move, first bool) bool {
+// rookFirst reports whether castling m, played after move prev (NoMove:
+// not known), was made by moving the rook onto its square before the
+// king was lifted.
+func (r *Reconstructor) rookFirst(m, prev, retracted chess.Move, first bool) bool {
 	kf, rf, rt := m.From(), m.To(), m.CastlingRookTo()
 	if first && rookPartOf(m, retracted) {
 		return true // the rook's move was published on its own
@@ -372,6 +373,15 @@ func (r *Reconstructor) rookFirst(m, retracted chess.Move, first bool) bool {
 	kOff, ok1 := r.firstOff(kf)
 	rOff, ok2 := r.firstOff(rf)
 	rOn, ok3 := r.firstOn(rt)
+	if t, ok := r.landedAt(prev, kOff); ok2 && ok && rOff < t {
+		// The rook touched before the move the castling answers landed,
+		// in the player's turn before (Chess960: h8 adjusted, Ne6, d3,
+		// then O-O king first, all decided at once): only a lift in
+		// this turn counts.
+		if rOff, ok2 = r.lastOff(rf); ok2 && rOff < t {
+			return false
+		}
+	}
 	// The rook must have stood on its square a moment before the king
 	// was lifted: a board that scans its squares one after another (a
 	// resonance board sweeps in about 250 ms) can report the lifts and
@@ -401,6 +411,30 @@ func (r *Reconstructor) rookFirst(m, retracted chess.Move, first bool) bool {
 	// longer than a sweep of the board and a two-handed castling's
 	// spread.
 	return rOn+slack < kOff || kOff-rOff >= rookTouchedFirstMs
+}
+
+// prevMove is the move before index i of moves, NoMove if none.
+func prevMove(moves []chess.Move, i int) chess.Move {
+	if i == 0 {
+		return chess.NoMove
+	}
+	return moves[i-1]
+}
+
+// landedAt is when the piece of move m was set on its square, before
+// time before (ok false if m is NoMove or no such placement is kept).
+func (r *Reconstructor) landedAt(m chess.Move, before int64) (int64, bool) {
+	if m == chess.NoMove {
+		return 0, false
+	}
+	s := moveLanding(m)
+	if t, ok := r.lastOn(s); ok && t < before {
+		return t, true
+	}
+	if t, ok := r.firstOn(s); ok && t < before {
+		return t, true
+	}
+	return 0, false
 }
 
 // rookPartOf reports whether rm is castling m's rook move made on its
