@@ -1380,9 +1380,6 @@ func (r *Reconstructor) onAlertTimer(t int64, out []Output) []Output {
 		return r.displacedAfterPress(t, out)
 	}
 	r.decisions++
-	if r.silent != 0 {
-		out = r.alertKnocked(t, out)
-	}
 	r.deepResync = true
 	best, ix, useIx := r.weigh(true)
 	r.deepResync = false
@@ -1394,20 +1391,22 @@ func (r *Reconstructor) onAlertTimer(t int64, out []Output) []Output {
 		if c := &r.cands[best]; c.changes() {
 			out = r.adopt(best, r.lastChange, out)
 		}
-		return out
+		// (Pieces held as knocked: alerted after the moves found.)
+		return r.knockedLeft(t, out)
 	}
 	if r.state == stateSetup && len(r.plies) == 0 && !r.sawStart {
-		return r.wrongSetup(t, out)
+		return r.wrongSetup(t, r.knockedLeft(t, out))
 	}
 	if r.state == stateIrregular || !r.inProgress(false) {
 		var ok bool
 		if out, ok = r.catchUp(r.lastChange, true, ix.cost, ix.plies(), false, 0, out); ok {
-			return out
+			return r.knockedLeft(t, out)
 		}
 		r.decodeLeft = true
 		out, ok = r.decode(r.lastChange, 1, out)
 		r.decodeLeft = false
 		if ok {
+			out = r.knockedLeft(t, out)
 			if r.makeView(); r.v.diff(&r.lines[0].pos) != 0 && !r.decodedLeft {
 				// A piece knocked off as the last move landed is still
 				// off: it is named now.
@@ -1418,12 +1417,25 @@ func (r *Reconstructor) onAlertTimer(t int64, out []Output) []Output {
 			return out
 		}
 	}
+	out = r.knockedLeft(t, out)
 	if r.state == stateIrregular || r.inProgress(false) && !r.putThenTaken(&ix) && !r.knockedByMover(&ix) && !r.decodedLeft {
 		// A move being made, or an irregularity already reported: wait for
 		// the board to come back.
 		return out
 	}
 	return r.actInexact(ix, r.lines[0].pos.SideToMove(), t, false, out)
+}
+
+// knockedLeft alerts the pieces held as knocked (silent) that the board,
+// once the moves found are published, still shows out of place: 4. a4
+// axb4 5. Nd3 in one run, a5 lifted as a4 landed and held as knocked,
+// was found and then alerted all the same.
+func (r *Reconstructor) knockedLeft(t int64, out []Output) []Output {
+	if r.silent == 0 {
+		return out
+	}
+	r.makeView()
+	return r.alertKnocked(t, out)
 }
 
 // displacedAfterPress alerts, with a clock, on colour and piece boards,
