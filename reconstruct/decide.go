@@ -137,6 +137,10 @@ func (r *Reconstructor) onSettle(t int64, out []Output) []Output {
 		// board, its king lifted and put back: the press says whether it
 		// was made, so the lifts are kept for it.
 		return out
+	case !c.changes() && !r.clock && c.back == 0 && !c.stale && r.state == statePlay && r.touchedSwaps(c.line):
+		// The castlings a colour or occupancy board cannot show, their
+		// kings and rooks lifted and set down again: made (cands[0]).
+		return r.adopt(0, r.lastChange, out)
 	case !c.changes():
 		return r.atPosition(t, out)
 	case r.clock && c.back == 0 && c.n == 1 && !c.missed:
@@ -2197,6 +2201,62 @@ func (r *Reconstructor) pressedTo(side chess.Color, to chess.Bitboard) chess.Bit
 		b |= to & moveLanding(m).Bitboard()
 	}
 	return b
+}
+
+// touchedSwaps reports whether, from line li's position, the hands
+// since the last decision made the Chess960 castlings that change no
+// square (king and rook trading squares), and if so makes them r.cands[0]:
+// the side to move's when its king's and rook's squares were both lifted
+// and filled again and nothing else was touched; or that castling and the
+// opponent's when only the opponent's two squares were (the opponent
+// cannot have moved otherwise: 2. O-O with g1 never read empty, then 2...
+// O-O with both hands, were two hesitations). Not on piece boards, which
+// read the king and rook trading squares.
+func (r *Reconstructor) touchedSwaps(li int) bool {
+	if r.sensor == trace.PieceSensor || r.rec.framed {
+		return false
+	}
+	rv := r.recView()
+	again, touched := rv.lifted&rv.placed, rv.touched()
+	if touched == 0 {
+		return false
+	}
+	p := r.lines[li].pos
+	a := r.swapCastling(&p)
+	if a == chess.NoMove {
+		return false
+	}
+	c := cand{line: li, n: 1}
+	c.moves[0] = a
+	sq := a.From().Bitboard() | a.To().Bitboard()
+	if touched != sq || again != sq {
+		q := p
+		q.MakeMove(a)
+		b := r.swapCastling(&q)
+		if b == chess.NoMove {
+			return false
+		}
+		if sq = b.From().Bitboard() | b.To().Bitboard(); touched != sq || again != sq {
+			return false
+		}
+		c.n, c.moves[1] = 2, b
+	}
+	r.cands = append(r.cands[:0], c)
+	return true
+}
+
+// swapCastling is p's legal castling that changes no square (a Chess960
+// king and rook trading squares), NoMove if none.
+func (r *Reconstructor) swapCastling(p *chess.Position) chess.Move {
+	if p.Castling() == 0 {
+		return chess.NoMove
+	}
+	for _, m := range r.legal(p).Moves() {
+		if m.IsCastling() && m.CastlingKingTo() == m.To() && m.CastlingRookTo() == m.From() {
+			return m
+		}
+	}
+	return chess.NoMove
 }
 
 // hiddenSwap is the index of a candidate of line li that is one castling

@@ -158,7 +158,10 @@ func (r *Reconstructor) seqCost(p *chess.Position, lastTo chess.Square, moves []
 			lift, lifted = r.lastOff(to)
 			land = m.CastlingRookTo()
 		}
-		if lifted && i+1 < len(moves) && crossedLater(moves[i+1:], from, rv) {
+		if lifted && (i+1 < len(moves) && crossedLater(moves[i+1:], from, rv) || m.IsCastling() && m.CastlingRookTo() == from) {
+			// (A Chess960 castling whose rook lands where the king stood,
+			// king f1-g1 and rook h1-f1: a later lift at f1 is the rook
+			// adjusted; the king's began the castling.)
 			lift, lifted = r.firstOff(from)
 		} else if lifted && !m.IsCastling() && !rv.framed && r.sensor != trace.Occupancy &&
 			r.rec.placedOther(unrotSquare(from, r.orient), q.PieceAt(from)) {
