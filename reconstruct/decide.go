@@ -2097,7 +2097,7 @@ func (r *Reconstructor) standReply(side chess.Color) bool {
 	for e := r.v.seen(side.Other()); e != 0; e &= e - 1 {
 		s := e.First()
 		on, ok := r.lastOn(s)
-		if !ok || on <= r.pressT {
+		if !ok || on < r.pressT+replySetMs {
 			continue
 		}
 		if !P.Occupied().Has(s) {
@@ -2147,6 +2147,12 @@ func (r *Reconstructor) standReply(side chess.Color) bool {
 	}
 	return b|set != 0
 }
+
+// replySetMs is the least time after a press that the reply's piece
+// can be read set down: lifted after the press and carried (a bishop read
+// on a5 18 ms after White pressed was knocked there by White's hand, not
+// Black's move).
+const replySetMs = 50
 
 // pressInHand reports whether the board, for the pending press judged at
 // t, differs from the game only by pieces of the presser's lifted (3. d4
