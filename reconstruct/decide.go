@@ -1587,10 +1587,11 @@ func (r *Reconstructor) recapturedUnseen(ix *inexact, c *cand) bool {
 // read by ix as a move and its reply with a piece of the player to move
 // next lifted and gone (its one misplaced square), while explanation c is
 // those two moves and that piece's capture, seen made after its lift (its
-// victim taken off, a piece set down there), on occupancy boards without
-// a clock. As for one move (replyCapturedUnseen), the square emptied and
-// filled again after the lift is the capture made, not the piece on it
-// touched while another lies out of place.
+// victim taken off, a piece set down there) or begun a reply's time
+// after the reply landed, on occupancy boards without a clock. As for one
+// move (replyCapturedUnseen), the square emptied and filled again after
+// the lift is the capture made, not the piece on it touched while another
+// lies out of place.
 func (r *Reconstructor) thirdCaptureSeenMade(ix *inexact, c *cand) bool {
 	if r.clock || r.sensor != trace.Occupancy || ix.reply == chess.NoMove || c.cost > ix.cost+costMisplaced {
 		return false
@@ -1600,7 +1601,17 @@ func (r *Reconstructor) thirdCaptureSeenMade(ix *inexact, c *cand) bool {
 		return false
 	}
 	off, ok := r.lastOff(m2.From())
-	return ok && r.seenMade(m2.To(), off)
+	if !ok {
+		return false
+	}
+	// Or lifted a reply's time after the reply landed, and the board
+	// still since: a capture nobody saw made, as after one move
+	// (replyCapturedUnseen), not a piece held in the air for AlertMs
+	// (15. Ng3 cxd4, then c3 lifted 2.1 s later for 16. cxd4, its victim
+	// swapped unseen: c3 was alerted, and a resync later amended 15...
+	// cxd4 into Qxf4).
+	on, ok := r.lastOn(moveLanding(ix.reply))
+	return r.seenMade(m2.To(), off) || ok && off >= on+minReplyMs
 }
 
 // missingCaptured reports whether explanation c is ix's moves (its move,
