@@ -947,7 +947,21 @@ func (r *Reconstructor) adoptKnocked(best int, knock chess.Bitboard, t int64, ou
 	r.silentAfter = P
 	r.silentAfter.MakeMove(c.moves[c.n-1])
 	n0 := len(r.plies)
+	var raw chess.Bitboard
+	for b := knock; b != 0; b &= b - 1 {
+		raw |= unrotSquare(b.First(), r.orient).Bitboard()
+	}
+	// A piece lifted and not set down anywhere stays lifted in the
+	// record: the lift may have been the reply's (a knight next to the
+	// landing lifted 472 ms after it, then set on c3: with its lift
+	// forgotten, no search found Nc3, and a piece board published nothing
+	// for 40 plies). (Not a piece that fell onto a square next door.)
+	var lifted chess.Bitboard
+	if r.rec.placed&raw == 0 {
+		lifted = r.rec.lifted & raw &^ r.raw.occ
+	}
 	out = r.adopt(best, t, out)
+	r.rec.lifted |= lifted
 	r.setOverlay(knock, &r.silentAfter, n0)
 	r.silent = knock
 	return out
