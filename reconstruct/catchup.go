@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/boardd/boardd/chess"
+	"github.com/boardd/boardd/trace"
 )
 
 // Catch-up: once a published move is wrong, every later board is
@@ -133,6 +134,10 @@ type catchState struct {
 	nodes   int
 	from0   chess.Bitboard // squares where the root differs from the board
 	reached chess.Bitboard // squares the sequence so far moved pieces to
+	// touched: on occupancy boards, squares the plies taken back moved
+	// pieces from or to, and squares lifted since: another piece may have
+	// filled a square one of them emptied, which the board cannot show.
+	touched chess.Bitboard
 	seq     [maxCatchPlies]chess.Move
 	back    int
 	found   []catchMatch
@@ -158,6 +163,14 @@ func (r *Reconstructor) catchSearch(maxCost int) []catchMatch {
 		}
 		cs.back = k
 		cs.from0 = r.v.diff(&root)
+		cs.touched = 0
+		if r.sensor == trace.Occupancy && k > 0 {
+			for j := n - k; j < n; j++ {
+				all, _ := moveSquares(&r.befores[j], r.pub[j])
+				cs.touched |= all
+			}
+			cs.touched |= rotBB(r.rec.lifted, r.orient)
+		}
 		if cs.from0 == 0 {
 			if k == 0 {
 				return false // the board is the game position
@@ -313,8 +326,10 @@ func (cs *catchState) search(p *chess.Position, ply int) {
 	}
 	// A piece moves from a square where the root differs from the board,
 	// or one an earlier move of the sequence filled: a piece that leaves
-	// a square and comes back is not the shortest explanation.
-	from := cs.from0 | cs.reached
+	// a square and comes back is not the shortest explanation. (Or, on
+	// occupancy boards, one touched: 42... Qg4 and 43. e6 leave e6
+	// filled.)
+	from := cs.from0 | cs.reached | cs.touched
 	if from&p.ByColor(p.SideToMove()) == 0 {
 		return
 	}

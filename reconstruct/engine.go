@@ -126,8 +126,9 @@ type plyRec struct {
 	blind     bool // a capture whose victim was never seen lifted
 	// slidFirst: on occupancy boards, a one-square move whose square
 	// filled before its own emptied (read as a slide), published with the
-	// capture nobody saw before it: the pair may as well be another move
-	// landing there and its hand knocking this piece (guessed).
+	// capture nobody saw before it, or read landed before the move before
+	// it: the pair may as well be another move landing there and its hand
+	// knocking this piece (guessed).
 	slidFirst bool
 	// framed: published from a board a full frame jumped to (a restart),
 	// whose moves nobody saw made.

@@ -169,11 +169,16 @@ func (r *Reconstructor) markBlind(n int) {
 		r.plies[i].blindPromo = m.IsPromotion() && r.sensor != trace.PieceSensor && r.promo == chess.NoPieceType
 		r.plies[i].framed = r.rec.framed
 		r.plies[i].slidFirst = false
-		if r.sensor == trace.Occupancy && i > len(r.plies)-n && r.plies[i-1].blind && !m.IsCastling() &&
+		if r.sensor == trace.Occupancy && i > len(r.plies)-n && !m.IsCastling() &&
 			chess.KingAttacks(m.From()).Has(m.To()) && before.PieceAt(m.To()) == chess.NoPiece {
 			on, ok1 := r.lastOn(m.To())
 			off, ok2 := r.lastOff(m.From())
-			r.plies[i].slidFirst = ok1 && ok2 && on < off
+			// (Or read landed before the move it answers was: 42...
+			// Qxe5 g4 published for Qg4 with the g3 pawn knocked off
+			// and e5 touched, g4 filled before e5; the board then showed
+			// the game with e6 played, and the game went dark.)
+			prev, ok3 := r.lastOn(moveLanding(r.plies[i-1].move))
+			r.plies[i].slidFirst = ok1 && ok2 && on < off && (r.plies[i-1].blind || ok3 && on < prev)
 		}
 	}
 }
