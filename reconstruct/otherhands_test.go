@@ -41,7 +41,33 @@ func TestOtherHands(t *testing.T) {
 					t.Errorf("alert %s", AppendJSON(nil, &o))
 				}
 			}
+			checkFENs(t, r, all)
 		})
+	}
+}
+
+// checkFENs checks that the outputs all, applied in order (moves, amends,
+// retractions), leave every published ply with the FEN of the game r
+// published: a reader of the FENs sees the position, also after an
+// earlier ply was amended.
+func checkFENs(t *testing.T, r *Reconstructor, all []Output) {
+	t.Helper()
+	fens := map[int]string{}
+	for _, o := range all {
+		switch {
+		case o.Provisional:
+		case o.Kind == Move || o.Kind == Amend:
+			fens[o.Ply] = o.FEN
+		case o.Kind == Retract:
+			delete(fens, o.Ply)
+		}
+	}
+	p := r.StartPosition()
+	for _, m := range r.Moves() {
+		p.MakeMove(m)
+		if got := fens[p.Ply()]; got != p.FEN() {
+			t.Errorf("ply %d: the outputs leave FEN %q, the game is at %q", p.Ply(), got, p.FEN())
+		}
 	}
 }
 
@@ -104,6 +130,7 @@ func TestOtherHandsCaughtUp(t *testing.T) {
 					t.Errorf("alert %s", AppendJSON(nil, &o))
 				}
 			}
+			checkFENs(t, r, all)
 			want := strings.Fields(wantedLine(t, name, "# want-uci: "))
 			p := r.StartPosition()
 			var first int

@@ -641,10 +641,20 @@ func (r *Reconstructor) publish(t int64, out []Output) []Output {
 			FEN: n.fen, Uncertain: unc, ClockMs: -1, From: chess.NoSquare, To: chess.NoSquare}
 		if i < len(r.plies) {
 			old := &r.plies[i]
-			if old.move != m || old.san != n.san {
+			switch {
+			case old.move != m || old.san != n.san:
 				o.Kind = Amend
 				o.Old, o.OldSAN, o.OldUCI = old.move, old.san, old.uci
 				o.Text = fmt.Sprintf("%s is corrected to %s", r.plySAN(i), r.san(&before, m))
+				out = append(out, o)
+			case r.befores[i].Key() != before.Key():
+				// The same move after an earlier one amended: its
+				// position is another, and a reader of the FENs must
+				// see it (the knight put back on d6 and 26. Qb3 still
+				// showing it on c5).
+				o.Kind = Amend
+				o.Old, o.OldSAN, o.OldUCI = old.move, old.san, old.uci
+				o.Text = fmt.Sprintf("%s stands; an earlier move was corrected", n.san)
 				out = append(out, o)
 			}
 			// (An amended capture by the same piece is still one whose
