@@ -788,6 +788,11 @@ func (r *Reconstructor) pressDue(t int64, out []Output) []Output {
 		// Neither the reply nor the held piece going on came within a
 		// sweep of its lift: the move held was the move.
 		out = r.adoptHeld(out)
+	case r.pressInHand(t):
+		// The pressed piece not read down yet, a sweep on (Ng6 landed
+		// 28 ms before the press and read 131 ms after it, by a scan
+		// whose order changes every sweep): as at the settle.
+		r.pressWait = r.pressT + r.timing.AlertMs
 	default:
 		out = r.decidePress(out)
 	}
