@@ -2008,7 +2008,7 @@ func (r *Reconstructor) pressFlags(out []Output) []Output {
 // pressDone marks the pending press decided.
 func (r *Reconstructor) pressDone() {
 	r.decisions++
-	r.pending, r.pressWait, r.pressHeldSq, r.pressQuick = false, 0, chess.NoSquare, false
+	r.pending, r.pressWait, r.pressHeldSq, r.pressQuick, r.slideOn = false, 0, chess.NoSquare, false, false
 }
 
 func (r *Reconstructor) judgePress(out []Output) []Output {

@@ -276,6 +276,14 @@ type Reconstructor struct {
 	pressHeldSq  chess.Square
 	pressHeldT   int64
 	pressHeldRaw physBoard // the board before that lift
+	// slideOn: while a move is held, the lift of the opponent's piece
+	// on raw square slideSq at slideT, on the held piece's line beyond
+	// its landing: the held piece sliding on to take there if the
+	// square is filled again in the same reading, else the reply's lift
+	// (slideOnLift).
+	slideOn bool
+	slideSq chess.Square
+	slideT  int64
 	// pressWait: when a press on a board already still is decided if
 	// no change comes first (0: none); see press. pressQuick: then even
 	// before the settle, if no change came since the press.
@@ -462,6 +470,9 @@ func (r *Reconstructor) Feed(ev *trace.Event, out []Output) []Output {
 		// and filled in the same moment, as every decision expects.
 		off := trace.Event{T: ev.T, Kind: trace.Off, Square: ev.Square}
 		out = r.Feed(&off, out)
+	}
+	if r.slideOn {
+		out = r.slideOnLift(ev, ev.T, out)
 	}
 	out = r.Advance(ev.T, out)
 	if !r.begun {
@@ -666,6 +677,9 @@ func (r *Reconstructor) fellFromSecond(ev *trace.Event) bool {
 // new event, so that a still board is acted on. A live daemon calls it
 // every 50-100 ms; Feed calls it itself.
 func (r *Reconstructor) Advance(t int64, out []Output) []Output {
+	if r.slideOn && t > r.slideT {
+		out = r.slideOnLift(nil, t, out)
+	}
 	if !r.begun || r.fired == firedSettle|firedCommit|firedAlert {
 		return r.pressDue(t, out)
 	}
@@ -736,7 +750,37 @@ func (r *Reconstructor) liftAfterPress(ev *trace.Event, out []Output) []Output {
 	if pc := r.lines[0].pos.PieceAt(gs); pc == chess.NoPiece || pc.Color() == r.pressSide {
 		return out
 	}
+	if r.slidesOn(&r.pressHeld, gs) {
+		// Decided at the next reading (slideOnLift): 34... Qxe3 slid
+		// b6-d4-e3 and pressed as it landed, d4 read emptied after the
+		// press and e3 emptied and filled in one reading 13 ms later,
+		// was Qd4; Bxg3 pressed and hxg3, g3 and then h2 lifted, is the
+		// reply.
+		r.slideOn, r.slideSq, r.slideT = true, ev.Square, ev.T
+		return out
+	}
 	return r.adoptHeld(out)
+}
+
+// slideOnLift settles a lift held by liftAfterPress (slideOn) before
+// event ev (nil: time t came without one): the square filled again in
+// the same reading is the held piece sliding on, which the settle
+// decides; anything else makes the lift the reply's, and the held move
+// the presser's.
+func (r *Reconstructor) slideOnLift(ev *trace.Event, t int64, out []Output) []Output {
+	if ev != nil && ev.T == r.slideT {
+		if ev.Kind == trace.On && ev.Square == r.slideSq {
+			r.slideOn = false
+		}
+		return out
+	}
+	r.slideOn = false
+	if !r.holding() {
+		return out
+	}
+	out = r.adoptHeld(out)
+	r.rec.off(r.slideSq, r.slideT)
+	return out
 }
 
 // slidesOn reports whether square s lies beyond the landing of c's move,
