@@ -716,7 +716,7 @@ func (r *Reconstructor) Advance(t int64, out []Output) []Output {
 func (r *Reconstructor) liftAfterPress(ev *trace.Event, out []Output) []Output {
 	gs := rotSquare(ev.Square, r.orient)
 	r.makeView()
-	if b := r.explainFirst(true); b >= 0 && r.fitsPress(&r.cands[b], r.pressSide) {
+	if b := r.explainFirst(true); b >= 0 && r.fitsPress(&r.cands[b], r.pressSide) && r.wentOn(&r.cands[b]) {
 		c := &r.cands[b]
 		// The square beyond the landing, on the piece's line, is held
 		// alike: the piece may be sliding on to take there, the victim's
@@ -760,6 +760,20 @@ func (r *Reconstructor) liftAfterPress(ev *trace.Event, out []Output) []Output {
 		return out
 	}
 	return r.adoptHeld(out)
+}
+
+// wentOn reports whether explanation c may be the move a press
+// completes while a move is held (holding): the held piece set down where
+// c's last move lands, after the held lift (Re1-e3 slid over e2 and read
+// on e3). Not a capture on an occupancy board that nobody saw made: 21.
+// Qf3 pressed, the queen taken off f3 for the reply before the press was
+// judged, read Qxe7 when the reply's piece was lifted.
+func (r *Reconstructor) wentOn(c *cand) bool {
+	if !r.holding() {
+		return true
+	}
+	on, ok := r.lastOn(moveLanding(c.moves[c.n-1]))
+	return ok && on > r.pressHeldT
 }
 
 // slideOnLift settles a lift held by liftAfterPress (slideOn) before
