@@ -763,17 +763,19 @@ func (r *Reconstructor) liftAfterPress(ev *trace.Event, out []Output) []Output {
 }
 
 // wentOn reports whether explanation c may be the move a press
-// completes while a move is held (holding): the held piece set down where
-// c's last move lands, after the held lift (Re1-e3 slid over e2 and read
-// on e3). Not a capture on an occupancy board that nobody saw made: 21.
-// Qf3 pressed, the queen taken off f3 for the reply before the press was
-// judged, read Qxe7 when the reply's piece was lifted.
+// completes while a move is held (holding): not a capture whose victim
+// nobody saw lifted unless a piece was set down where it lands after the
+// held lift. 21. Qf3 pressed, the queen taken off f3 for the reply before
+// the press was judged, was read Qxe7 (a capture nobody saw, on an
+// occupancy board) when the reply's piece was lifted.
 func (r *Reconstructor) wentOn(c *cand) bool {
-	if !r.holding() {
+	if !r.holding() || !c.missed {
 		return true
 	}
+	// (Set down up to a sweep before the held lift was read: 23... Qxe4
+	// slid e7-e5-e4, e4 read 31 ms before e5 was read empty.)
 	on, ok := r.lastOn(moveLanding(c.moves[c.n-1]))
-	return ok && on > r.pressHeldT
+	return ok && on+r.sweepMs() > r.pressHeldT
 }
 
 // slideOnLift settles a lift held by liftAfterPress (slideOn) before
