@@ -147,8 +147,9 @@ type catchState struct {
 // catchSearch finds, for each retraction of 0 to maxCatchBack published
 // plies, the sequences of the fewest new plies that reach the board
 // exactly, while the budget of catchBudget positions lasts and they can
-// cost less than maxCost. It returns them (in r.catchBuf).
-func (r *Reconstructor) catchSearch(maxCost int) []catchMatch {
+// cost less than maxCost, with pieces also moving from squares touched
+// (catchState) if touched. It returns them (in r.catchBuf).
+func (r *Reconstructor) catchSearch(maxCost int, touched bool) []catchMatch {
 	cs := catchState{r: r, found: r.catchBuf[:0]}
 	n := len(r.plies)
 	// try searches from k plies back; false: no retraction further back
@@ -164,7 +165,7 @@ func (r *Reconstructor) catchSearch(maxCost int) []catchMatch {
 		cs.back = k
 		cs.from0 = r.v.diff(&root)
 		cs.touched = 0
-		if r.sensor == trace.Occupancy && k > 0 {
+		if touched && k > 0 {
 			for j := n - k; j < n; j++ {
 				all, _ := moveSquares(&r.befores[j], r.pub[j])
 				cs.touched |= all
@@ -389,7 +390,13 @@ func (r *Reconstructor) catchUp(t int64, final bool, ixCost, ixPlies int, presse
 	if key == r.catchKey {
 		return out, false
 	}
-	found := r.catchSearch(limit)
+	found := r.catchSearch(limit, false)
+	if len(found) == 0 && r.sensor == trace.Occupancy {
+		// Then with pieces moving from squares touched (catchState):
+		// a second search, so that the first keeps its budget for
+		// what it finds alone.
+		found = r.catchSearch(limit, true)
+	}
 	if pressed {
 		k := 0
 		for _, f := range found {
