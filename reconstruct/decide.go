@@ -1919,14 +1919,25 @@ func (r *Reconstructor) press(side chess.Color, t int64, out []Output) []Output 
 		return out
 	}
 	if r.pending && r.pressSide != side {
-		// The opponent's press while one is still waiting for the board:
-		// the move it completed was made before the reply was, so it is
-		// judged now, with its own clock reading (a3 pressed 85 ms after
-		// it landed, the reply slid via d7 and pressed before a2 had
-		// settled: a3 carried Black's reading, with a missed press noted).
-		out = r.decidePress(out)
-		if r.state == stateEnded {
-			return out
+		if r.pressInHand(t) {
+			// The waiting press's piece not read down yet: taken by
+			// the reply before any sweep read it, the reply pressed
+			// before its own landing was read (Bg2 on a 250 ms piece
+			// board, the bishop taken off g2 74 ms after White's press
+			// and Bxg2 pressed before g2 was read): the two presses
+			// are judged together, when the board shows the moves.
+			r.prevPress.ok, r.prevPress.side, r.prevPress.t, r.prevPress.clk = true, r.pressSide, r.pressT, r.pressClk
+		} else {
+			// The opponent's press while one is still waiting for the
+			// board: the move it completed was made before the reply
+			// was, so it is judged now, with its own clock reading (a3
+			// pressed 85 ms after it landed, the reply slid via d7 and
+			// pressed before a2 had settled: a3 carried Black's
+			// reading, with a missed press noted).
+			out = r.decidePress(out)
+			if r.state == stateEnded {
+				return out
+			}
 		}
 	}
 	// A press by the same side still waiting for the board is replaced
@@ -2009,9 +2020,15 @@ func (r *Reconstructor) pressFlags(out []Output) []Output {
 func (r *Reconstructor) pressDone() {
 	r.decisions++
 	r.pending, r.pressWait, r.pressHeldSq, r.pressQuick, r.slideOn = false, 0, chess.NoSquare, false, false
+	r.prevPress.ok = false
 }
 
 func (r *Reconstructor) judgePress(out []Output) []Output {
+	if r.prevPress.ok {
+		if out, ok := r.judgeTwoPresses(out); ok {
+			return out
+		}
+	}
 	r.pressDone()
 	side, t := r.pressSide, r.pressT
 	r.makeView()
@@ -2070,6 +2087,92 @@ func (r *Reconstructor) judgePress(out []Output) []Output {
 		return out
 	}
 	return r.actInexact(ix, side, t, true, out)
+}
+
+// judgeTwoPresses judges the pending press together with the one before
+// it (prevPress): when the board shows, exactly, the earlier presser's
+// move and the reply, both are made, each with its own clock reading. If
+// not, the earlier press is judged first on the board as it is, as when
+// it was not held, and then the pending one; ok false leaves the pending
+// one to the caller.
+func (r *Reconstructor) judgeTwoPresses(out []Output) ([]Output, bool) {
+	prev := r.prevPress
+	r.prevPress.ok = false
+	r.makeView()
+	b := r.explainFirst(true)
+	if b < 0 || r.cands[b].back != 0 || r.cands[b].n != 2 || !r.fitsPress(&r.cands[b], r.pressSide) {
+		b = r.recapturePair()
+	}
+	if b >= 0 {
+		r.pressDone()
+		n0 := len(r.plies)
+		out = r.adoptPressed(b, out)
+		if len(r.plies) == n0+2 && prev.clk >= 0 {
+			for i := len(out) - 1; i >= 0; i-- {
+				if out[i].Kind == Move && !out[i].Provisional && out[i].Ply == r.befores[n0].Ply()+1 {
+					out[i].ClockMs = prev.clk
+					break
+				}
+			}
+		}
+		return r.pressFlags(out), true
+	}
+	// The earlier press first, then this one.
+	side, t, clk := r.pressSide, r.pressT, r.pressClk
+	r.pressSide, r.pressT, r.pressClk = prev.side, prev.t, prev.clk
+	fell := r.pressFell
+	r.pressFell = nil
+	out = r.judgePress(out)
+	r.pending, r.pressSide, r.pressT, r.pressClk, r.pressFell = true, side, t, clk, fell
+	if r.state == stateEnded {
+		r.pending = false
+		return out, true
+	}
+	return out, false
+}
+
+// recapturePair looks, for judgeTwoPresses, for a move of the player to
+// move from a square the board shows empty and the reply capturing the
+// moved piece where it landed, after which the board is as the sensors
+// show it (pieces out of place accepted either way as for any move); it
+// makes the cheapest r.cands[0] and returns 0, or -1 if none. The
+// searches may not look two plies ahead while a piece is in the air.
+func (r *Reconstructor) recapturePair() int {
+	P := &r.lines[0].pos
+	rv := r.recView()
+	found := false
+	var best cand
+	for _, a := range r.legal(P).Moves() {
+		if r.v.occ.Has(a.From()) || a.IsCastling() {
+			continue
+		}
+		q := *P
+		q.MakeMove(a)
+		land := moveLanding(a)
+		for _, m := range r.legal(&q).Moves() {
+			if m.To() != land || m.IsCastling() {
+				continue
+			}
+			q2 := q
+			q2.MakeMove(m)
+			if r.v.diff(&q2)&^r.excused(&q2) != 0 {
+				continue
+			}
+			c := cand{line: 0, n: 2}
+			c.moves[0], c.moves[1] = a, m
+			sc, missed := r.seqCost(P, r.lastTo(0, 0), c.moves[:2], &rv)
+			c.cost, c.missed = sc, missed
+			if !found || c.cost < best.cost {
+				found, best = true, c
+			}
+		}
+	}
+	if !found {
+		return -1
+	}
+	r.cands = append(r.cands[:0], best)
+	r.explained = false
+	return 0
 }
 
 // standReply shows on the view, for the press by side being judged, the

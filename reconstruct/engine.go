@@ -291,10 +291,19 @@ type Reconstructor struct {
 	pressQuick bool
 	pressSide  chess.Color
 	pressT     int64
-	pressClk   int64             // the presser's clock after the press (ms), -1 if unknown
-	pressFell  []rules.ClockFlag // flags that fell before the press
-	promo      chess.PieceType   // promotion piece chosen by input, not yet used
-	promoT     int64
+	// prevPress: the press before the pending one, of the other side,
+	// whose piece was still not read down when that press came
+	// (pressInHand): the two are judged together (judgePress).
+	prevPress struct {
+		ok   bool
+		side chess.Color
+		t    int64
+		clk  int64
+	}
+	pressClk  int64             // the presser's clock after the press (ms), -1 if unknown
+	pressFell []rules.ClockFlag // flags that fell before the press
+	promo     chess.PieceType   // promotion piece chosen by input, not yet used
+	promoT    int64
 
 	overlay chess.Bitboard // squares accepted either way after a misplaced-pieces alert
 	// overlayRef: what the game had on each overlay square when it was

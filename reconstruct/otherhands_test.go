@@ -190,3 +190,21 @@ func findLine(t *testing.T, name, prefix string) (string, bool) {
 	}
 	return "", false
 }
+
+// TestTwoPressesJudgedTogether: 4. Bg2 and 4... Bxg2 pressed before a
+// sweep read either landing (twopresses.piece) each carry their own
+// player's clock reading.
+func TestTwoPressesJudgedTogether(t *testing.T) {
+	r, all, last := replayTrace(t, "testdata/otherhands/twopresses.piece.trace")
+	all = append(all, r.End(last, nil)...)
+	clk := map[int]int64{}
+	for _, o := range all {
+		if o.Kind == Move && !o.Provisional {
+			clk[o.Ply] = o.ClockMs
+		}
+	}
+	w, b := clk[7], clk[8]
+	if w <= 0 || b <= 0 || w == b {
+		t.Errorf("Bg2 carries %d ms and Bxg2 %d ms, want each its player's reading", w, b)
+	}
+}
