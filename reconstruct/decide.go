@@ -1926,7 +1926,7 @@ func (r *Reconstructor) press(side chess.Color, t int64, out []Output) []Output 
 			// board, the bishop taken off g2 74 ms after White's press
 			// and Bxg2 pressed before g2 was read): the two presses
 			// are judged together, when the board shows the moves.
-			r.prevPress.ok, r.prevPress.side, r.prevPress.t, r.prevPress.clk = true, r.pressSide, r.pressT, r.pressClk
+			r.prevPress.ok, r.prevPress.side, r.prevPress.t, r.prevPress.clk, r.prevPress.raw = true, r.pressSide, r.pressT, r.pressClk, r.raw
 		} else {
 			// The opponent's press while one is still waiting for the
 			// board: the move it completed was made before the reply
@@ -2025,7 +2025,8 @@ func (r *Reconstructor) pressDone() {
 
 func (r *Reconstructor) judgePress(out []Output) []Output {
 	if r.prevPress.ok {
-		if out, ok := r.judgeTwoPresses(out); ok {
+		var ok bool
+		if out, ok = r.judgeTwoPresses(out); ok {
 			return out
 		}
 	}
@@ -2117,12 +2118,17 @@ func (r *Reconstructor) judgeTwoPresses(out []Output) ([]Output, bool) {
 		}
 		return r.pressFlags(out), true
 	}
-	// The earlier press first, then this one.
+	// The earlier press first, on the board as it stood at the later
+	// press (as it was judged when not held), then this one.
 	side, t, clk := r.pressSide, r.pressT, r.pressClk
 	r.pressSide, r.pressT, r.pressClk = prev.side, prev.t, prev.clk
 	fell := r.pressFell
 	r.pressFell = nil
+	cur := r.raw
+	r.raw, r.viewOK, r.explained = prev.raw, false, false
 	out = r.judgePress(out)
+	r.raw, r.viewOK, r.explained = cur, false, false
+	r.makeView()
 	r.pending, r.pressSide, r.pressT, r.pressClk, r.pressFell = true, side, t, clk, fell
 	if r.state == stateEnded {
 		r.pending = false

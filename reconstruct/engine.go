@@ -299,6 +299,7 @@ type Reconstructor struct {
 		side chess.Color
 		t    int64
 		clk  int64
+		raw  physBoard // the board at the later press
 	}
 	pressClk  int64             // the presser's clock after the press (ms), -1 if unknown
 	pressFell []rules.ClockFlag // flags that fell before the press
