@@ -2093,8 +2093,8 @@ func (r *Reconstructor) judgePress(out []Output) []Output {
 // judgeTwoPresses judges the pending press together with the one before
 // it (prevPress): when the board shows, exactly, the earlier presser's
 // move and the reply, both are made, each with its own clock reading. If
-// not, the earlier press is judged first on the board as it is, as when
-// it was not held, and then the pending one; ok false leaves the pending
+// not, the earlier press is judged first, on the board as it stood at the
+// later press (as when it was not held), and ok false leaves the pending
 // one to the caller.
 func (r *Reconstructor) judgeTwoPresses(out []Output) ([]Output, bool) {
 	prev := r.prevPress

@@ -482,7 +482,7 @@ func (r *Reconstructor) Feed(ev *trace.Event, out []Output) []Output {
 		out = r.Feed(&off, out)
 	}
 	if r.slideOn {
-		out = r.slideOnLift(ev, ev.T, out)
+		out = r.slideOnLift(ev, out)
 	}
 	out = r.Advance(ev.T, out)
 	if !r.begun {
@@ -688,7 +688,7 @@ func (r *Reconstructor) fellFromSecond(ev *trace.Event) bool {
 // every 50-100 ms; Feed calls it itself.
 func (r *Reconstructor) Advance(t int64, out []Output) []Output {
 	if r.slideOn && t > r.slideT {
-		out = r.slideOnLift(nil, t, out)
+		out = r.slideOnLift(nil, out)
 	}
 	if !r.begun || r.fired == firedSettle|firedCommit|firedAlert {
 		return r.pressDue(t, out)
@@ -742,9 +742,8 @@ func (r *Reconstructor) liftAfterPress(ev *trace.Event, out []Output) []Output {
 		// The reply's piece read on its way before this, its lift (Qxd6
 		// pressed, the d8 queen slid via d7 and d7 read filled 8 ms
 		// before d8 was read empty): the board without it, as the press
-		// is judged, shows the pressed move.
-		// (The answer is kept per change, not per view: asked afresh,
-		// and not kept.)
+		// is judged, shows the pressed move. (Explanations are kept per
+		// change, not per view: this one is asked afresh, and dropped.)
 		r.explained = false
 		b := r.explainFirst(true)
 		fits := b >= 0 && r.fitsPress(&r.cands[b], r.pressSide) && gs != moveLanding(r.cands[b].moves[r.cands[b].n-1])
@@ -789,11 +788,11 @@ func (r *Reconstructor) wentOn(c *cand) bool {
 }
 
 // slideOnLift settles a lift held by liftAfterPress (slideOn) before
-// event ev (nil: time t came without one): the square filled again in
+// event ev (nil: time went on without one): the square filled again in
 // the same reading is the held piece sliding on, which the settle
 // decides; anything else makes the lift the reply's, and the held move
 // the presser's.
-func (r *Reconstructor) slideOnLift(ev *trace.Event, t int64, out []Output) []Output {
+func (r *Reconstructor) slideOnLift(ev *trace.Event, out []Output) []Output {
 	if ev != nil && ev.T == r.slideT {
 		if ev.Kind == trace.On && ev.Square == r.slideSq {
 			r.slideOn = false
