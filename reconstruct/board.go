@@ -37,6 +37,22 @@ func (v *view) drop(b chess.Bitboard) {
 	v.pieceKnown &^= b
 }
 
+// setColour shows a piece of colour c, of a kind unread, on the squares
+// of b.
+func (v *view) setColour(b chess.Bitboard, c chess.Color) {
+	v.occ |= b
+	v.colourKnown |= b
+	v.pieceKnown &^= b
+	for i := range v.byPiece {
+		v.byPiece[i] &^= b
+	}
+	if c == chess.White {
+		v.white |= b
+	} else {
+		v.white &^= b
+	}
+}
+
 // seen is the squares the sensors show a piece of colour c on.
 func (v *view) seen(c chess.Color) chess.Bitboard {
 	if c == chess.White {

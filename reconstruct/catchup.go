@@ -543,11 +543,7 @@ func (r *Reconstructor) adoptCatch(found []catchMatch, bi int, t int64, out []Ou
 	for i := div; i < len(r.plies); i++ {
 		// A rook-first castling among the plies found is alerted as
 		// when it is adopted alone (it went unalerted in fast play).
-		prev := chess.NoMove
-		if i > 0 {
-			prev = r.plies[i-1].move
-		}
-		if m := r.plies[i].move; m.IsCastling() && r.rookFirst(m, prev, chess.NoMove, false) {
+		if m := r.plies[i].move; m.IsCastling() && r.rookFirst(m, prevMove(r.pub, i), chess.NoMove, false) {
 			out = r.alertRookFirst(i, t, out)
 		}
 	}

@@ -2108,13 +2108,8 @@ func (r *Reconstructor) judgeTwoPresses(out []Output) ([]Output, bool) {
 		r.pressDone()
 		n0 := len(r.plies)
 		out = r.adoptPressed(b, out)
-		if len(r.plies) == n0+2 && prev.clk >= 0 {
-			for i := len(out) - 1; i >= 0; i-- {
-				if out[i].Kind == Move && !out[i].Provisional && out[i].Ply == r.befores[n0].Ply()+1 {
-					out[i].ClockMs = prev.clk
-					break
-				}
-			}
+		if len(r.plies) == n0+2 {
+			setPlyClock(out, r.befores[n0].Ply()+1, prev.clk)
 		}
 		return r.pressFlags(out), true
 	}
@@ -2250,17 +2245,7 @@ func (r *Reconstructor) standReply(side chess.Color) bool {
 	// bxc3): such a square shows a piece of side's, of a kind unread,
 	// when a piece of side's lifted can move there.
 	if took := r.pressedTo(side, set|over); took != 0 {
-		r.v.occ |= took
-		r.v.colourKnown |= took
-		r.v.pieceKnown &^= took
-		for i := range r.v.byPiece {
-			r.v.byPiece[i] &^= took
-		}
-		if side == chess.White {
-			r.v.white |= took
-		} else {
-			r.v.white &^= took
-		}
+		r.v.setColour(took, side)
 		set |= took
 	}
 	for e := b; e != 0; e &= e - 1 {
@@ -2303,23 +2288,37 @@ func (r *Reconstructor) pressInHand(t int64) bool {
 		return false
 	}
 	r.makeView()
-	dropped := r.standReply(side)
+	dropped := r.replyOff(side)
 	d := r.v.diff(P)
 	inHand := d != 0 && d&^(P.ByColor(side)&^r.v.occ) == 0
 	if inHand {
 		// Not a move the board shows (a capture on an occupancy board
 		// differs from the game by the square the piece left alone).
-		if dropped {
-			r.explained = false
-		}
 		b := r.explainFirst(true)
 		inHand = b < 0 || !r.fitsPress(&r.cands[b], side)
 	}
 	if dropped {
-		r.explained, r.viewOK = false, false
-		r.makeView()
+		r.replyBack()
 	}
 	return inHand
+}
+
+// replyOff shows on the view the board the press by side is judged on
+// (standReply) and reports whether that changed the view; explanations
+// are then asked afresh (they are kept per change, not per view) until
+// replyBack restores it.
+func (r *Reconstructor) replyOff(side chess.Color) bool {
+	if !r.standReply(side) {
+		return false
+	}
+	r.explained = false
+	return true
+}
+
+// replyBack shows the board again after replyOff changed the view.
+func (r *Reconstructor) replyBack() {
+	r.explained, r.viewOK = false, false
+	r.makeView()
 }
 
 // pressedTo is the squares of to that a legal move of side's, from a
@@ -2331,10 +2330,8 @@ func (r *Reconstructor) pressedTo(side chess.Color, to chess.Bitboard) chess.Bit
 		// Na6 begun at once leave a3 empty, the queen on b4.)
 		return 0
 	}
-	var l chess.MoveList
-	P.GenerateLegal(&l)
 	var b chess.Bitboard
-	for _, m := range l.Moves() {
+	for _, m := range r.legal(P).Moves() {
 		if r.v.occ.Has(m.From()) || m.IsCastling() {
 			continue
 		}
@@ -2358,11 +2355,12 @@ func (r *Reconstructor) touchedSwaps(li int) bool {
 	}
 	rv := r.recView()
 	again, touched := rv.lifted&rv.placed, rv.touched()
-	if touched == 0 {
+	if touched.Count() != 2 {
+		// (One castling's king and rook squares, and nothing else.)
 		return false
 	}
 	p := r.lines[li].pos
-	a := r.swapCastling(&p)
+	a := r.tradingCastling(&p)
 	if a == chess.NoMove {
 		return false
 	}
@@ -2372,7 +2370,7 @@ func (r *Reconstructor) touchedSwaps(li int) bool {
 	if touched != sq || again != sq {
 		q := p
 		q.MakeMove(a)
-		b := r.swapCastling(&q)
+		b := r.tradingCastling(&q)
 		if b == chess.NoMove {
 			return false
 		}
@@ -2385,14 +2383,14 @@ func (r *Reconstructor) touchedSwaps(li int) bool {
 	return true
 }
 
-// swapCastling is p's legal castling that changes no square (a Chess960
-// king and rook trading squares), NoMove if none.
-func (r *Reconstructor) swapCastling(p *chess.Position) chess.Move {
+// tradingCastling is p's legal castling whose king and rook trade
+// squares (tradesSquares), NoMove if none.
+func (r *Reconstructor) tradingCastling(p *chess.Position) chess.Move {
 	if p.Castling() == 0 {
 		return chess.NoMove
 	}
 	for _, m := range r.legal(p).Moves() {
-		if m.IsCastling() && m.CastlingKingTo() == m.To() && m.CastlingRookTo() == m.From() {
+		if tradesSquares(m) {
 			return m
 		}
 	}
@@ -2404,10 +2402,9 @@ func (r *Reconstructor) swapCastling(p *chess.Position) chess.Move {
 // none: the board cannot tell it from no move (oneMove offers it only
 // when a king was lifted).
 func (r *Reconstructor) hiddenSwap(li int) int {
-	p := &r.lines[li].pos
 	for i := range r.cands {
 		c := &r.cands[i]
-		if c.line == li && c.back == 0 && !c.stale && c.n == 1 && c.moves[0].IsCastling() && p.OccupancyAfter(c.moves[0]) == p.Occupied() {
+		if c.line == li && c.back == 0 && !c.stale && c.n == 1 && tradesSquares(c.moves[0]) {
 			return i
 		}
 	}
@@ -2419,15 +2416,24 @@ func (r *Reconstructor) hiddenSwap(li int) int {
 func (r *Reconstructor) adoptPressed(best int, out []Output) []Output {
 	n0 := len(r.plies)
 	out = r.adopt(best, r.lastChange, out)
-	if r.pressClk >= 0 && len(r.plies) > n0 {
-		for i := len(out) - 1; i >= 0; i-- {
-			if out[i].Kind == Move && !out[i].Provisional && out[i].Ply == r.befores[len(r.plies)-1].Ply()+1 {
-				out[i].ClockMs = r.pressClk
-				break
-			}
-		}
+	if len(r.plies) > n0 {
+		setPlyClock(out, r.befores[len(r.plies)-1].Ply()+1, r.pressClk)
 	}
 	return out
+}
+
+// setPlyClock gives the final move of ply among outs the clock reading
+// clk (ms), unless that is unknown (-1).
+func setPlyClock(outs []Output, ply int, clk int64) {
+	if clk < 0 {
+		return
+	}
+	for i := len(outs) - 1; i >= 0; i-- {
+		if outs[i].Kind == Move && !outs[i].Provisional && outs[i].Ply == ply {
+			outs[i].ClockMs = clk
+			return
+		}
+	}
 }
 
 // promote records a promotion choice; if the last published move is a

@@ -682,7 +682,7 @@ func (ds *decodeState) swapCastling(first, i int, p *chess.Position) (chess.Move
 	var ml chess.MoveList
 	p.GenerateLegal(&ml)
 	for _, m := range ml.Moves() {
-		if !m.IsCastling() || m.From() != m.CastlingRookTo() || m.To() != m.CastlingKingTo() || gs != m.From() && gs != m.To() || !ds.allowed(m, 0) {
+		if !tradesSquares(m) || gs != m.From() && gs != m.To() || !ds.allowed(m, 0) {
 			continue
 		}
 		other := m.From() ^ m.To() ^ gs

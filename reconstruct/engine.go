@@ -738,17 +738,14 @@ func (r *Reconstructor) liftAfterPress(ev *trace.Event, out []Output) []Output {
 		}
 		return r.decidePress(out)
 	}
-	if r.lines[0].pos.SideToMove() == r.pressSide && r.standReply(r.pressSide) {
+	if r.lines[0].pos.SideToMove() == r.pressSide && r.replyOff(r.pressSide) {
 		// The reply's piece read on its way before this, its lift (Qxd6
 		// pressed, the d8 queen slid via d7 and d7 read filled 8 ms
 		// before d8 was read empty): the board without it, as the press
-		// is judged, shows the pressed move. (Explanations are kept per
-		// change, not per view: this one is asked afresh, and dropped.)
-		r.explained = false
+		// is judged, shows the pressed move.
 		b := r.explainFirst(true)
 		fits := b >= 0 && r.fitsPress(&r.cands[b], r.pressSide) && gs != moveLanding(r.cands[b].moves[r.cands[b].n-1])
-		r.explained, r.viewOK = false, false
-		r.makeView()
+		r.replyBack()
 		if fits {
 			return r.decidePress(out)
 		}

@@ -55,6 +55,12 @@ func (r *Reconstructor) lastTo(li, back int) chess.Square {
 }
 
 // moveLanding is where m puts its piece (the king's square for castling).
+// tradesSquares reports whether m is a castling whose king and rook
+// trade squares (Chess960: it changes no square the board shows).
+func tradesSquares(m chess.Move) bool {
+	return m.IsCastling() && m.To() == m.CastlingKingTo() && m.From() == m.CastlingRookTo()
+}
+
 func moveLanding(m chess.Move) chess.Square {
 	if m.IsCastling() {
 		return m.CastlingKingTo()
