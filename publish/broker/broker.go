@@ -301,34 +301,50 @@ func (e *Embedded) URL() string {
 	return ""
 }
 
-// closeDrain bounds how long Close waits for subscribers to acknowledge
-// what is already on its way to them.
-const closeDrain = 2 * time.Second
+// closeStall is how long Close waits for subscribers to acknowledge what
+// is already on its way to them without any of it being acknowledged;
+// closeDrain bounds the whole wait, well inside systemd's stop timeout.
+// A wait bounded only by time lost messages to a subscriber that was slow
+// but still reading (a loaded Pi, a viewer on Wi-Fi).
+const (
+	closeStall = 2 * time.Second
+	closeDrain = 8 * time.Second
+)
 
 // Close stops the broker. It first lets connected subscribers receive
 // what was published before it (the board's last "offline" status above
-// all), for up to closeDrain: mochi drops a client's write queue when it
-// disconnects it, so a viewer would otherwise keep a stale "online".
+// all), while they keep acknowledging, for up to closeDrain: mochi drops a
+// client's write queue when it disconnects it, so a viewer would otherwise
+// keep a stale "online".
 func (e *Embedded) Close() error {
-	e.drain(closeDrain)
+	e.drain(closeStall, closeDrain)
 	return e.srv.Close()
 }
 
 // drain waits until no connected client has a QoS 1/2 delivery
-// unacknowledged, or until d has passed. A client's queue is written in
-// order, so QoS 0 messages queued before the last acknowledged one are
-// out too.
-func (e *Embedded) drain(d time.Duration) {
-	deadline := time.Now().Add(d)
+// unacknowledged, until stall has passed with no delivery acknowledged,
+// or until limit has passed. A client's queue is written in order, so QoS 0
+// messages queued before the last acknowledged one are out too.
+func (e *Embedded) drain(stall, limit time.Duration) {
+	start := time.Now()
+	deadline := start.Add(limit)
+	lastProgress, lastLeft := start, -1
 	for {
-		busy := false
+		left := 0
 		for _, cl := range e.srv.Clients.GetAll() {
-			if !cl.Net.Inline && !cl.Closed() && cl.State.Inflight.Len() > 0 {
-				busy = true
-				break
+			if !cl.Net.Inline && !cl.Closed() {
+				left += cl.State.Inflight.Len()
 			}
 		}
-		if !busy || time.Now().After(deadline) {
+		now := time.Now()
+		if left == 0 || now.After(deadline) {
+			return
+		}
+		if lastLeft < 0 || left < lastLeft {
+			lastProgress = now
+		}
+		lastLeft = left
+		if now.Sub(lastProgress) > stall {
 			return
 		}
 		time.Sleep(5 * time.Millisecond)

@@ -3,6 +3,8 @@ package broker_test
 import (
 	"context"
 	"fmt"
+	"io"
+	"net"
 	"strings"
 	"sync"
 	"testing"
@@ -73,4 +75,154 @@ func TestCloseDeliversWhatWasPublished(t *testing.T) {
 			t.Fatalf("round %d: %d of %d acknowledged messages never reached the subscriber", round, missing, n)
 		}
 	}
+}
+
+// TestCloseWaitsForASlowSubscriber: a subscriber behind a slow link that
+// keeps acknowledging gets everything, even when that takes longer than a
+// stalled subscriber would be waited for.
+func TestCloseWaitsForASlowSubscriber(t *testing.T) {
+	e, err := broker.Start(broker.Config{Listeners: []broker.Listener{{Kind: "tcp", Addr: "127.0.0.1:0"}}, AllowAnonymous: true,
+		Passwords: broker.Passwords{"b": broker.HashPasswordCost("pw", []byte("salt-000000"), 101)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	slow, _ := throttle(t, strings.TrimPrefix(e.URL(), "tcp://"), 1<<20) // 1 MiB/s towards the subscriber
+	ctx := context.Background()
+	var mu sync.Mutex
+	got := map[string]bool{}
+	sub, err := publish.PahoDialer{URL: "tcp://" + slow}.Dial(ctx, publish.DialOptions{
+		ClientID: "viewer",
+		OnMessage: func(_ string, p []byte) {
+			mu.Lock()
+			got[string(p[:8])] = true
+			mu.Unlock()
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sub.Close()
+	if err := sub.Subscribe(ctx, "chess/v1/board/+/status", 1); err != nil {
+		t.Fatal(err)
+	}
+	pub, err := publish.PahoDialer{URL: e.URL(), Username: "b", Password: "pw"}.Dial(ctx, publish.DialOptions{ClientID: "board"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pub.Close()
+	// 3.5 MiB: about 3.5 s through the link, longer than the stall bound.
+	const n = 220
+	pad := strings.Repeat("x", 16<<10)
+	var last publish.Ack
+	for i := 0; i < n; i++ {
+		last = pub.Publish(publish.Message{Topic: "chess/v1/board/b/status", Payload: []byte(fmt.Sprintf("%08d%s", i, pad)), QoS: 1})
+	}
+	select {
+	case <-last.Done():
+	case <-time.After(10 * time.Second):
+		t.Fatal("the broker did not acknowledge the publications")
+	}
+	if err := e.Close(); err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	missing := 0
+	for i := 0; i < n; i++ {
+		if !got[fmt.Sprintf("%08d", i)] {
+			missing++
+		}
+	}
+	if missing > 0 {
+		t.Fatalf("%d of %d acknowledged messages never reached the slow subscriber", missing, n)
+	}
+}
+
+// TestCloseGivesUpOnAStalledSubscriber: a subscriber that stops reading
+// does not hold the daemon's stop for longer than the stall bound.
+func TestCloseGivesUpOnAStalledSubscriber(t *testing.T) {
+	e, err := broker.Start(broker.Config{Listeners: []broker.Listener{{Kind: "tcp", Addr: "127.0.0.1:0"}}, AllowAnonymous: true,
+		Passwords: broker.Passwords{"b": broker.HashPasswordCost("pw", []byte("salt-000000"), 101)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	link, stall := throttle(t, strings.TrimPrefix(e.URL(), "tcp://"), 8<<20)
+	ctx := context.Background()
+	sub, err := publish.PahoDialer{URL: "tcp://" + link}.Dial(ctx, publish.DialOptions{ClientID: "viewer", OnMessage: func(string, []byte) {}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sub.Close()
+	if err := sub.Subscribe(ctx, "chess/v1/board/+/status", 1); err != nil {
+		t.Fatal(err)
+	}
+	stall()
+	pub, err := publish.PahoDialer{URL: e.URL(), Username: "b", Password: "pw"}.Dial(ctx, publish.DialOptions{ClientID: "board"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pub.Close()
+	var last publish.Ack
+	for i := 0; i < 50; i++ {
+		last = pub.Publish(publish.Message{Topic: "chess/v1/board/b/status", Payload: []byte(strings.Repeat("x", 16<<10)), QoS: 1})
+	}
+	<-last.Done()
+	start := time.Now()
+	if err := e.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if d := time.Since(start); d < time.Second || d > 5*time.Second {
+		t.Fatalf("Close took %v with a stalled subscriber; want about the 2 s stall bound", d)
+	}
+}
+
+// throttle listens on a local port and forwards each connection to addr,
+// passing at most rate bytes a second from addr back to the client; after
+// stall is called nothing more is passed back.
+func throttle(t *testing.T, addr string, rate int) (link string, stall func()) {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	stalled, done := make(chan struct{}), make(chan struct{})
+	t.Cleanup(func() { ln.Close(); close(done) })
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			s, err := net.Dial("tcp", addr)
+			if err != nil {
+				c.Close()
+				return
+			}
+			go func() { io.Copy(s, c); s.Close() }()
+			go func() {
+				defer c.Close()
+				buf := make([]byte, rate/50)
+				for {
+					select {
+					case <-stalled:
+						<-done // hold the connection open, unread
+						return
+					default:
+					}
+					k, err := s.Read(buf)
+					if k > 0 {
+						if _, werr := c.Write(buf[:k]); werr != nil {
+							return
+						}
+					}
+					if err != nil {
+						return
+					}
+					time.Sleep(20 * time.Millisecond)
+				}
+			}()
+		}
+	}()
+	var once sync.Once
+	return ln.Addr().String(), func() { once.Do(func() { close(stalled) }) }
 }
