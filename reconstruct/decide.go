@@ -2035,10 +2035,7 @@ func (r *Reconstructor) judgePress(out []Output) []Output {
 	r.makeView()
 	toMove := r.lines[0].pos.SideToMove()
 	if side == toMove && r.standReply(side) {
-		defer func() {
-			r.viewOK = false
-			r.makeView()
-		}()
+		defer r.replyBack()
 	}
 	r.judgingPress = true
 	best, ix, useIx := r.weigh(true)
@@ -2184,7 +2181,7 @@ func (r *Reconstructor) recapturePair() int {
 // filled: Nxb3 was judged with the c3 knight out of place). A reply
 // already landed is taken off the view too (Nf4 pressed before its
 // landing was read, Nc4 lifted and landed before the press was judged).
-// It reports whether it changed the view.
+// It reports whether it changed the view (replyBack restores it).
 func (r *Reconstructor) standReply(side chess.Color) bool {
 	P := &r.lines[0].pos
 	// liftedAfter: game square s emptied after the press, and no piece
@@ -2264,7 +2261,12 @@ func (r *Reconstructor) standReply(side chess.Color) bool {
 			r.v.byPiece[pc] |= sb
 		}
 	}
-	return b|set != 0
+	if b|set == 0 {
+		return false
+	}
+	r.editSeq++
+	r.viewEdit = r.editSeq
+	return true
 }
 
 // replySetMs is the least time after a press that the reply's piece
@@ -2288,7 +2290,7 @@ func (r *Reconstructor) pressInHand(t int64) bool {
 		return false
 	}
 	r.makeView()
-	dropped := r.replyOff(side)
+	dropped := r.standReply(side)
 	d := r.v.diff(P)
 	inHand := d != 0 && d&^(P.ByColor(side)&^r.v.occ) == 0
 	if inHand {
@@ -2303,21 +2305,9 @@ func (r *Reconstructor) pressInHand(t int64) bool {
 	return inHand
 }
 
-// replyOff shows on the view the board the press by side is judged on
-// (standReply) and reports whether that changed the view; explanations
-// are then asked afresh (they are kept per change, not per view) until
-// replyBack restores it.
-func (r *Reconstructor) replyOff(side chess.Color) bool {
-	if !r.standReply(side) {
-		return false
-	}
-	r.explained = false
-	return true
-}
-
-// replyBack shows the board again after replyOff changed the view.
+// replyBack shows the raw board again after standReply changed the view.
 func (r *Reconstructor) replyBack() {
-	r.explained, r.viewOK = false, false
+	r.viewOK = false
 	r.makeView()
 }
 

@@ -388,6 +388,9 @@ type Reconstructor struct {
 	explained  bool
 	explResync bool // the last explanation was allowed to re-synchronise
 	explStood  bool // ... and its best left a piece seen standing unexplained (stoodCost)
+	// viewEdit is 0 while v shows raw, else the number (of editSeq) of
+	// the edit standReply made to it: explanations are kept per view.
+	viewEdit, editSeq uint32
 }
 
 // New makes a Reconstructor for one board and game.
@@ -738,7 +741,7 @@ func (r *Reconstructor) liftAfterPress(ev *trace.Event, out []Output) []Output {
 		}
 		return r.decidePress(out)
 	}
-	if r.lines[0].pos.SideToMove() == r.pressSide && r.replyOff(r.pressSide) {
+	if r.lines[0].pos.SideToMove() == r.pressSide && r.standReply(r.pressSide) {
 		// The reply's piece read on its way before this, its lift (Qxd6
 		// pressed, the d8 queen slid via d7 and d7 read filled 8 ms
 		// before d8 was read empty): the board without it, as the press
@@ -836,10 +839,10 @@ func (r *Reconstructor) adoptHeld(out []Output) []Output {
 	r.cands = append(r.cands[:0], r.pressHeld)
 	r.explained = false
 	cur := r.raw
-	r.raw = r.pressHeldRaw
+	r.setRaw(r.pressHeldRaw)
 	r.makeView()
 	out = r.adoptPressed(0, out)
-	r.raw = cur
+	r.setRaw(cur)
 	r.makeView()
 	r.rec.off(unrotSquare(held, r.orient), r.pressHeldT)
 	return r.pressFlags(out)
@@ -1000,8 +1003,7 @@ func (r *Reconstructor) frame(ev *trace.Event) {
 			r.rec.on(s, ev.T, chess.NoPiece, false, false)
 		}
 	}
-	r.raw = nb
-	r.rawVer++
+	r.setRaw(nb)
 	if chg != 0 {
 		r.rec.framed = true
 		r.changed(ev.T)
@@ -1067,6 +1069,12 @@ func (r *Reconstructor) putBack() {
 	}
 }
 
+// setRaw replaces the raw board; the view follows at the next makeView.
+func (r *Reconstructor) setRaw(b physBoard) {
+	r.raw = b
+	r.rawVer++
+}
+
 // makeView renders the raw board in game coordinates into r.v, unless
 // it already shows the same raw board the same way round.
 func (r *Reconstructor) makeView() {
@@ -1074,7 +1082,7 @@ func (r *Reconstructor) makeView() {
 		return
 	}
 	r.raw.makeView(r.orient, &r.v)
-	r.viewOK, r.viewRaw, r.viewOrient = true, r.rawVer, r.orient
+	r.viewOK, r.viewRaw, r.viewOrient, r.viewEdit = true, r.rawVer, r.orient, 0
 }
 
 // viewSquare follows a change of raw square s, made since the view

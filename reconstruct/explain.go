@@ -955,7 +955,8 @@ func (r *Reconstructor) explain(allowBack, allowResync bool) int {
 	// An answer found without re-synchronising serves a question that
 	// allows it too: the search runs only when nothing closer fits (or
 	// only a takeback does).
-	key := explainKey{t: r.lastChange, ver: r.ver, orient: r.orient, back: allowBack, promo: r.promo, deep: r.fastResync()}
+	key := explainKey{t: r.lastChange, ver: r.ver, orient: r.orient, back: allowBack, promo: r.promo, deep: r.fastResync(),
+		edit: r.viewEdit}
 	if r.explained && key == r.explKey && (r.explResync || !allowResync || r.explBest >= 0 && r.cands[r.explBest].back == 0 && !r.explStood) &&
 		!(r.judgingPress && r.explBest >= 0 && r.cands[r.explBest].n > 1 && !r.fitsPress(&r.cands[r.explBest], r.pressSide)) {
 		// (Sequences found before the press, which now ends them on
@@ -969,6 +970,9 @@ func (r *Reconstructor) explain(allowBack, allowResync bool) int {
 
 // explainKey identifies what an explanation depends on.
 type explainKey struct {
+	// edit: the view as edited, which a press judges with the reply's
+	// squares taken off (standReply), at the same change.
+	edit   uint32
 	t      int64
 	ver    uint32
 	orient uint8
