@@ -1919,14 +1919,24 @@ func (r *Reconstructor) press(side chess.Color, t int64, out []Output) []Output 
 		return out
 	}
 	if r.pending && r.pressSide != side {
-		if r.pressInHand(t) {
+		hold := r.pressInHand(t)
+		if len(r.chain) > 0 {
+			// (The pending one's piece may be down by now, and this
+			// press's still in the hand.)
+			r.makeView()
+			tol := r.changedAfter(t) &^ r.v.occ
+			hold = len(r.chain) < maxChain && (r.recaptureChain(len(r.chain)+2, true, tol) >= 0 || r.recaptureChain(len(r.chain)+2, false, tol) >= 0)
+		}
+		if hold {
 			// The waiting press's piece not read down yet: taken by
 			// the reply before any sweep read it, the reply pressed
 			// before its own landing was read (Bg2 on a 250 ms piece
 			// board, the bishop taken off g2 74 ms after White's press
-			// and Bxg2 pressed before g2 was read): the two presses
-			// are judged together, when the board shows the moves.
-			r.prevPress.ok, r.prevPress.side, r.prevPress.t, r.prevPress.clk, r.prevPress.raw = true, r.pressSide, r.pressT, r.pressClk, r.raw
+			// and Bxg2 pressed before g2 was read): the presses are
+			// judged together, when the board shows the moves. So on
+			// for a third (e5 fxe5 Bxe5, no landing read before the
+			// bishop's).
+			r.chain = append(r.chain, heldPress{side: r.pressSide, t: r.pressT, clk: r.pressClk, raw: r.raw})
 		} else {
 			// The opponent's press while one is still waiting for the
 			// board: the move it completed was made before the reply
@@ -2020,13 +2030,13 @@ func (r *Reconstructor) pressFlags(out []Output) []Output {
 func (r *Reconstructor) pressDone() {
 	r.decisions++
 	r.pending, r.pressWait, r.pressHeldSq, r.pressQuick, r.slideOn = false, 0, chess.NoSquare, false, false
-	r.prevPress.ok = false
+	r.chain = r.chain[:0]
 }
 
 func (r *Reconstructor) judgePress(out []Output) []Output {
-	if r.prevPress.ok {
+	if len(r.chain) > 0 {
 		var ok bool
-		if out, ok = r.judgeTwoPresses(out); ok {
+		if out, ok = r.judgeChain(out); ok {
 			return out
 		}
 	}
@@ -2087,84 +2097,128 @@ func (r *Reconstructor) judgePress(out []Output) []Output {
 	return r.actInexact(ix, side, t, true, out)
 }
 
-// judgeTwoPresses judges the pending press together with the one before
-// it (prevPress): when the board shows, exactly, the earlier presser's
-// move and the reply, both are made, each with its own clock reading. If
-// not, the earlier press is judged first, on the board as it stood at the
-// later press (as when it was not held), and ok false leaves the pending
-// one to the caller.
-func (r *Reconstructor) judgeTwoPresses(out []Output) ([]Output, bool) {
-	prev := r.prevPress
-	r.prevPress.ok = false
+// judgeChain judges the pending press together with those held before
+// it (chain): when the board shows, exactly, the held presses' moves and
+// the pending one's, all are made, each with its own clock reading. If
+// not, each held press is judged in turn, on the board as it stood at the
+// press after it (as when it was not held), and ok false leaves the
+// pending one to the caller.
+func (r *Reconstructor) judgeChain(out []Output) ([]Output, bool) {
+	var held [maxChain]heldPress
+	chain := held[:copy(held[:], r.chain)]
+	r.chain = r.chain[:0]
+	k := len(chain) + 1
 	r.makeView()
 	b := r.explainFirst(true)
-	if b < 0 || r.cands[b].back != 0 || r.cands[b].n != 2 || !r.fitsPress(&r.cands[b], r.pressSide) {
-		b = r.recapturePair()
+	if b < 0 || r.cands[b].back != 0 || r.cands[b].n != k || !r.fitsPress(&r.cands[b], r.pressSide) {
+		b = r.recaptureChain(k, false, 0)
+	}
+	if b < 0 {
+		// Then with squares changed after the last press left out: a
+		// piece the presser's hand knocked going back (f2 knocked
+		// onto g1 as Nxd4 was pressed) is alerted as it stays.
+		b = r.recaptureChain(k, false, r.changedAfter(r.pressT))
 	}
 	if b >= 0 {
 		r.pressDone()
 		n0 := len(r.plies)
 		out = r.adoptPressed(b, out)
-		if len(r.plies) == n0+2 {
-			setPlyClock(out, r.befores[n0].Ply()+1, prev.clk)
+		if len(r.plies) == n0+k {
+			for i, h := range chain {
+				setPlyClock(out, r.befores[n0].Ply()+1+i, h.clk)
+			}
 		}
 		return r.pressFlags(out), true
 	}
-	// The earlier press first, on the board as it stood at the later
-	// press (as it was judged when not held), then this one.
 	side, t, clk := r.pressSide, r.pressT, r.pressClk
-	r.pressSide, r.pressT, r.pressClk = prev.side, prev.t, prev.clk
 	fell := r.pressFell
 	r.pressFell = nil
 	cur := r.raw
-	r.raw, r.viewOK, r.explained = prev.raw, false, false
-	out = r.judgePress(out)
-	r.raw, r.viewOK, r.explained = cur, false, false
+	for _, h := range chain {
+		r.pressSide, r.pressT, r.pressClk = h.side, h.t, h.clk
+		r.setRaw(h.raw)
+		r.explained = false
+		out = r.judgePress(out)
+		if r.state == stateEnded {
+			break
+		}
+	}
+	r.setRaw(cur)
+	r.explained = false
 	r.makeView()
-	r.pending, r.pressSide, r.pressT, r.pressClk, r.pressFell = true, side, t, clk, fell
 	if r.state == stateEnded {
 		r.pending = false
 		return out, true
 	}
+	r.pending, r.pressSide, r.pressT, r.pressClk, r.pressFell = true, side, t, clk, fell
 	return out, false
 }
 
-// recapturePair looks, for judgeTwoPresses, for a move of the player to
-// move from a square the board shows empty and the reply capturing the
-// moved piece where it landed, after which the board is as the sensors
-// show it (pieces out of place accepted either way as for any move); it
-// makes the cheapest r.cands[0] and returns 0, or -1 if none. The
-// searches may not look two plies ahead while a piece is in the air.
-func (r *Reconstructor) recapturePair() int {
+// changedAfter is the game squares read lifted or set down after t.
+func (r *Reconstructor) changedAfter(t int64) chess.Bitboard {
+	var b chess.Bitboard
+	for s := chess.Square(0); s < 64; s++ {
+		off, lifted := r.lastOff(s)
+		on, placed := r.lastOn(s)
+		if lifted && off > t || placed && on > t {
+			b |= s.Bitboard()
+		}
+	}
+	return b
+}
+
+// recaptureChain finds, from the game position, the k moves of the k
+// presses judged together, each after the first taking the piece the
+// one before set down, where it landed, every move from a square the
+// board shows empty, that bring the game to the board: exactly, or with
+// the last move's piece still in the hand (inHand: its landing empty on
+// the board), but for squares of tol (changed after the last press: the
+// next move begun, a piece knocked by the presser's hand going back). The
+// likeliest becomes r.cands[0]; -1: none.
+func (r *Reconstructor) recaptureChain(k int, inHand bool, tol chess.Bitboard) int {
 	P := &r.lines[0].pos
 	rv := r.recView()
 	found := false
 	var best cand
-	for _, a := range r.legal(P).Moves() {
-		if r.v.occ.Has(a.From()) || a.IsCastling() {
-			continue
-		}
-		q := *P
-		q.MakeMove(a)
-		land := moveLanding(a)
-		for _, m := range r.legal(&q).Moves() {
-			if m.To() != land || m.IsCastling() {
+	var seq [maxChain + 1]chess.Move
+	var walk func(p *chess.Position, d int)
+	walk = func(p *chess.Position, d int) {
+		// (Not r.legal: its cache may not hold a list across the
+		// deeper calls.)
+		var ml chess.MoveList
+		p.GenerateLegal(&ml)
+		for _, m := range ml.Moves() {
+			if r.v.occ.Has(m.From()) || m.IsCastling() || d > 0 && m.To() != moveLanding(seq[d-1]) {
 				continue
 			}
-			q2 := q
-			q2.MakeMove(m)
-			if r.v.diff(&q2)&^r.excused(&q2) != 0 {
+			q := *p
+			q.MakeMove(m)
+			seq[d] = m
+			if d+1 < k {
+				walk(&q, d+1)
 				continue
 			}
-			c := cand{line: 0, n: 2}
-			c.moves[0], c.moves[1] = a, m
-			sc, missed := r.seqCost(P, r.lastTo(0, 0), c.moves[:2], &rv)
-			c.cost, c.missed = sc, missed
+			var want chess.Bitboard
+			if inHand {
+				want = moveLanding(m).Bitboard()
+				if r.v.occ&want != 0 {
+					continue
+				}
+			}
+			d := r.v.diff(&q) &^ r.excused(&q)
+			if d&want != want || d&^want&^tol != 0 || (d&^want).Count() > 2 {
+				continue
+			}
+			c := cand{line: 0, n: k}
+			copy(c.moves[:], seq[:k])
+			c.cost, c.missed = r.seqCost(P, r.lastTo(0, 0), c.moves[:k], &rv)
+			c.cost += costMisplaced * (d &^ want).Count()
 			if !found || c.cost < best.cost {
 				found, best = true, c
 			}
 		}
 	}
+	walk(P, 0)
 	if !found {
 		return -1
 	}
@@ -2283,6 +2337,12 @@ const replySetMs = 50
 func (r *Reconstructor) pressInHand(t int64) bool {
 	P := &r.lines[0].pos
 	side := r.pressSide
+	if len(r.chain) > 0 {
+		// Presses held before it: the moves of all, the last one's
+		// piece in the hand.
+		r.makeView()
+		return t < r.chain[0].t+r.timing.AlertMs && r.recaptureChain(len(r.chain)+1, true, r.changedAfter(r.pressT)&^r.v.occ) >= 0
+	}
 	if t >= r.pressT+r.timing.AlertMs || P.SideToMove() != side || r.sensor == trace.Occupancy {
 		// (An occupancy board cannot take the reply's landing off the
 		// board the press is judged on: waiting for the reply would
@@ -2291,8 +2351,35 @@ func (r *Reconstructor) pressInHand(t int64) bool {
 	}
 	r.makeView()
 	dropped := r.standReply(side)
+	lifted := P.ByColor(side) &^ r.v.occ
 	d := r.v.diff(P)
-	inHand := d != 0 && d&^(P.ByColor(side)&^r.v.occ) == 0
+	if d&lifted != 0 {
+		// Less squares not seen changed since the presser's first
+		// lift (out of place already), which the press explains no
+		// more than the settle will (a pawn knocked onto c1 by White's
+		// hand after its press, c8 lifted 0.9 s later, Bb7 pressed
+		// 326 ms before its landing was read: a clock-without-move
+		// penalty).
+		first := t
+		for e := d & lifted; e != 0; e &= e - 1 {
+			if off, ok := r.lastOff(e.First()); ok {
+				first = min(first, off)
+			}
+		}
+		// (A square with no change kept, since the last decision, is
+		// never one the board shows a piece of the presser's on that
+		// the game has not: the pressed move's landing.)
+		landed := r.v.seen(side) &^ P.ByColor(side)
+		for e := d &^ lifted; e != 0; e &= e - 1 {
+			s := e.First()
+			off, wasOff := r.lastOff(s)
+			on, wasOn := r.lastOn(s)
+			if (wasOff || wasOn || !landed.Has(s)) && (!wasOff || off < first) && (!wasOn || on < first) {
+				d &^= s.Bitboard()
+			}
+		}
+	}
+	inHand := d != 0 && d&^lifted == 0
 	if inHand {
 		// Not a move the board shows (a capture on an occupancy board
 		// differs from the game by the square the piece left alone).

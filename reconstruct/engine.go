@@ -168,6 +168,18 @@ const fastResyncBudget = 20000
 // shows there at most a scan or so before its own square empties.
 const slideLiftMs = 25
 
+// heldPress is a press judged later, with the one after it (chain).
+type heldPress struct {
+	side chess.Color
+	t    int64
+	clk  int64
+	raw  physBoard // the board when the next press came
+}
+
+// maxChain bounds the presses held in a chain: four plies, each taken
+// before it was read, is as far as the fastest hands were seen to go.
+const maxChain = 3
+
 // heldMove is a move that stood still on the board until a change that
 // may be the reply's first or the mover's hand going on: a piece of its
 // player lifted that the opponent could capture (the reply's victim
@@ -291,16 +303,12 @@ type Reconstructor struct {
 	pressQuick bool
 	pressSide  chess.Color
 	pressT     int64
-	// prevPress: the press before the pending one, of the other side,
-	// whose piece was still not read down when that press came
-	// (pressInHand): the two are judged together (judgePress).
-	prevPress struct {
-		ok   bool
-		side chess.Color
-		t    int64
-		clk  int64
-		raw  physBoard // the board at the later press
-	}
+	// chain: the presses before the pending one, sides alternating,
+	// each made while its move's piece was still not read down
+	// (pressInHand): taken by the next move's hand before any sweep read
+	// it where it landed (e5 fxe5 Bxe5, each pressed). All are judged
+	// together (judgePress).
+	chain     []heldPress
 	pressClk  int64             // the presser's clock after the press (ms), -1 if unknown
 	pressFell []rules.ClockFlag // flags that fell before the press
 	promo     chess.PieceType   // promotion piece chosen by input, not yet used
