@@ -22,7 +22,10 @@ func (r *Reconstructor) onSettle(t int64, out []Output) []Output {
 				r.pressWait = w
 				return out
 			}
-			if b := r.explainFirst(true); b < 0 || !r.cands[b].changes() {
+			if r.slidOnHeld() {
+				// (The piece went on: the board decides.)
+				r.pressHeldSq = chess.NoSquare
+			} else if b := r.explainFirst(true); b < 0 || !r.cands[b].changes() {
 				return r.adoptHeld(out)
 			}
 		}
@@ -1925,7 +1928,7 @@ func (r *Reconstructor) press(side chess.Color, t int64, out []Output) []Output 
 			// press's still in the hand.)
 			r.makeView()
 			tol := r.changedAfter(t) &^ r.v.occ
-			hold = len(r.chain) < maxChain && (r.recaptureChain(len(r.chain)+2, true, tol) >= 0 || r.recaptureChain(len(r.chain)+2, false, tol) >= 0)
+			hold = len(r.chain) < maxChain && (r.pressedChain(len(r.chain)+2, true, tol) >= 0 || r.pressedChain(len(r.chain)+2, false, tol) >= 0)
 		}
 		if hold {
 			// The waiting press's piece not read down yet: taken by
@@ -2111,13 +2114,13 @@ func (r *Reconstructor) judgeChain(out []Output) ([]Output, bool) {
 	r.makeView()
 	b := r.explainFirst(true)
 	if b < 0 || r.cands[b].back != 0 || r.cands[b].n != k || !r.fitsPress(&r.cands[b], r.pressSide) {
-		b = r.recaptureChain(k, false, 0)
+		b = r.pressedChain(k, false, 0)
 	}
 	if b < 0 {
 		// Then with squares changed after the last press left out: a
 		// piece the presser's hand knocked going back (f2 knocked
 		// onto g1 as Nxd4 was pressed) is alerted as it stays.
-		b = r.recaptureChain(k, false, r.changedAfter(r.pressT))
+		b = r.pressedChain(k, false, r.changedAfter(r.pressT))
 	}
 	if b >= 0 {
 		r.pressDone()
@@ -2167,15 +2170,16 @@ func (r *Reconstructor) changedAfter(t int64) chess.Bitboard {
 	return b
 }
 
-// recaptureChain finds, from the game position, the k moves of the k
-// presses judged together, each after the first taking the piece the
-// one before set down, where it landed, every move from a square the
-// board shows empty, that bring the game to the board: exactly, or with
-// the last move's piece still in the hand (inHand: its landing empty on
-// the board), but for squares of tol (changed after the last press: the
-// next move begun, a piece knocked by the presser's hand going back). The
-// likeliest becomes r.cands[0]; -1: none.
-func (r *Reconstructor) recaptureChain(k int, inHand bool, tol chess.Bitboard) int {
+// pressedChain finds, from the game position, the k moves of the k
+// presses judged together, every move from a square the board shows
+// empty (a move's landing may show the piece set down, or the next
+// move's piece that took it there before any sweep read it), that bring
+// the game to the board: exactly, or with the last move's piece still in
+// the hand (inHand: its landing empty on the board), but for up to two
+// squares of tol (changed after the last press: the next move begun, a
+// piece knocked by the presser's hand), each costing as a piece out of
+// place. The likeliest becomes r.cands[0]; -1: none.
+func (r *Reconstructor) pressedChain(k int, inHand bool, tol chess.Bitboard) int {
 	P := &r.lines[0].pos
 	rv := r.recView()
 	found := false
@@ -2188,7 +2192,7 @@ func (r *Reconstructor) recaptureChain(k int, inHand bool, tol chess.Bitboard) i
 		var ml chess.MoveList
 		p.GenerateLegal(&ml)
 		for _, m := range ml.Moves() {
-			if r.v.occ.Has(m.From()) || m.IsCastling() || d > 0 && m.To() != moveLanding(seq[d-1]) {
+			if r.v.occ.Has(m.From()) || m.IsCastling() {
 				continue
 			}
 			q := *p
@@ -2341,7 +2345,7 @@ func (r *Reconstructor) pressInHand(t int64) bool {
 		// Presses held before it: the moves of all, the last one's
 		// piece in the hand.
 		r.makeView()
-		return t < r.chain[0].t+r.timing.AlertMs && r.recaptureChain(len(r.chain)+1, true, r.changedAfter(r.pressT)&^r.v.occ) >= 0
+		return t < r.chain[0].t+r.timing.AlertMs && r.pressedChain(len(r.chain)+1, true, r.changedAfter(r.pressT)&^r.v.occ) >= 0
 	}
 	if t >= r.pressT+r.timing.AlertMs || P.SideToMove() != side || r.sensor == trace.Occupancy {
 		// (An occupancy board cannot take the reply's landing off the

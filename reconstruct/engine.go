@@ -767,6 +767,16 @@ func (r *Reconstructor) liftAfterPress(ev *trace.Event, out []Output) []Output {
 	if pc := r.lines[0].pos.PieceAt(gs); pc == chess.NoPiece || pc.Color() == r.pressSide {
 		return out
 	}
+	if ev.T < r.pressHeldT+r.sweepMs() && r.canSlideOn(&r.pressHeld) {
+		// The held piece, a bishop, rook or queen with its line open
+		// beyond the landing, may be sliding on and read there up to a
+		// sweep after its lift, the reply begun at once (11... Bb4 slid
+		// via d6 and c5, pressed, c5 read emptied, f2 lifted 16 ms
+		// later and b4 read filled 153 ms after c5: Bc5 was published).
+		// Decided at the sweep's end (pressDue), or by the board.
+		r.pressWait = r.pressHeldT + r.sweepMs()
+		return out
+	}
 	if r.slidesOn(&r.pressHeld, gs) {
 		// Decided at the next reading (slideOnLift): 34... Qxe3 slid
 		// b6-d4-e3 and pressed as it landed, d4 read emptied after the
@@ -816,6 +826,39 @@ func (r *Reconstructor) slideOnLift(ev *trace.Event, out []Output) []Output {
 	return out
 }
 
+// canSlideOn reports whether c's move, a bishop's, rook's or queen's,
+// not a capture, has a square beyond its landing on its line that it may
+// slide on to (a capture's victim stood in the way: Bxg7 pressed and
+// the bishop taken at once, the king's lift is the reply's).
+func (r *Reconstructor) canSlideOn(c *cand) bool {
+	return c.n == 1 && r.lines[c.line].pos.PieceAt(c.moves[0].To()) == chess.NoPiece && r.slideOnSquares(c) != 0
+}
+
+// slidOnHeld reports whether the held move's piece shows on a square
+// beyond its landing on its line, set down since the held lift.
+func (r *Reconstructor) slidOnHeld() bool {
+	for e := r.slideOnSquares(&r.pressHeld) & r.v.occ; e != 0; e &= e - 1 {
+		if on, ok := r.lastOn(e.First()); ok && on > r.pressHeldT {
+			return true
+		}
+	}
+	return false
+}
+
+// slideOnSquares is the squares s for which slidesOn(c, s).
+func (r *Reconstructor) slideOnSquares(c *cand) chess.Bitboard {
+	if c.n != 1 || c.back != 0 || c.stale {
+		return 0
+	}
+	var b chess.Bitboard
+	for s := chess.Square(0); s < 64; s++ {
+		if r.slidesOn(c, s) {
+			b |= s.Bitboard()
+		}
+	}
+	return b
+}
+
 // slidesOn reports whether square s lies beyond the landing of c's move,
 // a bishop's, rook's or queen's, on its line with nothing between, and
 // holds no piece of the mover's.
@@ -861,10 +904,14 @@ func (r *Reconstructor) adoptHeld(out []Output) []Output {
 func (r *Reconstructor) pressDue(t int64, out []Output) []Output {
 	switch {
 	case !r.pending || r.pressWait <= 0 || t < r.pressWait || r.fired&firedSettle == 0 && !(r.pressQuick && r.lastChange < r.pressT):
-	case r.holding():
+	case r.holding() && !r.slidOnHeld():
 		// Neither the reply nor the held piece going on came within a
 		// sweep of its lift: the move held was the move.
 		out = r.adoptHeld(out)
+	case r.holding():
+		// The held piece shows further on its line: the board decides.
+		r.pressHeldSq = chess.NoSquare
+		out = r.decidePress(out)
 	case r.pressInHand(t):
 		// The pressed piece not read down yet, a sweep on (Ng6 landed
 		// 28 ms before the press and read 131 ms after it, by a scan
