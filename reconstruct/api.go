@@ -233,6 +233,10 @@ type Output struct {
 	// ClockMs (final Move): the mover's remaining time after the clock
 	// press when the time control is known; -1 otherwise.
 	ClockMs int64
+	// PressT (final Move): the time of the clock press that completed
+	// the move, 0 if none did. Moves judged together at a later press
+	// each name their own.
+	PressT int64
 
 	// Retract and Amend: the move withdrawn.
 	Old            chess.Move

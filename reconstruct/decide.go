@@ -2128,7 +2128,7 @@ func (r *Reconstructor) judgeChain(out []Output) ([]Output, bool) {
 		out = r.adoptPressed(b, out)
 		if len(r.plies) == n0+k {
 			for i, h := range chain {
-				setPlyClock(out, r.befores[n0].Ply()+1+i, h.clk)
+				setPlyClock(out, r.befores[n0].Ply()+1+i, h.clk, h.t)
 			}
 		}
 		return r.pressFlags(out), true
@@ -2498,20 +2498,21 @@ func (r *Reconstructor) adoptPressed(best int, out []Output) []Output {
 	n0 := len(r.plies)
 	out = r.adopt(best, r.lastChange, out)
 	if len(r.plies) > n0 {
-		setPlyClock(out, r.befores[len(r.plies)-1].Ply()+1, r.pressClk)
+		setPlyClock(out, r.befores[len(r.plies)-1].Ply()+1, r.pressClk, r.pressT)
 	}
 	return out
 }
 
-// setPlyClock gives the final move of ply among outs the clock reading
-// clk (ms), unless that is unknown (-1).
-func setPlyClock(outs []Output, ply int, clk int64) {
-	if clk < 0 {
-		return
-	}
+// setPlyClock gives the final move of ply among outs the press at t
+// that completed it, and its clock reading clk (ms) unless that is
+// unknown (-1).
+func setPlyClock(outs []Output, ply int, clk, t int64) {
 	for i := len(outs) - 1; i >= 0; i-- {
 		if outs[i].Kind == Move && !outs[i].Provisional && outs[i].Ply == ply {
-			outs[i].ClockMs = clk
+			outs[i].PressT = t
+			if clk >= 0 {
+				outs[i].ClockMs = clk
+			}
 			return
 		}
 	}

@@ -197,6 +197,27 @@ type Session struct {
 	backlog     []reconstruct.Output
 	resumeClock [2]time.Duration    // Config.Remaining, until the clock starts
 	endClock    rules.ClockSnapshot // the clocks when the game ended, stopped
+	// presses: the clocks at the last presses, so that moves judged
+	// together at a later press each get the time at their own
+	// (reconstruct.Output.PressT).
+	presses [8]pressClock
+	npress  int
+}
+
+// pressClock is the clocks right after a press at t.
+type pressClock struct {
+	t    int64
+	snap rules.ClockSnapshot
+}
+
+// clockAtPress is the clocks kept for the press at t, if kept.
+func (s *Session) clockAtPress(t int64) (rules.ClockSnapshot, bool) {
+	for i := range s.presses {
+		if p := &s.presses[i]; t > 0 && p.t == t {
+			return p.snap, true
+		}
+	}
+	return rules.ClockSnapshot{}, false
 }
 
 // New starts a session.

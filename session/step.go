@@ -199,6 +199,9 @@ func (s *Session) finalMove(o *reconstruct.Output, out []Output) []Output {
 	snap, ok := s.Clock(s.lastT)
 	if s.provEnd && ok && s.clock.Started() {
 		snap = s.clock.Snapshot(at(o.T))
+	} else if p, kept := s.clockAtPress(o.PressT); ok && kept {
+		// (Judged at a later press, with the moves after it.)
+		snap = p
 	}
 	if ok {
 		m.ClockMs = snap.Remaining[mover].Milliseconds()
@@ -591,6 +594,8 @@ func (s *Session) press(side chess.Color, t int64, out []Output) []Output {
 	}
 	s.lastT = max(s.lastT, t)
 	snap, _ := s.Clock(t)
+	s.presses[s.npress%len(s.presses)] = pressClock{t: t, snap: snap}
+	s.npress++
 	return append(out, Output{Output: reconstruct.Output{Kind: ClockChange, T: t, Side: side, ClockMs: res.Clk.Milliseconds(), From: chess.NoSquare, To: chess.NoSquare},
 		ClockEvent: "press", Clock: snap, Timed: true})
 }
