@@ -1927,8 +1927,12 @@ func (r *Reconstructor) press(side chess.Color, t int64, out []Output) []Output 
 			// (The pending one's piece may be down by now, and this
 			// press's still in the hand.)
 			r.makeView()
-			tol := r.changedAfter(t) &^ r.v.occ
-			hold = len(r.chain) < maxChain && (r.pressedChain(len(r.chain)+2, true, tol) >= 0 || r.pressedChain(len(r.chain)+2, false, tol) >= 0)
+			// (Squares changed since the chain's first press may be
+			// a hand's knock going back: c2 knocked onto c3 after
+			// Nxd4 was pressed.)
+			ts := append(r.chainTimes(), t)
+			tol := r.changedAfter(ts[0])
+			hold = len(r.chain) < maxChain && (r.pressedChain(ts, t, true, tol) >= 0 || r.pressedChain(ts, t, false, tol) >= 0)
 		}
 		if hold {
 			// The waiting press's piece not read down yet: taken by
@@ -2108,19 +2112,20 @@ func (r *Reconstructor) judgePress(out []Output) []Output {
 // pending one to the caller.
 func (r *Reconstructor) judgeChain(out []Output) ([]Output, bool) {
 	var held [maxChain]heldPress
+	ts := r.chainTimes()
 	chain := held[:copy(held[:], r.chain)]
 	r.chain = r.chain[:0]
 	k := len(chain) + 1
 	r.makeView()
 	b := r.explainFirst(true)
-	if b < 0 || r.cands[b].back != 0 || r.cands[b].n != k || !r.fitsPress(&r.cands[b], r.pressSide) {
-		b = r.pressedChain(k, false, 0)
+	if b < 0 || r.cands[b].back != 0 || r.cands[b].line != 0 || r.cands[b].n != k || !r.fitsPress(&r.cands[b], r.pressSide) || !r.liftedInTurn(r.cands[b].moves[:k], ts) {
+		b = r.pressedChain(ts, 0, false, 0)
 	}
 	if b < 0 {
-		// Then with squares changed after the last press left out: a
-		// piece the presser's hand knocked going back (f2 knocked
-		// onto g1 as Nxd4 was pressed) is alerted as it stays.
-		b = r.pressedChain(k, false, r.changedAfter(r.pressT))
+		// Then with squares changed after the first press left out: a
+		// piece a presser's hand knocked going back (f2 knocked onto
+		// g1 as Nxd4 was pressed) is alerted as it stays.
+		b = r.pressedChain(ts, 0, false, r.changedAfter(ts[0]))
 	}
 	if b >= 0 {
 		r.pressDone()
@@ -2170,8 +2175,39 @@ func (r *Reconstructor) changedAfter(t int64) chess.Bitboard {
 	return b
 }
 
-// pressedChain finds, from the game position, the k moves of the k
-// presses judged together, every move from a square the board shows
+// liftedInTurn reports whether each of moves, those of the presses at
+// ts, had its piece lifted before its press (liftedBy): the order the
+// board cannot show (Bc4 Nf6 Nc3 and Nc3 Nf6 Bc4 leave the same board,
+// but the b1 knight was lifted after Black's press).
+func (r *Reconstructor) liftedInTurn(moves []chess.Move, ts []int64) bool {
+	for i, m := range moves {
+		if !r.liftedBy(m, ts[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// liftedBy reports whether m's piece, if its square was read lifted at
+// all, was lifted before a press at t, but for a sweep's delay in
+// reading it.
+func (r *Reconstructor) liftedBy(m chess.Move, t int64) bool {
+	off, ok := r.lastOff(m.From())
+	return !ok || off <= t+r.sweepMs()
+}
+
+// chainTimes is the times of the held presses and the pending one.
+func (r *Reconstructor) chainTimes() []int64 {
+	ts := make([]int64, 0, maxChain+2)
+	for _, h := range r.chain {
+		ts = append(ts, h.t)
+	}
+	return append(ts, r.pressT)
+}
+
+// pressedChain finds, from the game position, the moves of the presses
+// at ts judged together (each move's piece lifted before its press, but
+// for a sweep's delay in reading it), every move from a square the board shows
 // empty (a move's landing may show the piece set down, or the next
 // move's piece that took it there before any sweep read it), that bring
 // the game to the board: exactly, or with the last move's piece still in
@@ -2179,7 +2215,8 @@ func (r *Reconstructor) changedAfter(t int64) chess.Bitboard {
 // squares of tol (changed after the last press: the next move begun, a
 // piece knocked by the presser's hand), each costing as a piece out of
 // place. The likeliest becomes r.cands[0]; -1: none.
-func (r *Reconstructor) pressedChain(k int, inHand bool, tol chess.Bitboard) int {
+func (r *Reconstructor) pressedChain(ts []int64, now int64, inHand bool, tol chess.Bitboard) int {
+	k := len(ts)
 	P := &r.lines[0].pos
 	rv := r.recView()
 	found := false
@@ -2195,6 +2232,9 @@ func (r *Reconstructor) pressedChain(k int, inHand bool, tol chess.Bitboard) int
 			if r.v.occ.Has(m.From()) || m.IsCastling() {
 				continue
 			}
+			if !r.liftedBy(m, ts[d]) {
+				continue
+			}
 			q := *p
 			q.MakeMove(m)
 			seq[d] = m
@@ -2202,21 +2242,44 @@ func (r *Reconstructor) pressedChain(k int, inHand bool, tol chess.Bitboard) int
 				walk(&q, d+1)
 				continue
 			}
-			var want chess.Bitboard
+			var want, late chess.Bitboard
 			if inHand {
 				want = moveLanding(m).Bitboard()
 				if r.v.occ&want != 0 {
 					continue
 				}
+				// An earlier move's landing may be unread too, its
+				// piece set down after the next press and read after
+				// this one (Bc4 Nf6 Nc3, each landing read just after
+				// the next press): shown empty, within two sweeps of
+				// its press (a sweep reads every square; a loop may
+				// run late).
+				for i, e := range seq[:k-1] {
+					if now < ts[i]+2*r.sweepMs()+quickPressMs {
+						late |= moveLanding(e).Bitboard()
+					}
+				}
+				late &= q.Occupied() &^ r.v.occ
+				// And the last move's piece may show on its way, on
+				// a square of its line read before it was lifted
+				// again (Rxe5 slid via e6, e6 read emptied after the
+				// press).
+				pc := p.PieceAt(m.From())
+				for e := chess.Between(m.From(), want.First()) & r.v.occ; e != 0; e &= e - 1 {
+					if s := e.First(); r.v.pieceAt(s) == pc || r.v.pieceKnown&s.Bitboard() == 0 && r.v.seen(pc.Color()).Has(s) {
+						late |= s.Bitboard()
+						break
+					}
+				}
 			}
 			d := r.v.diff(&q) &^ r.excused(&q)
-			if d&want != want || d&^want&^tol != 0 || (d&^want).Count() > 2 {
+			if d&want != want || d&^want&^late&^tol != 0 || (d&^want&^late).Count() > 2 {
 				continue
 			}
 			c := cand{line: 0, n: k}
 			copy(c.moves[:], seq[:k])
 			c.cost, c.missed = r.seqCost(P, r.lastTo(0, 0), c.moves[:k], &rv)
-			c.cost += costMisplaced * (d &^ want).Count()
+			c.cost += costMisplaced * (d &^ want &^ late).Count()
 			if !found || c.cost < best.cost {
 				found, best = true, c
 			}
@@ -2286,9 +2349,13 @@ func (r *Reconstructor) standReply(side chess.Color) bool {
 		}
 		if !P.Occupied().Has(s) {
 			set |= s.Bitboard()
-		} else if off, lifted := r.lastOff(s); lifted && off < r.pressT && P.PieceAt(s).Color() == side.Other() {
+		} else if off, lifted := r.lastOff(s); lifted && P.PieceAt(s).Color() == side.Other() && (off < r.pressT || off < on && P.AttackersTo(s, side.Other())&b != 0) {
 			// The opponent's piece the pressed move took, lifted
-			// before the press, and the reply landed there after it.
+			// before the press, and the reply landed there after it;
+			// or lifted after it, by the reply that took there (the
+			// victim swapped for the capturing piece within a sweep,
+			// Bxd5 pressed, d5 read emptied and d6 lifted, and Qxd5
+			// landed).
 			over |= s.Bitboard()
 		}
 	}
@@ -2300,6 +2367,9 @@ func (r *Reconstructor) standReply(side chess.Color) bool {
 	// bxc3): such a square shows a piece of side's, of a kind unread,
 	// when a piece of side's lifted can move there.
 	if took := r.pressedTo(side, set|over); took != 0 {
+		r.v.setColour(took, side)
+		set |= took
+	} else if took := r.pressedTo(side, r.heldVictim(side, b)); took != 0 && r.sensor != trace.Occupancy {
 		r.v.setColour(took, side)
 		set |= took
 	}
@@ -2327,6 +2397,30 @@ func (r *Reconstructor) standReply(side chess.Color) bool {
 	return true
 }
 
+// heldVictim is the square of a piece of side's opponent taken off
+// before side's press, that a piece of the opponent's lifted after the
+// press (of reply) can capture on: the pressed capture's piece taken
+// there before any sweep read it, the reply's piece still in the hand
+// (exd4 pressed before d4 was read filled, Nf3 lifted and held 5 s).
+// One square or none.
+func (r *Reconstructor) heldVictim(side chess.Color, reply chess.Bitboard) chess.Bitboard {
+	if reply == 0 {
+		return 0
+	}
+	P := &r.lines[0].pos
+	var v chess.Bitboard
+	for e := P.ByColor(side.Other()) &^ r.v.occ &^ reply; e != 0; e &= e - 1 {
+		s := e.First()
+		if off, ok := r.lastOff(s); ok && off < r.pressT && P.AttackersTo(s, side.Other())&reply != 0 {
+			v |= s.Bitboard()
+		}
+	}
+	if v.More() {
+		return 0
+	}
+	return v
+}
+
 // replySetMs is the least time after a press that the reply's piece
 // can be read set down: lifted after the press and carried (a bishop read
 // on a5 18 ms after White pressed was knocked there by White's hand, not
@@ -2345,7 +2439,16 @@ func (r *Reconstructor) pressInHand(t int64) bool {
 		// Presses held before it: the moves of all, the last one's
 		// piece in the hand.
 		r.makeView()
-		return t < r.chain[0].t+r.timing.AlertMs && r.pressedChain(len(r.chain)+1, true, r.changedAfter(r.pressT)&^r.v.occ) >= 0
+		// (Less squares changed since the first: a knock; none filled
+		// since the last, which may be its landing.)
+		// Not when the board shows them all, the last one's piece
+		// down (Nxd4 Nxd4, not Ne5 and Nxe5 with the knight in the
+		// hand).
+		ts := r.chainTimes()
+		if t >= ts[0]+r.timing.AlertMs || r.pressedChain(ts, t, false, r.changedAfter(ts[0])) >= 0 {
+			return false
+		}
+		return r.pressedChain(ts, t, true, r.changedAfter(ts[0])&^(r.v.occ&r.changedAfter(r.pressT))) >= 0
 	}
 	if t >= r.pressT+r.timing.AlertMs || P.SideToMove() != side || r.sensor == trace.Occupancy {
 		// (An occupancy board cannot take the reply's landing off the
@@ -2364,10 +2467,15 @@ func (r *Reconstructor) pressInHand(t int64) bool {
 		// hand after its press, c8 lifted 0.9 s later, Bb7 pressed
 		// 326 ms before its landing was read: a clock-without-move
 		// penalty).
-		first := t
+		first, held := t, chess.Bitboard(0)
 		for e := d & lifted; e != 0; e &= e - 1 {
 			if off, ok := r.lastOff(e.First()); ok {
 				first = min(first, off)
+			}
+			// (Lifted before the last decision too: the time is
+			// kept.)
+			if off, _ := r.lastOff(e.First()); off > 0 && off < r.pressT {
+				held |= e.First().Bitboard()
 			}
 		}
 		// (A square with no change kept, since the last decision, is
@@ -2380,6 +2488,43 @@ func (r *Reconstructor) pressInHand(t int64) bool {
 			on, wasOn := r.lastOn(s)
 			if (wasOff || wasOn || !landed.Has(s)) && (!wasOff || off < first) && (!wasOn || on < first) {
 				d &^= s.Bitboard()
+			}
+		}
+		// And squares changed after the press while the piece lifted
+		// before it is still in the hand, where a piece of the
+		// presser's was lifted after it too: that hand going back
+		// knocked it (c2 knocked onto c3 after Nxd4 was pressed, the
+		// knight not yet down), unless the board shows a move the
+		// press completes (below). A piece set down after the press
+		// with none lifted is the pressed piece (Na4-b5, illegal).
+		if held != 0 {
+			if knocked := lifted & r.changedAfter(r.pressT); knocked != 0 {
+				// (Next to a piece knocked, and where the piece in
+				// the hand cannot go: not its landing, d5 read
+				// filled 48 ms after the press and d8 knocked off.)
+				var near chess.Bitboard
+				for e := knocked; e != 0; e &= e - 1 {
+					near |= chess.KingAttacks(e.First())
+				}
+				for _, m := range r.legal(P).Moves() {
+					if held.Has(m.From()) {
+						near &^= moveLanding(m).Bitboard()
+					}
+				}
+				if after := r.changedAfter(r.pressT) & d &^ lifted; after.Count() <= knocked.Count() && after&^near == 0 {
+					d &^= after
+				}
+			}
+		}
+	}
+	if v := d &^ lifted & P.ByColor(side.Other()) &^ r.v.occ; v != 0 && !v.More() {
+		// One piece of the opponent's gone that a lifted piece of
+		// side's can take: the victim taken off first, the capturing
+		// piece in the hand (exd4 pressed before d4 was read filled).
+		for _, m := range r.legal(P).Moves() {
+			if lifted.Has(m.From()) && m.To() == v.First() && !m.IsCastling() {
+				d &^= v
+				break
 			}
 		}
 	}

@@ -747,6 +747,13 @@ func (r *Reconstructor) liftAfterPress(ev *trace.Event, out []Output) []Output {
 			r.pressHeld, r.pressHeldSq, r.pressHeldT, r.pressHeldRaw = *c, gs, ev.T, r.raw
 			return out
 		}
+		if !r.holding() && r.slideTrails(c) {
+			// The slide still read going on: the board decides, at the
+			// next press or the settle (3. Bb5 slid via e2, d3 and c4,
+			// each read filled, pressed, e2 and d3 read emptied after
+			// the press, g8 lifted before c4 was: Bc4 was published).
+			return out
+		}
 		return r.decidePress(out)
 	}
 	if r.lines[0].pos.SideToMove() == r.pressSide && r.standReply(r.pressSide) {
@@ -832,6 +839,23 @@ func (r *Reconstructor) slideOnLift(ev *trace.Event, out []Output) []Output {
 // the bishop taken at once, the king's lift is the reply's).
 func (r *Reconstructor) canSlideOn(c *cand) bool {
 	return c.n == 1 && r.lines[c.line].pos.PieceAt(c.moves[0].To()) == chess.NoPiece && r.slideOnSquares(c) != 0
+}
+
+// slideTrails reports whether c, one move of a bishop, rook or queen that
+// can slide on beyond its landing, was read on its way there with a
+// square of its path read emptied after the press: the sensor's readings
+// trail the hand, and the landing, read filled, may be read emptied next.
+func (r *Reconstructor) slideTrails(c *cand) bool {
+	if !r.canSlideOn(c) {
+		return false
+	}
+	m := c.moves[0]
+	for e := chess.Between(m.From(), m.To()); e != 0; e &= e - 1 {
+		if off, ok := r.lastOff(e.First()); ok && off > r.pressT {
+			return true
+		}
+	}
+	return false
 }
 
 // slidOnHeld reports whether the held move's piece shows on a square
