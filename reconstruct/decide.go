@@ -22,7 +22,7 @@ func (r *Reconstructor) onSettle(t int64, out []Output) []Output {
 				r.pressWait = w
 				return out
 			}
-			if r.slidOnHeld() {
+			if r.slidOnHeld() || r.heldLeft() {
 				// (The piece went on: the board decides.)
 				r.pressHeldSq = chess.NoSquare
 			} else if b := r.explainFirst(true); b < 0 || !r.cands[b].changes() {
@@ -2517,16 +2517,14 @@ func (r *Reconstructor) pressInHand(t int64) bool {
 			}
 		}
 	}
-	if v := d &^ lifted & P.ByColor(side.Other()) &^ r.v.occ; v != 0 && !v.More() {
-		// One piece of the opponent's gone that a lifted piece of
-		// side's can take: the victim taken off first, the capturing
-		// piece in the hand (exd4 pressed before d4 was read filled).
-		for _, m := range r.legal(P).Moves() {
-			if lifted.Has(m.From()) && m.To() == v.First() && !m.IsCastling() {
-				d &^= v
-				break
-			}
-		}
+	if gone := d &^ lifted & P.ByColor(side.Other()) &^ r.v.occ; d&lifted != 0 && gone.Count() <= 2 {
+		// Pieces of the opponent's gone are no sign the pressed move
+		// is done: a victim taken off first, the capturing piece in
+		// the hand (exd4 pressed before d4 was read filled), or a
+		// piece knocked off by either hand, alerted if it stays (f7
+		// knocked by Black's hand as it let go, read gone after
+		// White's king was lifted; Kb1 read 375 ms after the press).
+		d &^= gone
 	}
 	inHand := d != 0 && d&^lifted == 0
 	if inHand {

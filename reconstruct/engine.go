@@ -858,6 +858,21 @@ func (r *Reconstructor) slideTrails(c *cand) bool {
 	return false
 }
 
+// heldLeft reports whether the held move's piece was lifted from its
+// landing after the held lift (of a square beyond it) and is not back.
+func (r *Reconstructor) heldLeft() bool {
+	c := &r.pressHeld
+	if c.n == 0 {
+		return false
+	}
+	land := moveLanding(c.moves[c.n-1])
+	if land == r.pressHeldSq || r.v.occ.Has(land) {
+		return false
+	}
+	off, ok := r.lastOff(land)
+	return ok && off > r.pressHeldT
+}
+
 // slidOnHeld reports whether the held move's piece shows on a square
 // beyond its landing on its line, set down since the held lift.
 func (r *Reconstructor) slidOnHeld() bool {
@@ -928,6 +943,18 @@ func (r *Reconstructor) adoptHeld(out []Output) []Output {
 func (r *Reconstructor) pressDue(t int64, out []Output) []Output {
 	switch {
 	case !r.pending || r.pressWait <= 0 || t < r.pressWait || r.fired&firedSettle == 0 && !(r.pressQuick && r.lastChange < r.pressT):
+	case r.holding() && r.heldLeft():
+		// The held move's piece lifted from its landing since: it went
+		// on, a piece in the hand, as at the settle (Bxe6 slid via d5,
+		// e6 read emptied after the press and d5 after it, the bishop
+		// taken off e6 for fxe6 before any sweep read it there: Bd5
+		// was published).
+		r.pressHeldSq = chess.NoSquare
+		if r.pressInHand(t) {
+			r.pressWait = r.pressT + r.timing.AlertMs
+		} else {
+			out = r.decidePress(out)
+		}
 	case r.holding() && !r.slidOnHeld():
 		// Neither the reply nor the held piece going on came within a
 		// sweep of its lift: the move held was the move.
