@@ -18,7 +18,7 @@ func (r *Reconstructor) onSettle(t int64, out []Output) []Output {
 			// reply's lift or the piece going on decides (liftAfterPress)
 			// within a sweep of that lift, else the move held was the
 			// move (pressDue).
-			if w := r.pressHeldT + r.sweepMs(); t < w {
+			if w := r.heldUntil(); t < w {
 				r.pressWait = w
 				return out
 			}
@@ -2372,6 +2372,14 @@ func (r *Reconstructor) standReply(side chess.Color) bool {
 	} else if took := r.pressedTo(side, r.heldVictim(side, b)); took != 0 && r.sensor != trace.Occupancy {
 		r.v.setColour(took, side)
 		set |= took
+	}
+	if landed := set | over; landed != 0 {
+		// A piece of side's lifted after the press is no victim of the
+		// reply when the reply landed elsewhere: the pressed move's own
+		// piece, its lift read late (3... exd4 victim first, e5 read
+		// lifted 90 ms after the press and before f3, and Nxd4 landed
+		// on d4: a clock-without-move penalty was given).
+		b &^= P.ByColor(side) &^ landed
 	}
 	for e := b; e != 0; e &= e - 1 {
 		s := e.First()

@@ -541,8 +541,14 @@ func (ds *decodeState) search(i int, p chess.Position, pb physBoard, prevT int64
 				// piece: a knock. (Not a capture nobody saw land, taken at
 				// its piece's lift: its carry was not seen, and the later
 				// changes prove it. Nor a piece set down farther away: no
-				// knock sends it there.)
-				continue
+				// knock sends it there.) On colour and piece boards tried
+				// last, as a move the later changes must bear out (4. Ba4
+				// read 48 ms after b5 emptied, 227 ms after a6 landed,
+				// the game going on at 0.3 s a ply).
+				if r.sensor == trace.Occupancy {
+					continue
+				}
+				k += 5000
 			}
 			q := p
 			q.MakeMove(m)

@@ -747,11 +747,12 @@ func (r *Reconstructor) liftAfterPress(ev *trace.Event, out []Output) []Output {
 			r.pressHeld, r.pressHeldSq, r.pressHeldT, r.pressHeldRaw = *c, gs, ev.T, r.raw
 			return out
 		}
-		if !r.holding() && r.slideTrails(c) {
-			// The slide still read going on: the board decides, at the
-			// next press or the settle (3. Bb5 slid via e2, d3 and c4,
-			// each read filled, pressed, e2 and d3 read emptied after
-			// the press, g8 lifted before c4 was: Bc4 was published).
+		if pc := r.lines[0].pos.PieceAt(gs); !r.holding() && pc != chess.NoPiece && pc.Color() != r.pressSide && r.slideTrails(c, ev.T) {
+			// The reply's first lift while the slide is still read
+			// going on: the board decides, at the next press or the
+			// settle (3. Bb5 slid via e2, d3 and c4, each read filled,
+			// pressed, e2 and d3 read emptied after the press, g8
+			// lifted before c4 was: Bc4 was published).
 			return out
 		}
 		return r.decidePress(out)
@@ -842,20 +843,33 @@ func (r *Reconstructor) canSlideOn(c *cand) bool {
 }
 
 // slideTrails reports whether c, one move of a bishop, rook or queen that
-// can slide on beyond its landing, was read on its way there with a
-// square of its path read emptied after the press: the sensor's readings
-// trail the hand, and the landing, read filled, may be read emptied next.
-func (r *Reconstructor) slideTrails(c *cand) bool {
+// can slide on beyond its landing, may still be sliding at t: its landing
+// read filled less than a sweep before, or a square of its path read
+// emptied after the press. The sensor's readings trail the hand, and the
+// landing, read filled, may be read emptied next (3. Bb5 via d3, d3
+// read filled 130 ms before the press, a7 lifted 210 ms after d3 was
+// read and before d3 was read emptied: Bd3 was published).
+func (r *Reconstructor) slideTrails(c *cand, t int64) bool {
 	if !r.canSlideOn(c) {
 		return false
 	}
 	m := c.moves[0]
+	if on, ok := r.lastOn(m.To()); ok && t-on < r.sweepMs() {
+		return true
+	}
 	for e := chess.Between(m.From(), m.To()); e != 0; e &= e - 1 {
 		if off, ok := r.lastOff(e.First()); ok && off > r.pressT {
 			return true
 		}
 	}
 	return false
+}
+
+// heldUntil is when a held lift is decided if neither the reply nor the
+// held piece going on came: a sweep after it. (Not sooner, whatever
+// wait the press had set before the lift.)
+func (r *Reconstructor) heldUntil() int64 {
+	return r.pressHeldT + r.sweepMs()
 }
 
 // heldLeft reports whether the held move's piece was lifted from its
@@ -877,7 +891,7 @@ func (r *Reconstructor) heldLeft() bool {
 // beyond its landing on its line, set down since the held lift.
 func (r *Reconstructor) slidOnHeld() bool {
 	for e := r.slideOnSquares(&r.pressHeld) & r.v.occ; e != 0; e &= e - 1 {
-		if on, ok := r.lastOn(e.First()); ok && on > r.pressHeldT {
+		if on, ok := r.lastOn(e.First()); ok && on >= r.pressHeldT {
 			return true
 		}
 	}
@@ -943,6 +957,8 @@ func (r *Reconstructor) adoptHeld(out []Output) []Output {
 func (r *Reconstructor) pressDue(t int64, out []Output) []Output {
 	switch {
 	case !r.pending || r.pressWait <= 0 || t < r.pressWait || r.fired&firedSettle == 0 && !(r.pressQuick && r.lastChange < r.pressT):
+	case r.holding() && t < r.heldUntil():
+		r.pressWait = r.heldUntil()
 	case r.holding() && r.heldLeft():
 		// The held move's piece lifted from its landing since: it went
 		// on, a piece in the hand, as at the settle (Bxe6 slid via d5,
