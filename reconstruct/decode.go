@@ -100,11 +100,30 @@ type decodeState struct {
 	nodes int
 	seq   [maxDecodePlies]chess.Move
 	quick [maxDecodePlies]bool // seq[i] may be a knock: not the last ply
-	n     int
-	found bool
-	end   chess.Position
+	// pushed[i]: seq[i] was pushed next door faster than a hand carries
+	// a piece, next to where the move before landed: taken only with
+	// two plies after it.
+	pushed [maxDecodePlies]bool
+	n      int
+	found  bool
+	end    chess.Position
 	// want, when set, is the only sequence tried (replays).
 	want []chess.Move
+}
+
+// rankPushed orders a move pushed next door faster than a hand carries a
+// piece after every other reading.
+const rankPushed = 5000
+
+// pushedLate reports whether one of the last two plies decoded was
+// pushed (a knock as likely, unless the game went on).
+func (ds *decodeState) pushedLate() bool {
+	for j := max(0, ds.n-2); j < ds.n; j++ {
+		if ds.pushed[j] {
+			return true
+		}
+	}
+	return false
 }
 
 // complete reports whether the plies decoded are all of want, if set.
@@ -417,6 +436,17 @@ func (ds *decodeState) search(i int, p chess.Position, pb physBoard, prevT int64
 	}
 	var knocks [2]knock
 	nk := 0
+	// Moves pushed next door too fast for a hand (rankPushed), tried
+	// only when waiting past them finds nothing: a knock as likely.
+	type pushedFit struct {
+		i       int
+		m       chess.Move
+		quick   bool
+		pb      physBoard
+		knocked chess.Bitboard
+	}
+	var pushes [2]pushedFit
+	np := 0
 	begun := int64(-1) // the first change since the move before, touches aside
 	// touched: squares whose piece was lifted and put back since the move
 	// before: a move that explains the lift comes before one that leaves
@@ -460,7 +490,7 @@ func (ds *decodeState) search(i int, p chess.Position, pb physBoard, prevT int64
 			continue
 		} else if vp.occ |= away & p.Occupied(); vp.diff(&p) == 0 {
 			// Nothing to take, but a castling that changes no square.
-			if m, ok := ds.swapCastling(first, i, &p); ok && ds.take(i, &p, m, false, pb, knocked) {
+			if m, ok := ds.swapCastling(first, i, &p); ok && ds.take(i, &p, m, false, false, pb, knocked) {
 				return
 			}
 			continue
@@ -548,7 +578,7 @@ func (ds *decodeState) search(i int, p chess.Position, pb physBoard, prevT int64
 				if r.sensor == trace.Occupancy {
 					continue
 				}
-				k += 5000
+				k += rankPushed
 			}
 			q := p
 			q.MakeMove(m)
@@ -574,7 +604,14 @@ func (ds *decodeState) search(i int, p chess.Position, pb physBoard, prevT int64
 			// before landed (a recapture there aside): that hand may
 			// have knocked the piece there, unless the game went on.
 			quick := prevT >= 0 && begun >= 0 && begun-prevT < minReadyReplyMs && chess.KingAttacks(prevLand).Has(m.From()) && m.To() != prevLand
-			if ds.take(i, &p, m, quick, pb, knocked|falls[f]) {
+			if rank[f] >= rankPushed {
+				if np < len(pushes) {
+					pushes[np] = pushedFit{i, m, quick, pb, knocked | falls[f]}
+					np++
+				}
+				continue
+			}
+			if ds.take(i, &p, m, quick, false, pb, knocked|falls[f]) {
 				return
 			}
 		}
@@ -588,7 +625,7 @@ func (ds *decodeState) search(i int, p chess.Position, pb physBoard, prevT int64
 	pb.makeView(r.orient, &v)
 	// (Back where the published game is only after plies that came back
 	// to it: a repetition.)
-	if knocked == 0 && v.diff(&p) == 0 && (v.diff(&r.lines[0].pos) != 0 || ds.n > 0) && (ds.n == 0 || !ds.quick[ds.n-1]) && ds.complete() {
+	if knocked == 0 && v.diff(&p) == 0 && (v.diff(&r.lines[0].pos) != 0 || ds.n > 0) && (ds.n == 0 || !ds.quick[ds.n-1]) && !ds.pushedLate() && ds.complete() {
 		ds.found, ds.end = true, p
 		return
 	}
@@ -604,6 +641,11 @@ func (ds *decodeState) search(i int, p chess.Position, pb physBoard, prevT int64
 		// (The next move's first change comes after the knock.)
 		ds.search(k.i+1, p, k.pb, prevT, prevLand, k.sq.Bitboard())
 		if ds.found || ds.nodes > decodeBudget {
+			return
+		}
+	}
+	for _, f := range pushes[:np] {
+		if ds.take(f.i, &p, f.m, f.quick, true, f.pb, f.knocked) {
 			return
 		}
 	}
@@ -722,10 +764,10 @@ func (ds *decodeState) liftedBack(first, i int, s chess.Square) bool {
 // knock, not the last ply) and goes on from the change after it, with pb
 // the board after change i. It reports whether the search is over (a
 // sequence found, the budget spent).
-func (ds *decodeState) take(i int, p *chess.Position, m chess.Move, quick bool, pb physBoard, knocked chess.Bitboard) bool {
+func (ds *decodeState) take(i int, p *chess.Position, m chess.Move, quick, pushed bool, pb physBoard, knocked chess.Bitboard) bool {
 	q := *p
 	q.MakeMove(m)
-	ds.seq[ds.n], ds.quick[ds.n] = m, quick
+	ds.seq[ds.n], ds.quick[ds.n], ds.pushed[ds.n] = m, quick, pushed
 	ds.n++
 	if ds.gameOver(&q, knocked) {
 		return true
@@ -765,7 +807,7 @@ func (ds *decodeState) slidPast(i int, m chess.Move) bool {
 // moved 400 ms after the mate, the mate never standing still, left the
 // last three plies unpublished).
 func (ds *decodeState) gameOver(q *chess.Position, knocked chess.Bitboard) bool {
-	if knocked != 0 || ds.quick[ds.n-1] || !ds.complete() {
+	if knocked != 0 || ds.quick[ds.n-1] || ds.pushedLate() || !ds.complete() {
 		return false
 	}
 	var ml chess.MoveList
