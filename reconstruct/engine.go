@@ -747,6 +747,14 @@ func (r *Reconstructor) liftAfterPress(ev *trace.Event, out []Output) []Output {
 			r.pressHeld, r.pressHeldSq, r.pressHeldT, r.pressHeldRaw = *c, gs, ev.T, r.raw
 			return out
 		}
+		if r.castlingGoesOn(c, gs) {
+			// The king's move the board shows is a castling's, whose
+			// rook is lifted now: set down before the press, read after
+			// it (Chess960 O-O, the king read on g1 before White's
+			// press, h1 read lifted 30 ms after it: Kg1 was published,
+			// the rook alerted out of place).
+			return out
+		}
 		if pc := r.lines[0].pos.PieceAt(gs); !r.holding() && pc != chess.NoPiece && pc.Color() != r.pressSide && r.slideTrails(c, ev.T) {
 			// The reply's first lift while the slide is still read
 			// going on: the board decides, at the next press or the
@@ -859,6 +867,24 @@ func (r *Reconstructor) slideTrails(c *cand, t int64) bool {
 	}
 	for e := chess.Between(m.From(), m.To()); e != 0; e &= e - 1 {
 		if off, ok := r.lastOff(e.First()); ok && off > r.pressT {
+			return true
+		}
+	}
+	return false
+}
+
+// castlingGoesOn reports whether c, one king move, ends where a legal
+// castling of that king puts it, whose rook stands on s.
+func (r *Reconstructor) castlingGoesOn(c *cand, s chess.Square) bool {
+	if c.n != 1 || c.back != 0 || c.stale {
+		return false
+	}
+	m, P := c.moves[0], &r.lines[c.line].pos
+	if m.IsCastling() || P.PieceAt(m.From()).Type() != chess.King {
+		return false
+	}
+	for _, cm := range r.legal(P).Moves() {
+		if cm.IsCastling() && cm.From() == m.From() && cm.CastlingKingTo() == m.To() && cm.To() == s {
 			return true
 		}
 	}

@@ -284,11 +284,12 @@ func (r *Reconstructor) actInexact(ix inexact, side chess.Color, t int64, presse
 				Text: fmt.Sprintf("%s pressed the clock with the pawn still on %s; it counts as a queen.",
 					colourName(toMove), to)})
 		}
-		if pressed && r.sensor != trace.Occupancy && ix.reply == chess.NoMove && ix.diff == moveLanding(ix.move).Bitboard() && r.v.occ&ix.diff == 0 {
+		if pressed && r.sensor != trace.Occupancy && ix.reply == chess.NoMove && (ix.diff == moveLanding(ix.move).Bitboard() || ix.move.IsCastling() && ix.diff == ix.move.CastlingRookTo().Bitboard()) && r.v.occ&ix.diff == 0 {
 			// The moved piece never read where it landed: taken at once
 			// by the reply before a sweep read it (cxb6 e.p. pressed, and
 			// Nxb6 lifted 171 ms later on a piece board), or still in the
-			// hand. Alerted if the square is still wrong after AlertMs.
+			// hand (a castling's rook, read on f1 after the reply's
+			// press). Alerted if the square is still wrong after AlertMs.
 			r.silent |= ix.diff
 			r.silentPly, r.silentSide, r.silentAfter = ply, toMove, after
 			return out
