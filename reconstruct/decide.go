@@ -2453,10 +2453,14 @@ func (r *Reconstructor) pressInHand(t int64) bool {
 		// down (Nxd4 Nxd4, not Ne5 and Nxe5 with the knight in the
 		// hand).
 		ts := r.chainTimes()
-		if t >= ts[0]+r.timing.AlertMs || r.pressedChain(ts, t, false, r.changedAfter(ts[0])) >= 0 {
+		if t >= ts[0]+r.timing.AlertMs {
 			return false
 		}
-		return r.pressedChain(ts, t, true, r.changedAfter(ts[0])&^(r.v.occ&r.changedAfter(r.pressT))) >= 0
+		since := r.changedAfter(ts[0])
+		if r.pressedChain(ts, t, false, since) >= 0 {
+			return false
+		}
+		return r.pressedChain(ts, t, true, since&^(r.v.occ&r.changedAfter(r.pressT))) >= 0
 	}
 	if t >= r.pressT+r.timing.AlertMs || P.SideToMove() != side || r.sensor == trace.Occupancy {
 		// (An occupancy board cannot take the reply's landing off the
@@ -2506,7 +2510,8 @@ func (r *Reconstructor) pressInHand(t int64) bool {
 		// press completes (below). A piece set down after the press
 		// with none lifted is the pressed piece (Na4-b5, illegal).
 		if held != 0 {
-			if knocked := lifted & r.changedAfter(r.pressT); knocked != 0 {
+			after := r.changedAfter(r.pressT)
+			if knocked := lifted & after; knocked != 0 {
 				// (Next to a piece knocked, and where the piece in
 				// the hand cannot go: not its landing, d5 read
 				// filled 48 ms after the press and d8 knocked off.)
@@ -2519,8 +2524,8 @@ func (r *Reconstructor) pressInHand(t int64) bool {
 						near &^= moveLanding(m).Bitboard()
 					}
 				}
-				if after := r.changedAfter(r.pressT) & d &^ lifted; after.Count() <= knocked.Count() && after&^near == 0 {
-					d &^= after
+				if moved := after & d &^ lifted; moved.Count() <= knocked.Count() && moved&^near == 0 {
+					d &^= moved
 				}
 			}
 		}

@@ -783,14 +783,14 @@ func (r *Reconstructor) liftAfterPress(ev *trace.Event, out []Output) []Output {
 	if pc := r.lines[0].pos.PieceAt(gs); pc == chess.NoPiece || pc.Color() == r.pressSide {
 		return out
 	}
-	if ev.T < r.pressHeldT+r.sweepMs() && r.canSlideOn(&r.pressHeld) {
+	if ev.T < r.heldUntil() && r.canSlideOn(&r.pressHeld) {
 		// The held piece, a bishop, rook or queen with its line open
 		// beyond the landing, may be sliding on and read there up to a
 		// sweep after its lift, the reply begun at once (11... Bb4 slid
 		// via d6 and c5, pressed, c5 read emptied, f2 lifted 16 ms
 		// later and b4 read filled 153 ms after c5: Bc5 was published).
 		// Decided at the sweep's end (pressDue), or by the board.
-		r.pressWait = r.pressHeldT + r.sweepMs()
+		r.pressWait = r.heldUntil()
 		return out
 	}
 	if r.slidesOn(&r.pressHeld, gs) {
