@@ -41,14 +41,21 @@ type catchMatch struct {
 }
 
 // structural is what a catch-up taking back back plies and making n
-// costs before the evidence: each ply taken back, and each new ply beyond
-// the first past those. A guessed ply costs nothing to take back.
-func (r *Reconstructor) structural(back, n int) int {
+// moves costs before the evidence: each ply taken back, and each new ply
+// beyond the first past those. A guessed ply costs nothing to take back;
+// nor, when the first ply taken back was guessed, does a later one made
+// again as it was (Bd3 a6 taken back for Bb5 a6 Ba4: a6 stands). moves
+// nil: the least that any n moves cost.
+func (r *Reconstructor) structural(back, n int, moves []chess.Move) int {
+	np := len(r.plies)
 	c := costResyncPly * max(0, n-back-1)
-	for i := len(r.plies) - back; i < len(r.plies); i++ {
-		if !r.guessed(i) {
-			c += backCost(r.clock)
+	again := back > 0 && r.guessed(np-back)
+	for i := np - back; i < np; i++ {
+		j := i - (np - back)
+		if r.guessed(i) || again && (moves == nil || j < len(moves) && moves[j] == r.pub[i]) {
+			continue
 		}
+		c += backCost(r.clock)
 	}
 	return c
 }
@@ -60,6 +67,9 @@ func (r *Reconstructor) structural(back, n int) int {
 // guess from events that had lost them, not moves the board showed.
 func (r *Reconstructor) guessed(i int) bool {
 	if i >= r.overlayFrom && r.staleOv > 0 {
+		return true
+	}
+	if r.contradicted(i) {
 		return true
 	}
 	a, b := r.decision(i)
@@ -93,6 +103,22 @@ func (r *Reconstructor) guessed(i int) bool {
 		}
 	}
 	return false
+}
+
+// contradicted reports whether published ply i is the last, and set its
+// piece on a square the board shows empty as the press of the reply to it
+// is judged: the board no longer shows the move as published, the piece
+// went on (3. Bb5 slid via d3, d3 read filled and the reply's lift read
+// before d3 was read emptied: Bd3 was published, d3 and b5 alerted, and
+// every later move was lost). Not without that press: a piece knocked off
+// its landing is as likely (b4 knocked back onto b3 was amended to b3,
+// and the game lost when it was put back). Not on occupancy boards:
+// there a square emptied and one filled fit too many other moves.
+func (r *Reconstructor) contradicted(i int) bool {
+	if i != len(r.plies)-1 || !r.judgingPress || r.sensor == trace.Occupancy || r.pub[i].IsCastling() {
+		return false
+	}
+	return !r.v.occ.Has(moveLanding(r.pub[i]))
 }
 
 // staleOverlay is how many plies were published past the first after
@@ -152,11 +178,12 @@ type catchState struct {
 func (r *Reconstructor) catchSearch(maxCost int, touched bool) []catchMatch {
 	cs := catchState{r: r, found: r.catchBuf[:0]}
 	n := len(r.plies)
-	// try searches from k plies back; false: no retraction further back
-	// can cost less.
+	// try searches from k plies back; false: the board is the game
+	// position. (A retraction that costs too much is skipped, not the
+	// end: further back a ply may be guessed, and cost nothing.)
 	try := func(k int) bool {
-		if r.structural(k, k)+r.catchMargin(k) >= maxCost {
-			return false
+		if r.structural(k, k, nil)+r.catchMargin(k) >= maxCost {
+			return true
 		}
 		root := r.lines[0].pos
 		if k > 0 {
@@ -183,7 +210,7 @@ func (r *Reconstructor) catchSearch(maxCost int, touched bool) []catchMatch {
 		}
 		n0 := cs.added
 		for d := 1; d <= k+maxCatchAhead && cs.added == n0 && cs.nodes < catchBudget; d++ {
-			if r.structural(k, d)+r.catchMargin(k) >= maxCost {
+			if r.structural(k, d, nil)+r.catchMargin(k) >= maxCost {
 				break
 			}
 			cs.depth = d
@@ -294,9 +321,9 @@ func castleRights(c chess.Color) chess.CastlingRights {
 func (cs *catchState) keep(p *chess.Position) {
 	i := len(cs.found)
 	if i == maxCatchMatches {
-		st := cs.r.structural(cs.back, cs.depth)
+		st := cs.r.structural(cs.back, cs.depth, cs.seq[:cs.depth])
 		for j := range cs.found {
-			if s := cs.r.structural(cs.found[j].back, cs.found[j].n); s > st {
+			if s := cs.r.structural(cs.found[j].back, cs.found[j].n, cs.found[j].moves[:cs.found[j].n]); s > st {
 				i, st = j, s
 			}
 		}
@@ -381,7 +408,10 @@ func (r *Reconstructor) catchUp(t int64, final bool, ixCost, ixPlies int, presse
 		ixPlies = maxCatchAhead
 	}
 	r.staleOv = r.staleOverlay(ixPlies)
-	defer func() { r.staleOv = 0 }()
+	// (contradicted asks whether a press is judged.)
+	wasJudging := r.judgingPress
+	r.judgingPress = pressed
+	defer func() { r.staleOv, r.judgingPress = 0, wasJudging }()
 	misplaced := costMisplaced * (r.overlay &^ r.silent).Count()
 	limit := ixCost + misplaced*r.staleOv
 	// (What the search may cost is part of the question: a later decision
@@ -442,7 +472,7 @@ func (r *Reconstructor) catchUp(t int64, final bool, ixCost, ixPlies int, presse
 		// times for).
 		gone := rv.lifted &^ rv0.lifted
 		sc, _ := r.seqCost(&p, r.lastTo(0, f.back), f.moves[:f.n], &rv)
-		f.cost = r.structural(f.back, f.n) + sc
+		f.cost = r.structural(f.back, f.n, f.moves[:f.n]) + sc
 		later := false
 		for _, m := range f.moves[:f.n] {
 			if gone.Has(m.From()) && later {

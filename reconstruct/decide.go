@@ -2357,6 +2357,14 @@ func (r *Reconstructor) standReply(side chess.Color) bool {
 			// Bxd5 pressed, d5 read emptied and d6 lifted, and Qxd5
 			// landed).
 			over |= s.Bitboard()
+		} else if pc := r.v.pieceAt(s); lifted && off == on && pc != chess.NoPiece && pc.Color() == side.Other() && pc != P.PieceAt(s) && P.PieceAt(s).Color() == side.Other() && P.AttackersTo(s, side.Other())&P.Pieces(pc.Color(), pc.Type()) != 0 {
+			// Or read as another of the opponent's pieces in one
+			// reading, one of its kind able to take there: the pressed
+			// capture's piece swapped for the reply's before any sweep
+			// read it, the reply's lift maybe not read yet (3... exd4
+			// pressed with the pawn in the hand, d4 read as a white
+			// knight before f3 was read lifted: a false illegal move).
+			over |= s.Bitboard()
 		}
 	}
 	r.v.drop(set)
@@ -2380,6 +2388,18 @@ func (r *Reconstructor) standReply(side chess.Color) bool {
 		// lifted 90 ms after the press and before f3, and Nxd4 landed
 		// on d4: a clock-without-move penalty was given).
 		b &^= P.ByColor(side) &^ landed
+	}
+	if own := b & P.ByColor(side); own != 0 && P.SideToMove() == side {
+		// Nor is one that the board shows landed where it can move:
+		// the pressed move's piece, its lift read after the press
+		// (3... exd4 pressed 5 ms before e5 was read lifted, the pawn
+		// read on d4 after f3 was: a clock-without-move penalty).
+		moved := r.v.seen(side) &^ P.ByColor(side)
+		for _, m := range r.legal(P).Moves() {
+			if own.Has(m.From()) && moved.Has(moveLanding(m)) {
+				b &^= m.From().Bitboard()
+			}
+		}
 	}
 	for e := b; e != 0; e &= e - 1 {
 		s := e.First()
@@ -2539,7 +2559,7 @@ func (r *Reconstructor) pressInHand(t int64) bool {
 		// White's king was lifted; Kb1 read 375 ms after the press).
 		d &^= gone
 	}
-	inHand := d != 0 && d&^lifted == 0
+	inHand := d != 0 && d&^lifted == 0 || r.epVictimStands(P, d, lifted)
 	if inHand {
 		// Not a move the board shows (a capture on an occupancy board
 		// differs from the game by the square the piece left alone).
@@ -2550,6 +2570,23 @@ func (r *Reconstructor) pressInHand(t int64) bool {
 		r.replyBack()
 	}
 	return inHand
+}
+
+// epVictimStands reports whether the board differs from P (side to move's
+// pieces lifted) only by an en passant capture made but for its victim,
+// still standing: the presser's hand takes it off after the press as
+// often as not (3. exd6 pressed, d5 read emptied 260 ms after it).
+func (r *Reconstructor) epVictimStands(P *chess.Position, d, lifted chess.Bitboard) bool {
+	ep := P.EnPassant()
+	if ep == chess.NoSquare || !r.v.occ.Has(ep^8) || d != lifted|ep.Bitboard() {
+		return false
+	}
+	for _, m := range r.legal(P).Moves() {
+		if m.IsEnPassant() && lifted == m.From().Bitboard() && r.v.seen(P.SideToMove()).Has(ep) {
+			return true
+		}
+	}
+	return false
 }
 
 // replyBack shows the raw board again after standReply changed the view.
