@@ -41,21 +41,14 @@ type catchMatch struct {
 }
 
 // structural is what a catch-up taking back back plies and making n
-// moves costs before the evidence: each ply taken back, and each new ply
-// beyond the first past those. A guessed ply costs nothing to take back;
-// nor, when the first ply taken back was guessed, does a later one made
-// again as it was (Bd3 a6 taken back for Bb5 a6 Ba4: a6 stands). moves
-// nil: the least that any n moves cost.
-func (r *Reconstructor) structural(back, n int, moves []chess.Move) int {
-	np := len(r.plies)
+// costs before the evidence: each ply taken back, and each new ply beyond
+// the first past those. A guessed ply costs nothing to take back.
+func (r *Reconstructor) structural(back, n int) int {
 	c := costResyncPly * max(0, n-back-1)
-	again := back > 0 && r.guessed(np-back)
-	for i := np - back; i < np; i++ {
-		j := i - (np - back)
-		if r.guessed(i) || again && (moves == nil || j < len(moves) && moves[j] == r.pub[i]) {
-			continue
+	for i := len(r.plies) - back; i < len(r.plies); i++ {
+		if !r.guessed(i) {
+			c += backCost(r.clock)
 		}
-		c += backCost(r.clock)
 	}
 	return c
 }
@@ -178,12 +171,11 @@ type catchState struct {
 func (r *Reconstructor) catchSearch(maxCost int, touched bool) []catchMatch {
 	cs := catchState{r: r, found: r.catchBuf[:0]}
 	n := len(r.plies)
-	// try searches from k plies back; false: the board is the game
-	// position. (A retraction that costs too much is skipped, not the
-	// end: further back a ply may be guessed, and cost nothing.)
+	// try searches from k plies back; false: no retraction further back
+	// can cost less.
 	try := func(k int) bool {
-		if r.structural(k, k, nil)+r.catchMargin(k) >= maxCost {
-			return true
+		if r.structural(k, k)+r.catchMargin(k) >= maxCost {
+			return false
 		}
 		root := r.lines[0].pos
 		if k > 0 {
@@ -210,7 +202,7 @@ func (r *Reconstructor) catchSearch(maxCost int, touched bool) []catchMatch {
 		}
 		n0 := cs.added
 		for d := 1; d <= k+maxCatchAhead && cs.added == n0 && cs.nodes < catchBudget; d++ {
-			if r.structural(k, d, nil)+r.catchMargin(k) >= maxCost {
+			if r.structural(k, d)+r.catchMargin(k) >= maxCost {
 				break
 			}
 			cs.depth = d
@@ -321,9 +313,9 @@ func castleRights(c chess.Color) chess.CastlingRights {
 func (cs *catchState) keep(p *chess.Position) {
 	i := len(cs.found)
 	if i == maxCatchMatches {
-		st := cs.r.structural(cs.back, cs.depth, cs.seq[:cs.depth])
+		st := cs.r.structural(cs.back, cs.depth)
 		for j := range cs.found {
-			if s := cs.r.structural(cs.found[j].back, cs.found[j].n, cs.found[j].moves[:cs.found[j].n]); s > st {
+			if s := cs.r.structural(cs.found[j].back, cs.found[j].n); s > st {
 				i, st = j, s
 			}
 		}
@@ -472,7 +464,7 @@ func (r *Reconstructor) catchUp(t int64, final bool, ixCost, ixPlies int, presse
 		// times for).
 		gone := rv.lifted &^ rv0.lifted
 		sc, _ := r.seqCost(&p, r.lastTo(0, f.back), f.moves[:f.n], &rv)
-		f.cost = r.structural(f.back, f.n, f.moves[:f.n]) + sc
+		f.cost = r.structural(f.back, f.n) + sc
 		later := false
 		for _, m := range f.moves[:f.n] {
 			if gone.Has(m.From()) && later {

@@ -1918,6 +1918,7 @@ func (r *Reconstructor) press(side chess.Color, t int64, out []Output) []Output 
 	r.clock = true
 	// The clock sees every press, whatever the board shows.
 	clk, fell := r.clk.press(side, t)
+	r.pressedAt[side] = t
 	if r.state == stateEnded {
 		return out
 	}
@@ -2559,7 +2560,7 @@ func (r *Reconstructor) pressInHand(t int64) bool {
 		// White's king was lifted; Kb1 read 375 ms after the press).
 		d &^= gone
 	}
-	inHand := d != 0 && d&^lifted == 0 || r.epVictimStands(P, d, lifted)
+	inHand := d != 0 && d&^lifted == 0 || d&lifted != 0 && r.butOneStands(P)
 	if inHand {
 		// Not a move the board shows (a capture on an occupancy board
 		// differs from the game by the square the piece left alone).
@@ -2572,17 +2573,26 @@ func (r *Reconstructor) pressInHand(t int64) bool {
 	return inHand
 }
 
-// epVictimStands reports whether the board differs from P (side to move's
-// pieces lifted) only by an en passant capture made but for its victim,
-// still standing: the presser's hand takes it off after the press as
-// often as not (3. exd6 pressed, d5 read emptied 260 ms after it).
-func (r *Reconstructor) epVictimStands(P *chess.Position, d, lifted chess.Bitboard) bool {
-	ep := P.EnPassant()
-	if ep == chess.NoSquare || !r.v.occ.Has(ep^8) || d != lifted|ep.Bitboard() {
+// butOneStands reports whether the board shows a legal en passant or
+// castling from P made but for one square: the en passant's victim still
+// standing, the presser's hand to take it off after the press as often as
+// not (3. exd6 pressed, d5 read emptied 260 ms after it); the castling's
+// rook still in the hand (Chess960 2. O-O pressed with h1 lifted, the
+// rook read on f1 after Black's press).
+func (r *Reconstructor) butOneStands(P *chess.Position) bool {
+	if P.EnPassant() == chess.NoSquare && P.Castling()&castleRights(P.SideToMove()) == 0 {
 		return false
 	}
 	for _, m := range r.legal(P).Moves() {
-		if m.IsEnPassant() && lifted == m.From().Bitboard() && r.v.seen(P.SideToMove()).Has(ep) {
+		if !m.IsEnPassant() && !m.IsCastling() {
+			continue
+		}
+		q := *P
+		q.MakeMove(m)
+		switch d := r.v.diff(&q); {
+		case m.IsEnPassant() && d == (m.To()^8).Bitboard() && r.v.occ.Has(m.To()^8):
+			return true
+		case m.IsCastling() && d == m.CastlingRookTo().Bitboard() && !r.v.occ.Has(m.CastlingRookTo()):
 			return true
 		}
 	}

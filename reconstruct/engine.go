@@ -323,9 +323,13 @@ type Reconstructor struct {
 	// published when it was opened. Pieces still out of place after both
 	// players moved on were no knock (staleOverlay).
 	overlayFrom, overlayAfter int
-	staleOv                   int   // staleOverlay during a catch-up
-	sawStart                  bool  // the start set-up has stood on the board
-	log                       evLog // the square changes since the published game changed (decode.go)
+	staleOv                   int      // staleOverlay during a catch-up
+	pressedAt                 [2]int64 // each side's last clock press (board time)
+	// changedAt: when each sensor square last changed, kept across
+	// decisions (the record forgets at each).
+	changedAt [64]int64
+	sawStart  bool  // the start set-up has stood on the board
+	log       evLog // the square changes since the published game changed (decode.go)
 	// deepResync: the decision under way is the alert timer's, on a
 	// board long still (resync searches five and six plies then).
 	deepResync bool
@@ -452,7 +456,7 @@ func (r *Reconstructor) newGame() {
 	r.orientOK = 1
 	r.prov, r.pending, r.promo, r.released = chess.NoMove, false, chess.NoPieceType, chess.NoMove
 	r.pressFell = nil
-	r.illegal, r.flagged = [2]int{}, [2]bool{}
+	r.illegal, r.flagged, r.pressedAt = [2]int{}, [2]bool{}, [2]int64{}
 	r.overlay, r.silent, r.alertKey, r.resyncKey, r.catchKey = 0, 0, 0, 0, 0
 	r.sawStart = false
 	r.result, r.reason, r.endDisputed = "", "", false
@@ -1081,6 +1085,7 @@ func (r *Reconstructor) squareOff(s chess.Square, t int64) {
 	r.raw.clear(s)
 	r.viewSquare(s)
 	r.rec.off(s, t)
+	r.changedAt[s] = t
 	r.changed(t)
 	r.lastSq = s
 	if r.released != chess.NoMove && unrotSquare(moveLanding(r.released), r.orient) == s {
@@ -1109,6 +1114,7 @@ func (r *Reconstructor) squareOn(s chess.Square, pc chess.Piece, hasColour, hasP
 	r.raw.set(s, pc, hasColour, hasPiece)
 	r.viewSquare(s)
 	r.rec.on(s, t, pc, hasColour, hasPiece)
+	r.changedAt[s] = t
 	r.changed(t)
 	r.lastSq = s
 }

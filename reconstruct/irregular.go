@@ -256,6 +256,14 @@ func (r *Reconstructor) actInexact(ix inexact, side chess.Color, t int64, presse
 				}
 			}
 		}
+		// (Who displaced the pieces is read before the adoption forgets
+		// the events.)
+		by := toMove
+		if ix.reply != chess.NoMove {
+			by = r.displacedBy(ix.diff, toMove.Other(), ix.reply.From())
+		} else if ix.diff != 0 {
+			by = r.displacedBy(ix.diff, toMove, ix.move.From())
+		}
 		after := P
 		after.MakeMove(ix.move)
 		if ix.reply != chess.NoMove {
@@ -284,18 +292,20 @@ func (r *Reconstructor) actInexact(ix inexact, side chess.Color, t int64, presse
 				Text: fmt.Sprintf("%s pressed the clock with the pawn still on %s; it counts as a queen.",
 					colourName(toMove), to)})
 		}
-		if pressed && r.sensor != trace.Occupancy && ix.reply == chess.NoMove && (ix.diff == moveLanding(ix.move).Bitboard() || ix.move.IsCastling() && ix.diff == ix.move.CastlingRookTo().Bitboard()) && r.v.occ&ix.diff == 0 {
+		if pressed && ix.reply == chess.NoMove && (ix.diff == moveLanding(ix.move).Bitboard() || ix.move.IsCastling() && ix.diff == ix.move.CastlingRookTo().Bitboard()) && r.v.occ&ix.diff == 0 {
 			// The moved piece never read where it landed: taken at once
 			// by the reply before a sweep read it (cxb6 e.p. pressed, and
 			// Nxb6 lifted 171 ms later on a piece board), or still in the
 			// hand (a castling's rook, read on f1 after the reply's
-			// press). Alerted if the square is still wrong after AlertMs.
+			// press; on an occupancy board 4. Bxc6 pressed with the
+			// bishop in the hand, set down 130 ms later). Alerted if the
+			// square is still wrong after AlertMs.
 			r.silent |= ix.diff
 			r.silentPly, r.silentSide, r.silentAfter = ply, toMove, after
 			return out
 		}
 		if ix.diff != 0 {
-			return r.misplaced(out, t, ply, toMove, &after, ix.diff)
+			return r.misplaced(out, t, ply, by, &after, ix.diff)
 		}
 		return out
 	}
@@ -448,6 +458,27 @@ func (r *Reconstructor) sweepNearMs() int64 {
 		return 0
 	}
 	return r.sweepMs() * 9 / 64
+}
+
+// displacedBy is the side whose hand displaced the pieces on d, of a
+// board that shows mover's move, begun with the lift at from: mover,
+// unless every square of d last changed before that lift, and nearer the
+// other side's last press than it: that hand, going back from the clock
+// (c2 knocked onto c3 70 ms after 3. Bc4 was pressed and 400 ms before
+// Black lifted g8: the alert named Black).
+func (r *Reconstructor) displacedBy(d chess.Bitboard, mover chess.Color, from chess.Square) chess.Color {
+	lift := r.changedAt[unrotSquare(from, r.orient)]
+	press := r.pressedAt[mover.Other()]
+	if d == 0 || press <= 0 || press > lift {
+		return mover
+	}
+	for e := d; e != 0; e &= e - 1 {
+		at := r.changedAt[unrotSquare(e.First(), r.orient)]
+		if at < press || at >= lift-r.sweepNearMs() || at-press >= lift-at {
+			return mover
+		}
+	}
+	return mover.Other()
 }
 
 // misplaced alerts squares that differ from position p, displaced by side

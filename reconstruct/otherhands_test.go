@@ -40,10 +40,24 @@ func TestOtherHands(t *testing.T) {
 			}
 			// (A trace whose hands left a piece out of place at a press
 			// declares the alert that is due: "# allow: kind@ply ...".)
+			// One that must come, against the side named, is declared
+			// "# due: kind@ply:side ...".
 			allowed, _ := findLine(t, name, "# allow: ")
+			due, _ := findLine(t, name, "# due: ")
+			raised := map[string]bool{}
 			for _, o := range all {
-				if o.Kind == Alert && o.Alert.Irregular() && !slices.Contains(strings.Fields(allowed), fmt.Sprintf("%s@%d", o.Alert, o.Ply)) {
+				if o.Kind != Alert || !o.Alert.Irregular() {
+					continue
+				}
+				at := fmt.Sprintf("%s@%d", o.Alert, o.Ply)
+				raised[at+":"+strings.ToLower(colourName(o.Side))] = true
+				if !slices.Contains(strings.Fields(allowed), at) && !strings.Contains(" "+due, " "+at+":") {
 					t.Errorf("alert %s", AppendJSON(nil, &o))
+				}
+			}
+			for _, d := range strings.Fields(due) {
+				if !raised[d] {
+					t.Errorf("alert %s due, not raised", d)
 				}
 			}
 			checkFENs(t, r, all)
