@@ -2483,10 +2483,13 @@ func (r *Reconstructor) pressInHand(t int64) bool {
 		}
 		return r.pressedChain(ts, t, true, since&^(r.v.occ&r.changedAfter(r.pressT))) >= 0
 	}
-	if t >= r.pressT+r.timing.AlertMs || P.SideToMove() != side || r.sensor == trace.Occupancy {
+	if t >= r.pressT+r.timing.AlertMs || P.SideToMove() != side || r.sensor == trace.Occupancy && r.changedAfter(r.pressT) != 0 {
 		// (An occupancy board cannot take the reply's landing off the
 		// board the press is judged on: waiting for the reply would
-		// judge it as the presser's move.)
+		// judge it as the presser's move. It waits only while nothing
+		// changed since the press: the next change, a landing before
+		// any lift, is the pressed piece set down (Nf3 pressed 150 ms
+		// before the knight was: a false clock-without-move penalty).)
 		return false
 	}
 	r.makeView()
