@@ -29,7 +29,7 @@ func (r *Reconstructor) onSettle(t int64, out []Output) []Output {
 				return r.adoptHeld(out)
 			}
 		}
-		if w := r.pressT + r.sweepMs(); t < w {
+		if w := max(r.pressT+r.sweepMs(), r.pressAhead); t < w {
 			// Still within a sweep of the press: the piece set down just
 			// before it may not have been read yet (a piece board read
 			// Bd3 203 ms after White pressed with the bishop lifted, and
@@ -1960,9 +1960,15 @@ func (r *Reconstructor) press(side chess.Color, t int64, out []Output) []Output 
 	}
 	// A press by the same side still waiting for the board is replaced
 	// by this one; its flags are kept.
-	r.pending, r.pressSide, r.pressT, r.pressClk, r.pressHeldSq = true, side, t, clk, chess.NoSquare
+	r.pending, r.pressSide, r.pressT, r.pressClk, r.pressHeldSq, r.pressAhead = true, side, t, clk, chess.NoSquare, 0
 	r.pressFell = append(r.pressFell, fell...)
 	r.makeView()
+	r.pressBlank = r.lines[0].pos.SideToMove() == side && r.v.diff(&r.lines[0].pos) == 0
+	if r.pressBlank {
+		// Nothing of the move shows yet: the hand may be a moment
+		// behind the press (pressedAhead), the settle no sooner.
+		r.pressAhead = t + r.sweepMs() + earlyPressMs
+	}
 	// Never at once: a piece still on its way as the sensor saw it may be
 	// read on its next square up to a sweep after the press (c2-c4 slid
 	// over c3, read on c3 59 ms before White pressed and on c4 35 ms
@@ -1974,6 +1980,15 @@ func (r *Reconstructor) press(side chess.Color, t int64, out []Output) []Output 
 	// (liftAfterPress).
 	r.pressQuick = false
 	if b := r.explainFirst(true); b >= 0 && r.fitsPress(&r.cands[b], side) && t-r.lastChange >= r.sweepMs() {
+		if r.sensor == trace.Occupancy && r.cands[b].missed {
+			// A capture whose victim nobody saw leave: on an occupancy
+			// board that is also the piece still in the hand, set down
+			// elsewhere a moment after the press (2... Nf7 pressed
+			// 148 ms ahead of its landing was published as Nxf3+).
+			r.pressWait = t + r.sweepMs() + earlyPressMs
+			r.pressAhead = r.pressWait
+			return out
+		}
 		// (At least 50 ms: a fast scan's readings come later than its
 		// sweep when the loop is late; an occupancy board read f4 25 ms
 		// after the press, its sweep 20 ms.)
@@ -2037,7 +2052,7 @@ func (r *Reconstructor) pressFlags(out []Output) []Output {
 // pressDone marks the pending press decided.
 func (r *Reconstructor) pressDone() {
 	r.decisions++
-	r.pending, r.pressWait, r.pressHeldSq, r.pressQuick, r.slideOn = false, 0, chess.NoSquare, false, false
+	r.pending, r.pressWait, r.pressHeldSq, r.pressQuick, r.slideOn, r.pressAhead = false, 0, chess.NoSquare, false, false, 0
 	r.chain = r.chain[:0]
 }
 
@@ -2331,7 +2346,12 @@ func (r *Reconstructor) standReply(side chess.Color) bool {
 	// lifted after the press (the victim taken off first: Nxg8, the g8
 	// rook lifted 355 ms after Black's press, before exf3's landing had
 	// settled).
-	if b != 0 {
+	if b != 0 && !r.pressBlank {
+		// (Not after a press on a board that showed no move: the
+		// presser's hand, a moment behind, lifts its own pieces then;
+		// 39... Rxe8 pressed 82 ms ahead, c8 read lifted 58 ms after
+		// the press and the queen taken off e8 just after, was read as
+		// Qxc8 begun and a clock-without-move.)
 		for e := P.ByColor(side) &^ r.v.occ; e != 0; e &= e - 1 {
 			if s := e.First(); liftedAfter(s) && P.AttackersTo(s, side.Other())&b != 0 {
 				b |= s.Bitboard()

@@ -282,6 +282,12 @@ type Reconstructor struct {
 	provPly int
 	provT   int64
 	pending bool // a press waits for the board to settle
+	// pressAhead: until when the pending press waits for the presser's
+	// hand, a moment behind it (earlyPressMs), even on a still board.
+	pressAhead int64
+	// pressBlank: the board showed no change from the game at the
+	// pending press (the presser's hand still to come, or no move).
+	pressBlank bool
 	// pressHeld: the move a waiting press completes, held at the lift of
 	// the piece it set down (pressHeldSq; NoSquare: none), liftAfterPress.
 	pressHeld    cand
@@ -1009,6 +1015,12 @@ func (r *Reconstructor) pressDue(t int64, out []Output) []Output {
 		// The held piece shows further on its line: the board decides.
 		r.pressHeldSq = chess.NoSquare
 		out = r.decidePress(out)
+	case r.pressedAhead(t):
+		// The board unchanged: the hand may be a moment behind the
+		// press (d7-d6 slid, pressed 129 ms before d6 was read filled,
+		// was alerted as a clock-without-move).
+		r.pressWait = r.pressT + r.sweepMs() + earlyPressMs
+		r.pressAhead = r.pressWait
 	case r.pressInHand(t):
 		// The pressed piece not read down yet, a sweep on (Ng6 landed
 		// 28 ms before the press and read 131 ms after it, by a scan
@@ -1018,6 +1030,22 @@ func (r *Reconstructor) pressDue(t int64, out []Output) []Output {
 		out = r.decidePress(out)
 	}
 	return out
+}
+
+// earlyPressMs is how far ahead of its move's first change a sensor
+// reads a press may come: the hand sets the piece down (or slides it) a
+// moment after pressing, and the sweep reads it later still.
+const earlyPressMs = 200
+
+// pressedAhead reports whether the pending press, at t, is still within
+// earlyPressMs and a sweep of its press with the board showing nothing
+// changed since the game position: it waits for the presser's hand.
+func (r *Reconstructor) pressedAhead(t int64) bool {
+	if t >= r.pressT+r.sweepMs()+earlyPressMs || r.lines[0].pos.SideToMove() != r.pressSide {
+		return false
+	}
+	r.makeView()
+	return r.v.diff(&r.lines[0].pos) == 0
 }
 
 // End says the input is over at time t: a move standing on the board is

@@ -156,6 +156,9 @@ type Report struct {
 	// FastSwap is the simulator's forced share of blind captures
 	// (sim.Rates.FastSwap; 0: from the hands' timing).
 	FastSwap float64
+	// EarlyPress is the share of presses ahead of the landing
+	// (sim.Rates.EarlyPress).
+	EarlyPress float64
 	// Skipped counts PGN games that could not be read or simulated.
 	Skipped int
 }
@@ -214,7 +217,7 @@ func Run(ctx context.Context, opts Options, log *slog.Logger) (*Report, error) {
 	start := time.Now()
 	rep := &Report{Seed: opts.Seed}
 	if opts.Rates != nil {
-		rep.FastSwap = opts.Rates.FastSwap
+		rep.FastSwap, rep.EarlyPress = opts.Rates.FastSwap, opts.Rates.EarlyPress
 	}
 	var files []loaded
 	for _, path := range opts.Files {

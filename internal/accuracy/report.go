@@ -90,6 +90,9 @@ func (r *Report) WriteTable(w io.Writer) error {
 	if r.FastSwap != 0 {
 		forced = fmt.Sprintf(", --fast-swap %v", r.FastSwap)
 	}
+	if r.EarlyPress != 0 {
+		forced += fmt.Sprintf(", --early-press %v", r.EarlyPress)
+	}
 	_, err := fmt.Fprintf(w, "seed %d%s, %s, %d games unreadable\n", r.Seed, forced, r.Elapsed.Round(1e8), r.Skipped)
 	return err
 }
@@ -105,6 +108,9 @@ func (r *Report) WriteExamples(w io.Writer) error {
 			}
 			if r.FastSwap != 0 {
 				irr += fmt.Sprintf(" --fast-swap %v", r.FastSwap)
+			}
+			if r.EarlyPress != 0 {
+				irr += fmt.Sprintf(" --early-press %v", r.EarlyPress)
 			}
 			var what []string
 			if g.Why != "" {

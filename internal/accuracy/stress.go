@@ -39,6 +39,9 @@ type StressOptions struct {
 	Examples int
 	// The grid's axes; nil takes the defaults (DefaultScales and so on).
 	Scales, Knocks, FastSwaps []float64
+	// EarlyPress is the share of presses ahead of the landing in every
+	// clocked cell (sim.Rates.EarlyPress; 0: none).
+	EarlyPress float64
 }
 
 // The stress grid's default axes (docs/simulation.md).
@@ -53,9 +56,12 @@ type Cell struct {
 	Clock    bool
 	Knock    float64
 	FastSwap float64
-	Chess960 bool
-	Rows     []Row
-	Examples []Game
+	// EarlyPress: the clocked cells' share of presses ahead of the
+	// landing.
+	EarlyPress float64
+	Chess960   bool
+	Rows       []Row
+	Examples   []Game
 }
 
 func (c *Cell) name() string {
@@ -65,6 +71,9 @@ func (c *Cell) name() string {
 	}
 	if c.Chess960 {
 		variant = "960"
+	}
+	if c.EarlyPress != 0 {
+		clock += fmt.Sprintf(" (early presses %v%%)", 100*c.EarlyPress)
 	}
 	return fmt.Sprintf("x%v %s knocks %v%% fast-swap %v%% %s", c.Scale, clock, 100*c.Knock, 100*c.FastSwap, variant)
 }
@@ -121,16 +130,17 @@ func Stress(ctx context.Context, opts StressOptions, log *slog.Logger) (*StressR
 				for _, knock := range knocks {
 					for _, swap := range swaps {
 						rates := sim.StressRates(scale, knock, swap)
-						cm := sim.ClockNever
+						cm, early := sim.ClockNever, 0.0
 						if clock {
-							cm = sim.ClockAlways
+							cm, early = sim.ClockAlways, opts.EarlyPress
 						}
+						rates.EarlyPress = early
 						r, err := Run(ctx, Options{Files: files, Sensors: opts.Sensors, Irregular: irregular, Limit: opts.Limit,
 							Seed: opts.Seed, Rates: &rates, Clock: cm, Workers: opts.Workers, Examples: opts.Examples}, log)
 						if err != nil {
 							return nil, err
 						}
-						c := Cell{Scale: scale, Clock: clock, Knock: knock, FastSwap: swap, Chess960: variant, Rows: r.Totals()}
+						c := Cell{Scale: scale, Clock: clock, Knock: knock, FastSwap: swap, EarlyPress: early, Chess960: variant, Rows: r.Totals()}
 						for _, row := range r.Rows {
 							c.Examples = append(c.Examples, row.Examples...)
 						}
@@ -226,6 +236,12 @@ func (r *StressReport) WriteTable(w io.Writer) error {
 	if r.Limit > 0 {
 		limit = fmt.Sprintf("the first %d games of each file", r.Limit)
 	}
+	for _, c := range r.Cells {
+		if c.EarlyPress != 0 {
+			limit += fmt.Sprintf(", presses ahead of the landing in %v%% of clocked moves", 100*c.EarlyPress)
+			break
+		}
+	}
 	_, err := fmt.Fprintf(w, "stress grid: %d cells, %s, seed %d, %s\n", len(r.Cells), limit, r.Seed, r.Elapsed.Round(1e8))
 	return err
 }
@@ -245,6 +261,9 @@ func (r *StressReport) WriteExamples(w io.Writer) error {
 			}
 			if c.FastSwap != 0 {
 				irr += fmt.Sprintf(" --fast-swap %v", c.FastSwap)
+			}
+			if c.EarlyPress != 0 {
+				irr += fmt.Sprintf(" --early-press %v", c.EarlyPress)
 			}
 			what := []string{}
 			if g.Why != "" {

@@ -30,6 +30,7 @@ func Cmd(ctx context.Context, env *cli.Env, args []string) error {
 	clock := fs.String("clock", "auto", "chess clock: auto (when the game has clock times or a time control, else by chance), always or never")
 	annotate := fs.Bool("annotate", false, "add a \"# hand\" comment per move saying what the hands did")
 	fastSwap := fs.Float64("fast-swap", 0, "force the scan to miss the victim's lift in this `FRACTION` of captures (a stress setting; 0: from the hands' timing and the scan period)")
+	earlyPress := fs.Float64("early-press", 0, "with a clock, press it 10-150 ms before the piece lands in this `FRACTION` of moves (a stress setting)")
 	thinkScale := fs.Float64("think-scale", 0, "the stress grid's hands (docs/simulation.md): think times fitted to the corpus, multiplied by `F`, knocked pieces put back while the opponent replies, under-promoted pieces captured at once (0: the default hands)")
 	knock := fs.Float64("knock", 0.005, "with --think-scale: the share of moves after which the hand knocks a piece over")
 	game := fs.Int("game", 0, "write game `N` of the file (1 = the first) to stdout (default 1)")
@@ -37,7 +38,8 @@ func Cmd(ctx context.Context, env *cli.Env, args []string) error {
 	fs.Usage = func() {
 		fmt.Fprint(env.Stderr, `usage: boardd simulate --pgn FILE [--sensor occupancy|colour|piece] [--seed N]
                        [--irregular] [--no-promote] [--clock auto|always|never]
-                       [--annotate] [--fast-swap FRACTION] [--think-scale F [--knock RATE]]
+                       [--annotate] [--fast-swap FRACTION] [--early-press FRACTION]
+                       [--think-scale F [--knock RATE]]
                        [--game N | --out DIR]
 
 Plays real games on a simulated sensor board and writes what its sensors
@@ -79,7 +81,7 @@ file's game N, the options and the seed.
 		return usageErr("--clock: %v", err)
 	}
 	opts := Options{Sensor: s, Irregular: *irregular, NoPromote: *noPromote, Clock: cm, Annotate: *annotate}
-	if opts.Rates, err = FastSwapRates(*fastSwap); err != nil {
+	if opts.Rates, err = ForcedRates(*fastSwap, *earlyPress); err != nil {
 		return usageErr("%v", err)
 	}
 	switch {
@@ -89,6 +91,7 @@ file's game N, the options and the seed.
 		return usageErr("--knock %v: want a fraction in [0, 1]", *knock)
 	case *thinkScale > 0:
 		r := StressRates(*thinkScale, *knock, *fastSwap)
+		r.EarlyPress = *earlyPress
 		opts.Rates = &r
 	}
 
@@ -209,6 +212,9 @@ func simulateGame(w io.Writer, name string, n int, pg *chess.Game, opts Options,
 	if opts.Rates != nil && opts.Rates.FastSwap != 0 {
 		cmd += fmt.Sprintf(" --fast-swap %v", opts.Rates.FastSwap)
 	}
+	if opts.Rates != nil && opts.Rates.EarlyPress != 0 {
+		cmd += fmt.Sprintf(" --early-press %v", opts.Rates.EarlyPress)
+	}
 	if opts.Rates != nil && opts.Rates.FittedThink {
 		cmd += fmt.Sprintf(" --think-scale %v --knock %v", opts.Rates.ThinkScale, opts.Rates.Knock)
 	}
@@ -223,16 +229,20 @@ func simulateGame(w io.Writer, name string, n int, pg *chess.Game, opts Options,
 	return len(src.Injections()), nil
 }
 
-// FastSwapRates is the hand model with --fast-swap's forced share of
-// unseen captures; nil (the defaults) for 0.
-func FastSwapRates(f float64) (*Rates, error) {
-	if f == 0 {
+// ForcedRates is the hand model with --fast-swap's forced share of
+// unseen captures and --early-press's share of presses ahead of the
+// landing; nil (the defaults) when both are 0.
+func ForcedRates(fastSwap, earlyPress float64) (*Rates, error) {
+	if fastSwap == 0 && earlyPress == 0 {
 		return nil, nil
 	}
-	if !(f > 0 && f <= 1) {
-		return nil, fmt.Errorf("--fast-swap %v: want a fraction in (0, 1]", f)
+	if !(fastSwap >= 0 && fastSwap <= 1) {
+		return nil, fmt.Errorf("--fast-swap %v: want a fraction in (0, 1]", fastSwap)
+	}
+	if !(earlyPress >= 0 && earlyPress <= 1) {
+		return nil, fmt.Errorf("--early-press %v: want a fraction in (0, 1]", earlyPress)
 	}
 	r := DefaultRates()
-	r.FastSwap = f
+	r.FastSwap, r.EarlyPress = fastSwap, earlyPress
 	return &r, nil
 }

@@ -82,6 +82,11 @@ type Rates struct {
 	ChangeMind float64 // the piece touches down on another square first
 	Knock      float64 // a neighbour is knocked over and put back
 	LatePress  float64 // the clock pressed seconds late
+	// EarlyPress: the clock pressed while the hand is still setting the
+	// piece down, 10-150 ms before it lands (not before the middle of
+	// its carry): the press a board reads ahead of the move. A stress
+	// setting; 0 in the default hands.
+	EarlyPress float64
 	Bounce     float64 // per sensor transition: contact chatter
 
 	CaptureVictimFirst float64 // per capture: victim removed first (else mover lifted first)

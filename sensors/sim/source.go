@@ -99,6 +99,9 @@ type Source struct {
 	since   int64       // when it started
 	moved   [2]int      // presses that ended a turn, per side
 	lastT   int64
+	// moveSpan: when the hands of the ply's move began and ended (batch
+	// time; zero when the move was an injection's).
+	moveSpan [2]int64
 
 	plan [numKinds]int // move index of each planned injection, -1 none
 	fix  *fixLater
@@ -712,6 +715,7 @@ func (s *Source) playPly() {
 	s.think = think
 	s.hurry = (s.clocked || s.r.FittedThink) && think < 4000
 	s.begin()
+	s.moveSpan = [2]int64{}
 	if s.opts.Annotate {
 		s.notef("hand ply=%d move=%s", s.ply0+i+1, s.pos.SAN(m))
 	}
@@ -783,7 +787,9 @@ func (s *Source) playPly() {
 		s.preExtras(m, side)
 	}
 	if !moved {
+		start := s.t
 		s.playMove(m, side, kind == injRookFirst)
+		s.moveSpan = [2]int64{start, s.t}
 	}
 	if kind == injMisplaced {
 		s.knock(m, side, true)
@@ -827,6 +833,15 @@ func (s *Source) endMove(side chess.Color) {
 		return
 	}
 	switch {
+	case s.t == s.moveSpan[1] && s.t > s.moveSpan[0] && len(s.direct) == 0 && s.chance(s.r.EarlyPress):
+		// Nothing done since the piece landed: the press comes as
+		// it is set down, a moment ahead of it.
+		at := s.t
+		s.t -= min(s.between(10, 150), (s.moveSpan[1]-s.moveSpan[0])/2)
+		s.notef("early press %dms", at-s.t)
+		s.press(side)
+		s.t = at
+		return
 	case s.think > s.t+25000 && s.chance(s.r.LatePress):
 		// Only when the think time leaves room: the move is made
 		// earlier, the press comes when the clock readings say.
