@@ -37,6 +37,10 @@ func (r *Reconstructor) onSettle(t int64, out []Output) []Output {
 			r.pressWait = w
 			return out
 		}
+		if w := r.slidAfterPress(); t < w {
+			r.pressWait = w
+			return out
+		}
 		if r.pressInHand(t) {
 			// The pressed move's piece still in the air, or taken by the
 			// reply's hand before any sweep read it where it landed: the
@@ -1963,7 +1967,7 @@ func (r *Reconstructor) press(side chess.Color, t int64, out []Output) []Output 
 	r.pending, r.pressSide, r.pressT, r.pressClk, r.pressHeldSq, r.pressAhead = true, side, t, clk, chess.NoSquare, 0
 	r.pressFell = append(r.pressFell, fell...)
 	r.makeView()
-	r.pressBlank = r.lines[0].pos.SideToMove() == side && r.v.diff(&r.lines[0].pos) == 0
+	r.pressBlank = r.lines[0].pos.SideToMove() == side && r.noneOfTheMove(side)
 	if r.pressBlank {
 		// Nothing of the move shows yet: the hand may be a moment
 		// behind the press (pressedAhead), the settle no sooner.
@@ -1980,11 +1984,15 @@ func (r *Reconstructor) press(side chess.Color, t int64, out []Output) []Output 
 	// (liftAfterPress).
 	r.pressQuick = false
 	if b := r.explainFirst(true); b >= 0 && r.fitsPress(&r.cands[b], side) && t-r.lastChange >= r.sweepMs() {
-		if r.sensor == trace.Occupancy && r.cands[b].missed {
+		if r.sensor == trace.Occupancy && r.cands[b].missed || r.castlingKing(&r.cands[b]) != chess.NoSquare {
 			// A capture whose victim nobody saw leave: on an occupancy
 			// board that is also the piece still in the hand, set down
 			// elsewhere a moment after the press (2... Nf7 pressed
-			// 148 ms ahead of its landing was published as Nxf3+).
+			// 148 ms ahead of its landing was published as Nxf3+). Or
+			// a rook's move that is a castling's first half: its king
+			// may follow at once (5. O-O rook first, pressed 100 ms
+			// before the king was lifted: Rf1 was published and the
+			// king alerted out of place).
 			r.pressWait = t + r.sweepMs() + earlyPressMs
 			r.pressAhead = r.pressWait
 			return out
@@ -2005,6 +2013,25 @@ func (r *Reconstructor) press(side chess.Color, t int64, out []Output) []Output 
 		r.pressWait = t + r.sweepMs()
 	}
 	return out
+}
+
+// castlingKing is, when c is one rook move from its line's position that
+// is the rook's part of a legal castling there, that castling's king's
+// square; NoSquare otherwise.
+func (r *Reconstructor) castlingKing(c *cand) chess.Square {
+	if c.n != 1 || c.back != 0 || c.stale || c.moves[0].IsCastling() {
+		return chess.NoSquare
+	}
+	P := &r.lines[c.line].pos
+	if P.PieceAt(c.moves[0].From()).Type() != chess.Rook || P.Castling()&castleRights(P.SideToMove()) == 0 {
+		return chess.NoSquare
+	}
+	for _, m := range r.legal(P).Moves() {
+		if rookPartOf(m, c.moves[0]) {
+			return m.From()
+		}
+	}
+	return chess.NoSquare
 }
 
 // quickPressMs is the least a press on a board that showed its move
@@ -2089,7 +2116,8 @@ func (r *Reconstructor) judgePress(out []Output) []Output {
 			if c.n >= 2 {
 				out = r.note(out, NoteNoPress, t, 0, fmt.Sprintf("%d moves completed by one press: a press was missed or events were lost", c.n))
 			}
-			return r.adoptPressed(best, out)
+			out = r.adoptPressed(best, out)
+			return r.staleCatchUp(side, out)
 		case c.n == 0 && c.back == 0 && side == toMove && swap >= 0:
 			// The board as it was, the king lifted and put back, and the
 			// clock pressed: the castling that trades king and rook
@@ -2118,6 +2146,26 @@ func (r *Reconstructor) judgePress(out []Output) []Output {
 		return out
 	}
 	return r.actInexact(ix, side, t, true, out)
+}
+
+// staleCatchUp, after a press adopted with pieces still out of place
+// since an earlier misplaced-pieces alert (accepted either way), looks
+// for legal moves from an earlier published ply that reach the board
+// exactly: a published move that was wrong (a pawn touched down on a5 and
+// set on a6 just after the press: a5 was published, a5 and a6 alerted,
+// and the game stayed a5 to its end). Once both players have moved on
+// the plies since the alert cost nothing to take back (staleOverlay).
+func (r *Reconstructor) staleCatchUp(side chess.Color, out []Output) []Output {
+	ov := r.overlay &^ r.silent
+	if ov == 0 || r.state != statePlay || r.staleOverlay(0) == 0 {
+		return out
+	}
+	r.makeView()
+	if r.v.diff(&r.lines[0].pos) == 0 {
+		return out
+	}
+	out, _ = r.catchUp(r.lastChange, true, costMisplaced*ov.Count(), 0, true, side, out)
+	return out
 }
 
 // judgeChain judges the pending press together with those held before
@@ -2476,6 +2524,24 @@ func (r *Reconstructor) heldVictim(side chess.Color, reply chess.Bitboard) chess
 // Black's move).
 const replySetMs = 50
 
+// slidAfterPress is, when the board shows the pressed move as a bishop's,
+// rook's or queen's that may slide on and whose landing was read filled
+// less than a sweep before the press or after it, until when the settle
+// waits: a sweep and a neighbour's reading after the landing (the press
+// came with the hand still sliding; 36... Rf7 slid via f6, f6 read filled
+// 11 ms after the press and emptied one sweep later, at the settle: Rf6
+// was published). 0 otherwise.
+func (r *Reconstructor) slidAfterPress() int64 {
+	b := r.explainFirst(true)
+	if b < 0 || !r.fitsPress(&r.cands[b], r.pressSide) || !r.canSlideOn(&r.cands[b]) {
+		return 0
+	}
+	if on, ok := r.lastOn(r.cands[b].moves[0].To()); ok && on > r.pressT-r.sweepMs() {
+		return on + r.sweepMs() + r.sweepNearMs() + 1
+	}
+	return 0
+}
+
 // pressInHand reports whether the board, for the pending press judged at
 // t, differs from the game only by pieces of the presser's lifted (3. d4
 // pressed 16 ms before d2 was read empty; the reply took the pawn off d4
@@ -2601,7 +2667,8 @@ func (r *Reconstructor) pressInHand(t int64) bool {
 // standing, the presser's hand to take it off after the press as often as
 // not (3. exd6 pressed, d5 read emptied 260 ms after it); the castling's
 // rook still in the hand (Chess960 2. O-O pressed with h1 lifted, the
-// rook read on f1 after Black's press).
+// rook read on f1 after Black's press), or its king (the rook moved
+// first, the king lifted and set on g1 135 ms after the press).
 func (r *Reconstructor) butOneStands(P *chess.Position) bool {
 	if P.EnPassant() == chess.NoSquare && P.Castling()&castleRights(P.SideToMove()) == 0 {
 		return false
@@ -2615,7 +2682,7 @@ func (r *Reconstructor) butOneStands(P *chess.Position) bool {
 		switch d := r.v.diff(&q); {
 		case m.IsEnPassant() && d == (m.To()^8).Bitboard() && r.v.occ.Has(m.To()^8):
 			return true
-		case m.IsCastling() && d == m.CastlingRookTo().Bitboard() && !r.v.occ.Has(m.CastlingRookTo()):
+		case m.IsCastling() && (d == m.CastlingRookTo().Bitboard() || d == m.CastlingKingTo().Bitboard()) && r.v.occ&d == 0:
 			return true
 		}
 	}

@@ -757,12 +757,13 @@ func (r *Reconstructor) liftAfterPress(ev *trace.Event, out []Output) []Output {
 			r.pressHeld, r.pressHeldSq, r.pressHeldT, r.pressHeldRaw = *c, gs, ev.T, r.raw
 			return out
 		}
-		if r.castlingGoesOn(c, gs) {
+		if r.castlingGoesOn(c, gs) || gs == r.castlingKing(c) {
 			// The king's move the board shows is a castling's, whose
 			// rook is lifted now: set down before the press, read after
 			// it (Chess960 O-O, the king read on g1 before White's
 			// press, h1 read lifted 30 ms after it: Kg1 was published,
-			// the rook alerted out of place).
+			// the rook alerted out of place). So does the king of a
+			// castling whose rook's move the board shows, lifted now.
 			return out
 		}
 		if pc := r.lines[0].pos.PieceAt(gs); !r.holding() && pc != chess.NoPiece && pc.Color() != r.pressSide && r.slideTrails(c, ev.T) {
@@ -902,10 +903,13 @@ func (r *Reconstructor) castlingGoesOn(c *cand, s chess.Square) bool {
 }
 
 // heldUntil is when a held lift is decided if neither the reply nor the
-// held piece going on came: a sweep after it. (Not sooner, whatever
-// wait the press had set before the lift.)
+// held piece going on came: a sweep after it, a reading exactly one
+// sweep later included (a rook slid h3-h6, lifted off h4 after the press
+// and read on h6 one sweep later to the ms: Rh4 was published). (Not
+// sooner, whatever wait the press had set before the lift; a window of a
+// sweep and a neighbour's reading judged Bg2 Bxg2 as Be2 Be4 Bf3 Bxf3.)
 func (r *Reconstructor) heldUntil() int64 {
-	return r.pressHeldT + r.sweepMs()
+	return r.pressHeldT + r.sweepMs() + 1
 }
 
 // heldLeft reports whether the held move's piece was lifted from its
@@ -1039,13 +1043,24 @@ const earlyPressMs = 200
 
 // pressedAhead reports whether the pending press, at t, is still within
 // earlyPressMs and a sweep of its press with the board showing nothing
-// changed since the game position: it waits for the presser's hand.
+// of the presser's move (noneOfTheMove): it waits for the presser's hand.
 func (r *Reconstructor) pressedAhead(t int64) bool {
 	if t >= r.pressT+r.sweepMs()+earlyPressMs || r.lines[0].pos.SideToMove() != r.pressSide {
 		return false
 	}
 	r.makeView()
-	return r.v.diff(&r.lines[0].pos) == 0
+	return r.noneOfTheMove(r.pressSide)
+}
+
+// noneOfTheMove reports whether the view shows nothing of a move of
+// side's from the game position: no change, or only one of the
+// opponent's pieces gone (a capture's victim taken off first, the
+// capturing piece not lifted yet: 2. exd5 pressed before e4 was).
+func (r *Reconstructor) noneOfTheMove(side chess.Color) bool {
+	P := &r.lines[0].pos
+	d := r.v.diff(P)
+	gone := d & P.ByColor(side.Other()) &^ r.v.occ
+	return d == gone && !gone.More()
 }
 
 // End says the input is over at time t: a move standing on the board is

@@ -159,6 +159,8 @@ type Report struct {
 	// EarlyPress is the share of presses ahead of the landing
 	// (sim.Rates.EarlyPress).
 	EarlyPress float64
+	// Clock is the runs' clock mode (sim.ClockAuto: by the games).
+	Clock sim.ClockMode
 	// Skipped counts PGN games that could not be read or simulated.
 	Skipped int
 }
@@ -215,7 +217,7 @@ func Run(ctx context.Context, opts Options, log *slog.Logger) (*Report, error) {
 		workers = runtime.GOMAXPROCS(0)
 	}
 	start := time.Now()
-	rep := &Report{Seed: opts.Seed}
+	rep := &Report{Seed: opts.Seed, Clock: opts.Clock}
 	if opts.Rates != nil {
 		rep.FastSwap, rep.EarlyPress = opts.Rates.FastSwap, opts.Rates.EarlyPress
 	}

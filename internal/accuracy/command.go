@@ -25,6 +25,7 @@ func Cmd(ctx context.Context, env *cli.Env, args []string) error {
 	seed := fs.Uint64("seed", 1, "simulator seed (game n of a file is what boardd simulate --game n --seed N writes)")
 	noPromote := fs.Bool("no-promote", false, "no promote events for under-promotions: the piece must be inferred")
 	fastSwap := fs.Float64("fast-swap", 0, "force the scan to miss the victim's lift in this `FRACTION` of captures (a stress setting; 0: from the hands' timing and the scan period)")
+	clock := fs.String("clock", "auto", "without --stress: chess clock auto (when the game has clock times or a time control, else by chance), always or never")
 	earlyPress := fs.Float64("early-press", 0, "with a clock, press it 10-150 ms before the piece lands in this `FRACTION` of moves (a stress setting; in every clocked cell with --stress)")
 	workers := fs.Int("workers", 0, "games played in parallel (0 = one per CPU)")
 	examples := fs.Int("examples", 0, "list up to `N` failing games per row, with the command that writes each trace")
@@ -35,7 +36,8 @@ func Cmd(ctx context.Context, env *cli.Env, args []string) error {
 	swaps := fs.String("fast-swaps", "0,12%", "with --stress: the shares of forced fast swaps, comma-separated")
 	fs.Usage = func() {
 		fmt.Fprint(env.Stderr, `usage: boardd accuracy [--games N] [--sensor LIST] [--mode clean|irregular|both]
-                       [--seed N] [--no-promote] [--fast-swap FRACTION] [--early-press FRACTION]
+                       [--seed N] [--no-promote] [--clock auto|always|never]
+                       [--fast-swap FRACTION] [--early-press FRACTION]
                        [--workers N] [--examples N] [-v]
                        [FILE.pgn ...]
        boardd accuracy --stress [--games N] [--sensor LIST] [--mode clean|irregular|both]
@@ -83,6 +85,9 @@ docs/simulation.md describes the simulated hands and the injections.
 	}
 	if opts.Rates, err = sim.ForcedRates(*fastSwap, *earlyPress); err != nil {
 		return usageErr("%v", err)
+	}
+	if opts.Clock, err = sim.ParseClockMode(*clock); err != nil {
+		return usageErr("--clock: %v", err)
 	}
 	opts.Files = fs.Args()
 	if len(opts.Files) == 0 {

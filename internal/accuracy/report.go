@@ -6,6 +6,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/boardd/boardd/sensors/sim"
 	"github.com/boardd/boardd/trace"
 )
 
@@ -111,6 +112,9 @@ func (r *Report) WriteExamples(w io.Writer) error {
 			}
 			if r.EarlyPress != 0 {
 				irr += fmt.Sprintf(" --early-press %v", r.EarlyPress)
+			}
+			if r.Clock != sim.ClockAuto {
+				irr += " --clock " + r.Clock.String()
 			}
 			var what []string
 			if g.Why != "" {
