@@ -1964,7 +1964,7 @@ func (r *Reconstructor) press(side chess.Color, t int64, out []Output) []Output 
 	}
 	// A press by the same side still waiting for the board is replaced
 	// by this one; its flags are kept.
-	r.pending, r.pressSide, r.pressT, r.pressClk, r.pressHeldSq, r.pressAhead = true, side, t, clk, chess.NoSquare, 0
+	r.pending, r.pressSide, r.pressT, r.pressClk, r.pressHeldSq, r.pressAhead, r.pressBlind = true, side, t, clk, chess.NoSquare, 0, false
 	r.pressFell = append(r.pressFell, fell...)
 	r.makeView()
 	r.pressBlank = r.lines[0].pos.SideToMove() == side && r.noneOfTheMove(side)
@@ -1994,7 +1994,8 @@ func (r *Reconstructor) press(side chess.Color, t int64, out []Output) []Output 
 			// before the king was lifted: Rf1 was published and the
 			// king alerted out of place).
 			r.pressWait = t + r.sweepMs() + earlyPressMs
-			r.pressAhead = r.pressWait
+			r.pressAhead, r.pressBlind = r.pressWait, r.sensor == trace.Occupancy && r.cands[b].missed
+			r.blindOnSq = chess.NoSquare
 			return out
 		}
 		// (At least 50 ms: a fast scan's readings come later than its
@@ -2079,7 +2080,7 @@ func (r *Reconstructor) pressFlags(out []Output) []Output {
 // pressDone marks the pending press decided.
 func (r *Reconstructor) pressDone() {
 	r.decisions++
-	r.pending, r.pressWait, r.pressHeldSq, r.pressQuick, r.slideOn, r.pressAhead = false, 0, chess.NoSquare, false, false, 0
+	r.pending, r.pressWait, r.pressHeldSq, r.pressQuick, r.slideOn, r.pressAhead, r.pressBlind = false, 0, chess.NoSquare, false, false, 0, false
 	r.chain = r.chain[:0]
 }
 
@@ -2650,6 +2651,12 @@ func (r *Reconstructor) pressInHand(t int64) bool {
 		d &^= gone
 	}
 	inHand := d != 0 && d&^lifted == 0 || d&lifted != 0 && r.butOneStands(P)
+	if r.sensor == trace.Occupancy && (d & lifted).More() {
+		// (One piece in the hand: more squares left is a move made
+		// and a knock, 27... Rxd5 pressed with c8 knocked off.)
+		inHand = false
+	}
+
 	if inHand {
 		// Not a move the board shows (a capture on an occupancy board
 		// differs from the game by the square the piece left alone).

@@ -288,6 +288,15 @@ type Reconstructor struct {
 	// pressBlank: the board showed no change from the game at the
 	// pending press (the presser's hand still to come, or no move).
 	pressBlank bool
+	// pressBlind: the pending press waits, on an occupancy board, for
+	// a piece that a capture nobody saw may instead have in the hand.
+	pressBlind bool
+	// blindOn: the raw board before a square filled during pressBlind's
+	// wait (blindOnSq, at blindOnT), a landing of the piece in the hand
+	// or a reply's piece pushed there.
+	blindOn   physBoard
+	blindOnSq chess.Square
+	blindOnT  int64
 	// pressHeld: the move a waiting press completes, held at the lift of
 	// the piece it set down (pressHeldSq; NoSquare: none), liftAfterPress.
 	pressHeld    cand
@@ -520,6 +529,20 @@ func (r *Reconstructor) Feed(ev *trace.Event, out []Output) []Output {
 	if ev.Kind == trace.Off && r.pending {
 		out = r.liftAfterPress(ev, out)
 	}
+	if ev.Kind == trace.On && r.pending && r.pressBlind {
+		if !r.landsFromLifted(rotSquare(ev.Square, r.orient)) {
+			// The press waits for a piece in the hand that may land
+			// elsewhere (pressBlind); this square is no landing of it:
+			// the reply's hand (Bxe4 pressed, the queen slid a8-a6 and
+			// read on a7 first: bishop h1-a6 was alerted as illegal).
+			// Judged on the board before it.
+			out = r.decidePress(out)
+		} else {
+			// Maybe the landing; maybe a piece of the reply's pushed
+			// there, its own square read empty next (liftAfterPress).
+			r.blindOn, r.blindOnSq, r.blindOnT = r.raw, rotSquare(ev.Square, r.orient), ev.T
+		}
+	}
 	switch ev.Kind {
 	case trace.Frame:
 		r.frame(ev)
@@ -746,6 +769,27 @@ func (r *Reconstructor) Advance(t int64, out []Output) []Output {
 // the settle decides.
 func (r *Reconstructor) liftAfterPress(ev *trace.Event, out []Output) []Output {
 	gs := rotSquare(ev.Square, r.orient)
+	if r.pressBlind {
+		// The press waited for a landing of the piece in the hand; a
+		// lift comes first: judged on the board before it (a victim
+		// lifted 31 ms after Black's press, then d4 by the reply: Nxd4
+		// was published as certain). If the square filled just before
+		// was the reply's piece pushed there from next door (Qxe1
+		// pressed with the queen in the hand, f3 read filled and f4
+		// empty 15 ms later, the knight knocked: Qf3 was published),
+		// on the board before that.
+		pc := r.lines[0].pos.PieceAt(gs)
+		if r.blindOnSq != chess.NoSquare && ev.T-r.blindOnT <= slideLiftMs &&
+			chess.KingAttacks(r.blindOnSq).Has(gs) && pc != chess.NoPiece && pc.Color() != r.pressSide {
+			cur := r.raw
+			r.setRaw(r.blindOn)
+			out = r.decidePress(out)
+			r.setRaw(cur)
+			r.makeView()
+			return out
+		}
+		return r.decidePress(out)
+	}
 	r.makeView()
 	if b := r.explainFirst(true); b >= 0 && r.fitsPress(&r.cands[b], r.pressSide) && r.wentOn(&r.cands[b]) {
 		c := &r.cands[b]
@@ -1050,6 +1094,22 @@ func (r *Reconstructor) pressedAhead(t int64) bool {
 	}
 	r.makeView()
 	return r.noneOfTheMove(r.pressSide)
+}
+
+// landsFromLifted reports whether a piece of the pending press's side
+// lifted off the board can move to the empty square s.
+func (r *Reconstructor) landsFromLifted(s chess.Square) bool {
+	P := &r.lines[0].pos
+	if P.SideToMove() != r.pressSide || P.PieceAt(s) != chess.NoPiece {
+		return false
+	}
+	r.makeView()
+	for _, m := range r.legal(P).Moves() {
+		if m.To() == s && !r.v.occ.Has(m.From()) {
+			return true
+		}
+	}
+	return false
 }
 
 // noneOfTheMove reports whether the view shows nothing of a move of
