@@ -221,27 +221,9 @@ func (r *Reconstructor) catchSearch(maxCost int, touched bool) []catchMatch {
 	if g == 0 || !try(g) {
 		g = -1 // none tried
 	}
-	// So are the plies since pieces went out of place and stayed while
-	// both players moved on (a5 published for a6, the pawn alerted, then
-	// Nc5 Nxc5: the shorter retractions spent the budget first).
-	ov := -1
-	k := n - r.overlayFrom
-	if i := r.overlayFrom - 1; i >= 0 && i < n {
-		// (From the ply before, when that one moved a piece from or to
-		// a square out of place: the alert came after it.)
-		if all, _ := moveSquares(&r.befores[i], r.pub[i]); all&r.overlay&^r.silent != 0 {
-			k++
-		}
-	}
-	if r.staleOv > 0 && r.overlay&^r.silent != 0 && k > 0 && k <= maxCatchBack && k != g {
-		cs.nodes = 0
-		if try(k) {
-			ov = k
-		}
-	}
 	cs.nodes = 0
 	for k := 0; k <= min(maxCatchBack, n) && cs.nodes < catchBudget; k++ {
-		if k != g && k != ov && !try(k) {
+		if k != g && !try(k) {
 			break
 		}
 	}

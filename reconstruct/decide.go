@@ -2150,23 +2150,59 @@ func (r *Reconstructor) judgePress(out []Output) []Output {
 }
 
 // staleCatchUp, after a press adopted with pieces still out of place
-// since an earlier misplaced-pieces alert (accepted either way), looks
-// for legal moves from an earlier published ply that reach the board
-// exactly: a published move that was wrong (a pawn touched down on a5 and
-// set on a6 just after the press: a5 was published, a5 and a6 alerted,
-// and the game stayed a5 to its end). Once both players have moved on
-// the plies since the alert cost nothing to take back (staleOverlay).
+// since an earlier misplaced-pieces alert while both players moved on,
+// amends the ply before that alert when its piece stands on another
+// square the same move could have reached, and the plies since, made
+// again as they were, reach the board exactly: the published move had
+// the wrong landing (a pawn touched down on a5 and set on a6 just after
+// the press: a5 was published, a5 and a6 alerted, and the game stayed a5
+// to its end). Nothing else: a piece knocked and left for moves on end is
+// the alert's, and a catch-up that took back moves for it made false
+// illegal moves of later ones.
 func (r *Reconstructor) staleCatchUp(side chess.Color, out []Output) []Output {
 	ov := r.overlay &^ r.silent
-	if ov == 0 || r.state != statePlay || r.staleOverlay(0) == 0 {
+	n := len(r.plies)
+	i := r.overlayFrom - 1
+	if ov == 0 || r.state != statePlay || r.staleOverlay(0) == 0 || i < 0 || i >= n || n-i > maxDecodePlies {
+		return out
+	}
+	pm, p := r.pub[i], &r.befores[i]
+	if pm.IsCastling() || pm.IsPromotion() || !ov.Has(pm.To()) {
 		return out
 	}
 	r.makeView()
-	if r.v.diff(&r.lines[0].pos) == 0 {
+	var found [1]catchMatch
+	k := 0
+	for _, m := range r.legal(p).Moves() {
+		if m.From() != pm.From() || m == pm || m.IsPromotion() || !ov.Has(m.To()) {
+			continue
+		}
+		q := *p
+		q.MakeMove(m)
+		ok := true
+		for _, later := range r.pub[i+1:] {
+			// (Not r.legal: its cache holds the list iterated.)
+			var ml chess.MoveList
+			if q.GenerateLegal(&ml); !slices.Contains(ml.Moves(), later) {
+				ok = false
+				break
+			}
+			q.MakeMove(later)
+		}
+		if !ok || r.v.diff(&q) != 0 {
+			continue
+		}
+		if k++; k > 1 {
+			return out // two landings fit: the alert stands
+		}
+		found[0] = catchMatch{back: n - i, n: n - i, pos: q}
+		found[0].moves[0] = m
+		copy(found[0].moves[1:], r.pub[i+1:])
+	}
+	if k != 1 {
 		return out
 	}
-	out, _ = r.catchUp(r.lastChange, true, costMisplaced*ov.Count(), 0, true, side, out)
-	return out
+	return r.adoptCatch(found[:], 0, r.lastChange, out)
 }
 
 // judgeChain judges the pending press together with those held before
