@@ -1984,6 +1984,13 @@ func (r *Reconstructor) press(side chess.Color, t int64, out []Output) []Output 
 	// (liftAfterPress).
 	r.pressQuick = false
 	if b := r.explainFirst(true); b >= 0 && r.fitsPress(&r.cands[b], side) && t-r.lastChange >= r.sweepMs() {
+		if w := r.slideSettles(&r.cands[b], t); w > t+max(r.sweepMs(), quickPressMs) {
+			// A slide maybe still going on (2. Bc4 slid via d3 on an
+			// occupancy board, d3 read 68 ms before the press and c4
+			// 55 ms after: Bd3 was published at once).
+			r.pressWait = w
+			return out
+		}
 		if r.sensor == trace.Occupancy && r.cands[b].missed || r.castlingKing(&r.cands[b]) != chess.NoSquare {
 			// A capture whose victim nobody saw leave: on an occupancy
 			// board that is also the piece still in the hand, set down
@@ -2570,11 +2577,28 @@ const replySetMs = 50
 // was published). 0 otherwise.
 func (r *Reconstructor) slidAfterPress() int64 {
 	b := r.explainFirst(true)
-	if b < 0 || !r.fitsPress(&r.cands[b], r.pressSide) || !r.canSlideOn(&r.cands[b]) {
+	if b < 0 || !r.fitsPress(&r.cands[b], r.pressSide) {
 		return 0
 	}
-	if on, ok := r.lastOn(r.cands[b].moves[0].To()); ok && on > r.pressT-r.sweepMs() {
-		return on + r.sweepMs() + r.sweepNearMs() + 1
+	return r.slideSettles(&r.cands[b], r.pressT)
+}
+
+// slideStepMs is the longest a hand sliding a piece takes from one
+// square of its line to the next (a queen slid d1-h5 at 90 ms a square).
+const slideStepMs = 150
+
+// slideSettles is, for c, one bishop, rook or queen move that may slide
+// on beyond its landing, read filled less than a sweep before t or after
+// it, when a next square would have been read: a sweep and a neighbour's
+// reading after the landing, or a hand's step along the line, whichever
+// is later (an occupancy board reads every 20 ms, a hand slides a square
+// in 90). 0 otherwise.
+func (r *Reconstructor) slideSettles(c *cand, t int64) int64 {
+	if !r.canSlideOn(c) {
+		return 0
+	}
+	if on, ok := r.lastOn(c.moves[0].To()); ok && on > t-max(r.sweepMs(), slideStepMs) {
+		return on + max(r.sweepMs()+r.sweepNearMs(), slideStepMs) + 1
 	}
 	return 0
 }
@@ -2686,8 +2710,9 @@ func (r *Reconstructor) pressInHand(t int64) bool {
 		// White's king was lifted; Kb1 read 375 ms after the press).
 		d &^= gone
 	}
-	inHand := d != 0 && d&^lifted == 0 || d&lifted != 0 && r.butOneStands(P)
-	if r.sensor == trace.Occupancy && (d & lifted).More() {
+	butOne := d&lifted != 0 && r.butOneStands(P)
+	inHand := d != 0 && d&^lifted == 0 || butOne
+	if r.sensor == trace.Occupancy && (d & lifted).More() && !butOne {
 		// (One piece in the hand: more squares left is a move made
 		// and a knock, 27... Rxd5 pressed with c8 knocked off.)
 		inHand = false

@@ -771,7 +771,7 @@ func (r *Reconstructor) liftAfterPress(ev *trace.Event, out []Output) []Output {
 	gs := rotSquare(ev.Square, r.orient)
 	if r.pressBlind {
 		// The press waited for a landing of the piece in the hand; a
-		// lift comes first: judged on the board before it (a victim
+		// lift comes before any: judged on the board before it (a victim
 		// lifted 31 ms after Black's press, then d4 by the reply: Nxd4
 		// was published as certain). If the square filled just before
 		// was the reply's piece pushed there from next door (Qxe1
@@ -788,7 +788,12 @@ func (r *Reconstructor) liftAfterPress(ev *trace.Event, out []Output) []Output {
 			r.makeView()
 			return out
 		}
-		return r.decidePress(out)
+		if r.blindOnSq == chess.NoSquare {
+			return r.decidePress(out)
+		}
+		// (A landing of the piece came first: the lift is judged as
+		// any after a press, 3. exd6 e.p. landed and c7 lifted before
+		// the d5 pawn was taken off.)
 	}
 	r.makeView()
 	if b := r.explainFirst(true); b >= 0 && r.fitsPress(&r.cands[b], r.pressSide) && r.wentOn(&r.cands[b]) {
@@ -916,8 +921,13 @@ func (r *Reconstructor) slideTrails(c *cand, t int64) bool {
 	if !r.canSlideOn(c) {
 		return false
 	}
+	if r.sensor == trace.Occupancy {
+		// (There the reply's landing cannot be told from the slide's
+		// next square: its first lift decides, on the board before it.)
+		return false
+	}
 	m := c.moves[0]
-	if on, ok := r.lastOn(m.To()); ok && t-on < r.sweepMs() {
+	if on, ok := r.lastOn(m.To()); ok && t-on < max(r.sweepMs(), slideStepMs) {
 		return true
 	}
 	for e := chess.Between(m.From(), m.To()); e != 0; e &= e - 1 {

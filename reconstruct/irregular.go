@@ -260,9 +260,9 @@ func (r *Reconstructor) actInexact(ix inexact, side chess.Color, t int64, presse
 		// the events.)
 		by := toMove
 		if ix.reply != chess.NoMove {
-			by = r.displacedBy(ix.diff, toMove.Other(), ix.reply.From())
+			by = r.displacedBy(ix.diff, toMove.Other(), ix.reply)
 		} else if ix.diff != 0 {
-			by = r.displacedBy(ix.diff, toMove, ix.move.From())
+			by = r.displacedBy(ix.diff, toMove, ix.move)
 		}
 		after := P
 		after.MakeMove(ix.move)
@@ -461,24 +461,48 @@ func (r *Reconstructor) sweepNearMs() int64 {
 }
 
 // displacedBy is the side whose hand displaced the pieces on d, of a
-// board that shows mover's move, begun with the lift at from: mover,
-// unless every square of d last changed before that lift, and nearer the
-// other side's last press than it: that hand, going back from the clock
-// (c2 knocked onto c3 70 ms after 3. Bc4 was pressed and 400 ms before
-// Black lifted g8: the alert named Black).
-func (r *Reconstructor) displacedBy(d chess.Bitboard, mover chess.Color, from chess.Square) chess.Color {
-	lift := r.changedAt[unrotSquare(from, r.orient)]
+// board that shows mover's move m: mover, unless every square of d last
+// changed after the other side's last press and before m's lift, and
+// either nearer that press than the lift, or too far from m's squares
+// for the hand that lifted m's piece so soon after to have knocked it:
+// the other side's hand, going back from the clock (c2 knocked onto c3
+// 70 ms after 3. Bc4 was pressed and 400 ms before Black lifted g8; h2
+// knocked off 300 ms after White pressed and 200 ms before Black lifted
+// a7: the alerts named Black).
+func (r *Reconstructor) displacedBy(d chess.Bitboard, mover chess.Color, m chess.Move) chess.Color {
+	lift := r.changedAt[unrotSquare(m.From(), r.orient)]
 	press := r.pressedAt[mover.Other()]
 	if d == 0 || press <= 0 || press > lift {
 		return mover
 	}
 	for e := d; e != 0; e &= e - 1 {
-		at := r.changedAt[unrotSquare(e.First(), r.orient)]
-		if at < press || at >= lift-r.sweepNearMs() || at-press >= lift-at {
+		s := e.First()
+		at := r.changedAt[unrotSquare(s, r.orient)]
+		if at < press || at >= lift-r.sweepNearMs() {
+			return mover
+		}
+		far := lift-at < farKnockMs && squareDist(s, m.From()) >= 3 && squareDist(s, moveLanding(m)) >= 3
+		if at-press >= lift-at && !far {
 			return mover
 		}
 	}
 	return mover.Other()
+}
+
+// farKnockMs: a hand that knocks a piece three squares or more from the
+// piece it lifts next needs at least this long to get there.
+const farKnockMs = 400
+
+// squareDist is the king's distance between a and b.
+func squareDist(a, b chess.Square) int {
+	return max(abs(a.File()-b.File()), abs(a.Rank()-b.Rank()))
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
 }
 
 // misplaced alerts squares that differ from position p, displaced by side
