@@ -1987,8 +1987,9 @@ func (r *Reconstructor) press(side chess.Color, t int64, out []Output) []Output 
 		if w := r.slideSettles(&r.cands[b], t); w > t+max(r.sweepMs(), quickPressMs) {
 			// A slide maybe still going on (2. Bc4 slid via d3 on an
 			// occupancy board, d3 read 68 ms before the press and c4
-			// 55 ms after: Bd3 was published at once).
-			r.pressWait = w
+			// 55 ms after: Bd3 was published at once). Decided then
+			// if nothing changes (a reply's lift may come first).
+			r.pressWait, r.pressQuick = w, true
 			return out
 		}
 		if r.sensor == trace.Occupancy && r.cands[b].missed || r.castlingKing(&r.cands[b]) != chess.NoSquare {
