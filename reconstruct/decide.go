@@ -1967,7 +1967,9 @@ func (r *Reconstructor) press(side chess.Color, t int64, out []Output) []Output 
 	r.pending, r.pressSide, r.pressT, r.pressClk, r.pressHeldSq, r.pressAhead, r.pressBlind = true, side, t, clk, chess.NoSquare, 0, false
 	r.pressFell = append(r.pressFell, fell...)
 	r.makeView()
-	r.pressBlank = r.lines[0].pos.SideToMove() == side && r.noneOfTheMove(side)
+	// (A board whose last change came before the last decision shows
+	// nothing of the move; else the view says.)
+	r.pressBlank = r.lines[0].pos.SideToMove() == side && (r.rec.events == 0 || r.noneOfTheMove(side))
 	if r.pressBlank {
 		// Nothing of the move shows yet: the hand may be a moment
 		// behind the press (pressedAhead), the settle no sooner.
@@ -2595,10 +2597,10 @@ const slideStepMs = 150
 // is later (an occupancy board reads every 20 ms, a hand slides a square
 // in 90). 0 otherwise.
 func (r *Reconstructor) slideSettles(c *cand, t int64) int64 {
-	if !r.canSlideOn(c) {
+	if c.n != 1 {
 		return 0
 	}
-	if on, ok := r.lastOn(c.moves[0].To()); ok && on > t-max(r.sweepMs(), slideStepMs) {
+	if on, ok := r.lastOn(c.moves[0].To()); ok && on > t-max(r.sweepMs(), slideStepMs) && r.canSlideOn(c) {
 		return on + max(r.sweepMs()+r.sweepNearMs(), slideStepMs) + 1
 	}
 	return 0
