@@ -2591,17 +2591,18 @@ func (r *Reconstructor) slidAfterPress() int64 {
 const slideStepMs = 150
 
 // slideSettles is, for c, one bishop, rook or queen move that may slide
-// on beyond its landing, read filled less than a sweep before t or after
-// it, when a next square would have been read: a sweep and a neighbour's
-// reading after the landing, or a hand's step along the line, whichever
-// is later (an occupancy board reads every 20 ms, a hand slides a square
-// in 90). 0 otherwise.
+// on beyond its landing, read filled less than that before t or after
+// it, when a next square would have been read: a hand's step along the
+// line after the landing, and a sweep and a neighbour's reading more (an
+// occupancy board reads every 20 ms, a hand slides a square in 90; a
+// colour board read a6 212 ms after a5, and Ra5 was published). 0
+// otherwise.
 func (r *Reconstructor) slideSettles(c *cand, t int64) int64 {
 	if c.n != 1 {
 		return 0
 	}
-	if on, ok := r.lastOn(c.moves[0].To()); ok && on > t-max(r.sweepMs(), slideStepMs) && r.canSlideOn(c) {
-		return on + max(r.sweepMs()+r.sweepNearMs(), slideStepMs) + 1
+	if on, ok := r.lastOn(c.moves[0].To()); ok && on > t-slideStepMs-r.sweepMs() && r.canSlideOn(c) {
+		return on + slideStepMs + r.sweepMs() + r.sweepNearMs() + 1
 	}
 	return 0
 }

@@ -982,9 +982,21 @@ func (r *Reconstructor) heldLeft() bool {
 }
 
 // slidOnHeld reports whether the held move's piece shows on a square
-// beyond its landing on its line, set down since the held lift.
+// beyond its landing on its line, or on another empty square its move
+// could have gone to (a touch-down before the press: Bc4 touched down on
+// b5, pressed, and set on c4 223 ms after it left b5), set down since
+// the held lift.
 func (r *Reconstructor) slidOnHeld() bool {
-	for e := r.slideOnSquares(&r.pressHeld) & r.v.occ; e != 0; e &= e - 1 {
+	sq := r.slideOnSquares(&r.pressHeld)
+	if c := &r.pressHeld; c.n == 1 && c.back == 0 && !c.stale {
+		P, m := &r.lines[c.line].pos, c.moves[0]
+		for _, o := range r.legal(P).Moves() {
+			if o.From() == m.From() && o != m && !o.IsCastling() && P.PieceAt(o.To()) == chess.NoPiece {
+				sq |= o.To().Bitboard()
+			}
+		}
+	}
+	for e := sq & r.v.occ; e != 0; e &= e - 1 {
 		if on, ok := r.lastOn(e.First()); ok && on >= r.pressHeldT {
 			return true
 		}
