@@ -23,6 +23,13 @@ func (s Square) File() int { return int(s) & 7 }
 // Rank is the square's rank, 0 (rank 1) to 7 (rank 8).
 func (s Square) Rank() int { return int(s) >> 3 }
 
+// Distance is the king's distance between a and b: the most of their
+// file and rank differences.
+func Distance(a, b Square) int {
+	df, dr := a.File()-b.File(), a.Rank()-b.Rank()
+	return max(df, -df, dr, -dr)
+}
+
 // Bitboard is the set holding only s.
 func (s Square) Bitboard() Bitboard { return 1 << uint(s) }
 

@@ -108,7 +108,7 @@ func (r *Reconstructor) guessed(i int) bool {
 // and the game lost when it was put back). Not on occupancy boards:
 // there a square emptied and one filled fit too many other moves.
 func (r *Reconstructor) contradicted(i int) bool {
-	if i != len(r.plies)-1 || !r.judgingPress || r.sensor == trace.Occupancy || r.pub[i].IsCastling() {
+	if i != len(r.plies)-1 || !r.catchPressed || r.sensor == trace.Occupancy || r.pub[i].IsCastling() {
 		return false
 	}
 	return !r.v.occ.Has(moveLanding(r.pub[i]))
@@ -400,10 +400,8 @@ func (r *Reconstructor) catchUp(t int64, final bool, ixCost, ixPlies int, presse
 		ixPlies = maxCatchAhead
 	}
 	r.staleOv = r.staleOverlay(ixPlies)
-	// (contradicted asks whether a press is judged.)
-	wasJudging := r.judgingPress
-	r.judgingPress = pressed
-	defer func() { r.staleOv, r.judgingPress = 0, wasJudging }()
+	r.catchPressed = pressed
+	defer func() { r.staleOv, r.catchPressed = 0, false }()
 	misplaced := costMisplaced * (r.overlay &^ r.silent).Count()
 	limit := ixCost + misplaced*r.staleOv
 	// (What the search may cost is part of the question: a later decision

@@ -1973,7 +1973,7 @@ func (r *Reconstructor) press(side chess.Color, t int64, out []Output) []Output 
 	if r.pressBlank {
 		// Nothing of the move shows yet: the hand may be a moment
 		// behind the press (pressedAhead), the settle no sooner.
-		r.pressAhead = t + r.sweepMs() + earlyPressMs
+		r.pressAhead = r.aheadUntil()
 	}
 	// Never at once: a piece still on its way as the sensor saw it may be
 	// read on its next square up to a sweep after the press (c2-c4 slid
@@ -2003,7 +2003,7 @@ func (r *Reconstructor) press(side chess.Color, t int64, out []Output) []Output 
 			// may follow at once (5. O-O rook first, pressed 100 ms
 			// before the king was lifted: Rf1 was published and the
 			// king alerted out of place).
-			r.pressWait = t + r.sweepMs() + earlyPressMs
+			r.pressWait = r.aheadUntil()
 			r.pressAhead, r.pressBlind = r.pressWait, r.sensor == trace.Occupancy && r.cands[b].missed
 			r.blindOnSq = chess.NoSquare
 			return out

@@ -352,6 +352,9 @@ type Reconstructor struct {
 	// side says who made the last move (resync searches on past
 	// sequences that end with the other side's).
 	judgingPress bool
+	// catchPressed: the catch-up under way follows a clock press
+	// (contradicted).
+	catchPressed bool
 	// decodeLeft: the decision under way is the alert timer's, on a board
 	// long still: the decoder may leave a piece knocked off as a move
 	// landed off the board (decode.go).
@@ -1089,7 +1092,7 @@ func (r *Reconstructor) pressDue(t int64, out []Output) []Output {
 		// The board unchanged: the hand may be a moment behind the
 		// press (d7-d6 slid, pressed 129 ms before d6 was read filled,
 		// was alerted as a clock-without-move).
-		r.pressWait = r.pressT + r.sweepMs() + earlyPressMs
+		r.pressWait = r.aheadUntil()
 		r.pressAhead = r.pressWait
 	case r.pressInHand(t):
 		// The pressed piece not read down yet, a sweep on (Ng6 landed
@@ -1107,11 +1110,15 @@ func (r *Reconstructor) pressDue(t int64, out []Output) []Output {
 // moment after pressing, and the sweep reads it later still.
 const earlyPressMs = 200
 
+// aheadUntil is until when the pending press waits for the presser's
+// hand a moment behind it: a sweep and earlyPressMs after the press.
+func (r *Reconstructor) aheadUntil() int64 { return r.pressT + r.sweepMs() + earlyPressMs }
+
 // pressedAhead reports whether the pending press, at t, is still within
 // earlyPressMs and a sweep of its press with the board showing nothing
 // of the presser's move (noneOfTheMove): it waits for the presser's hand.
 func (r *Reconstructor) pressedAhead(t int64) bool {
-	if t >= r.pressT+r.sweepMs()+earlyPressMs || r.lines[0].pos.SideToMove() != r.pressSide {
+	if t >= r.aheadUntil() || r.lines[0].pos.SideToMove() != r.pressSide {
 		return false
 	}
 	r.makeView()

@@ -481,7 +481,7 @@ func (r *Reconstructor) displacedBy(d chess.Bitboard, mover chess.Color, m chess
 		if at < press || at >= lift-r.sweepNearMs() {
 			return mover
 		}
-		far := lift-at < farKnockMs && squareDist(s, m.From()) >= 3 && squareDist(s, moveLanding(m)) >= 3
+		far := lift-at < farKnockMs && chess.Distance(s, m.From()) >= 3 && chess.Distance(s, moveLanding(m)) >= 3
 		if at-press >= lift-at && !far {
 			return mover
 		}
@@ -492,18 +492,6 @@ func (r *Reconstructor) displacedBy(d chess.Bitboard, mover chess.Color, m chess
 // farKnockMs: a hand that knocks a piece three squares or more from the
 // piece it lifts next needs at least this long to get there.
 const farKnockMs = 400
-
-// squareDist is the king's distance between a and b.
-func squareDist(a, b chess.Square) int {
-	return max(abs(a.File()-b.File()), abs(a.Rank()-b.Rank()))
-}
-
-func abs(x int) int {
-	if x < 0 {
-		return -x
-	}
-	return x
-}
 
 // misplaced alerts squares that differ from position p, displaced by side
 // during ply.

@@ -52,7 +52,7 @@ func (s *Source) canSlide(from, to chess.Square) bool {
 	if pc.Type() == chess.Knight {
 		return false
 	}
-	if dist(from, to) > 1 && chess.Between(from, to) == 0 {
+	if chess.Distance(from, to) > 1 && chess.Between(from, to) == 0 {
 		return false
 	}
 	for _, sq := range path(from, to) {

@@ -419,7 +419,7 @@ func (s *Source) carry(from, to chess.Square) chess.Piece {
 }
 
 func (s *Source) travel(from, to chess.Square) {
-	d := int64(dist(from, to))
+	d := int64(chess.Distance(from, to))
 	s.hand(150+40*d, 400+80*d)
 }
 
@@ -430,11 +430,6 @@ func (s *Source) hand(lo, hi int64) {
 		lo, hi = lo/2, hi/2
 	}
 	s.wait(lo, hi)
-}
-
-func dist(a, b chess.Square) int {
-	df, dr := a.File()-b.File(), a.Rank()-b.Rank()
-	return max(df, -df, dr, -dr)
 }
 
 // sampleAt is the first time at or after t at which the scan reads sq.
