@@ -258,12 +258,11 @@ func (r *Reconstructor) actInexact(ix inexact, side chess.Color, t int64, presse
 		}
 		// (Who displaced the pieces is read before the adoption forgets
 		// the events.)
-		by := toMove
+		last, mover := ix.move, toMove
 		if ix.reply != chess.NoMove {
-			by = r.displacedBy(ix.diff, toMove.Other(), ix.reply)
-		} else if ix.diff != 0 {
-			by = r.displacedBy(ix.diff, toMove, ix.move)
+			last, mover = ix.reply, toMove.Other()
 		}
+		by := r.displacedBy(ix.diff, mover, last)
 		after := P
 		after.MakeMove(ix.move)
 		if ix.reply != chess.NoMove {
