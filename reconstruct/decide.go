@@ -2465,13 +2465,15 @@ func (r *Reconstructor) standReply(side chess.Color) bool {
 		}
 		if !P.Occupied().Has(s) {
 			set |= s.Bitboard()
-		} else if off, lifted := r.lastOff(s); lifted && P.PieceAt(s).Color() == side.Other() && (off < r.pressT || off < on && P.AttackersTo(s, side.Other())&b != 0) {
+		} else if off, lifted := r.lastOff(s); lifted && P.PieceAt(s).Color() == side.Other() && (off < r.pressT || off < on && (P.AttackersTo(s, side.Other())&b != 0 || r.placedColour(s, side))) {
 			// The opponent's piece the pressed move took, lifted
 			// before the press, and the reply landed there after it;
 			// or lifted after it, by the reply that took there (the
 			// victim swapped for the capturing piece within a sweep,
 			// Bxd5 pressed, d5 read emptied and d6 lifted, and Qxd5
-			// landed).
+			// landed), or once side's piece was read there (16...
+			// Nxd4 pressed, the knight read on d4 and taken off for
+			// cxd4 before c2 was read lifted: an illegal move).
 			over |= s.Bitboard()
 		} else if pc := r.v.pieceAt(s); lifted && off == on && pc != chess.NoPiece && pc.Color() == side.Other() && pc != P.PieceAt(s) && P.PieceAt(s).Color() == side.Other() && P.AttackersTo(s, side.Other())&P.Pieces(pc.Color(), pc.Type()) != 0 {
 			// Or read as another of the opponent's pieces in one
@@ -2483,6 +2485,20 @@ func (r *Reconstructor) standReply(side chess.Color) bool {
 			over |= s.Bitboard()
 		}
 	}
+	restored := false
+	if set|over != 0 {
+		// The pressed move's piece read landed and taken off since: the
+		// reply took it there, not where the reply's piece shows.
+		if l, pc := r.takenLanding(side, set|over); l != chess.NoSquare {
+			lb := l.Bitboard()
+			r.v.setColour(lb, side)
+			if r.sensor == trace.PieceSensor {
+				r.v.pieceKnown |= lb
+				r.v.byPiece[pc] |= lb
+			}
+			restored = true
+		}
+	}
 	r.v.drop(set)
 	// The reply may have taken the pressed move's piece where it
 	// landed before any sweep read it there (3. d4 pressed 8 ms after
@@ -2490,7 +2506,8 @@ func (r *Reconstructor) standReply(side chess.Color) bool {
 	// Bxc3+ pressed, the bishop taken off 151 ms after it landed for
 	// bxc3): such a square shows a piece of side's, of a kind unread,
 	// when a piece of side's lifted can move there.
-	if took := r.pressedTo(side, set|over); took != 0 {
+	if restored {
+	} else if took := r.pressedTo(side, set|over); took != 0 {
 		r.v.setColour(took, side)
 		set |= took
 	} else if took := r.pressedTo(side, r.heldVictim(side, b)); took != 0 && r.sensor != trace.Occupancy {
@@ -2533,12 +2550,100 @@ func (r *Reconstructor) standReply(side chess.Color) bool {
 			r.v.byPiece[pc] |= sb
 		}
 	}
-	if b|set == 0 {
+	if b|set == 0 && !restored {
 		return false
 	}
 	r.editSeq++
 	r.viewEdit = r.editSeq
 	return true
+}
+
+// placedColour reports whether game square s was read filled by a piece
+// of colour c since the last decision (colour and piece boards).
+func (r *Reconstructor) placedColour(s chess.Square, c chess.Color) bool {
+	raw := unrotSquare(s, r.orient)
+	if c == chess.White {
+		return r.rec.placedWhite.Has(raw)
+	}
+	return r.rec.placedBlack.Has(raw)
+}
+
+// takenLanding is the square, empty in the game and in the view, that
+// the pressed move's piece was read set down on after its lift and
+// lifted from after the press, and that piece: the reply took it there
+// (30... Ng4-e3 pressed 58 ms before the knight was read on e3, Bxe3
+// slid via f2, read there before e3 was read lifted: Nf2 was published,
+// the knight taken for one still in the hand). Only while the reply is
+// seen landing (standReply's set or over), one square or none, and not
+// on occupancy boards, which cannot tell whose piece was read there.
+// Nor a square on the way to one the reply landed on (landed), which the
+// piece may have slid across (2. Qg4 slid via f3 and taken on g4).
+func (r *Reconstructor) takenLanding(side chess.Color, landed chess.Bitboard) (chess.Square, chess.Piece) {
+	P := &r.lines[0].pos
+	if r.sensor == trace.Occupancy || P.SideToMove() != side || r.v.seen(side).Count() >= P.ByColor(side).Count() {
+		// (Only while a piece of side's is missing from the board: one
+		// slid on and read where it stopped was not taken.)
+		return chess.NoSquare, chess.NoPiece
+	}
+	moves := r.legal(P).Moves()
+	var across chess.Bitboard
+	for _, m := range moves {
+		if landed.Has(moveLanding(m)) && !r.v.occ.Has(m.From()) {
+			across |= chess.Between(m.From(), moveLanding(m))
+		}
+	}
+	sq, sqFrom, pc := chess.NoSquare, chess.NoSquare, chess.NoPiece
+	for _, m := range moves {
+		from, l := m.From(), moveLanding(m)
+		if m.IsCastling() || m.Promotion() != chess.NoPieceType || r.v.occ.Has(from) || r.v.occ.Has(l) || across.Has(l) {
+			continue
+		}
+		lift, ok := r.lastOff(from)
+		if !ok {
+			continue
+		}
+		p := P.PieceAt(from)
+		if P.Occupied().Has(l) {
+			// A capture: its victim taken off before the press and
+			// nothing read there since, the piece read on the square
+			// before it on its line and lifted from there after the
+			// press (39. Rxb5 victim first, the rook read on b3 and
+			// b4, pressed, and taken on b5 before any sweep read it
+			// there: Rb4 was published, b5 alerted out of place).
+			off, lifted := r.lastOff(l)
+			on, set := r.lastOn(l)
+			if !lifted || off > r.pressT || set && on > off || !r.carriedOff(chess.Between(from, l)&chess.KingAttacks(l), p, lift) {
+				continue
+			}
+		} else if !r.carriedOff(l.Bitboard(), p, lift) {
+			continue
+		}
+		switch {
+		case sq == chess.NoSquare || sqFrom == from && chess.Between(from, l).Has(sq):
+			// (The farthest on the piece's line: it slid on.)
+			sq, sqFrom, pc = l, from, p
+		case sqFrom == from && chess.Between(from, sq).Has(l):
+		default:
+			return chess.NoSquare, chess.NoPiece
+		}
+	}
+	return sq, pc
+}
+
+// carriedOff reports whether the one square of b was read filled by p
+// after lift and emptied after the press.
+func (r *Reconstructor) carriedOff(b chess.Bitboard, p chess.Piece, lift int64) bool {
+	if b == 0 || b.More() {
+		return false
+	}
+	s := b.First()
+	on, set := r.lastOn(s)
+	off, lifted := r.lastOff(s)
+	if !set || !lifted || on < lift || off < on || off < r.pressT {
+		return false
+	}
+	raw := unrotSquare(s, r.orient)
+	return !r.rec.placedBlind.Has(raw) && !r.rec.placedOther(raw, p) && (r.sensor != trace.PieceSensor || r.rec.placedPieces[raw]&(1<<p) != 0)
 }
 
 // heldVictim is the square of a piece of side's opponent taken off
@@ -2713,6 +2818,25 @@ func (r *Reconstructor) pressInHand(t int64) bool {
 		// knocked by Black's hand as it let go, read gone after
 		// White's king was lifted; Kb1 read 375 ms after the press).
 		d &^= gone
+	}
+	if d&lifted != 0 && r.sensor != trace.Occupancy {
+		// A piece of the presser's read set down after the press where
+		// none lifted can go, less than a sweep ago: a piece the hand
+		// knocked, read before the piece in the hand landed (c2-c3
+		// pressed, the d4 pawn knocked onto e3 and read there 164 ms
+		// before c3 was: an illegal c2-e3 was alerted). Else the next
+		// sweep shows the illegal move again.
+		odd := d &^ lifted & r.v.seen(side) &^ P.ByColor(side)
+		for _, m := range r.legal(P).Moves() {
+			if lifted.Has(m.From()) {
+				odd &^= moveLanding(m).Bitboard()
+			}
+		}
+		for e := odd; e != 0; e &= e - 1 {
+			if on, ok := r.lastOn(e.First()); ok && on > r.pressT && t-on < r.sweepMs()+r.sweepNearMs() {
+				d &^= e.First().Bitboard()
+			}
+		}
 	}
 	butOne := d&lifted != 0 && r.butOneStands(P)
 	inHand := d != 0 && d&^lifted == 0 || butOne

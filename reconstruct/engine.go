@@ -799,6 +799,17 @@ func (r *Reconstructor) liftAfterPress(ev *trace.Event, out []Output) []Output {
 		// the d5 pawn was taken off.)
 	}
 	r.makeView()
+	if pc := r.lines[0].pos.PieceAt(gs); pc != chess.NoPiece && pc.Color() != r.pressSide && r.holding() && ev.T < r.heldUntil() &&
+		r.pressHeldSq != moveLanding(r.pressHeld.moves[0]) && r.slidesOn(&r.pressHeld, r.pressHeldSq) {
+		// The opponent's piece the held slide may have gone on to take
+		// lifted, and now another: the reply under way, its victim
+		// first, the taking piece swapped onto that square faster than
+		// a sweep (39. Rxd8 slid via d5-d7, d7 read filled, pressed, d8
+		// and e8 read lifted in one reading, d7 a moment later: Rd7 was
+		// published). The board decides.
+		r.pressWait = r.heldUntil()
+		return out
+	}
 	if b := r.explainFirst(true); b >= 0 && r.fitsPress(&r.cands[b], r.pressSide) && r.wentOn(&r.cands[b]) {
 		c := &r.cands[b]
 		// The square beyond the landing, on the piece's line, is held
