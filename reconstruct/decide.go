@@ -46,7 +46,7 @@ func (r *Reconstructor) onSettle(t int64, out []Output) []Output {
 			// reply's hand before any sweep read it where it landed: the
 			// next change or the opponent's press shows which, at the
 			// latest AlertMs after the press.
-			r.pressWait = r.pressT + r.timing.AlertMs
+			r.pressWait = r.inHandWait()
 			return out
 		}
 		return r.decidePress(out)
@@ -1884,6 +1884,9 @@ func (r *Reconstructor) atPosition(t int64, out []Output) []Output {
 			out = r.note(out, NotePartlyRestored, t, r.overlay, "the board is back in the position before the irregularity but for the squares out of place: "+r.overlay.List())
 		}
 	}
+	if r.v.diff(&r.lines[0].pos) == 0 {
+		r.refuteAlts()
+	}
 	if r.overlay != 0 {
 		if r.v.diff(&r.lines[0].pos) == 0 {
 			if r.overlay&^r.silent != 0 {
@@ -1895,6 +1898,54 @@ func (r *Reconstructor) atPosition(t int64, out []Output) []Output {
 	r.alertKey = 0
 	r.rec.resetExcept(0)
 	return out
+}
+
+// refuteAlts forgets, when a still board shows the published position
+// exactly, the other moves kept for recent published moves (alts) whose
+// history would show another board: the board refutes them, and no
+// later knock that happens to show one may revive it (33. Re1 published
+// with a knocked pawn out of place, Rd1 kept; the rook knocked onto d1
+// four moves later, after the board had shown e1 for 16 s: Re1 was
+// amended to Rd1).
+func (r *Reconstructor) refuteAlts() {
+	for i := len(r.plies) - 1; i >= 0 && i >= len(r.plies)-maxRevive; i-- {
+		pr := &r.plies[i]
+		if len(pr.alts) == 0 {
+			continue
+		}
+		kept := pr.alts[:0]
+		for _, a := range pr.alts {
+			pos := r.befores[i]
+			pos.MakeMove(a)
+			ok := true
+			for _, p := range r.pub[i+1:] {
+				if !r.legal(&pos).Contains(p) {
+					ok = false
+					break
+				}
+				pos.MakeMove(p)
+			}
+			if ok && !r.sensorTells(&pos, &r.lines[0].pos) {
+				kept = append(kept, a)
+			}
+		}
+		pr.alts = kept
+	}
+}
+
+// sensorTells reports whether this board's sensors tell positions a and
+// b apart.
+func (r *Reconstructor) sensorTells(a, b *chess.Position) bool {
+	if a.Occupied() != b.Occupied() {
+		return true
+	}
+	switch r.sensor {
+	case trace.Occupancy:
+		return false
+	case trace.Colour:
+		return a.ByColor(chess.White) != b.ByColor(chess.White)
+	}
+	return !samePlacement(a, b)
 }
 
 // provisional announces the move the board shows before the press.
@@ -2819,13 +2870,16 @@ func (r *Reconstructor) pressInHand(t int64) bool {
 		// White's king was lifted; Kb1 read 375 ms after the press).
 		d &^= gone
 	}
+	var oddUntil int64
 	if d&lifted != 0 && r.sensor != trace.Occupancy {
 		// A piece of the presser's read set down after the press where
 		// none lifted can go, less than a sweep ago: a piece the hand
 		// knocked, read before the piece in the hand landed (c2-c3
 		// pressed, the d4 pawn knocked onto e3 and read there 164 ms
 		// before c3 was: an illegal c2-e3 was alerted). Else the next
-		// sweep shows the illegal move again.
+		// sweep shows the illegal move again, judged then (an illegal
+		// Na4-b5 read 135 ms after the press is alerted a sweep later,
+		// not AlertMs later, by when the knight may be back on a4).
 		odd := d &^ lifted & r.v.seen(side) &^ P.ByColor(side)
 		for _, m := range r.legal(P).Moves() {
 			if lifted.Has(m.From()) {
@@ -2835,6 +2889,7 @@ func (r *Reconstructor) pressInHand(t int64) bool {
 		for e := odd; e != 0; e &= e - 1 {
 			if on, ok := r.lastOn(e.First()); ok && on > r.pressT && t-on < r.sweepMs()+r.sweepNearMs() {
 				d &^= e.First().Bitboard()
+				oddUntil = max(oddUntil, on+r.sweepMs()+r.sweepNearMs())
 			}
 		}
 	}
@@ -2855,7 +2910,22 @@ func (r *Reconstructor) pressInHand(t int64) bool {
 	if dropped {
 		r.replyBack()
 	}
+	r.inHandUntil = 0
+	if inHand {
+		r.inHandUntil = oddUntil
+	}
 	return inHand
+}
+
+// inHandWait is until when a press whose piece is in the hand
+// (pressInHand) waits: AlertMs after it, or less while only a square the
+// piece cannot reach, read filled a moment ago, kept it waiting.
+func (r *Reconstructor) inHandWait() int64 {
+	w := r.pressT + r.timing.AlertMs
+	if r.inHandUntil > 0 {
+		w = min(w, r.inHandUntil)
+	}
+	return w
 }
 
 // butOneStands reports whether the board shows a legal en passant or

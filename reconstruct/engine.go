@@ -316,8 +316,10 @@ type Reconstructor struct {
 	// before the settle, if no change came since the press.
 	pressWait  int64
 	pressQuick bool
-	pressSide  chess.Color
-	pressT     int64
+	// inHandUntil: the end of a shorter wait pressInHand found (0: none).
+	inHandUntil int64
+	pressSide   chess.Color
+	pressT      int64
 	// chain: the presses before the pending one, sides alternating,
 	// each made while its move's piece was still not read down
 	// (pressInHand): taken by the next move's hand before any sweep read
@@ -1087,7 +1089,7 @@ func (r *Reconstructor) pressDue(t int64, out []Output) []Output {
 		// was published).
 		r.pressHeldSq = chess.NoSquare
 		if r.pressInHand(t) {
-			r.pressWait = r.pressT + r.timing.AlertMs
+			r.pressWait = r.inHandWait()
 		} else {
 			out = r.decidePress(out)
 		}
@@ -1109,7 +1111,7 @@ func (r *Reconstructor) pressDue(t int64, out []Output) []Output {
 		// The pressed piece not read down yet, a sweep on (Ng6 landed
 		// 28 ms before the press and read 131 ms after it, by a scan
 		// whose order changes every sweep): as at the settle.
-		r.pressWait = r.pressT + r.timing.AlertMs
+		r.pressWait = r.inHandWait()
 	default:
 		out = r.decidePress(out)
 	}
