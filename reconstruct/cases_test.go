@@ -1607,3 +1607,28 @@ func (h *hands) pressedOpening() *hands {
 	h.movedAt(3697, "e7", 3900, "e5", chess.BlackPawn, 4100)
 	return h.movedAt(6517, "g1", 6876, "f3", chess.WhiteKnight, 7000)
 }
+
+func TestKnockReadAsIllegalLandingOfAnotherPiece(t *testing.T) {
+	// Black's knight lifted from e5 and the clock pressed; the hand knocks
+	// White's c3 pawn onto c2 and sets the knight on c4, read there 360 ms
+	// after c2. Colour and piece sensors read a white piece on c2: no
+	// black knight's illegal e5-c2.
+	start := mustFEN(t, "r1bqkbnr/pppp1ppp/8/4n3/8/2P5/PP1PPPPP/RNBQKBNR b KQkq - 0 3")
+	wp, bn := chess.NewPiece(chess.White, chess.Pawn), chess.NewPiece(chess.Black, chess.Knight)
+	for _, s := range []trace.Sensor{trace.Colour, trace.PieceSensor} {
+		h := newHands(t, s, start)
+		h.at(1000, trace.Off, "e5", chess.NoPiece).pressAt(1300, chess.Black)
+		h.at(1310, trace.Off, "c3", chess.NoPiece).at(1340, trace.On, "c2", wp).at(1700, trace.On, "c4", bn)
+		h.at(3000, trace.Off, "c2", chess.NoPiece).at(3200, trace.On, "c3", wp)
+		h.movedAt(5000, "d2", 5200, "d4", wp, 5500)
+		r, outs := h.run(Config{Start: start, Clock: true})
+		if got := sanList(r); got != "Nc4 d4" {
+			t.Errorf("%v: moves %q, want \"Nc4 d4\"", s, got)
+		}
+		for _, o := range outs {
+			if o.Kind == Alert && o.Alert == IllegalMove {
+				t.Errorf("%v: %s", s, AppendJSON(nil, &o))
+			}
+		}
+	}
+}

@@ -616,6 +616,12 @@ func (r *Reconstructor) describeIllegal(p *chess.Position, d chess.Bitboard, rv 
 		to = c.First()
 	}
 	pc := p.PieceAt(from)
+	if r.v.colourKnown.Has(to) && r.v.seen(pc.Color().Other()).Has(to) || r.v.pieceKnown.Has(to) && r.v.pieceAt(to) != pc {
+		// The sensors read another piece there: not this one's move (a
+		// knight's hand knocking a pawn onto c2, read before c3 was read
+		// emptied, was alerted as the black knight's e5-c2).
+		return ill, false
+	}
 	ill.side, ill.from, ill.to = pc.Color(), from, to
 	what := fmt.Sprintf("%s %s-%s", pc.Type(), from, to)
 	if p.PieceAt(to) != chess.NoPiece {
