@@ -2167,7 +2167,9 @@ func (r *Reconstructor) judgePress(out []Output) []Output {
 		// opponent's reply made before the move it answers was completed
 		// by its press. Judge it as an irregular board (a piece knocked
 		// by the presser's hand) if that explains it nearly as well.
+		r.judgingPress = true
 		ix = r.inexactBest()
+		r.judgingPress = false
 		useIx = ix.cost <= r.cands[best].cost+costOverlap
 	}
 	if !useIx {
@@ -2537,11 +2539,12 @@ func (r *Reconstructor) standReply(side chess.Color) bool {
 		}
 	}
 	restored := false
-	if set|over != 0 {
+	if reply := b & P.ByColor(side.Other()); set|over|reply != 0 {
 		// The pressed move's piece read landed and taken off since: the
 		// reply took it there, not where the reply's piece shows.
-		if l, pc := r.takenLanding(side, set|over); l != chess.NoSquare {
+		if l, pc := r.takenLanding(side, set|over, reply); l != chess.NoSquare {
 			lb := l.Bitboard()
+			set &^= lb
 			r.v.setColour(lb, side)
 			if r.sensor == trace.PieceSensor {
 				r.v.pieceKnown |= lb
@@ -2625,11 +2628,14 @@ func (r *Reconstructor) placedColour(s chess.Square, c chess.Color) bool {
 // (30... Ng4-e3 pressed 58 ms before the knight was read on e3, Bxe3
 // slid via f2, read there before e3 was read lifted: Nf2 was published,
 // the knight taken for one still in the hand). Only while the reply is
-// seen landing (standReply's set or over), one square or none, and not
-// on occupancy boards, which cannot tell whose piece was read there.
-// Nor a square on the way to one the reply landed on (landed), which the
-// piece may have slid across (2. Qg4 slid via f3 and taken on g4).
-func (r *Reconstructor) takenLanding(side chess.Color, landed chess.Bitboard) (chess.Square, chess.Piece) {
+// seen landing (standReply's set or over: landed), or lifting a piece
+// that can take there (reply); one square or none, and not on occupancy
+// boards, which cannot tell whose piece was read there. Nor a square on
+// the way to one the reply landed on, which the piece may have slid
+// across (2. Qg4 slid via f3 and taken on g4). The square may show the
+// reply's piece landed there, when the game has it empty (51. f3 read,
+// pressed, g4 lifted for 51... gxf3: 51. f4 was published).
+func (r *Reconstructor) takenLanding(side chess.Color, landed, reply chess.Bitboard) (chess.Square, chess.Piece) {
 	P := &r.lines[0].pos
 	if r.sensor == trace.Occupancy || P.SideToMove() != side || r.v.seen(side).Count() >= P.ByColor(side).Count() {
 		// (Only while a piece of side's is missing from the board: one
@@ -2646,7 +2652,7 @@ func (r *Reconstructor) takenLanding(side chess.Color, landed chess.Bitboard) (c
 	sq, sqFrom, pc := chess.NoSquare, chess.NoSquare, chess.NoPiece
 	for _, m := range moves {
 		from, l := m.From(), moveLanding(m)
-		if m.IsCastling() || m.Promotion() != chess.NoPieceType || r.v.occ.Has(from) || r.v.occ.Has(l) || across.Has(l) {
+		if m.IsCastling() || m.Promotion() != chess.NoPieceType || r.v.occ.Has(from) || r.v.occ.Has(l) && !(landed.Has(l) && !P.Occupied().Has(l)) || across.Has(l) {
 			continue
 		}
 		lift, ok := r.lastOff(from)
@@ -2669,6 +2675,12 @@ func (r *Reconstructor) takenLanding(side chess.Color, landed chess.Bitboard) (c
 		} else if !r.carriedOff(l.Bitboard(), p, lift) {
 			continue
 		}
+		if landed == 0 && (P.AttackersTo(l, side.Other())&reply == 0 || p.Type() != chess.Pawn && r.slidPast(moves, from, l)) {
+			// (The reply seen only lifting: a piece that can take there,
+			// and not where the piece may have slid on from: 39. Rxd8
+			// slid via d7 and taken on d8, unread.)
+			continue
+		}
 		switch {
 		case sq == chess.NoSquare || sqFrom == from && chess.Between(from, l).Has(sq):
 			// (The farthest on the piece's line: it slid on.)
@@ -2679,6 +2691,16 @@ func (r *Reconstructor) takenLanding(side chess.Color, landed chess.Bitboard) (c
 		}
 	}
 	return sq, pc
+}
+
+// slidPast reports whether a move of moves from from goes past l.
+func (r *Reconstructor) slidPast(moves []chess.Move, from, l chess.Square) bool {
+	for _, o := range moves {
+		if o.From() == from && chess.Between(from, moveLanding(o)).Has(l) {
+			return true
+		}
+	}
+	return false
 }
 
 // carriedOff reports whether the one square of b was read filled by p

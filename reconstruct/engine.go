@@ -812,11 +812,11 @@ func (r *Reconstructor) liftAfterPress(ev *trace.Event, out []Output) []Output {
 		r.pressWait = r.heldUntil()
 		return out
 	}
-	// (One move: a board explained only by the pressed move and two more
+	// (Not three plies or more, which need a press missed: such a board
 	// is read mid-way, 37. Qxc6 slid via d5, d5 not read emptied yet, c6
 	// lifted for the reply, c8 lifted: three plies were judged, and Qd5
 	// published with pieces out of place.)
-	if b := r.explainFirst(true); b >= 0 && r.fitsPress(&r.cands[b], r.pressSide) && r.wentOn(&r.cands[b]) && r.cands[b].n == 1 {
+	if b := r.explainFirst(true); b >= 0 && r.fitsPress(&r.cands[b], r.pressSide) && r.wentOn(&r.cands[b]) && r.cands[b].n <= 2 {
 		c := &r.cands[b]
 		// The square beyond the landing, on the piece's line, is held
 		// alike: the piece may be sliding on to take there, the victim's
@@ -833,15 +833,6 @@ func (r *Reconstructor) liftAfterPress(ev *trace.Event, out []Output) []Output {
 			// press, h1 read lifted 30 ms after it: Kg1 was published,
 			// the rook alerted out of place). So does the king of a
 			// castling whose rook's move the board shows, lifted now.
-			return out
-		}
-		if pc := r.lines[0].pos.PieceAt(gs); pc.Color() == r.pressSide && pc != chess.NoPiece && ev.T < r.slideSettles(c, r.pressT) &&
-			chess.KingAttacks(gs)&r.slideOnSquares(c) != 0 {
-			// The presser's own piece next to where the slide may still
-			// go on lifted: the sliding hand knocked it, no reply's lift
-			// (52... Re6 slid via e7, pressed, the f5 pawn knocked off
-			// 76 ms later, before e7 was read emptied and e6 filled:
-			// Re7 was published).
 			return out
 		}
 		if pc := r.lines[0].pos.PieceAt(gs); !r.holding() && pc != chess.NoPiece && pc.Color() != r.pressSide && r.slideTrails(c, ev.T) {

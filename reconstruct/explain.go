@@ -146,6 +146,14 @@ func (r *Reconstructor) seqCost(p *chess.Position, lastTo chess.Square, moves []
 		all, nl := moveSquares(q, m)
 		earlier := expl
 		expl |= all
+		if m.IsEnPassant() && i > 0 && moves[i-1].To() == m.To()^8 {
+			// The pawn taken was set down in this sequence too: its
+			// square ends as it began, and its removal needs a lift
+			// seen there, as a plain capture's victim does (22... b5
+			// 23. cxb6 e.p. was cheaper than 22... b6 23. cxb6, b6
+			// never read filled nor emptied, by that lift).
+			need |= (m.To() ^ 8).Bitboard()
+		}
 		need |= nl
 		lastNeed = nl
 		from, to := m.From(), m.To()

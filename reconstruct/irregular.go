@@ -131,6 +131,15 @@ func (r *Reconstructor) inexactLine(li int) inexact {
 				}
 			}
 		}
+		if r.judgingPress && toMove == r.pressSide {
+			// The pressed move was made before the press: not one whose
+			// piece was read lifted more than a sweep after it (Kg7
+			// pressed, the hand knocking the h8 rook onto h7 after the
+			// press, read as Rh7 with the king out of place).
+			if off, ok := r.firstOff(m.From()); ok && off > r.pressT+r.sweepMs() {
+				c += costMisplacedOrder
+			}
+		}
 		if c < best.cost {
 			best = inexact{line: li, cost: c, move: m, diff: d}
 		}
