@@ -2494,16 +2494,28 @@ func (r *Reconstructor) standReply(side chess.Color) bool {
 	// lifted after the press (the victim taken off first: Nxg8, the g8
 	// rook lifted 355 ms after Black's press, before exf3's landing had
 	// settled).
-	if b != 0 && !r.pressBlank {
+	if !r.pressBlank {
 		// (Not after a press on a board that showed no move: the
 		// presser's hand, a moment behind, lifts its own pieces then;
 		// 39... Rxe8 pressed 82 ms ahead, c8 read lifted 58 ms after
 		// the press and the queen taken off e8 just after, was read as
-		// Qxc8 begun and a clock-without-move.)
+		// Qxc8 begun and a clock-without-move.) Before the reply's
+		// piece is read lifted, one piece of side's that a piece of the
+		// opponent's can take (32... f5 pressed, Nxe8 victim first, e8
+		// read lifted before f5 was read filled: e8 was alerted out of
+		// place).
+		by := b
+		if b == 0 {
+			by = P.ByColor(side.Other())
+		}
+		var own chess.Bitboard
 		for e := P.ByColor(side) &^ r.v.occ; e != 0; e &= e - 1 {
-			if s := e.First(); liftedAfter(s) && P.AttackersTo(s, side.Other())&b != 0 {
-				b |= s.Bitboard()
+			if s := e.First(); liftedAfter(s) && P.AttackersTo(s, side.Other())&by != 0 {
+				own |= s.Bitboard()
 			}
+		}
+		if b != 0 || !own.More() {
+			b |= own
 		}
 	}
 	// And the squares empty in the game that a piece of the opponent
@@ -2824,7 +2836,10 @@ func (r *Reconstructor) pressInHand(t int64) bool {
 	r.makeView()
 	dropped := r.standReply(side)
 	lifted := P.ByColor(side) &^ r.v.occ
-	d := r.v.diff(P)
+	// (Squares alerted out of place already are no part of the move:
+	// 21. Na3 pressed before a3 was read, a pawn knocked onto e2 four
+	// plies before and left there, was a clock-without-move penalty.)
+	d := r.v.diff(P) &^ r.excused(P)
 	if d&lifted != 0 {
 		// Less squares not seen changed since the presser's first
 		// lift (out of place already), which the press explains no
