@@ -2550,6 +2550,25 @@ func (r *Reconstructor) standReply(side chess.Color) bool {
 			over |= s.Bitboard()
 		}
 	}
+	if r.sensor == trace.Occupancy && b&P.ByColor(side.Other()) != 0 {
+		// An occupancy board tells no colour: a square empty in the game
+		// filled after the press on the line of the opponent's piece
+		// lifted after it, where no piece of side's lifted can land, is
+		// that reply sliding (12... Nxh6 pressed, 13. Bd3 slid via e2
+		// before the knight's landing was judged: an illegal Ng8-d3).
+		var mine chess.Bitboard
+		for _, m := range r.legal(P).Moves() {
+			if !r.v.occ.Has(m.From()) {
+				mine |= moveLanding(m).Bitboard()
+			}
+		}
+		for e := r.v.occ &^ P.Occupied() &^ mine; e != 0; e &= e - 1 {
+			s := e.First()
+			if on, ok := r.lastOn(s); ok && on >= r.pressT+replySetMs && P.AttackersTo(s, side.Other())&b != 0 {
+				set |= s.Bitboard()
+			}
+		}
+	}
 	restored := false
 	if reply := b & P.ByColor(side.Other()); set|over|reply != 0 {
 		// The pressed move's piece read landed and taken off since: the
@@ -2572,11 +2591,13 @@ func (r *Reconstructor) standReply(side chess.Color) bool {
 	// Bxc3+ pressed, the bishop taken off 151 ms after it landed for
 	// bxc3): such a square shows a piece of side's, of a kind unread,
 	// when a piece of side's lifted can move there.
-	if restored {
-	} else if took := r.pressedTo(side, set|over); took != 0 {
-		r.v.setColour(took, side)
-		set |= took
-	} else if took := r.pressedTo(side, r.heldVictim(side, b)); took != 0 && r.sensor != trace.Occupancy {
+	r.replyTook = 0
+	if !restored {
+		took := r.pressedTo(side, set|over)
+		r.replyTook = took
+		if took == 0 && r.sensor != trace.Occupancy {
+			took = r.pressedTo(side, r.heldVictim(side, b))
+		}
 		r.v.setColour(took, side)
 		set |= took
 	}
@@ -2836,10 +2857,7 @@ func (r *Reconstructor) pressInHand(t int64) bool {
 	r.makeView()
 	dropped := r.standReply(side)
 	lifted := P.ByColor(side) &^ r.v.occ
-	// (Squares alerted out of place already are no part of the move:
-	// 21. Na3 pressed before a3 was read, a pawn knocked onto e2 four
-	// plies before and left there, was a clock-without-move penalty.)
-	d := r.v.diff(P) &^ r.excused(P)
+	d := r.v.diff(P)
 	if d&lifted != 0 {
 		// Less squares not seen changed since the presser's first
 		// lift (out of place already), which the press explains no

@@ -318,8 +318,11 @@ type Reconstructor struct {
 	pressQuick bool
 	// inHandUntil: the end of a shorter wait pressInHand found (0: none).
 	inHandUntil int64
-	pressSide   chess.Color
-	pressT      int64
+	// replyTook: the squares standReply last read as the pressed move's
+	// landing from the reply's piece read there (pressedTo).
+	replyTook chess.Bitboard
+	pressSide chess.Color
+	pressT    int64
 	// chain: the presses before the pending one, sides alternating,
 	// each made while its move's piece was still not read down
 	// (pressInHand): taken by the next move's hand before any sweep read
@@ -535,7 +538,11 @@ func (r *Reconstructor) Feed(ev *trace.Event, out []Output) []Output {
 		out = r.liftAfterPress(ev, out)
 	}
 	if ev.Kind == trace.On && r.pending && r.pressBlind {
-		if !r.landsFromLifted(rotSquare(ev.Square, r.orient)) {
+		// (With no lift read since the press, the square filled is the
+		// piece in the hand's, set where it cannot go: judged with it,
+		// an illegal move, 3. Nf3-f5 pressed with the knight in the
+		// hand on an occupancy board: Nxe5 was published.)
+		if !r.landsFromLifted(rotSquare(ev.Square, r.orient)) && r.liftedAfter(r.pressT) {
 			// The press waits for a piece in the hand that may land
 			// elsewhere (pressBlind); this square is no landing of it:
 			// the reply's hand (Bxe4 pressed, the queen slid a8-a6 and
@@ -852,6 +859,14 @@ func (r *Reconstructor) liftAfterPress(ev *trace.Event, out []Output) []Output {
 		// is judged, shows the pressed move.
 		b := r.explainFirst(true)
 		fits := b >= 0 && r.fitsPress(&r.cands[b], r.pressSide) && gs != moveLanding(r.cands[b].moves[r.cands[b].n-1])
+		if fits && r.replyTook.Has(moveLanding(r.cands[b].moves[r.cands[b].n-1])) && r.reachedBy(gs) {
+			// (Not a landing only guessed from the reply's piece read
+			// there, on the line of the reply's piece lifted now: it
+			// may be sliding on. 1. Ra6 pressed on its way, taken on
+			// a6, Black's rook read on a7 before a8 was read lifted:
+			// Ra7 was published.)
+			fits = false
+		}
 		r.replyBack()
 		if fits {
 			return r.decidePress(out)
@@ -883,6 +898,19 @@ func (r *Reconstructor) liftAfterPress(ev *trace.Event, out []Output) []Output {
 		return out
 	}
 	return r.adoptHeld(out)
+}
+
+// reachedBy reports whether a square of r.replyTook lies on the line of
+// a bishop, rook or queen on game square s, with nothing between.
+func (r *Reconstructor) reachedBy(s chess.Square) bool {
+	P := &r.lines[0].pos
+	pc := P.PieceAt(s)
+	switch pc.Type() {
+	case chess.Bishop, chess.Rook, chess.Queen:
+	default:
+		return false
+	}
+	return chess.Attacks(pc.Type(), pc.Color(), s, P.Occupied())&r.replyTook != 0
 }
 
 // wentOn reports whether explanation c may be the move a press
@@ -1097,6 +1125,15 @@ func (r *Reconstructor) pressDue(t int64, out []Output) []Output {
 		} else {
 			out = r.decidePress(out)
 		}
+	case r.holding() && !r.slidOnHeld() && r.canSlideOn(&r.pressHeld) && r.sensor != trace.Occupancy && r.pressInHand(t):
+		// A bishop, rook or queen lifted from its landing with its line
+		// open beyond, read nowhere for a sweep: it slid on and is in
+		// the hand, or was taken where it stopped before any sweep read
+		// it there (1. Ra6 pressed as it passed a2, read there only,
+		// taken on a6 by Black's rook: Ra2 was published). As any
+		// piece in the hand.
+		r.pressHeldSq = chess.NoSquare
+		r.pressWait = r.inHandWait()
 	case r.holding() && !r.slidOnHeld():
 		// Neither the reply nor the held piece going on came within a
 		// sweep of its lift: the move held was the move.
@@ -1120,6 +1157,17 @@ func (r *Reconstructor) pressDue(t int64, out []Output) []Output {
 		out = r.decidePress(out)
 	}
 	return out
+}
+
+// liftedAfter reports whether a square was read emptied after t since
+// the last decision.
+func (r *Reconstructor) liftedAfter(t int64) bool {
+	for e := r.rec.lifted; e != 0; e &= e - 1 {
+		if r.rec.lastOff[e.First()] > t {
+			return true
+		}
+	}
+	return false
 }
 
 // earlyPressMs is how far ahead of its move's first change a sensor

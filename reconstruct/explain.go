@@ -148,11 +148,11 @@ func (r *Reconstructor) seqCost(p *chess.Position, lastTo chess.Square, moves []
 		expl |= all
 		if m.IsEnPassant() && i > 0 && moves[i-1].To() == m.To()^8 {
 			// The pawn taken was set down in this sequence too: its
-			// square ends as it began, and its removal needs a lift
-			// seen there, as a plain capture's victim does (22... b5
-			// 23. cxb6 e.p. was cheaper than 22... b6 23. cxb6, b6
-			// never read filled nor emptied, by that lift).
-			need |= (m.To() ^ 8).Bitboard()
+			// square ends as it began, and it is priced as a plain
+			// capture's victim is, its removal needing a lift seen
+			// there (22... b5 23. cxb6 e.p. was cheaper than 22... b6
+			// 23. cxb6, b6 never read filled nor emptied).
+			nl = (m.To() ^ 8).Bitboard()
 		}
 		need |= nl
 		lastNeed = nl
@@ -387,9 +387,14 @@ func (r *Reconstructor) seqCost(p *chess.Position, lastTo chess.Square, moves []
 		prevDone, prevOn, prevLand = -1, -1, land
 		prevQuick, prevEst = -1, false
 		later := laterTouch(moves[i+1:], land, rv)
-		if t := r.restedOn(land, later, moves[i+1:], rv); t >= 0 {
+		// (Readings there only of other pieces are none of this move's
+		// landing: 1. e3 taken at once by dxe3, e3 read only as the
+		// black pawn, was timed by that reading, the capture seemed
+		// begun too early, and 1. e4 dxe3 e.p. was published.)
+		other := !m.IsCastling() && r.placedOther(q, m)
+		if t := r.restedOn(land, later, moves[i+1:], rv); t >= 0 && !other {
 			prevDone = t
-		} else if t, ok := r.firstOn(land); ok && !later {
+		} else if t, ok := r.firstOn(land); ok && !later && !other {
 			prevDone = t
 		} else if t := lift; lifted {
 			// Not seen landing (a capture faster than a scan): the hand
@@ -399,7 +404,7 @@ func (r *Reconstructor) seqCost(p *chess.Position, lastTo chess.Square, moves []
 				// Next door, a hand in a hurry is quicker (a push-off).
 				prevQuick = t + minQuickCarryMs
 			}
-			if on, ok := r.firstOn(land); ok && on > t {
+			if on, ok := r.firstOn(land); ok && on > t && !other {
 				prevOn = on
 			}
 		}
