@@ -391,7 +391,8 @@ func (r *Reconstructor) seqCost(p *chess.Position, lastTo chess.Square, moves []
 		// landing: 1. e3 taken at once by dxe3, e3 read only as the
 		// black pawn, was timed by that reading, the capture seemed
 		// begun too early, and 1. e4 dxe3 e.p. was published.)
-		other := !m.IsCastling() && r.placedOther(q, m)
+		// (A promotion's square may be read with the pawn first.)
+		other := !m.IsCastling() && !m.IsPromotion() && r.placedOther(q, m)
 		if t := r.restedOn(land, later, moves[i+1:], rv); t >= 0 && !other {
 			prevDone = t
 		} else if t, ok := r.firstOn(land); ok && !later && !other {
