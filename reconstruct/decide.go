@@ -2510,11 +2510,13 @@ func (r *Reconstructor) standReply(side chess.Color) bool {
 		}
 		var own chess.Bitboard
 		for e := P.ByColor(side) &^ r.v.occ; e != 0; e &= e - 1 {
-			if s := e.First(); liftedAfter(s) && P.AttackersTo(s, side.Other())&by != 0 {
+			if s := e.First(); liftedAfter(s) && P.AttackersTo(s, side.Other())&by != 0 && (b != 0 || !r.filledNextAfterPress(s)) {
 				own |= s.Bitboard()
 			}
 		}
-		if b != 0 || !own.More() {
+		if b != 0 || !own.More() && r.sensor != trace.Occupancy {
+			// (Not on occupancy boards, where the pressed move's own
+			// piece, a moment behind the press, looks alike.)
 			b |= own
 		}
 	}
@@ -2643,6 +2645,19 @@ func (r *Reconstructor) standReply(side chess.Color) bool {
 	r.editSeq++
 	r.viewEdit = r.editSeq
 	return true
+}
+
+// filledNextAfterPress reports whether a square next to game square s,
+// empty in the game, was read filled after the press: the piece lifted
+// from s knocked there (29. Qa3 pressed, the hand knocking c4 onto c3),
+// no victim lifted by the reply.
+func (r *Reconstructor) filledNextAfterPress(s chess.Square) bool {
+	for e := chess.KingAttacks(s) & r.v.occ &^ r.lines[0].pos.Occupied(); e != 0; e &= e - 1 {
+		if on, ok := r.lastOn(e.First()); ok && on > r.pressT {
+			return true
+		}
+	}
+	return false
 }
 
 // placedColour reports whether game square s was read filled by a piece
