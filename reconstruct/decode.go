@@ -453,6 +453,12 @@ func (ds *decodeState) search(i int, p chess.Position, pb physBoard, prevT int64
 	// it a touch (O-O-O, king d1 to c1 and rook a1 to d1, before Rc1 with
 	// the king lifted and put back).
 	var touched chess.Bitboard
+	// inHand: the squares read emptied since the move before, and when
+	// the last was: the hand of the move under way may knock a piece
+	// next to where it lifted its own (4. Qc2, c1 knocked off as the
+	// queen left d1, read before c2 was read filled).
+	var inHand chess.Bitboard
+	var inHandT int64
 	for ; i < len(evs); i++ {
 		ds.nodes++
 		if ds.nodes > decodeBudget {
@@ -481,9 +487,14 @@ func (ds *decodeState) search(i int, p chess.Position, pb physBoard, prevT int64
 			v.pieceKnown &^= knocked
 		}
 		if gs := rotSquare(evs[i].Square, r.orient); (r.sensor == trace.Occupancy || r.decodeLeft) && evs[i].Kind == trace.Off && knocked == 0 && nk < len(knocks) &&
-			prevT >= 0 && evs[i].T-prevT < knockMs && ds.knockReach(prevLand).Has(gs) && p.PieceAt(gs) != chess.NoPiece {
+			(prevT >= 0 && evs[i].T-prevT < knockMs && ds.knockReach(prevLand).Has(gs) ||
+				r.decodeLeft && inHandT > 0 && evs[i].T-inHandT < knockMs && ds.nextTo(inHand, gs)) && p.PieceAt(gs) != chess.NoPiece {
 			knocks[nk] = knock{i: i, pb: pb, sq: gs}
 			nk++
+		}
+		if evs[i].Kind == trace.Off && !ds.touch[i] {
+			inHand |= rotSquare(evs[i].Square, r.orient).Bitboard()
+			inHandT = evs[i].T
 		}
 		away := ds.away[i]
 		if vp := v; ds.n == maxDecodePlies || prevT >= 0 && begun >= 0 && begun-prevT < ds.ready {
@@ -923,6 +934,16 @@ func (ds *decodeState) knockReach(prevLand chess.Square) chess.Bitboard {
 		b |= handNear(ds.seq[ds.n-1])
 	}
 	return b
+}
+
+// nextTo reports whether s is next to a square of b other than itself.
+func (ds *decodeState) nextTo(b chess.Bitboard, s chess.Square) bool {
+	for e := b &^ s.Bitboard(); e != 0; e &= e - 1 {
+		if chess.KingAttacks(e.First()).Has(s) {
+			return true
+		}
+	}
+	return false
 }
 
 // handNear is where the hand making move m passes or lets go: its squares,
