@@ -98,8 +98,12 @@ type decodeState struct {
 	// no move's change.
 	touch [maxLogEvents]bool
 	nodes int
-	seq   [maxDecodePlies]chess.Move
-	quick [maxDecodePlies]bool // seq[i] may be a knock: not the last ply
+	// knockAt: how many decoded moves came before the one whose hand
+	// knocked off the piece on knockSq (-1: none).
+	knockAt int
+	knockSq chess.Square
+	seq     [maxDecodePlies]chess.Move
+	quick   [maxDecodePlies]bool // seq[i] may be a knock: not the last ply
 	// pushed[i]: seq[i] was pushed next door faster than a hand carries
 	// a piece, next to where the move before landed: taken only with
 	// two plies after it.
@@ -155,7 +159,7 @@ func (r *Reconstructor) decodeWant(ready int64, want []chess.Move) (catchMatch, 
 	if !r.log.ok || len(r.log.evs) == 0 || len(r.lines) == 0 {
 		return catchMatch{}, false
 	}
-	ds := decodeState{r: r, ready: ready, want: want}
+	ds := decodeState{r: r, ready: ready, want: want, knockAt: -1}
 	ds.findAway()
 	pb := r.log.start
 	ds.search(0, r.lines[0].pos, pb, -1, chess.NoSquare, 0)
@@ -171,6 +175,7 @@ func (r *Reconstructor) decodeWant(ready int64, want []chess.Move) (catchMatch, 
 	}
 	m := catchMatch{n: ds.n, pos: ds.end}
 	copy(m.moves[:], ds.seq[:ds.n])
+	r.decodedKnockAt, r.decodedKnockSq = ds.knockAt, ds.knockSq
 	return m, true
 }
 
@@ -433,6 +438,7 @@ func (ds *decodeState) search(i int, p chess.Position, pb physBoard, prevT int64
 		i  int
 		pb physBoard
 		sq chess.Square
+		at int // the moves decoded before the one whose hand knocked it
 	}
 	var knocks [2]knock
 	nk := 0
@@ -486,11 +492,15 @@ func (ds *decodeState) search(i int, p chess.Position, pb physBoard, prevT int64
 			v.colourKnown &^= knocked
 			v.pieceKnown &^= knocked
 		}
-		if gs := rotSquare(evs[i].Square, r.orient); (r.sensor == trace.Occupancy || r.decodeLeft) && evs[i].Kind == trace.Off && knocked == 0 && nk < len(knocks) &&
-			(prevT >= 0 && evs[i].T-prevT < knockMs && ds.knockReach(prevLand).Has(gs) ||
-				r.decodeLeft && inHandT > 0 && evs[i].T-inHandT < knockMs && ds.nextTo(inHand, gs)) && p.PieceAt(gs) != chess.NoPiece {
-			knocks[nk] = knock{i: i, pb: pb, sq: gs}
-			nk++
+		if gs := rotSquare(evs[i].Square, r.orient); (r.sensor == trace.Occupancy || r.decodeLeft) && evs[i].Kind == trace.Off && knocked == 0 && nk < len(knocks) && p.PieceAt(gs) != chess.NoPiece {
+			switch {
+			case prevT >= 0 && evs[i].T-prevT < knockMs && ds.knockReach(prevLand).Has(gs):
+				knocks[nk] = knock{i: i, pb: pb, sq: gs, at: ds.n - 1}
+				nk++
+			case r.decodeLeft && inHandT > 0 && evs[i].T-inHandT < knockMs && ds.nextTo(inHand, gs):
+				knocks[nk] = knock{i: i, pb: pb, sq: gs, at: ds.n}
+				nk++
+			}
 		}
 		if evs[i].Kind == trace.Off && !ds.touch[i] {
 			inHand |= rotSquare(evs[i].Square, r.orient).Bitboard()
@@ -650,10 +660,12 @@ func (ds *decodeState) search(i int, p chess.Position, pb physBoard, prevT int64
 	}
 	for _, k := range knocks[:nk] {
 		// (The next move's first change comes after the knock.)
+		ds.knockAt, ds.knockSq = k.at, k.sq
 		ds.search(k.i+1, p, k.pb, prevT, prevLand, k.sq.Bitboard())
 		if ds.found || ds.nodes > decodeBudget {
 			return
 		}
+		ds.knockAt = -1
 	}
 	for _, f := range pushes[:np] {
 		if ds.take(f.i, &p, f.m, f.quick, true, f.pb, f.knocked) {
@@ -920,6 +932,12 @@ func (r *Reconstructor) decode(t int64, minN int, out []Output) (_ []Output, ok 
 	m, ok := r.decodeOrdered()
 	if !ok || m.n < minN {
 		return out, false
+	}
+	r.knockPly = 0
+	if r.decodedKnockAt >= 0 {
+		// The piece left knocked off is named as of the move whose hand
+		// knocked it.
+		r.knockPly, r.knockSq = len(r.plies)+r.decodedKnockAt+1, r.decodedKnockSq
 	}
 	return r.adoptCatch([]catchMatch{m}, 0, t, out), true
 }

@@ -318,6 +318,13 @@ type Reconstructor struct {
 	pressQuick bool
 	// inHandUntil: the end of a shorter wait pressInHand found (0: none).
 	inHandUntil int64
+	// decodedKnockAt, decodedKnockSq: the last decoding's piece knocked
+	// off (decodeState.knockAt); knockPly, knockSq: that knock's ply
+	// (1-based among the published plies, 0: none), for its alert.
+	decodedKnockAt int
+	decodedKnockSq chess.Square
+	knockPly       int
+	knockSq        chess.Square
 	// replyTook: the squares standReply last read as the pressed move's
 	// landing from the reply's piece read there (pressedTo).
 	replyTook chess.Bitboard
@@ -481,6 +488,7 @@ func (r *Reconstructor) newGame() {
 	r.pressFell = nil
 	r.illegal, r.flagged, r.pressedAt = [2]int{}, [2]bool{}, [2]int64{}
 	r.overlay, r.silent, r.alertKey, r.resyncKey, r.catchKey = 0, 0, 0, 0, 0
+	r.knockPly = 0
 	r.sawStart = false
 	r.result, r.reason, r.endDisputed = "", "", false
 	if !r.begun {
