@@ -2532,7 +2532,13 @@ func (r *Reconstructor) standReply(side chess.Color) bool {
 		}
 		if !P.Occupied().Has(s) {
 			set |= s.Bitboard()
-		} else if off, lifted := r.lastOff(s); lifted && P.PieceAt(s).Color() == side.Other() && (off < r.pressT || off < on && (P.AttackersTo(s, side.Other())&b != 0 || r.placedColour(s, side))) {
+		} else if off, lifted := r.lastOff(s); lifted && off < on && P.PieceAt(s).Color() == side {
+			// The square the pressed move's piece left, the reply landed
+			// on (27. b3 pressed, the pawn read on b3 after the press,
+			// 27... Nb2 read there before the press was judged: b2 was
+			// alerted out of place).
+			set |= s.Bitboard()
+		} else if lifted && P.PieceAt(s).Color() == side.Other() && (off < r.pressT || off < on && (P.AttackersTo(s, side.Other())&b != 0 || r.placedColour(s, side))) {
 			// The opponent's piece the pressed move took, lifted
 			// before the press, and the reply landed there after it;
 			// or lifted after it, by the reply that took there (the

@@ -1084,6 +1084,12 @@ func (r *Reconstructor) slidesOn(c *cand, s chess.Square) bool {
 	m, P := c.moves[0], &r.lines[c.line].pos
 	switch P.PieceAt(m.From()).Type() {
 	case chess.Bishop, chess.Rook, chess.Queen:
+	case chess.Pawn:
+		// A pawn's single step from its first rank may be its double
+		// step read on the way (65. g4 pressed, g3 read 5 ms later and
+		// g4 282 ms after that: g3 was published, and every later move
+		// was lost).
+		return chess.Between(m.From(), s).Has(m.To()) && r.legal(P).Contains(chess.NewMove(m.From(), s))
 	default:
 		return false
 	}
