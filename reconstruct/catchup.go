@@ -38,6 +38,10 @@ type catchMatch struct {
 	moves [maxDecodePlies]chess.Move
 	pos   chess.Position
 	cost  int
+	// knocked: the ordered decoder's piece left knocked off (0: none),
+	// by the hand of moves[knockAt].
+	knocked chess.Bitboard
+	knockAt int
 }
 
 // structural is what a catch-up taking back back plies and making n

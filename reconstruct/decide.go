@@ -249,16 +249,7 @@ func (r *Reconstructor) revive() bool {
 			if !(sameFrom && (otherCapture || otherPromo)) && !slices.Contains(pr.alts, a) {
 				continue
 			}
-			pos := *before
-			pos.MakeMove(a)
-			ok := true
-			for _, p := range r.pub[i+1:] {
-				if !r.legal(&pos).Contains(p) {
-					ok = false
-					break
-				}
-				pos.MakeMove(p)
-			}
+			pos, ok := r.replayWith(i, a)
 			if !ok || len(r.lines) >= maxLines {
 				continue
 			}
@@ -1884,11 +1875,12 @@ func (r *Reconstructor) atPosition(t int64, out []Output) []Output {
 			out = r.note(out, NotePartlyRestored, t, r.overlay, "the board is back in the position before the irregularity but for the squares out of place: "+r.overlay.List())
 		}
 	}
-	if r.v.diff(&r.lines[0].pos) == 0 {
+	exact := r.v.diff(&r.lines[0].pos) == 0
+	if exact {
 		r.refuteAlts()
 	}
 	if r.overlay != 0 {
-		if r.v.diff(&r.lines[0].pos) == 0 {
+		if exact {
 			if r.overlay&^r.silent != 0 {
 				out = r.note(out, NoteRestored, t, r.overlay, "the misplaced pieces are back: "+r.overlay.List())
 			}
@@ -1915,22 +1907,27 @@ func (r *Reconstructor) refuteAlts() {
 		}
 		kept := pr.alts[:0]
 		for _, a := range pr.alts {
-			pos := r.befores[i]
-			pos.MakeMove(a)
-			ok := true
-			for _, p := range r.pub[i+1:] {
-				if !r.legal(&pos).Contains(p) {
-					ok = false
-					break
-				}
-				pos.MakeMove(p)
-			}
-			if ok && !r.sensorTells(&pos, &r.lines[0].pos) {
+			if pos, ok := r.replayWith(i, a); ok && !r.sensorTells(&pos, &r.lines[0].pos) {
 				kept = append(kept, a)
 			}
 		}
 		pr.alts = kept
 	}
+}
+
+// replayWith is the position the published game reaches with move a in
+// place of published ply i, the later plies made again as they were;
+// ok false if one of them is illegal there.
+func (r *Reconstructor) replayWith(i int, a chess.Move) (chess.Position, bool) {
+	pos := r.befores[i]
+	pos.MakeMove(a)
+	for _, p := range r.pub[i+1:] {
+		if !r.legal(&pos).Contains(p) {
+			return pos, false
+		}
+		pos.MakeMove(p)
+	}
+	return pos, true
 }
 
 // sensorTells reports whether this board's sensors tell positions a and

@@ -175,7 +175,9 @@ func (r *Reconstructor) decodeWant(ready int64, want []chess.Move) (catchMatch, 
 	}
 	m := catchMatch{n: ds.n, pos: ds.end}
 	copy(m.moves[:], ds.seq[:ds.n])
-	r.decodedKnockAt, r.decodedKnockSq = ds.knockAt, ds.knockSq
+	if ds.knockAt >= 0 {
+		m.knocked, m.knockAt = ds.knockSq.Bitboard(), ds.knockAt
+	}
 	return m, true
 }
 
@@ -933,11 +935,11 @@ func (r *Reconstructor) decode(t int64, minN int, out []Output) (_ []Output, ok 
 	if !ok || m.n < minN {
 		return out, false
 	}
-	r.knockPly = 0
-	if r.decodedKnockAt >= 0 {
+	r.knockPly, r.knocked = 0, m.knocked
+	if m.knocked != 0 {
 		// The piece left knocked off is named as of the move whose hand
 		// knocked it.
-		r.knockPly, r.knockSq = len(r.plies)+r.decodedKnockAt+1, r.decodedKnockSq
+		r.knockPly = len(r.plies) + m.knockAt + 1
 	}
 	return r.adoptCatch([]catchMatch{m}, 0, t, out), true
 }

@@ -318,13 +318,11 @@ type Reconstructor struct {
 	pressQuick bool
 	// inHandUntil: the end of a shorter wait pressInHand found (0: none).
 	inHandUntil int64
-	// decodedKnockAt, decodedKnockSq: the last decoding's piece knocked
-	// off (decodeState.knockAt); knockPly, knockSq: that knock's ply
-	// (1-based among the published plies, 0: none), for its alert.
-	decodedKnockAt int
-	decodedKnockSq chess.Square
-	knockPly       int
-	knockSq        chess.Square
+	// knockPly, knocked: the ply (1-based among the published plies, 0:
+	// none) whose hand knocked off the piece on knocked, as the ordered
+	// decoder found, for its alert.
+	knockPly int
+	knocked  chess.Bitboard
 	// replyTook: the squares standReply last read as the pressed move's
 	// landing from the reply's piece read there (pressedTo).
 	replyTook chess.Bitboard
@@ -550,7 +548,7 @@ func (r *Reconstructor) Feed(ev *trace.Event, out []Output) []Output {
 		// piece in the hand's, set where it cannot go: judged with it,
 		// an illegal move, 3. Nf3-f5 pressed with the knight in the
 		// hand on an occupancy board: Nxe5 was published.)
-		if !r.landsFromLifted(rotSquare(ev.Square, r.orient)) && r.liftedAfter(r.pressT) {
+		if !r.landsFromLifted(rotSquare(ev.Square, r.orient)) && r.anyLiftAfter(r.pressT) {
 			// The press waits for a piece in the hand that may land
 			// elsewhere (pressBlind); this square is no landing of it:
 			// the reply's hand (Bxe4 pressed, the queen slid a8-a6 and
@@ -1173,9 +1171,9 @@ func (r *Reconstructor) pressDue(t int64, out []Output) []Output {
 	return out
 }
 
-// liftedAfter reports whether a square was read emptied after t since
+// anyLiftAfter reports whether a square was read emptied after t since
 // the last decision.
-func (r *Reconstructor) liftedAfter(t int64) bool {
+func (r *Reconstructor) anyLiftAfter(t int64) bool {
 	for e := r.rec.lifted; e != 0; e &= e - 1 {
 		if r.rec.lastOff[e.First()] > t {
 			return true

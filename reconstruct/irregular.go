@@ -330,7 +330,7 @@ func (r *Reconstructor) actInexact(ix inexact, side chess.Color, t int64, presse
 	if len(r.plies) == 0 {
 		mply, mside = ply, toMove
 	}
-	if k := r.knockPly; k > 0 && k <= len(r.plies) && d0 == r.knockSq.Bitboard() {
+	if k := r.knockPly; k > 0 && k <= len(r.plies) && d0 == r.knocked {
 		// (The decoder found which move's hand knocked it.)
 		mply, mside = r.befores[k-1].Ply()+1, r.befores[k-1].SideToMove()
 	}
