@@ -2808,11 +2808,54 @@ const replySetMs = 50
 // 11 ms after the press and emptied one sweep later, at the settle: Rf6
 // was published). 0 otherwise.
 func (r *Reconstructor) slidAfterPress() int64 {
+	if w := r.slidToVictim(); w > 0 {
+		// (Whatever many plies explain it: 31. Qxe4 read on d3 was
+		// Qb1 Bxb1 Qd3.)
+		return w
+	}
 	b := r.explainFirst(true)
 	if b < 0 || !r.fitsPress(&r.cands[b], r.pressSide) {
 		return 0
 	}
 	return r.slideSettles(&r.cands[b], r.pressT)
+}
+
+// slidToVictim is slideSettles for a capture whose victim was taken off
+// before the press, its piece read on a square short of it on its line
+// and nowhere else (25... Rxh8 slid d8-e8-f8-g8, the h8 knight taken
+// off first, pressed, g8 read 15 ms later and h8 a sweep after that:
+// Rg8 was published and h8 alerted). 0 if the board shows anything
+// else.
+func (r *Reconstructor) slidToVictim() int64 {
+	P := &r.lines[0].pos
+	side := r.pressSide
+	if r.sensor == trace.Occupancy || P.SideToMove() != side {
+		return 0
+	}
+	d := r.v.diff(P)
+	added := d & r.v.occ &^ P.Occupied()
+	gone := d & P.Occupied() &^ r.v.occ
+	if d != added|gone || added.Count() != 1 || gone.Count() != 2 || !r.v.seen(side).Has(added.First()) {
+		return 0
+	}
+	s, mine, theirs := added.First(), gone&P.ByColor(side), gone&P.ByColor(side.Other())
+	if mine.Count() != 1 || theirs.Count() != 1 {
+		return 0
+	}
+	from, v := mine.First(), theirs.First()
+	if off, ok := r.lastOff(v); !ok || off > r.pressT {
+		return 0
+	}
+	m := chess.NewMove(from, s)
+	c := cand{n: 1}
+	c.moves[0] = m
+	if !r.legal(P).Contains(m) || !r.slidesOn(&c, v) || !r.legal(P).Contains(chess.NewMove(from, v)) {
+		return 0
+	}
+	if on, ok := r.lastOn(s); ok && on > r.pressT-slideStepMs-r.sweepMs() {
+		return on + slideStepMs + r.sweepMs() + r.sweepNearMs() + 1
+	}
+	return 0
 }
 
 // slideStepMs is the longest a hand sliding a piece takes from one

@@ -1020,6 +1020,14 @@ func (r *Reconstructor) heldUntil() int64 {
 	return r.pressHeldT + r.sweepMs() + 1
 }
 
+// heldLiftBeforePress reports whether the held lift, of the held move's
+// landing, was read within a sweep of the press: the reading before it
+// was before the press, and the piece may have left before the press.
+func (r *Reconstructor) heldLiftBeforePress() bool {
+	c := &r.pressHeld
+	return c.n > 0 && r.pressHeldSq == moveLanding(c.moves[c.n-1]) && r.pressHeldT < r.pressT+r.sweepMs()
+}
+
 // heldLeft reports whether the held move's piece was lifted from its
 // landing after the held lift (of a square beyond it) and is not back.
 func (r *Reconstructor) heldLeft() bool {
@@ -1146,6 +1154,15 @@ func (r *Reconstructor) pressDue(t int64, out []Output) []Output {
 		// piece in the hand.
 		r.pressHeldSq = chess.NoSquare
 		r.pressWait = r.inHandWait()
+	case r.holding() && !r.slidOnHeld() && r.heldLiftBeforePress() && t < r.heldUntil()+r.sweepNearMs()+1:
+		// The held lift read at the landing's first reading after the
+		// press may have come before it: the piece touched down there
+		// in the hand, and the square it goes to may be read a
+		// neighbour's reading after the sweep (27... Qh5 touched down
+		// on h4, pressed 244 ms after h4 was read filled, h4 read
+		// emptied 6 ms after the press and h5 filled 281 ms after
+		// that: Qh4 was published and the queen alerted misplaced).
+		r.pressWait = r.heldUntil() + r.sweepNearMs() + 1
 	case r.holding() && !r.slidOnHeld():
 		// Neither the reply nor the held piece going on came within a
 		// sweep of its lift: the move held was the move.
@@ -1154,6 +1171,12 @@ func (r *Reconstructor) pressDue(t int64, out []Output) []Output {
 		// The held piece shows further on its line: the board decides.
 		r.pressHeldSq = chess.NoSquare
 		out = r.decidePress(out)
+	case r.slidAfterPress() > t:
+		// A slide read landing after the settle set this wait may go
+		// on, as at the settle (25... Rxh8 slid via e8 and f8, h8's
+		// knight taken off first, pressed, g8 read 15 ms later and h8
+		// a sweep after that: Rg8 was published and h8 alerted).
+		r.pressWait = r.slidAfterPress()
 	case r.pressedAhead(t):
 		// The board unchanged: the hand may be a moment behind the
 		// press (d7-d6 slid, pressed 129 ms before d6 was read filled,
