@@ -207,6 +207,21 @@ func (r *Reconstructor) inexactReply(li int, P, q *chess.Position, m chess.Move,
 	}
 }
 
+// knockedAfterPress reports whether every square of d (game squares)
+// held a piece of side's in P, is read empty, and was read emptied after
+// the press just judged: side's hand knocked them off after pressing.
+func (r *Reconstructor) knockedAfterPress(d chess.Bitboard, side chess.Color, P *chess.Position) bool {
+	if d == 0 || d&^P.ByColor(side) != 0 || d&r.v.occ != 0 {
+		return false
+	}
+	for e := d; e != 0; e &= e - 1 {
+		if off, ok := r.lastOff(e.First()); !ok || off <= r.pressT {
+			return false
+		}
+	}
+	return true
+}
+
 // actInexact reports an inexact explanation: an illegal move (the game
 // position stays), a move with misplaced pieces or an unreplaced pawn
 // (the move counts), or pieces out of place.
@@ -272,6 +287,7 @@ func (r *Reconstructor) actInexact(ix inexact, side chess.Color, t int64, presse
 			last, mover = ix.reply, toMove.Other()
 		}
 		by := r.displacedBy(ix.diff, mover, last)
+		knockedAfter := pressed && ix.reply == chess.NoMove && r.knockedAfterPress(ix.diff, toMove, &P)
 		after := P
 		after.MakeMove(ix.move)
 		if ix.reply != chess.NoMove {
@@ -308,6 +324,16 @@ func (r *Reconstructor) actInexact(ix inexact, side chess.Color, t int64, presse
 			// press; on an occupancy board 4. Bxc6 pressed with the
 			// bishop in the hand, set down 130 ms later). Alerted if the
 			// square is still wrong after AlertMs.
+			r.silent |= ix.diff
+			r.silentPly, r.silentSide, r.silentAfter = ply, toMove, after
+			return out
+		}
+		if knockedAfter {
+			// The presser's own pieces knocked off after the press, by
+			// the hand landing a piece pressed early: alerted if still
+			// off after AlertMs (usually put back at once; 4. Nf3
+			// pressed with the knight in the hand, f2 knocked off as it
+			// landed and put back 1 s later was alerted at once).
 			r.silent |= ix.diff
 			r.silentPly, r.silentSide, r.silentAfter = ply, toMove, after
 			return out
