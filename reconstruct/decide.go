@@ -61,7 +61,7 @@ func (r *Reconstructor) onSettle(t int64, out []Output) []Output {
 	case stateSetup:
 		out = r.checkOrientation(t, out)
 	}
-	if !r.clock && (r.state == stateIrregular || r.overlay&^r.silent != 0) && r.v.diff(&r.lines[0].pos) != 0 && !r.inProgress(true) {
+	if !r.clock && (r.state == stateIrregular || r.overlay&^r.silent != 0) && r.v.diff(&r.lines[0].pos) != 0 && !r.inProgress(true) && !r.oneInHand() {
 		// An alert is open and the board has moved on: it may show the
 		// game, caught up, that the alert was not. (Not for a knocked
 		// piece not alerted yet: the game was followed up to it.)
@@ -1751,6 +1751,17 @@ func (r *Reconstructor) resultGesture() (string, bool) {
 	return "1/2-1/2", true
 }
 
+// oneInHand reports whether a colour or piece board differs from the game
+// position only by one piece lifted: a hand at work, not a position a
+// catch-up may explain by a capture (the bishop of an illegal Bc1-b1
+// lifted to be put back was read as Nh6 Bg5 Ng8 Bf6 Nxf6 found at once,
+// the published Nf6 amended). On occupancy boards a capture nobody saw
+// the victim of looks alike.
+func (r *Reconstructor) oneInHand() bool {
+	d := r.v.diff(&r.lines[0].pos)
+	return r.sensor != trace.Occupancy && !d.More() && d&r.v.occ == 0
+}
+
 // gestureEnd ends the game with the result the kings show.
 func (r *Reconstructor) gestureEnd(res string, t int64, out []Output) []Output {
 	out = r.note(out, NoteResultSign, t, r.v.occ&(centreLight|centreDark),
@@ -2109,6 +2120,32 @@ func (r *Reconstructor) fitsPress(c *cand, side chess.Color) bool {
 	return (p.SideToMove() == side) == (c.n%2 == 1)
 }
 
+// pushersTo is the pawns of colour c in p that a push (a single step, or
+// a double step over an empty square) takes to the empty square s.
+func pushersTo(p *chess.Position, s chess.Square, c chess.Color) chess.Bitboard {
+	if p.Occupied().Has(s) {
+		return 0
+	}
+	step := -8
+	if c == chess.Black {
+		step = 8
+	}
+	var b chess.Bitboard
+	one := int(s) + step
+	if one < 0 || one > 63 {
+		return 0
+	}
+	if pc := p.PieceAt(chess.Square(one)); pc == chess.NewPiece(c, chess.Pawn) {
+		b |= chess.Square(one).Bitboard()
+	} else if pc == chess.NoPiece {
+		if two := one + step; two >= 0 && two <= 63 && p.PieceAt(chess.Square(two)) == chess.NewPiece(c, chess.Pawn) &&
+			(c == chess.White && two/8 == 1 || c == chess.Black && two/8 == 6) {
+			b |= chess.Square(two).Bitboard()
+		}
+	}
+	return b
+}
+
 // anyFitsPress reports whether any of cs ends with a move of the side
 // that pressed the clock.
 func (r *Reconstructor) anyFitsPress(cs []cand) bool {
@@ -2123,7 +2160,17 @@ func (r *Reconstructor) anyFitsPress(cs []cand) bool {
 // decidePress judges the board for the pending press, then reports the
 // flags that fell before it.
 func (r *Reconstructor) decidePress(out []Output) []Output {
-	return r.pressFlags(r.judgePress(out))
+	side := r.pressSide
+	out = r.judgePress(out)
+	if r.silent != 0 && side != r.silentSide && r.lines[0].pos.Ply() >= r.silentPly+1 {
+		// Pieces held as knocked by the other player, still out of
+		// place when the reply is pressed: alerted now, as of the move
+		// that knocked them (with no still board for AlertMs in a fast
+		// game they were never alerted).
+		r.makeView()
+		out = r.alertKnocked(r.pressT, out)
+	}
+	return r.pressFlags(out)
 }
 
 // pressFlags reports the flags that fell at the press just decided.
@@ -2560,7 +2607,10 @@ func (r *Reconstructor) standReply(side chess.Color) bool {
 		// filled after the press on the line of the opponent's piece
 		// lifted after it, where no piece of side's lifted can land, is
 		// that reply sliding (12... Nxh6 pressed, 13. Bd3 slid via e2
-		// before the knight's landing was judged: an illegal Ng8-d3).
+		// before the knight's landing was judged: an illegal Ng8-d3). Or
+		// in front of its pawn (21. Bxd4 pressed, 21... b5 slid via b6,
+		// b6 read filled before b7 was read lifted: bishop e3-b6 was
+		// alerted as illegal).
 		var mine chess.Bitboard
 		for _, m := range r.legal(P).Moves() {
 			if !r.v.occ.Has(m.From()) {
@@ -2569,7 +2619,7 @@ func (r *Reconstructor) standReply(side chess.Color) bool {
 		}
 		for e := r.v.occ &^ P.Occupied() &^ mine; e != 0; e &= e - 1 {
 			s := e.First()
-			if on, ok := r.lastOn(s); ok && on >= r.pressT+replySetMs && P.AttackersTo(s, side.Other())&b != 0 {
+			if on, ok := r.lastOn(s); ok && on >= r.pressT+replySetMs && (P.AttackersTo(s, side.Other())|pushersTo(P, s, side.Other()))&b != 0 {
 				set |= s.Bitboard()
 			}
 		}

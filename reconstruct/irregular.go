@@ -207,6 +207,17 @@ func (r *Reconstructor) inexactReply(li int, P, q *chess.Position, m chess.Move,
 	}
 }
 
+// alertEarlierKnocked alerts the squares held as knocked by a move
+// before ply that are still out of place, before squares of ply's are
+// held: the held squares are one move's.
+func (r *Reconstructor) alertEarlierKnocked(ply int, t int64, out []Output) []Output {
+	if r.silent == 0 || r.silentPly == ply {
+		return out
+	}
+	r.makeView()
+	return r.alertKnocked(t, out)
+}
+
 // knockedAfterPress reports whether every square of d (game squares)
 // held a piece of side's in P, is read empty, and was read emptied after
 // the press just judged: side's hand knocked them off after pressing.
@@ -324,6 +335,7 @@ func (r *Reconstructor) actInexact(ix inexact, side chess.Color, t int64, presse
 			// press; on an occupancy board 4. Bxc6 pressed with the
 			// bishop in the hand, set down 130 ms later). Alerted if the
 			// square is still wrong after AlertMs.
+			out = r.alertEarlierKnocked(ply, t, out)
 			r.silent |= ix.diff
 			r.silentPly, r.silentSide, r.silentAfter = ply, toMove, after
 			return out
@@ -334,6 +346,7 @@ func (r *Reconstructor) actInexact(ix inexact, side chess.Color, t int64, presse
 			// off after AlertMs (usually put back at once; 4. Nf3
 			// pressed with the knight in the hand, f2 knocked off as it
 			// landed and put back 1 s later was alerted at once).
+			out = r.alertEarlierKnocked(ply, t, out)
 			r.silent |= ix.diff
 			r.silentPly, r.silentSide, r.silentAfter = ply, toMove, after
 			return out
