@@ -494,7 +494,7 @@ func (ds *decodeState) search(i int, p chess.Position, pb physBoard, prevT int64
 			v.colourKnown &^= knocked
 			v.pieceKnown &^= knocked
 		}
-		if gs := rotSquare(evs[i].Square, r.orient); (r.sensor == trace.Occupancy || r.decodeLeft) && evs[i].Kind == trace.Off && knocked == 0 && nk < len(knocks) && p.PieceAt(gs) != chess.NoPiece {
+		if gs := rotSquare(evs[i].Square, r.orient); (r.sensor == trace.Occupancy || r.decodeLeft) && evs[i].Kind == trace.Off && !knocked.More() && nk < len(knocks) && p.PieceAt(gs) != chess.NoPiece {
 			switch {
 			case prevT >= 0 && evs[i].T-prevT < knockMs && ds.knockReach(prevLand).Has(gs):
 				knocks[nk] = knock{i: i, pb: pb, sq: gs, at: ds.n - 1}
