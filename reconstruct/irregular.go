@@ -638,15 +638,12 @@ func (r *Reconstructor) describeIllegal(p *chess.Position, d chess.Bitboard, rv 
 	fil := d & r.v.occ &^ occ
 	chg := d & occ & r.v.occ
 	var ill illegalDesc
+	if ill, ok := r.castlingShown(p, d); ok {
+		// A castling: the king and a rook of its rank where castling
+		// puts them (in Chess960 maybe on each other's squares).
+		return ill, true
+	}
 	switch {
-	case vac.Count() == 2 && fil.Count() == 2 && chg == 0:
-		// A castling: the king two squares one way, a rook next to it.
-		for b := vac; b != 0; b &= b - 1 {
-			if pc := p.PieceAt(b.First()); pc.Type() == chess.King {
-				return r.describeCastling(p, b.First(), vac, fil)
-			}
-		}
-		return ill, false
 	case vac.Count() == 2 && fil.Count() == 1 && chg == 0:
 		return describeEnPassant(p, vac, fil.First())
 	case vac.Count() != 1 || fil.Count()+chg.Count() > 1:
@@ -807,24 +804,59 @@ func illegalReason(p *chess.Position, pc chess.Piece, a, b chess.Square) string 
 	return "no legal move goes there"
 }
 
-// describeCastling explains why the castling the board shows is illegal.
-func (r *Reconstructor) describeCastling(p *chess.Position, kf chess.Square, vac, fil chess.Bitboard) (illegalDesc, bool) {
+// castlingShown recognises d, where the board differs from p, as a
+// castling against the rules: a king on its first rank and a rook of its
+// on that rank, both gone from where they stood and shown where castling
+// puts them (the sensors' colour and piece agreeing where read), no other
+// square changed. In Chess960 the two may trade squares, which only a
+// piece board shows (Kf1 and Rg1 to g1 and f1 with the king moved
+// before was alerted as a clock press without a move and the pieces as
+// Black's misplaced).
+func (r *Reconstructor) castlingShown(p *chess.Position, d chess.Bitboard) (illegalDesc, bool) {
+	if d == 0 {
+		return illegalDesc{}, false
+	}
+	for c := chess.White; c <= chess.Black; c++ {
+		kf := p.KingSquare(c)
+		if kf == chess.NoSquare || kf.Rank() != [2]int{0, 7}[c] {
+			continue
+		}
+		rank := kf.Rank() * 8
+		for e := p.Pieces(c, chess.Rook) & (chess.Bitboard(0xff) << rank); e != 0; e &= e - 1 {
+			rf := e.First()
+			kt, rt := chess.Square(rank+2), chess.Square(rank+3)
+			if rf > kf {
+				kt, rt = chess.Square(rank+6), chess.Square(rank+5)
+			}
+			sq := kf.Bitboard() | rf.Bitboard() | kt.Bitboard() | rt.Bitboard()
+			if d&^sq != 0 || (p.Occupied()&^kf.Bitboard()&^rf.Bitboard())&(kt.Bitboard()|rt.Bitboard()) != 0 {
+				continue
+			}
+			if r.shows(kt, chess.NewPiece(c, chess.King)) && r.shows(rt, chess.NewPiece(c, chess.Rook)) &&
+				(kf == kt || kf == rt || !r.v.occ.Has(kf)) && (rf == kt || rf == rt || !r.v.occ.Has(rf)) {
+				return r.describeCastling(p, kf, rf, kt, rt)
+			}
+		}
+	}
+	return illegalDesc{}, false
+}
+
+// shows reports whether the view shows a piece on s that may be pc: the
+// square filled, and the colour and piece, where read, pc's.
+func (r *Reconstructor) shows(s chess.Square, pc chess.Piece) bool {
+	b := s.Bitboard()
+	if !r.v.occ.Has(s) || r.v.colourKnown&b != 0 && r.v.seen(pc.Color())&b == 0 {
+		return false
+	}
+	return r.v.pieceKnown&b == 0 || r.v.pieceAt(s) == pc
+}
+
+// describeCastling explains why the castling of the king on kf with the
+// rook on rf, to kt and rt, that the board shows is illegal.
+func (r *Reconstructor) describeCastling(p *chess.Position, kf, rf, kt, rt chess.Square) (illegalDesc, bool) {
 	var ill illegalDesc
-	king := p.PieceAt(kf)
-	c := king.Color()
-	rf := (vac &^ kf.Bitboard()).First()
-	if p.PieceAt(rf) != chess.NewPiece(c, chess.Rook) || rf.Rank() != kf.Rank() {
-		return ill, false
-	}
+	c := p.PieceAt(kf).Color()
 	hSide := rf > kf
-	rank := kf.Rank() * 8
-	kt, rt := chess.Square(rank+2), chess.Square(rank+3)
-	if hSide {
-		kt, rt = chess.Square(rank+6), chess.Square(rank+5)
-	}
-	if fil != kt.Bitboard()|rt.Bitboard() {
-		return ill, false
-	}
 	name := "O-O-O"
 	right := chess.WhiteASide
 	if hSide {
