@@ -3299,6 +3299,7 @@ func (r *Reconstructor) promote(pt chess.PieceType, t int64, out []Output) []Out
 	r.promo = chess.NoPieceType
 	out = r.publish(t, out)
 	r.plies[k].blindPromo = false // the input told the piece
+	r.plies[k].told = true
 	return out
 }
 

@@ -139,6 +139,10 @@ type plyRec struct {
 	// landSeen: a colour or piece sensor saw a piece of the mover's
 	// colour set down on the move's landing while it was made.
 	landSeen bool
+	// told: a promotion whose piece a promote input chose. The choice
+	// is final once the piece is on the square (4.4.4 / 4.6): no later
+	// board amends it to another piece.
+	told bool
 }
 
 // cand is one explanation of the board: from hypothesis line (after taking
@@ -338,6 +342,12 @@ type Reconstructor struct {
 	pressFell []rules.ClockFlag // flags that fell before the press
 	promo     chess.PieceType   // promotion piece chosen by input, not yet used
 	promoT    int64
+	// unreplacedPly: the ply of a promotion alerted with its pawn still
+	// on the last rank, under Laws that let the player choose the piece
+	// then (1997); 0: none.
+	unreplacedPly int
+	// edition and gameType: the Laws the alerts are judged by (Config).
+	edition, gameType string
 
 	overlay chess.Bitboard // squares accepted either way after a misplaced-pieces alert
 	// overlayRef: what the game had on each overlay square when it was
@@ -456,7 +466,7 @@ func New(cfg Config) (*Reconstructor, error) {
 		}
 	}
 	r.clk.reset(tc, r.start.SideToMove())
-	r.judge = cfg.Judge
+	r.judge, r.edition, r.gameType = cfg.Judge, cfg.Edition, cfg.GameType
 	if r.judge == nil {
 		if err := checkRulesSettings(cfg.Edition, cfg.GameType); err != nil {
 			return nil, fmt.Errorf("reconstruct: %w", err)
@@ -686,7 +696,38 @@ func (r *Reconstructor) Feed(ev *trace.Event, out []Output) []Output {
 	if r.silent != 0 {
 		r.putBack()
 	}
+	if r.unreplacedPly != 0 && ev.Kind == trace.On {
+		out = r.unreplacedChosen(ev, out)
+	}
 	return out
+}
+
+// unreplacedChosen amends a promotion alerted with its pawn left on the
+// last rank (unreplacedPly) when a piece board reads the piece that
+// replaces it, before the reply (1997 3.4e, 7.4, 4.3: the pawn left on
+// e8 and replaced by a knight after the press was published as e8=Q).
+func (r *Reconstructor) unreplacedChosen(ev *trace.Event, out []Output) []Output {
+	n := len(r.plies)
+	if r.sensor != trace.PieceSensor || !ev.HasPieces || n == 0 || r.befores[n-1].Ply()+1 != r.unreplacedPly {
+		r.unreplacedPly = 0
+		return out
+	}
+	m := r.plies[n-1].move
+	pc := ev.Piece
+	if !m.IsPromotion() || rotSquare(ev.Square, r.orient) != m.To() || pc.Color() != r.befores[n-1].SideToMove() {
+		return out
+	}
+	switch pc.Type() {
+	case chess.Knight, chess.Bishop, chess.Rook, chess.Queen:
+	default:
+		return out
+	}
+	r.unreplacedPly = 0
+	if pc.Type() == m.Promotion() {
+		return out
+	}
+	r.makeView()
+	return r.promote(pc.Type(), ev.T, out)
 }
 
 // slideGoesOn reports whether ev, on a colour or piece board, fills an

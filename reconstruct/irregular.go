@@ -320,6 +320,11 @@ func (r *Reconstructor) actInexact(ix inexact, side chess.Color, t int64, presse
 		r.setOverlay(ix.diff, &after, n0)
 		if ix.unreplaced {
 			to := ix.move.To()
+			if !r.unreplacedQueen() {
+				// (1997: the move is made again with that pawn, the
+				// piece the player's choice; a piece board reads it.)
+				r.unreplacedPly = ply
+			}
 			return r.alert(out, Output{Alert: PromotionUnreplaced, T: t, Ply: ply, Side: toMove,
 				Squares: ix.diff, From: ix.move.From(), To: to,
 				Expected: fmt.Sprintf("%s: a new piece in place of the pawn", to),

@@ -98,3 +98,18 @@ func (j *RulesJudge) Judge(a *Output, prior int) (article, penalty string, count
 	}
 	return strings.TrimSpace(article), v.Text, v.CountsAsIllegal
 }
+
+// unreplacedQueen reports whether the Laws of the reconstruction's
+// edition replace a pawn left on the last rank at the press by a queen
+// (2018 7.5.2). Under the 1997 Laws the player chooses the piece. Looked
+// up when needed: it is rarely asked.
+func (r *Reconstructor) unreplacedQueen() bool {
+	if j, ok := r.judge.(*RulesJudge); ok {
+		return j.Profile.UnreplacedQueen
+	}
+	j, err := NewRulesJudge(r.edition, r.gameType, rules.TimeControl{})
+	if err != nil {
+		return true
+	}
+	return j.Profile.UnreplacedQueen
+}

@@ -158,6 +158,22 @@ func (r *Reconstructor) adopt(bi int, t int64, out []Output) []Output {
 	return out
 }
 
+// dropOtherPromos drops the hypotheses in which published ply i, a
+// promotion whose piece its input chose, promoted to another piece: the
+// choice is final (1. e8=N with its input, then Kg7 into the knight's
+// check, was amended to e8=Q+ Kg7 rather than alerted).
+func (r *Reconstructor) dropOtherPromos(i int) {
+	m := r.plies[i].move
+	keep := r.lines[:1]
+	for _, L := range r.lines[1:] {
+		if i < len(L.moves) && L.moves[i] != m && L.moves[i].From() == m.From() && L.moves[i].To() == m.To() {
+			continue
+		}
+		keep = append(keep, L)
+	}
+	r.lines = keep
+}
+
 // markBlind marks which of the last n published moves are captures whose
 // victims were never seen lifted, and promotions whose piece no sensor or
 // input told (revive looks back at them).
@@ -167,6 +183,10 @@ func (r *Reconstructor) markBlind(n int) {
 		m, before := r.plies[i].move, &r.befores[i]
 		r.plies[i].blind = !r.rec.framed && !m.IsCastling() && before.PieceAt(m.To()) != chess.NoPiece && !rv.lifted.Has(m.To())
 		r.plies[i].blindPromo = m.IsPromotion() && r.sensor != trace.PieceSensor && r.promo == chess.NoPieceType
+		r.plies[i].told = m.IsPromotion() && m.Promotion() == r.promo
+		if r.plies[i].told {
+			r.dropOtherPromos(i)
+		}
 		r.plies[i].framed = r.rec.framed
 		r.plies[i].slidFirst = false
 		if r.sensor == trace.Occupancy && i > len(r.plies)-n && !m.IsCastling() &&
@@ -666,7 +686,7 @@ func (r *Reconstructor) publish(t int64, out []Output) []Output {
 				alts = old.alts
 			}
 			*old = plyRec{move: m, t: old.t, san: n.san, uci: n.uci, uncertain: unc, blind: blind, blindPromo: blindPromo, alts: alts,
-				landSeen: old.landSeen && old.move == m}
+				landSeen: old.landSeen && old.move == m, told: old.told && old.move == m}
 			r.pub[i] = m
 			r.befores[i] = before
 			continue

@@ -112,8 +112,13 @@ type Profile struct {
 	// illegal moves, never applies (Action Reinstate).
 	IllegalUncompleted Rule
 
-	ClockWithoutMove     Rule // Action Reinstate (1997) or AddTime: penalised as an illegal move
-	PromotionUnreplaced  Rule
+	ClockWithoutMove    Rule // Action Reinstate (1997) or AddTime: penalised as an illegal move
+	PromotionUnreplaced Rule
+	// UnreplacedQueen: a pawn left on the last rank at the press is
+	// replaced by a queen (2018/2023 7.5.2). Otherwise (1997) the player
+	// makes the move with that pawn again and chooses the piece (3.4e,
+	// 7.4, 4.3).
+	UnreplacedQueen      bool
 	CastlingRookFirst    Rule
 	MoveChanged          Rule
 	MisplacedPieces      Rule
