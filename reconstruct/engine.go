@@ -1212,12 +1212,6 @@ func (r *Reconstructor) pressDue(t int64, out []Output) []Output {
 		// The held piece shows further on its line: the board decides.
 		r.pressHeldSq = chess.NoSquare
 		out = r.decidePress(out)
-	case r.slidAfterPress() > t:
-		// A slide read landing after the settle set this wait may go
-		// on, as at the settle (25... Rxh8 slid via e8 and f8, h8's
-		// knight taken off first, pressed, g8 read 15 ms later and h8
-		// a sweep after that: Rg8 was published and h8 alerted).
-		r.pressWait = r.slidAfterPress()
 	case r.pressedAhead(t):
 		// The board unchanged: the hand may be a moment behind the
 		// press (d7-d6 slid, pressed 129 ms before d6 was read filled,
