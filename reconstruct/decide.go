@@ -2033,6 +2033,12 @@ func (r *Reconstructor) press(side chess.Color, t int64, out []Output) []Output 
 		// Nothing of the move shows yet: the hand may be a moment
 		// behind the press (pressedAhead), the settle no sooner.
 		r.pressAhead = r.aheadUntil()
+	} else if r.castlingKingShown(side) {
+		// The king of a castling set down, its rook not lifted yet: the
+		// hand may be a moment behind the press with it (O-O king
+		// first, pressed, h8 read lifted 107 ms after the press: the
+		// king's e8-g8 was alerted as illegal).
+		r.pressAhead = r.aheadUntil()
 	}
 	// Never at once: a piece still on its way as the sensor saw it may be
 	// read on its next square up to a sweep after the press (c2-c4 slid
@@ -2081,8 +2087,35 @@ func (r *Reconstructor) press(side chess.Color, t int64, out []Output) []Output 
 		// was given). Decided after one sweep, or at the settle if a
 		// change comes first.
 		r.pressWait = t + r.sweepMs()
+		if !r.pressBlank {
+			// (A castling's king shown: castlingKingShown.)
+			r.pressWait = max(r.pressWait, r.pressAhead)
+		}
 	}
 	return out
+}
+
+// castlingKingShown reports whether the view differs from the game
+// position only by side's king moved to where a legal castling of side's
+// puts it, that castling's rook still on its square.
+func (r *Reconstructor) castlingKingShown(side chess.Color) bool {
+	P := &r.lines[0].pos
+	if P.SideToMove() != side || P.Castling()&castleRights(side) == 0 {
+		return false
+	}
+	r.makeView()
+	d := r.v.diff(P)
+	if d.Count() != 2 {
+		return false
+	}
+	kf := P.KingSquare(side)
+	for _, m := range r.legal(P).Moves() {
+		kt := m.CastlingKingTo()
+		if m.IsCastling() && m.From() == kf && d == kf.Bitboard()|kt.Bitboard() && r.v.occ.Has(m.To()) && !r.v.occ.Has(kf) && r.v.occ.Has(kt) {
+			return true
+		}
+	}
+	return false
 }
 
 // castlingKing is, when c is one rook move from its line's position that
