@@ -68,8 +68,48 @@ func moveLanding(m chess.Move) chess.Square {
 	return m.To()
 }
 
-func (r *Reconstructor) promoCost(t chess.PieceType) int {
-	if r.promo != chess.NoPieceType {
+// farFrom reports whether s is three squares or more from every square
+// move m changes or crosses: no knock of m's hand. (Next door to where a
+// knight landed, d4 knocked off as Nd5 landed on an occupancy board was
+// read as Nxa4 and d4-d5 begun early.)
+func farFrom(m chess.Move, s chess.Square) bool {
+	b := m.From().Bitboard() | m.To().Bitboard() | chess.Between(m.From(), m.To())
+	if m.IsCastling() {
+		b |= m.CastlingKingTo().Bitboard() | m.CastlingRookTo().Bitboard()
+	}
+	for e := b; e != 0; e &= e - 1 {
+		if chess.Distance(s, e.First()) < 3 {
+			return false
+		}
+	}
+	return true
+}
+
+// overlapMs is how long before the move it answers was down a reply's
+// first lift may come: a quick carry (100 ms), and on occupancy boards,
+// which read the order as it came, a sweep more (an occupancy board read
+// e7 lifted 106 ms before f4 filled). (With a colour or piece board's
+// sweep more, a knock slid across a landing was read as two moves.)
+func (r *Reconstructor) overlapMs() int64 {
+	if r.sensor == trace.Occupancy {
+		return minQuickCarryMs + r.sweepMs()
+	}
+	return minQuickCarryMs
+}
+
+// promoCostIn prices a promotion to t followed by the later moves of its
+// sequence: the queen is free, another piece costs unless a promote
+// input chose it. The input chooses the last promotion's piece, not an
+// earlier one's (b1=Q waiting for an input that never came, then g8=N
+// and its input: both were published as knights).
+func (r *Reconstructor) promoCostIn(t chess.PieceType, later []chess.Move) int {
+	input := r.promo != chess.NoPieceType
+	for _, m := range later {
+		if m.IsPromotion() {
+			input = false
+		}
+	}
+	if input {
 		if t == r.promo {
 			return 0
 		}
@@ -256,7 +296,7 @@ func (r *Reconstructor) seqCost(p *chess.Position, lastTo chess.Square, moves []
 			castleRooks |= r.sameCastlingKing(q, m)
 		}
 		if m.IsPromotion() {
-			cost += r.promoCost(m.Promotion())
+			cost += r.promoCostIn(m.Promotion(), moves[i+1:])
 		}
 		// Moves found together (re-synchronisation) should come in the order
 		// their pieces were lifted, and be seen at all: a piece put on an
@@ -377,6 +417,15 @@ func (r *Reconstructor) seqCost(p *chess.Position, lastTo chess.Square, moves []
 					// lost 6 games and gained 36 false alerts; a quiet move
 					// seen set down, 25 false alerts: a knocked pawn looks
 					// like its move.)
+					cost += costQuickReply
+				} else if short < 0 && i > 0 && t < prevDone && prevDone-t <= r.overlapMs() && farFrom(moves[i-1], from) && !r.clock {
+					// Lifted at most a quick carry before the move before
+					// was down, three squares or more from its squares: no
+					// knock of that hand, the other player's
+					// reply begun as the piece was let go (Kg2 down 73 ms
+					// after a6 was lifted for a5: Kg2 was published, a5
+					// and a6 alerted). (Sooner, the order of two moves
+					// of a transposition was taken the wrong way round.)
 					cost += costQuickReply
 				} else {
 					cost += costOverlap

@@ -298,6 +298,11 @@ func (r *Reconstructor) actInexact(ix inexact, side chess.Color, t int64, presse
 			last, mover = ix.reply, toMove.Other()
 		}
 		by := r.displacedBy(ix.diff, mover, last)
+		// Without a clock, squares changed right after the first move
+		// landed, where its hand let go, before the reply began: that
+		// hand knocked them (20. Rc2 knocking b3 onto c4 86 ms after
+		// it landed, then 20... Kd7: the knock was alerted as Black's).
+		byFirst := !r.clock && ix.reply != chess.NoMove && r.knockedByFirst(ix.diff, ix.move, ix.reply)
 		knockedAfter := pressed && ix.reply == chess.NoMove && r.knockedAfterPress(ix.diff, toMove, &P)
 		after := P
 		after.MakeMove(ix.move)
@@ -357,6 +362,9 @@ func (r *Reconstructor) actInexact(ix inexact, side chess.Color, t int64, presse
 			return out
 		}
 		if ix.diff != 0 {
+			if byFirst {
+				return r.misplaced(out, t, ply-1, toMove.Other(), &after, ix.diff)
+			}
 			return r.misplaced(out, t, ply, by, &after, ix.diff)
 		}
 		return out
@@ -544,6 +552,27 @@ func (r *Reconstructor) displacedBy(d chess.Bitboard, mover chess.Color, m chess
 		}
 	}
 	return mover.Other()
+}
+
+// knockedByFirst reports whether every square of d changed after move
+// m landed and before reply's piece was lifted, less than knockMs after
+// the landing, within two squares of m's landing or its square, and one
+// of them where m's hand let go (handNear): m's hand knocked them.
+func (r *Reconstructor) knockedByFirst(d chess.Bitboard, m, reply chess.Move) bool {
+	land, ok := r.firstOn(moveLanding(m))
+	lift, ok2 := r.lastOff(reply.From())
+	if d == 0 || !ok || !ok2 || d&handNear(m) == 0 {
+		return false
+	}
+	for e := d; e != 0; e &= e - 1 {
+		s := e.First()
+		at := r.changedAt[unrotSquare(s, r.orient)]
+		if at < land || at >= lift || at-land >= knockMs ||
+			chess.Distance(s, moveLanding(m)) > 2 && chess.Distance(s, m.From()) > 2 {
+			return false
+		}
+	}
+	return true
 }
 
 // farKnockMs: a hand that knocks a piece three squares or more from the
