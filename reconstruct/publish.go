@@ -2,6 +2,7 @@ package reconstruct
 
 import (
 	"fmt"
+	"math"
 	"slices"
 
 	"github.com/boardd/boardd/chess"
@@ -138,7 +139,7 @@ func (r *Reconstructor) adopt(bi int, t int64, out []Output) []Output {
 			r.promo = chess.NoPieceType
 		}
 	}
-	r.rec.resetExcept(0)
+	r.rec.resetExcept(r.changedSince(max(n0-best.back, 0)))
 	r.prov = chess.NoMove
 	r.alertKey = 0
 	// Misplaced squares the board shows as the game now expects them
@@ -606,6 +607,67 @@ func (r *Reconstructor) blindChoice(i int, before *chess.Position, m chess.Move)
 		}
 	}
 	return false
+}
+
+// changedSince is the raw squares, none of the published plies' from
+// index k on, first changed after the last change of theirs, without a
+// clock on colour and piece boards: a hand at work after those moves were
+// done, kept for the next decision (22. Nh3 lifted, and 22... f5 begun
+// before the knight was down, as 21... g5 was published: the pawn's lift
+// was forgotten with g5's events, and 27 plies went unpublished).
+func (r *Reconstructor) changedSince(k int) chess.Bitboard {
+	if r.clock || r.sensor == trace.Occupancy || k >= len(r.plies) || r.rec.framed {
+		return 0
+	}
+	var own chess.Bitboard
+	for i := k; i < len(r.plies); i++ {
+		m := r.plies[i].move
+		all, nl := moveSquares(&r.befores[i], m)
+		if !m.IsCastling() {
+			all |= chess.Between(m.From(), m.To())
+		}
+		for e := all | nl; e != 0; e &= e - 1 {
+			own |= unrotSquare(e.First(), r.orient).Bitboard()
+		}
+	}
+	done := int64(-1)
+	for e := own & (r.rec.lifted | r.rec.placed); e != 0; e &= e - 1 {
+		s := e.First()
+		if r.rec.lifted.Has(s) {
+			done = max(done, r.rec.lastOff[s])
+		}
+		if r.rec.placed.Has(s) {
+			done = max(done, r.rec.lastOn[s])
+		}
+	}
+	if done < 0 {
+		return 0
+	}
+	// (Not a piece within two squares of them changed sooner than
+	// knockMs after: the mover's hand knocking it, or where it fell,
+	// alerted or put back as such.)
+	var near chess.Bitboard
+	for e := own; e != 0; e &= e - 1 {
+		near |= chess.KingAttacks(e.First())
+	}
+	for e := near; e != 0; e &= e - 1 {
+		near |= chess.KingAttacks(e.First())
+	}
+	var keep chess.Bitboard
+	for e := (r.rec.lifted | r.rec.placed) &^ own; e != 0; e &= e - 1 {
+		s := e.First()
+		first := int64(math.MaxInt64)
+		if r.rec.lifted.Has(s) {
+			first = r.rec.firstOff[s]
+		}
+		if r.rec.placed.Has(s) {
+			first = min(first, r.rec.firstOn[s])
+		}
+		if first > done && (first-done >= knockMs || !near.Has(s)) {
+			keep |= s.Bitboard()
+		}
+	}
+	return keep
 }
 
 // publish brings the published moves in line with the best hypothesis:
