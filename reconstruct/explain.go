@@ -68,21 +68,12 @@ func moveLanding(m chess.Move) chess.Square {
 	return m.To()
 }
 
-// farFrom reports whether s is three squares or more from every square
-// move m changes or crosses: no knock of m's hand. (Next door to where a
-// knight landed, d4 knocked off as Nd5 landed on an occupancy board was
-// read as Nxa4 and d4-d5 begun early.)
-func farFrom(m chess.Move, s chess.Square) bool {
-	b := m.From().Bitboard() | m.To().Bitboard() | chess.Between(m.From(), m.To())
-	if m.IsCastling() {
-		b |= m.CastlingKingTo().Bitboard() | m.CastlingRookTo().Bitboard()
-	}
-	for e := b; e != 0; e &= e - 1 {
-		if chess.Distance(s, e.First()) < 3 {
-			return false
-		}
-	}
-	return true
+// filledAfter reports whether game square s was last read filled after
+// t. (A lift next to a knight's landing, that landing read before it,
+// was read as Nxa4 and d4-d5 begun early: the knight had knocked d4.)
+func (r *Reconstructor) filledAfter(s chess.Square, t int64) bool {
+	on, ok := r.lastOn(s)
+	return ok && on > t
 }
 
 // overlapMs is how long before the move it answers was down a reply's
@@ -418,10 +409,10 @@ func (r *Reconstructor) seqCost(p *chess.Position, lastTo chess.Square, moves []
 					// seen set down, 25 false alerts: a knocked pawn looks
 					// like its move.)
 					cost += costQuickReply
-				} else if short < 0 && i > 0 && t < prevDone && prevDone-t <= r.overlapMs() && farFrom(moves[i-1], from) && !r.clock {
+				} else if short < 0 && i > 0 && t < prevDone && prevDone-t <= r.overlapMs() && !handNear(moves[i-1]).Has(from) && r.filledAfter(land, t) && !r.clock {
 					// Lifted at most a quick carry before the move before
-					// was down, three squares or more from its squares: no
-					// knock of that hand, the other player's
+					// was down, away from where that move's hand went, its
+					// own landing filled after: no knock of that hand, the other player's
 					// reply begun as the piece was let go (Kg2 down 73 ms
 					// after a6 was lifted for a5: Kg2 was published, a5
 					// and a6 alerted). (Sooner, the order of two moves
