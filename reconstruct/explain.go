@@ -412,11 +412,12 @@ func (r *Reconstructor) seqCost(p *chess.Position, lastTo chess.Square, moves []
 				} else if short < 0 && i > 0 && t < prevDone && prevDone-t <= r.overlapMs() && !handNear(moves[i-1]).Has(from) && r.filledAfter(land, t) && !r.clock {
 					// Lifted at most a quick carry before the move before
 					// was down, away from where that move's hand went, its
-					// own landing filled after: no knock of that hand, the other player's
-					// reply begun as the piece was let go (Kg2 down 73 ms
-					// after a6 was lifted for a5: Kg2 was published, a5
-					// and a6 alerted). (Sooner, the order of two moves
-					// of a transposition was taken the wrong way round.)
+					// own landing filled after: no knock of that hand, the
+					// other player's reply begun as the piece was let go
+					// (Kg2 down 73 ms after a6 was lifted for a5: Kg2 was
+					// published, a5 and a6 alerted). (Sooner, the order of
+					// two moves of a transposition was taken the wrong way
+					// round.)
 					cost += costQuickReply
 				} else {
 					cost += costOverlap
