@@ -2100,7 +2100,9 @@ func (r *Reconstructor) press(side chess.Color, t int64, out []Output) []Output 
 // puts it, that castling's rook still on its square.
 func (r *Reconstructor) castlingKingShown(side chess.Color) bool {
 	P := &r.lines[0].pos
-	if P.SideToMove() != side || P.Castling()&castleRights(side) == 0 {
+	kf := P.KingSquare(side)
+	if P.SideToMove() != side || P.Castling()&castleRights(side) == 0 || r.raw.occ.Has(unrotSquare(kf, r.orient)) {
+		// (The king still on its square: most presses end there.)
 		return false
 	}
 	r.makeView()
@@ -2108,7 +2110,6 @@ func (r *Reconstructor) castlingKingShown(side chess.Color) bool {
 	if d.Count() != 2 {
 		return false
 	}
-	kf := P.KingSquare(side)
 	for _, m := range r.legal(P).Moves() {
 		kt := m.CastlingKingTo()
 		if m.IsCastling() && m.From() == kf && d == kf.Bitboard()|kt.Bitboard() && r.v.occ.Has(m.To()) && !r.v.occ.Has(kf) && r.v.occ.Has(kt) {
@@ -3332,7 +3333,7 @@ func (r *Reconstructor) promote(pt chess.PieceType, t int64, out []Output) []Out
 	r.promo = chess.NoPieceType
 	out = r.publish(t, out)
 	r.plies[k].blindPromo = false // the input told the piece
-	r.plies[k].told = true
+	r.dropOtherPromos(k)
 	return out
 }
 

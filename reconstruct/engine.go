@@ -139,10 +139,6 @@ type plyRec struct {
 	// landSeen: a colour or piece sensor saw a piece of the mover's
 	// colour set down on the move's landing while it was made.
 	landSeen bool
-	// told: a promotion whose piece a promote input chose. The choice
-	// is final once the piece is on the square (4.4.4 / 4.6): no later
-	// board amends it to another piece.
-	told bool
 }
 
 // cand is one explanation of the board: from hypothesis line (after taking

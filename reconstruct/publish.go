@@ -184,8 +184,9 @@ func (r *Reconstructor) markBlind(n int) {
 		m, before := r.plies[i].move, &r.befores[i]
 		r.plies[i].blind = !r.rec.framed && !m.IsCastling() && before.PieceAt(m.To()) != chess.NoPiece && !rv.lifted.Has(m.To())
 		r.plies[i].blindPromo = m.IsPromotion() && r.sensor != trace.PieceSensor && r.promo == chess.NoPieceType
-		r.plies[i].told = m.IsPromotion() && m.Promotion() == r.promo
-		if r.plies[i].told {
+		if m.IsPromotion() && m.Promotion() == r.promo {
+			// (Its input chose the piece: final once on the square,
+			// 4.4.4 / 4.6.)
 			r.dropOtherPromos(i)
 		}
 		r.plies[i].framed = r.rec.framed
@@ -748,7 +749,7 @@ func (r *Reconstructor) publish(t int64, out []Output) []Output {
 				alts = old.alts
 			}
 			*old = plyRec{move: m, t: old.t, san: n.san, uci: n.uci, uncertain: unc, blind: blind, blindPromo: blindPromo, alts: alts,
-				landSeen: old.landSeen && old.move == m, told: old.told && old.move == m}
+				landSeen: old.landSeen && old.move == m}
 			r.pub[i] = m
 			r.befores[i] = before
 			continue
