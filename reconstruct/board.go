@@ -280,3 +280,12 @@ func (rc *record) placedOther(s chess.Square, pc chess.Piece) bool {
 	ps := rc.placedPieces[s]
 	return ps != 0 && ps&(1<<pc) == 0
 }
+
+// around is the squares next to a square of b (a king's step away).
+func around(b chess.Bitboard) chess.Bitboard {
+	var a chess.Bitboard
+	for e := b; e != 0; e &= e - 1 {
+		a |= chess.KingAttacks(e.First())
+	}
+	return a
+}

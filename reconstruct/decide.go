@@ -825,10 +825,7 @@ func (r *Reconstructor) knockedDuring(ix *inexact) (ok, early bool) {
 	}
 	// A hand knocks the pieces next to where it goes: the move's squares
 	// and those its piece crossed.
-	var near chess.Bitboard
-	for b := all | chess.Between(m.From(), moveLanding(m)); b != 0; b &= b - 1 {
-		near |= chess.KingAttacks(b.First())
-	}
+	near := around(all | chess.Between(m.From(), moveLanding(m)))
 	if vac&^near != 0 {
 		return false, false
 	}
@@ -2160,24 +2157,19 @@ func pushersTo(p *chess.Position, s chess.Square, c chess.Color) chess.Bitboard 
 	if p.Occupied().Has(s) {
 		return 0
 	}
-	step := -8
+	// back steps a square towards c's side of the board.
+	back := func(b chess.Bitboard) chess.Bitboard { return b >> 8 }
+	start := chess.Bitboard(0xff) << 8 // the pawns' first rank, White's
 	if c == chess.Black {
-		step = 8
+		back = func(b chess.Bitboard) chess.Bitboard { return b << 8 }
+		start = chess.Bitboard(0xff) << 48
 	}
-	var b chess.Bitboard
-	one := int(s) + step
-	if one < 0 || one > 63 {
-		return 0
+	pawns := p.Pieces(c, chess.Pawn)
+	one := back(s.Bitboard())
+	if one&p.Occupied() != 0 {
+		return one & pawns
 	}
-	if pc := p.PieceAt(chess.Square(one)); pc == chess.NewPiece(c, chess.Pawn) {
-		b |= chess.Square(one).Bitboard()
-	} else if pc == chess.NoPiece {
-		if two := one + step; two >= 0 && two <= 63 && p.PieceAt(chess.Square(two)) == chess.NewPiece(c, chess.Pawn) &&
-			(c == chess.White && two/8 == 1 || c == chess.Black && two/8 == 6) {
-			b |= chess.Square(two).Bitboard()
-		}
-	}
-	return b
+	return back(one) & pawns & start
 }
 
 // anyFitsPress reports whether any of cs ends with a move of the side
@@ -3046,10 +3038,7 @@ func (r *Reconstructor) pressInHand(t int64) bool {
 				// (Next to a piece knocked, and where the piece in
 				// the hand cannot go: not its landing, d5 read
 				// filled 48 ms after the press and d8 knocked off.)
-				var near chess.Bitboard
-				for e := knocked; e != 0; e &= e - 1 {
-					near |= chess.KingAttacks(e.First())
-				}
+				near := around(knocked)
 				for _, m := range r.legal(P).Moves() {
 					if held.Has(m.From()) {
 						near &^= moveLanding(m).Bitboard()

@@ -499,7 +499,7 @@ func (ds *decodeState) search(i int, p chess.Position, pb physBoard, prevT int64
 			case prevT >= 0 && evs[i].T-prevT < knockMs && ds.knockReach(prevLand).Has(gs):
 				knocks[nk] = knock{i: i, pb: pb, sq: gs, at: ds.n - 1}
 				nk++
-			case r.decodeLeft && inHandT > 0 && evs[i].T-inHandT < knockMs && ds.nextTo(inHand, gs):
+			case r.decodeLeft && inHandT > 0 && evs[i].T-inHandT < knockMs && around(inHand&^gs.Bitboard()).Has(gs):
 				knocks[nk] = knock{i: i, pb: pb, sq: gs, at: ds.n}
 				nk++
 			}
@@ -954,16 +954,6 @@ func (ds *decodeState) knockReach(prevLand chess.Square) chess.Bitboard {
 		b |= handNear(ds.seq[ds.n-1])
 	}
 	return b
-}
-
-// nextTo reports whether s is next to a square of b other than itself.
-func (ds *decodeState) nextTo(b chess.Bitboard, s chess.Square) bool {
-	for e := b &^ s.Bitboard(); e != 0; e &= e - 1 {
-		if chess.KingAttacks(e.First()).Has(s) {
-			return true
-		}
-	}
-	return false
 }
 
 // handNear is where the hand making move m passes or lets go: its squares,

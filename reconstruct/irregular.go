@@ -207,15 +207,18 @@ func (r *Reconstructor) inexactReply(li int, P, q *chess.Position, m chess.Move,
 	}
 }
 
-// alertEarlierKnocked alerts the squares held as knocked by a move
-// before ply that are still out of place, before squares of ply's are
-// held: the held squares are one move's.
-func (r *Reconstructor) alertEarlierKnocked(ply int, t int64, out []Output) []Output {
-	if r.silent == 0 || r.silentPly == ply {
-		return out
+// holdKnocked holds the squares of d, out of place after ply by side
+// (the game then after), as knocked (silent): alerted only if still out
+// of place later. Squares held for an earlier ply and still out of place
+// are alerted first: the held squares are one move's.
+func (r *Reconstructor) holdKnocked(d chess.Bitboard, ply int, side chess.Color, after *chess.Position, t int64, out []Output) []Output {
+	if r.silent != 0 && r.silentPly != ply {
+		r.makeView()
+		out = r.alertKnocked(t, out)
 	}
-	r.makeView()
-	return r.alertKnocked(t, out)
+	r.silent |= d
+	r.silentPly, r.silentSide, r.silentAfter = ply, side, *after
+	return out
 }
 
 // knockedAfterPress reports whether every square of d (game squares)
@@ -345,10 +348,7 @@ func (r *Reconstructor) actInexact(ix inexact, side chess.Color, t int64, presse
 			// press; on an occupancy board 4. Bxc6 pressed with the
 			// bishop in the hand, set down 130 ms later). Alerted if the
 			// square is still wrong after AlertMs.
-			out = r.alertEarlierKnocked(ply, t, out)
-			r.silent |= ix.diff
-			r.silentPly, r.silentSide, r.silentAfter = ply, toMove, after
-			return out
+			return r.holdKnocked(ix.diff, ply, toMove, &after, t, out)
 		}
 		if knockedAfter {
 			// The presser's own pieces knocked off after the press, by
@@ -356,10 +356,7 @@ func (r *Reconstructor) actInexact(ix inexact, side chess.Color, t int64, presse
 			// off after AlertMs (usually put back at once; 4. Nf3
 			// pressed with the knight in the hand, f2 knocked off as it
 			// landed and put back 1 s later was alerted at once).
-			out = r.alertEarlierKnocked(ply, t, out)
-			r.silent |= ix.diff
-			r.silentPly, r.silentSide, r.silentAfter = ply, toMove, after
-			return out
+			return r.holdKnocked(ix.diff, ply, toMove, &after, t, out)
 		}
 		if ix.diff != 0 {
 			if byFirst {

@@ -647,13 +647,8 @@ func (r *Reconstructor) changedSince(k int) chess.Bitboard {
 	// (Not a piece within two squares of them changed sooner than
 	// knockMs after: the mover's hand knocking it, or where it fell,
 	// alerted or put back as such.)
-	var near chess.Bitboard
-	for e := own; e != 0; e &= e - 1 {
-		near |= chess.KingAttacks(e.First())
-	}
-	for e := near; e != 0; e &= e - 1 {
-		near |= chess.KingAttacks(e.First())
-	}
+	near := around(own)
+	near |= around(near)
 	var keep chess.Bitboard
 	for e := (r.rec.lifted | r.rec.placed) &^ own; e != 0; e &= e - 1 {
 		s := e.First()
