@@ -54,6 +54,11 @@ func (a *Analyzer) Resolve(v Verdict, pos *chess.Position) Verdict {
 	switch ans.Winnability {
 	case Unwinnable:
 		v.Result = "1/2-1/2"
+		if v.Action == Loss {
+			// (Said as what happens: a verdict reading "loss" with a
+			// drawn result read as a contradiction to the arbiter.)
+			v.Action = GameDrawn
+		}
 		if v.Action == OpponentMayClaimWin {
 			v.Text += fmt.Sprintf("; a claim would give a draw: %s cannot mate", colourName(opp))
 		} else {

@@ -124,7 +124,7 @@ func TestFlagFallenAndResolve(t *testing.T) {
 	}
 	// A second illegal move loses, unless the opponent cannot mate (7.5.5).
 	v := a.Resolve(p18.Verdict(KindIllegalMove, chess.Black, 1), pos)
-	if v.Action != Loss || v.Result != "1/2-1/2" {
+	if v.Action != GameDrawn || v.Result != "1/2-1/2" {
 		t.Errorf("second illegal move by Black, White cannot mate: %+v", v)
 	}
 	// A budget too small to decide leaves the result to the arbiter.

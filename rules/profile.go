@@ -19,7 +19,8 @@ const (
 	// Verdict.Time is added to the opponent's clock.
 	AddTime
 	// Loss: the player loses (drawn instead if the opponent cannot mate,
-	// when Verdict.DrawIfOpponentCannotMate).
+	// when Verdict.DrawIfOpponentCannotMate: Analyzer.Resolve then makes
+	// it GameDrawn).
 	Loss
 	// OpponentMayClaimWin: the opponent may claim the win before making
 	// his own move (1997 blitz, C3); once he has moved the move stands.

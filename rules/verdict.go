@@ -62,9 +62,10 @@ type Verdict struct {
 	// when the opponent cannot mate by any legal series of moves; use
 	// Resolve with the position to decide.
 	DrawIfOpponentCannotMate bool
-	// Result is "1-0", "0-1" or "1/2-1/2" when the verdict ends the game,
-	// "" when it does not (or only on a claim). A Loss that is a draw
-	// when the opponent cannot mate gives the loss here; Resolve refines it.
+	// Result is "1-0", "0-1" or "1/2-1/2" when the verdict ends the game
+	// (with OnClaim: when a claim would end it, the result it gives), ""
+	// when it does not. A Loss that is a draw when the opponent cannot
+	// mate gives the loss here; Resolve refines it (and the Action).
 	Result string
 	// OnClaim: the arbiter acts only if a player claims or asks.
 	OnClaim bool

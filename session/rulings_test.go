@@ -201,6 +201,17 @@ func TestSecondIllegalMoveAgainstBareKingIsDrawn(t *testing.T) {
 	if got := summary(outs); !strings.HasSuffix(got, "alert:illegal-move=1/2-1/2 end:1/2-1/2 illegal move") {
 		t.Errorf("%s\n%s", got, dump(outs))
 	}
+	// The verdict says what happens: the game is drawn, not "loss" with
+	// a drawn result.
+	var v *rules.Verdict
+	for i := range outs {
+		if outs[i].Kind == reconstruct.Alert && outs[i].Verdict != nil {
+			v = outs[i].Verdict
+		}
+	}
+	if v == nil || v.Action != rules.GameDrawn {
+		t.Errorf("the drawn second illegal move's verdict: %+v", v)
+	}
 }
 
 // 2018 A.4 / 2023 A.5: rapid without adequate supervision has its own

@@ -512,7 +512,7 @@ func (s *Session) alert(o *reconstruct.Output, v rules.Verdict, out []Output) []
 	a := Output{Output: *o}
 	if v.Kind == string(o.Alert) {
 		vv := v
-		if s.open && (vv.Action == rules.Loss || vv.Action == rules.AddTime) {
+		if s.open && (endsGame(&vv) || vv.Action == rules.AddTime) {
 			// An earlier irregularity still stands on the board: this
 			// one may be the game going on from it (an illegal move that
 			// stands because nobody claimed, 2018 A.4.2, 1997 C3), which
@@ -539,13 +539,19 @@ func (s *Session) alert(o *reconstruct.Output, v rules.Verdict, out []Output) []
 				ClockEvent: "penalty", Clock: snap, Timed: true})
 		}
 	}
-	if v.Result != "" && !v.Undetermined && v.Action == rules.Loss {
+	if v.Result != "" && !v.Undetermined && endsGame(&v) {
 		s.ended, s.result, s.reason = true, v.Result, endReason(v.Kind)
 		e := s.endOutput(o.T, v.Result, s.reason, v.Text)
 		e.Verdict = a.Verdict
 		out = append(out, e)
 	}
 	return out
+}
+
+// endsGame reports whether an irregularity's verdict ends the game: a
+// loss, or the draw it becomes when the opponent cannot mate.
+func endsGame(v *rules.Verdict) bool {
+	return v.Action == rules.Loss || v.Action == rules.GameDrawn && v.DrawIfOpponentCannotMate
 }
 
 // startClock starts the clock of the player to move at t, once.
