@@ -1415,9 +1415,9 @@ func (r *Reconstructor) onAlertTimer(t int64, out []Output) []Output {
 		if out, ok = r.catchUp(r.lastChange, true, ix.cost, ix.plies(), false, 0, out); ok {
 			return r.knockedLeft(t, out)
 		}
-		r.decodeLeft = true
+		r.decodeLeft, r.decodeShort = true, ix.diff.Count() > 2
 		out, ok = r.decode(r.lastChange, 1, out)
-		r.decodeLeft = false
+		r.decodeLeft, r.decodeShort = false, false
 		if ok {
 			out = r.knockedLeft(t, out)
 			if r.makeView(); r.v.diff(&r.lines[0].pos) != 0 && !r.decodedLeft {

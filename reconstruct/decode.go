@@ -102,6 +102,13 @@ type decodeState struct {
 	// knocked off the piece on knockSq (-1: none).
 	knockAt int
 	knockSq chess.Square
+	// leftAt, leftOnto: the change that set a piece knocked onto the next
+	// square and never put back, and the two game squares (-1: none).
+	leftAt   int
+	leftOnto chess.Bitboard
+	leftUsed bool // the sequence found leaves it there
+	// takenAt[i]: the change at which seq[i] was taken.
+	takenAt [maxDecodePlies]int16
 	seq     [maxDecodePlies]chess.Move
 	quick   [maxDecodePlies]bool // seq[i] may be a knock: not the last ply
 	// pushed[i]: seq[i] was pushed next door faster than a hand carries
@@ -159,10 +166,13 @@ func (r *Reconstructor) decodeWant(ready int64, want []chess.Move) (catchMatch, 
 	if !r.log.ok || len(r.log.evs) == 0 || len(r.lines) == 0 {
 		return catchMatch{}, false
 	}
-	ds := decodeState{r: r, ready: ready, want: want, knockAt: -1}
+	ds := decodeState{r: r, ready: ready, want: want, knockAt: -1, leftAt: -1}
 	ds.findAway()
 	pb := r.log.start
 	ds.search(0, r.lines[0].pos, pb, -1, chess.NoSquare, 0)
+	if !ds.found && r.sensor == trace.Occupancy {
+		ds.findKnockedOnto()
+	}
 	if !ds.found && ds.strays {
 		// Again with the pieces knocked onto another square and put back
 		// taken for no part of the game: a piece may also have moved
@@ -177,6 +187,14 @@ func (r *Reconstructor) decodeWant(ready int64, want []chess.Move) (catchMatch, 
 	copy(m.moves[:], ds.seq[:ds.n])
 	if ds.knockAt >= 0 {
 		m.knocked, m.knockAt = ds.knockSq.Bitboard(), ds.knockAt
+	} else if ds.leftAt >= 0 && ds.leftUsed {
+		// (Left knocked onto the next square: named as of the move
+		// decoded last before the knock.)
+		n := 0
+		for n < ds.n && int(ds.takenAt[n]) < ds.leftAt {
+			n++
+		}
+		m.knocked, m.knockAt = ds.leftOnto, n-1
 	}
 	return m, true
 }
@@ -247,6 +265,77 @@ func (ds *decodeState) findAway() {
 		pb.apply(ev)
 		ds.away[i] = rotBB(away, r.orient)
 		ds.astray[i] = rotBB(astray, r.orient)
+	}
+}
+
+// findKnockedOnto fills, on occupancy boards, ds.away, ds.astray and
+// ds.touch for the second pass: a piece knocked onto the next square and
+// put back. Its square emptied and, faster than a hand carries a piece
+// (minQuickCarryMs), an empty square next to it filled; later that square
+// emptied, and the first filled again within knockMs, no change of either
+// between. (Nf6's hand knocked e6 onto d5, put back 1 s later as Nc3
+// landed: with no decoding, 4. Nxd4 Nf6 5. Nc3 was published as 4. Nc3
+// Nf6 5. Nxd4.) The first pass reads these as moves if moves explain
+// them: a king stepped aside and back.
+func (ds *decodeState) findKnockedOnto() {
+	r := ds.r
+	evs := r.log.evs
+	// next[i]: the index of the next change of change i's square (-1:
+	// none); filled[i]: whether change i's square was filled before it.
+	var next [maxLogEvents]int16
+	var last [64]int16
+	for s := range last {
+		last[s] = -1
+	}
+	for i := len(evs) - 1; i >= 0; i-- {
+		s := evs[i].Square
+		next[i], last[s] = last[s], int16(i)
+	}
+	occ := r.log.start.occ
+	var filled [maxLogEvents]bool
+	for i := range evs {
+		filled[i] = occ.Has(evs[i].Square)
+		if evs[i].Kind == trace.On {
+			occ |= evs[i].Square.Bitboard()
+		} else {
+			occ &^= evs[i].Square.Bitboard()
+		}
+	}
+	for i := range evs {
+		b := int(next[i])
+		if evs[i].Kind != trace.Off || ds.touch[i] {
+			continue
+		}
+		s := evs[i].Square
+		for k := i + 1; (b < 0 || k < b) && k < len(evs) && evs[k].T-evs[i].T < minQuickCarryMs; k++ {
+			t := evs[k].Square
+			if evs[k].Kind != trace.On || filled[k] || !chess.KingAttacks(s).Has(t) {
+				continue
+			}
+			a := int(next[k])
+			if b < 0 && a < 0 {
+				// Never put back: left there (taken so only on the alert
+				// timer's board: search's last check).
+				a, b = len(evs), len(evs)
+				ds.leftAt, ds.leftOnto = k, rotSquare(s, r.orient).Bitboard()|rotSquare(t, r.orient).Bitboard()
+			}
+			if a < 0 || b < 0 || a > b || b < len(evs) && evs[b].T-evs[a].T > knockMs || ds.touch[k] {
+				break
+			}
+			ds.touch[i], ds.touch[k] = true, true
+			if b < len(evs) {
+				ds.touch[a], ds.touch[b] = true, true
+			}
+			gs, gt := rotSquare(s, r.orient).Bitboard(), rotSquare(t, r.orient).Bitboard()
+			for x := i; x < b; x++ {
+				ds.away[x] |= gs
+			}
+			for x := k; x < a; x++ {
+				ds.astray[x] |= gt
+			}
+			ds.strays = true
+			break
+		}
 	}
 }
 
@@ -455,6 +544,9 @@ func (ds *decodeState) search(i int, p chess.Position, pb physBoard, prevT int64
 	}
 	var pushes [2]pushedFit
 	np := 0
+	if r.sensor == trace.Occupancy && ds.n > 0 && i > 0 && knocked == 0 && ds.n < maxDecodePlies && ds.pushedOffEarly(i, &p, pb) {
+		return
+	}
 	begun := int64(-1) // the first change since the move before, touches aside
 	// touched: squares whose piece was lifted and put back since the move
 	// before: a move that explains the lift comes before one that leaves
@@ -547,7 +639,7 @@ func (ds *decodeState) search(i int, p chess.Position, pb physBoard, prevT int64
 				k = 1
 			}
 			var fell chess.Bitboard
-			if occ := p.OccupancyAfter(m); occ != v.occ|away&occ&p.Occupied() && (r.sensor == trace.Occupancy || !oneEarly(v.occ&^occ, occ&^(v.occ|away))) {
+			if occ := p.OccupancyAfter(m); occ != v.occ|away&occ&p.Occupied() && (r.sensor == trace.Occupancy && !ds.liftedEarly(first, i, &p, p.SideToMove().Other(), m, occ&^v.occ, v.occ&^occ) || r.sensor != trace.Occupancy && !oneEarly(v.occ&^occ, occ&^(v.occ|away))) {
 				// (On colour and piece boards one square of the position
 				// after m seen empty may be the reply's piece lifted
 				// early, or one seen filled its piece on its way:
@@ -574,7 +666,7 @@ func (ds *decodeState) search(i int, p chess.Position, pb physBoard, prevT int64
 			}
 			if r.sensor == trace.Occupancy {
 				ends, unseen := ds.endsMove(first, i, &p, m)
-				if !ends {
+				if !ends || ds.landedLongBefore(first, i, m) {
 					continue
 				}
 				if unseen {
@@ -646,6 +738,16 @@ func (ds *decodeState) search(i int, p chess.Position, pb physBoard, prevT int64
 	}
 	var v view
 	pb.makeView(r.orient, &v)
+	if ds.stray && r.decodeLeft && r.sensor == trace.Occupancy && len(evs) > 0 {
+		// A piece knocked onto the next square and left there, on a board
+		// still for the alert timer: the moves are made, and the piece is
+		// out of place (...Nc4's hand knocking the c5 rook onto b6, then
+		// Rd3: the last three plies were never published).
+		w := v
+		v.occ |= ds.away[len(evs)-1] & p.Occupied()
+		v.drop(ds.astray[len(evs)-1] &^ p.Occupied())
+		ds.leftUsed = w.occ != v.occ
+	}
 	// (Back where the published game is only after plies that came back
 	// to it: a repetition.)
 	if knocked == 0 && v.diff(&p) == 0 && (v.diff(&r.lines[0].pos) != 0 || ds.n > 0) && (ds.n == 0 || !ds.quick[ds.n-1]) && !ds.pushedLate() && ds.complete() {
@@ -700,13 +802,16 @@ func oneEarly(extra, missing chess.Bitboard) bool {
 //     piece may be sliding on (...Qg5 slid over f6, read on g5 as 20. Bg4
 //     was knocked onto h5, was read as Qf6 Bh5 Qg5 Bg4).
 //
-// Only at m's own landing: a touch, or a change elsewhere, is no move
-// done, and a castling that changes no square would be taken at any of
-// them.
+// Only at m's own landing (landedAt): a touch, or a change elsewhere, is
+// no move done, and a castling that changes no square would be taken at
+// any of them.
 func (ds *decodeState) readEarly(first, i int, m chess.Move, q *chess.Position, d chess.Bitboard, prevLand chess.Square) bool {
 	r := ds.r
 	evs := r.log.evs
-	if r.sensor == trace.Occupancy || d.More() || evs[i].Kind != trace.On || ds.touch[i] || !landings(m).Has(rotSquare(evs[i].Square, r.orient)) {
+	if r.sensor == trace.Occupancy {
+		return ds.liftedEarly(first, i, q, q.SideToMove(), m, d&q.Occupied(), d&^q.Occupied())
+	}
+	if landed, _ := ds.landedAt(first, i, m); d.More() || ds.touch[i] || !landed {
 		return false
 	}
 	sq := d.First()
@@ -733,6 +838,157 @@ func (ds *decodeState) readEarly(first, i int, m chess.Move, q *chess.Position, 
 		slid := prevLand != chess.NoSquare && chess.KingAttacks(prevLand).Has(sq) &&
 			(!e.HasPieces || e.Piece == q.PieceAt(prevLand))
 		return !slid
+	}
+	return lifted && first == 0 && ds.offBefore(sq, i)
+}
+
+// offBefore reports whether game square s, empty on the board the log
+// began with, was emptied at most a sweep before change i: a reply's
+// piece lifted before the change at which the move before was published
+// (Nd2's knight lifted from f3 52 ms before Nc5 was published at c8
+// filled for ...Qc8).
+func (ds *decodeState) offBefore(s chess.Square, i int) bool {
+	r := ds.r
+	off, ok := r.lastOff(s)
+	return ok && r.log.start.occ&unrotSquare(s, r.orient).Bitboard() == 0 && off <= r.log.evs[0].T && r.log.evs[i].T-off <= r.sweepMs()
+}
+
+// landedAt reports whether change i completes move m as a board that
+// reads its squares one after another shows it, and when m's landing was
+// read: its piece set down, or its square (or one it slid over) emptied
+// after its landing was read filled, at most a sweep before (a slide, or
+// the sweep's order: Qd7-c8 read on c8 30 ms before d7 emptied, Nd2
+// lifted from f3 52 ms before that: the game went dark; on an occupancy
+// board Bc8-d7 slid, d7 filled 26 ms before c8 emptied and a2 lifted for
+// a3 between them: a3 was taken before b3 Bd7).
+func (ds *decodeState) landedAt(first, i int, m chess.Move) (bool, int64) {
+	r := ds.r
+	evs := r.log.evs
+	gs := rotSquare(evs[i].Square, r.orient)
+	if evs[i].Kind == trace.On {
+		return landings(m).Has(gs), evs[i].T
+	}
+	if m.IsCastling() || gs != m.From() && !chess.Between(m.From(), m.To()).Has(gs) {
+		return false, 0
+	}
+	// (On occupancy boards, which read the order as it came, a piece
+	// slid onto the next square: its base on both for a moment.)
+	within := r.sweepMs()
+	if r.sensor == trace.Occupancy {
+		within = r.overlapMs()
+	}
+	raw := unrotSquare(m.To(), r.orient)
+	for j := i - 1; j >= first && evs[i].T-evs[j].T <= within; j-- {
+		if evs[j].Square == raw {
+			return evs[j].Kind == trace.On, evs[j].T
+		}
+	}
+	return false, 0
+}
+
+// landedLongBefore reports, on occupancy boards, whether change i empties
+// the square of move m's piece, its landing filled more than overlapMs
+// before: no slide keeps a piece's base on two squares that long, and the
+// landing was another piece's (the knight e6-g5 read on g5 226 ms before
+// e6 emptied: 17. Ng5 and 17... Nxg5 pushed off, not 17. Nxd6 pushed off
+// and 17... Ng5).
+func (ds *decodeState) landedLongBefore(first, i int, m chess.Move) bool {
+	r := ds.r
+	evs := r.log.evs
+	if evs[i].Kind != trace.Off || m.IsCastling() || rotSquare(evs[i].Square, r.orient) != m.From() {
+		return false
+	}
+	raw := unrotSquare(moveLanding(m), r.orient)
+	for j := i - 1; j >= first; j-- {
+		if evs[j].Square == raw {
+			return evs[j].Kind == trace.On && evs[i].T-evs[j].T > r.overlapMs()
+		}
+	}
+	return false
+}
+
+// liftedEarly reports whether a board that, at change i, has the squares
+// missing empty and extra filled against the position after move m (from
+// p) may show m done with the reply's piece (replier's) already lifted:
+// none extra, change i completes m (landedAt), and the missing square was
+// emptied since the move began, at most overlapMs before m's landing was
+// read, away from where m's hand went (no knock of that hand); or the
+// two squares of a castling's king and rook so lifted. The explainer
+// allows the same overlap (an occupancy board read e7 lifted 106 ms
+// before f4 filled); without it the decoder found no sequence, and a
+// clock-less blitz game went dark for 20 plies after Rd1 landed 42 ms
+// after a8 was lifted for ...Rab8.
+func (ds *decodeState) liftedEarly(first, i int, p *chess.Position, replier chess.Color, m chess.Move, missing, extra chess.Bitboard) bool {
+	r := ds.r
+	evs := r.log.evs
+	landed, landT := ds.landedAt(first, i, m)
+	if extra != 0 || missing == 0 || !landed {
+		return false
+	}
+	if missing.More() {
+		// Two: the king and a rook of a castling begun early (Chess960
+		// O-O-O's king and rook lifted 27 and 8 ms before ...Nb6 was
+		// down).
+		k := p.KingSquare(replier).Bitboard()
+		castles := false
+		for _, c := range [...]chess.CastlingRights{chess.WhiteHSide, chess.WhiteASide, chess.BlackHSide, chess.BlackASide} {
+			if c&castleRights(replier) != 0 && p.CastlingRook(c) != chess.NoSquare && missing == k|p.CastlingRook(c).Bitboard() {
+				castles = true
+			}
+		}
+		if !castles {
+			return false
+		}
+	}
+	if missing&^p.ByColor(replier) != 0 || missing&handNear(m) != 0 {
+		return false
+	}
+	for b := missing; b != 0; b &= b - 1 {
+		raw := unrotSquare(b.First(), r.orient)
+		j := i - 1
+		for ; j >= first && evs[j].Square != raw; j-- {
+		}
+		if j < first || evs[j].Kind != trace.Off || landT-evs[j].T > r.overlapMs() {
+			return false
+		}
+	}
+	return true
+}
+
+// pushedOffEarly takes, before change first (the first of a ply's), a
+// capture from p whose victim was pushed off its square (no change of
+// its own) by a piece lifted up to overlapMs before the move before
+// landed, away from that move's hand, if the board pb shows the position
+// after it. (Kxa2 landed 74 ms after d7 was lifted for ...Rxd1 pushed
+// off: nothing else ever changed, and d7 was alerted.) It reports whether
+// the search is over.
+func (ds *decodeState) pushedOffEarly(first int, p *chess.Position, pb physBoard) bool {
+	r := ds.r
+	evs := r.log.evs
+	var v view
+	pb.makeView(r.orient, &v)
+	gone := p.Occupied() &^ v.occ
+	if gone == 0 || gone.More() || v.occ&^p.Occupied() != 0 || !p.ByColor(p.SideToMove()).Has(gone.First()) || handNear(ds.seq[ds.n-1]).Has(gone.First()) {
+		return false
+	}
+	from := gone.First()
+	raw := unrotSquare(from, r.orient)
+	j := first - 1
+	for ; j >= 0 && evs[j].Square != raw; j-- {
+	}
+	if j < 0 || evs[j].Kind != trace.Off || evs[first-1].T-evs[j].T > r.overlapMs() {
+		return false
+	}
+	var ml chess.MoveList
+	p.GenerateLegal(&ml)
+	for _, m := range ml.Moves() {
+		if m.From() != from || m.IsEnPassant() || m.IsCastling() || p.PieceAt(m.To()) == chess.NoPiece || !ds.allowed(m, 0) ||
+			m.IsPromotion() && m.Promotion() != r.promoGuess() {
+			continue
+		}
+		if ds.take(first-1, p, m, false, false, pb, 0) {
+			return true
+		}
 	}
 	return false
 }
@@ -792,7 +1048,7 @@ func (ds *decodeState) liftedBack(first, i int, s chess.Square) bool {
 func (ds *decodeState) take(i int, p *chess.Position, m chess.Move, quick, pushed bool, pb physBoard, knocked chess.Bitboard) bool {
 	q := *p
 	q.MakeMove(m)
-	ds.seq[ds.n], ds.quick[ds.n], ds.pushed[ds.n] = m, quick, pushed
+	ds.seq[ds.n], ds.quick[ds.n], ds.pushed[ds.n], ds.takenAt[ds.n] = m, quick, pushed, int16(i)
 	ds.n++
 	if ds.gameOver(&q, knocked) {
 		return true
@@ -928,7 +1184,11 @@ func (r *Reconstructor) decode(t int64, minN int, out []Output) (_ []Output, ok 
 	if r.state != statePlay && !lost && !(r.state == stateSetup && r.sawStart) {
 		return out, false
 	}
-	if r.sensor == trace.Occupancy && !lost {
+	if r.sensor == trace.Occupancy && !lost && !r.decodeShort {
+		// (Shorter runs are the still board's searches', which weigh
+		// what a hand may have knocked; but not where the alert timer
+		// would alert more than one piece: Bh7 Nc4 Rd3, the knight's
+		// hand knocking c5 onto b6, were alerted as eight squares.)
 		minN = max(minN, maxCatchAhead+1)
 	}
 	m, ok := r.decodeOrdered()
@@ -991,14 +1251,16 @@ func (ds *decodeState) knockedNear(first, i int, p *chess.Position, m chess.Move
 // m is then a capture whose victim nobody saw leave. The board tells only
 // which squares are filled, so a move is taken only at a change of one of
 // its own squares (its piece set down, or its square left after the piece
-// showed on the next: a slide), not at another piece's touch that happens
+// showed on the next: a slide), or at a square it slid over left after
+// it showed on its own (slidPast: Ba6-d3 slid over b5 and c4, c4 emptied
+// last), not at another piece's touch that happens
 // to leave the same squares filled. A capture's victim was seen taken when
 // its square was emptied since the move before.
 func (ds *decodeState) endsMove(first, i int, p *chess.Position, m chess.Move) (ends, unseen bool) {
 	r := ds.r
 	evs := r.log.evs
 	all, _ := moveSquares(p, m)
-	if !all.Has(rotSquare(evs[i].Square, r.orient)) {
+	if !all.Has(rotSquare(evs[i].Square, r.orient)) && !ds.slidPast(i, m) {
 		return false, false
 	}
 	if m.IsEnPassant() || m.IsCastling() || p.PieceAt(m.To()) == chess.NoPiece {

@@ -375,7 +375,11 @@ type Reconstructor struct {
 	// long still: the decoder may leave a piece knocked off as a move
 	// landed off the board (decode.go).
 	decodeLeft  bool
-	decodedLeft bool           // ... and the alert timer runs again for what it left
+	decodedLeft bool // ... and the alert timer runs again for what it left
+	// decodeShort: ... and the inexact explanation leaves more than one
+	// piece out of place: a short decoded run is taken on occupancy
+	// boards too (decode).
+	decodeShort bool
 	setUp       chess.Position // the set-up that starts a new game (Config.SetUp)
 	alertKey    uint64         // board the last irregularity alert was about
 	endNoteKey  uint64         // board last noted as changed after the end

@@ -409,15 +409,19 @@ func (r *Reconstructor) seqCost(p *chess.Position, lastTo chess.Square, moves []
 					// seen set down, 25 false alerts: a knocked pawn looks
 					// like its move.)
 					cost += costQuickReply
-				} else if short < 0 && i > 0 && t < prevDone && prevDone-t <= r.overlapMs() && !handNear(moves[i-1]).Has(from) && r.filledAfter(land, t) && !r.clock {
+				} else if short < 0 && i > 0 && (t < prevDone || r.sensor == trace.Occupancy) && prevDone-t <= r.overlapMs() && !handNear(moves[i-1]).Has(from) && (r.filledAfter(land, t) || nl == to.Bitboard() && rv.lifted&nl == 0) && !r.clock {
 					// Lifted at most a quick carry before the move before
-					// was down, away from where that move's hand went, its
-					// own landing filled after: no knock of that hand, the
-					// other player's reply begun as the piece was let go
-					// (Kg2 down 73 ms after a6 was lifted for a5: Kg2 was
-					// published, a5 and a6 alerted). (Sooner, the order of
-					// two moves of a transposition was taken the wrong way
-					// round.)
+					// was down (or, on an occupancy board, which reads the
+					// order as it came, as it was: Kg5's king lifted 11 ms
+					// after Ke2 was down), away from where that move's
+					// hand went, its own landing filled after: no knock of
+					// that hand, the other player's reply begun as the
+					// piece was let go (Kg2 down 73 ms after a6 was lifted
+					// for a5: Kg2 was published, a5 and a6 alerted); or
+					// its victim pushed off, never seen lifted (Kxa2 down
+					// 74 ms after d7 was lifted for ...Rxd1: d7 was
+					// alerted). (Sooner, the order of two moves of a
+					// transposition was taken the wrong way round.)
 					cost += costQuickReply
 				} else {
 					cost += costOverlap

@@ -143,6 +143,9 @@ func (r *Reconstructor) inexactLine(li int) inexact {
 		if c < best.cost {
 			best = inexact{line: li, cost: c, move: m, diff: d}
 		}
+		if ill, ok := r.illegalReply(&q, m, d, &rv); ok && sc+costIllegal < best.cost {
+			best = inexact{line: li, cost: sc + costIllegal, move: m, illegal: true, ill: ill}
+		}
 		if !r.clock && d.Count() >= 2 {
 			r.inexactReply(li, P, &q, m, d, d.Count()-1, &rv, &best)
 		}
@@ -150,7 +153,9 @@ func (r *Reconstructor) inexactLine(li int) inexact {
 			r.ixAlts = append(r.ixAlts, inexact{line: li, cost: c + r.lines[li].cost, move: m, diff: d})
 		}
 	}
-	if ill, ok := r.describeIllegal(P, d0, &rv); ok {
+	if ill, ok := r.describeIllegal(P, d0, &rv); ok && !(r.knockPly > 0 && d0 == r.knocked) {
+		// (Not a piece the decoder found knocked onto the next square by
+		// a move's hand, c5 onto b6 as ...Nc4 landed: that is no move.)
 		c := costIllegal
 		if rv.lifted&rv.placed&P.Occupied()&ill.to.Bitboard() != 0 && P.PieceAt(ill.to) != chess.NoPiece {
 			// A capture whose victim was seen taken off and the piece put
@@ -253,6 +258,14 @@ func (r *Reconstructor) actInexact(ix inexact, side chess.Color, t int64, presse
 	toMove := P.SideToMove()
 	ply := P.Ply() + 1
 	if ix.illegal {
+		if ix.move != chess.NoMove {
+			// A legal move, then the reply against the rules: the move
+			// is published, the reply alerted.
+			r.cands = append(r.cands[:0], ix.cand(ix.line))
+			out = r.adopt(0, r.lastChange, out)
+			ply, toMove = ply+1, toMove.Other()
+			key = r.viewKey()
+		}
 		r.alertKey = key
 		r.state = stateIrregular
 		ill := ix.ill
@@ -718,6 +731,48 @@ func (r *Reconstructor) describeIllegal(p *chess.Position, d chess.Bitboard, rv 
 	return ill, true
 }
 
+// illegalReply recognises, without a clock, on an occupancy board (whose
+// changes come in the order the hands made them), the squares d where the
+// board differs from q (after move m) as the reply made against the
+// rules: the piece of the player to move in q lifted illegalReplyMs or
+// more after m landed and set down as long after, as a hand carries it,
+// and moved the way its kind moves (illegal for the king's safety): no
+// knock of m's hand letting go. (Kg1-f1 into the rook's check, lifted
+// 269 ms after ...Rxf2 landed and carried in 249 ms, was alerted as
+// Black's hand knocking the king.) On colour and piece boards a sweep
+// blurs those times.
+func (r *Reconstructor) illegalReply(q *chess.Position, m chess.Move, d chess.Bitboard, rv *recView) (illegalDesc, bool) {
+	if r.clock || d.Count() != 2 || r.sensor != trace.Occupancy {
+		return illegalDesc{}, false
+	}
+	ill, ok := r.describeIllegal(q, d, rv)
+	if !ok || ill.side != q.SideToMove() || ill.from == ill.to || shapeReason(q, q.PieceAt(ill.from), ill.from, ill.to) != "" {
+		// (A piece that went where its kind never goes, a pawn backwards,
+		// was pushed there: a knock.)
+		return illegalDesc{}, false
+	}
+	// (Not r.legal: its cache holds the list the caller is iterating.)
+	var ml chess.MoveList
+	q.GenerateLegal(&ml)
+	for _, m2 := range ml.Moves() {
+		if m2.From() == ill.from && m2.To() == ill.to {
+			return illegalDesc{}, false // (the reply is legal: inexactReply's)
+		}
+	}
+	land, ok1 := r.lastOn(moveLanding(m))
+	off, ok2 := r.lastOff(ill.from)
+	on, ok3 := r.lastOn(ill.to)
+	return ill, ok1 && ok2 && ok3 && off >= land+illegalReplyMs && on >= off+illegalReplyMs
+}
+
+// illegalReplyMs: a reply made against the rules is told from a piece
+// knocked next door only when it was lifted this long after the move
+// before landed and carried this long: a knock as the hand lets go
+// lands its piece sooner (the simulator's injected knocks, 102-175 ms
+// from lift to landing, 123-172 ms after the move, were alerted as
+// illegal replies at 120 and 100 ms).
+const illegalReplyMs = 200
+
 // describeEnPassant recognises an en passant capture that is not legal in
 // p: a pawn gone from beside an enemy pawn, the enemy pawn gone, and the
 // square behind it filled. Most often it is made a move too late: the
@@ -752,6 +807,34 @@ func describeEnPassant(p *chess.Position, vac chess.Bitboard, to chess.Square) (
 
 // illegalReason says which rule moving pc from a to b breaks in p.
 func illegalReason(p *chess.Position, pc chess.Piece, a, b chess.Square) string {
+	if why := shapeReason(p, pc, a, b); why != "" {
+		return why
+	}
+	// The geometry is right: the move must leave the king in check.
+	c := pc.Color()
+	q := *p
+	m := chess.Move(uint16(a)<<6 | uint16(b)) // a plain move, as chess.Move encodes it
+	q.MakeMove(m)
+	k := q.KingSquare(c)
+	if q.Attacked(k, c.Other()) {
+		if pc.Type() == chess.King {
+			return fmt.Sprintf("the king would be in check on %s", b)
+		}
+		if p.InCheck() {
+			return "it does not get the king out of check"
+		}
+		return "it would leave the king in check"
+	}
+	if c != p.SideToMove() {
+		return "it is not that side's move"
+	}
+	return "no legal move goes there"
+}
+
+// shapeReason says which rule of the pieces' moves (and captures)
+// moving pc from a to b breaks in p, "" if none: only the king's safety
+// or the turn can make it illegal then.
+func shapeReason(p *chess.Position, pc chess.Piece, a, b chess.Square) string {
 	c := pc.Color()
 	target := p.PieceAt(b)
 	if target != chess.NoPiece && target.Color() == c {
@@ -815,24 +898,7 @@ func illegalReason(p *chess.Position, pc chess.Piece, a, b chess.Square) string 
 	if blocked != 0 && pc.Type() != chess.Knight {
 		return fmt.Sprintf("its path is blocked on %s", blocked.First())
 	}
-	// The geometry is right: the move must leave the king in check.
-	q := *p
-	m := chess.Move(uint16(a)<<6 | uint16(b)) // a plain move, as chess.Move encodes it
-	q.MakeMove(m)
-	k := q.KingSquare(c)
-	if q.Attacked(k, c.Other()) {
-		if pc.Type() == chess.King {
-			return fmt.Sprintf("the king would be in check on %s", b)
-		}
-		if p.InCheck() {
-			return "it does not get the king out of check"
-		}
-		return "it would leave the king in check"
-	}
-	if c != p.SideToMove() {
-		return "it is not that side's move"
-	}
-	return "no legal move goes there"
+	return ""
 }
 
 // castlingShown recognises d, where the board differs from p, as a
