@@ -542,10 +542,18 @@ func (r *Reconstructor) adoptCatch(found []catchMatch, bi int, t int64, out []Ou
 	r.stale = r.stale[:0]
 	r.sortLines()
 	wasAlert := r.state == stateIrregular || r.overlay != 0
+	// Squares alerted out of place that the position found still does
+	// not explain stay so (g2 knocked off for good by 16. Kh1's hand,
+	// then five plies found at once: the alert was dropped, and every
+	// later move was read against a pawn on g2).
+	r.makeView()
+	still := r.overlay & r.v.diff(&r.lines[0].pos)
 	var sb strings.Builder
 	fmt.Fprintf(&sb, "the board shows a position the published game did not reach: plies taken back %d, moves found %d", best.back, best.n)
-	if wasAlert {
+	if wasAlert && still == 0 {
 		sb.WriteString("; the pieces reported out of place are explained")
+	} else if wasAlert {
+		fmt.Fprintf(&sb, "; still out of place: %s", still.List())
 	}
 	from := chess.Bitboard(0)
 	for _, m := range best.moves[:best.n] {
@@ -574,7 +582,7 @@ func (r *Reconstructor) adoptCatch(found []catchMatch, bi int, t int64, out []Ou
 	r.released = chess.NoMove
 	r.rec.resetExcept(0)
 	r.alertKey = 0
-	r.overlay, r.silent = 0, 0
+	r.overlay, r.silent = still, r.silent&still
 	r.state = statePlay
 	r.orientOK = 1 << r.orient
 	return r.gameState(t, out)

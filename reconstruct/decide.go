@@ -49,6 +49,10 @@ func (r *Reconstructor) onSettle(t int64, out []Output) []Output {
 			r.pressWait = r.inHandWait()
 			return out
 		}
+		if r.illegalAhead(t) {
+			r.pressWait = r.aheadUntil()
+			return out
+		}
 		return r.decidePress(out)
 	}
 	if r.state == stateEnded {
@@ -154,8 +158,31 @@ func (r *Reconstructor) onSettle(t int64, out []Output) []Output {
 		// (A capture whose victim was not seen lifted looks, on occupancy
 		// sensors, like a piece held in the hand: not shown before the press.)
 		return r.provisional(c, out)
+	case r.clock && c.back == 1 && c.n == 1 && !c.stale && r.slidOnAfterPress(c):
+		// The pressed move's piece slid on along its line just after the
+		// press: pressed ahead of its landing, the move is that one
+		// (30... Rh5 slid c5-h5, pressed on g5, h5 read filled 74 ms
+		// after the press: Rg5 was published, then alerted misplaced).
+		return r.adopt(best, t, out)
 	}
 	return out
+}
+
+// slidOnAfterPress reports whether c, the last published ply taken back
+// and one move made, is that ply's piece gone on along its line, its
+// landing emptied within a sweep and earlyPressMs of its mover's press.
+func (r *Reconstructor) slidOnAfterPress(c *cand) bool {
+	n := len(r.plies)
+	if n == 0 || c.back != 1 || c.n != 1 {
+		return false
+	}
+	pm, m := r.plies[n-1].move, c.moves[0]
+	if m.From() != pm.From() || m.IsCastling() || pm.IsCastling() || !chess.Between(m.From(), m.To()).Has(pm.To()) {
+		return false
+	}
+	pt := r.pressedAt[r.befores[n-1].SideToMove()]
+	off, ok := r.lastOff(pm.To())
+	return pt > 0 && ok && off > pt && off <= pt+r.sweepMs()+earlyPressMs
 }
 
 // changedAfterEnd notes for the arbiter's log a still board that differs
@@ -2048,7 +2075,13 @@ func (r *Reconstructor) press(side chess.Color, t int64, out []Output) []Output 
 	// (liftAfterPress).
 	r.pressQuick = false
 	if b := r.explainFirst(true); b >= 0 && r.fitsPress(&r.cands[b], side) && t-r.lastChange >= r.sweepMs() {
-		if w := r.slideSettles(&r.cands[b], t); w > t+max(r.sweepMs(), quickPressMs) {
+		w := r.slideSettles(&r.cands[b], t)
+		if r.sensor == trace.Occupancy {
+			// (Or short of its victim, taken off first: no capture
+			// nobody saw, nor the piece in the hand.)
+			w = max(w, r.slidToVictim())
+		}
+		if w > t+max(r.sweepMs(), quickPressMs) {
 			// A slide maybe still going on (2. Bc4 slid via d3 on an
 			// occupancy board, d3 read 68 ms before the press and c4
 			// 55 ms after: Bd3 was published at once). Decided then
@@ -2905,13 +2938,17 @@ func (r *Reconstructor) slidAfterPress() int64 {
 func (r *Reconstructor) slidToVictim() int64 {
 	P := &r.lines[0].pos
 	side := r.pressSide
-	if r.sensor == trace.Occupancy || P.SideToMove() != side {
+	if P.SideToMove() != side {
 		return 0
 	}
 	d := r.v.diff(P)
 	added := d & r.v.occ &^ P.Occupied()
 	gone := d & P.Occupied() &^ r.v.occ
-	if d != added|gone || added.Count() != 1 || gone.Count() != 2 || !r.v.seen(side).Has(added.First()) {
+	if d != added|gone || added.Count() != 1 || gone.Count() != 2 || r.sensor != trace.Occupancy && !r.v.seen(side).Has(added.First()) {
+		// (An occupancy board shows no colour: 29... Rxb3, the pawn
+		// taken off first, the rook slid b6-b5-b4-b3 and pressed on
+		// b4, b3 read filled 23 ms after the press: Rb4 was published
+		// and b3 alerted.)
 		return 0
 	}
 	s, mine, theirs := added.First(), gone&P.ByColor(side), gone&P.ByColor(side.Other())
@@ -2949,11 +2986,36 @@ func (r *Reconstructor) slideSettles(c *cand, t int64) int64 {
 	if c.n != 1 {
 		return 0
 	}
-	if on, ok := r.lastOn(c.moves[0].To()); ok && on > t-slideStepMs-r.sweepMs() && r.canSlideOn(c) {
-		return on + slideStepMs + r.sweepMs() + r.sweepNearMs() + 1
+	on, ok := r.lastOn(c.moves[0].To())
+	if off, lifted := r.lastOff(c.moves[0].From()); ok && lifted && off > on && r.sensor == trace.Occupancy {
+		// (The slide's last reading: its square left after the piece
+		// showed on the next, read in the order it came. 1. e4 slid
+		// via e3, e3 filled 29 ms before e2 emptied and e4 171 ms
+		// after e3: e3 was published, and alerted with the reply.)
+		on = off
+	}
+	step := int64(slideStepMs)
+	if r.sensor == trace.Occupancy && ok {
+		// A hand slides at its own pace: a step as long as its last one,
+		// and a quarter more (Qh5-e5 slid at 170 and 175 ms a square,
+		// pressed on f5: e5 came 4 ms after a 150 ms step's wait, and
+		// Qf5 was published and alerted).
+		m := c.moves[0]
+		if prev := chess.Between(m.From(), m.To()) & chess.KingAttacks(m.To()); prev != 0 {
+			if pon, ok := r.lastOn(prev.First()); ok && pon < on && on-pon <= maxSlideStepMs {
+				step = max(step, (on-pon)*5/4)
+			}
+		}
+	}
+	if ok && on > t-step-r.sweepMs() && r.canSlideOn(c) {
+		return on + step + r.sweepMs() + r.sweepNearMs() + 1
 	}
 	return 0
 }
+
+// maxSlideStepMs bounds a slide's step read from its last two squares:
+// longer, the hand stopped there.
+const maxSlideStepMs = 240
 
 // pressInHand reports whether the board, for the pending press judged at
 // t, differs from the game only by pieces of the presser's lifted (3. d4
@@ -2982,7 +3044,7 @@ func (r *Reconstructor) pressInHand(t int64) bool {
 		}
 		return r.pressedChain(ts, t, true, since&^(r.v.occ&r.changedAfter(r.pressT))) >= 0
 	}
-	if t >= r.pressT+r.timing.AlertMs || P.SideToMove() != side || r.sensor == trace.Occupancy && r.changedAfter(r.pressT) != 0 {
+	if t >= r.pressT+r.timing.AlertMs || P.SideToMove() != side || r.sensor == trace.Occupancy && !r.landedInHand(P, side) {
 		// (An occupancy board cannot take the reply's landing off the
 		// board the press is judged on: waiting for the reply would
 		// judge it as the presser's move. It waits only while nothing
@@ -3084,9 +3146,12 @@ func (r *Reconstructor) pressInHand(t int64) bool {
 	}
 	butOne := d&lifted != 0 && r.butOneStands(P)
 	inHand := d != 0 && d&^lifted == 0 || butOne
-	if r.sensor == trace.Occupancy && (d & lifted).More() && !butOne {
+	if r.sensor == trace.Occupancy && (d & lifted).More() && !butOne && !castlingLifted(P, d&lifted) {
 		// (One piece in the hand: more squares left is a move made
-		// and a knock, 27... Rxd5 pressed with c8 knocked off.)
+		// and a knock, 27... Rxd5 pressed with c8 knocked off; but a
+		// castling's king and rook may both be: O-O-O pressed 408 ms
+		// after the rook was lifted, d1 and c1 read filled 47 and 127
+		// ms after the press, was a clock press without a move.)
 		inHand = false
 	}
 
@@ -3104,6 +3169,43 @@ func (r *Reconstructor) pressInHand(t int64) bool {
 		r.inHandUntil = oddUntil
 	}
 	return inHand
+}
+
+// landedInHand reports, on an occupancy board, whether the changes since
+// the press let it still be waited on (pressInHand): none, or only
+// squares filled, fewer than the presser's pieces lifted (the pieces in
+// the hand set down one by one: a castling's rook, then its king). An
+// occupancy board cannot take the reply's landing off the board the
+// press is judged on: waiting for the reply would judge it as the
+// presser's move. So a lift after the press ends the wait; and the next
+// change, a landing before any lift, is the pressed piece set down (Nf3
+// pressed 150 ms before the knight was: a false clock-without-move
+// penalty).
+func (r *Reconstructor) landedInHand(P *chess.Position, side chess.Color) bool {
+	after := r.changedAfter(r.pressT)
+	if after == 0 {
+		return true
+	}
+	r.makeView()
+	filled := after & r.v.occ &^ P.Occupied()
+	lifted := P.ByColor(side) &^ r.v.occ
+	return after == filled && castlingLifted(P, lifted) && filled.Count() < lifted.Count()
+}
+
+// castlingLifted reports whether the squares lifted are the king's and a
+// rook's of a legal castling from P.
+func castlingLifted(P *chess.Position, lifted chess.Bitboard) bool {
+	if lifted.Count() != 2 {
+		return false
+	}
+	var ml chess.MoveList
+	P.GenerateLegal(&ml)
+	for _, m := range ml.Moves() {
+		if m.IsCastling() && lifted == m.From().Bitboard()|m.To().Bitboard() {
+			return true
+		}
+	}
+	return false
 }
 
 // inHandWait is until when a press whose piece is in the hand

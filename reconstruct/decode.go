@@ -109,8 +109,13 @@ type decodeState struct {
 	leftUsed bool // the sequence found leaves it there
 	// takenAt[i]: the change at which seq[i] was taken.
 	takenAt [maxDecodePlies]int16
-	seq     [maxDecodePlies]chess.Move
-	quick   [maxDecodePlies]bool // seq[i] may be a knock: not the last ply
+	// ex: the game squares an alert named out of place (view).
+	ex chess.Bitboard
+	// liftOnly[i]: seq[i] is a capture taken at its piece's lift, its
+	// victim pushed off unseen (occupancy boards).
+	liftOnly [maxDecodePlies]bool
+	seq      [maxDecodePlies]chess.Move
+	quick    [maxDecodePlies]bool // seq[i] may be a knock: not the last ply
 	// pushed[i]: seq[i] was pushed next door faster than a hand carries
 	// a piece, next to where the move before landed: taken only with
 	// two plies after it.
@@ -166,7 +171,7 @@ func (r *Reconstructor) decodeWant(ready int64, want []chess.Move) (catchMatch, 
 	if !r.log.ok || len(r.log.evs) == 0 || len(r.lines) == 0 {
 		return catchMatch{}, false
 	}
-	ds := decodeState{r: r, ready: ready, want: want, knockAt: -1, leftAt: -1}
+	ds := decodeState{r: r, ready: ready, want: want, knockAt: -1, leftAt: -1, ex: r.excused(&r.lines[0].pos)}
 	ds.findAway()
 	pb := r.log.start
 	ds.search(0, r.lines[0].pos, pb, -1, chess.NoSquare, 0)
@@ -197,6 +202,21 @@ func (r *Reconstructor) decodeWant(ready int64, want []chess.Move) (catchMatch, 
 		m.knocked, m.knockAt = ds.leftOnto, n-1
 	}
 	return m, true
+}
+
+// view makes v, the board pb as the decoder compares it with p: the
+// squares an alert already named out of place (excused) show what p has
+// there, as far as the sensors tell: a piece knocked off for good and
+// alerted no longer keeps every later move from being decoded (b2 knocked
+// off by 24... Rd7's hand and never put back: nothing after the next
+// reply begun early was published).
+func (ds *decodeState) view(pb *physBoard, p *chess.Position, v *view) {
+	pb.makeView(ds.r.orient, v)
+	if ex := ds.ex; ex != 0 {
+		v.occ = v.occ&^ex | p.Occupied()&ex
+		v.colourKnown &^= ex
+		v.pieceKnown &^= ex
+	}
 }
 
 // findAway fills ds.away and ds.astray (left empty on occupancy boards,
@@ -572,7 +592,7 @@ func (ds *decodeState) search(i int, p chess.Position, pb physBoard, prevT int64
 		}
 		pb.apply(&evs[i])
 		var v view
-		pb.makeView(r.orient, &v)
+		ds.view(&pb, &p, &v)
 		if ds.stray {
 			v.drop(ds.astray[i] &^ p.Occupied())
 		}
@@ -737,7 +757,7 @@ func (ds *decodeState) search(i int, p chess.Position, pb physBoard, prevT int64
 		}
 	}
 	var v view
-	pb.makeView(r.orient, &v)
+	ds.view(&pb, &p, &v)
 	if ds.stray && r.decodeLeft && r.sensor == trace.Occupancy && len(evs) > 0 {
 		// A piece knocked onto the next square and left there, on a board
 		// still for the alert timer: the moves are made, and the piece is
@@ -750,7 +770,7 @@ func (ds *decodeState) search(i int, p chess.Position, pb physBoard, prevT int64
 	}
 	// (Back where the published game is only after plies that came back
 	// to it: a repetition.)
-	if knocked == 0 && v.diff(&p) == 0 && (v.diff(&r.lines[0].pos) != 0 || ds.n > 0) && (ds.n == 0 || !ds.quick[ds.n-1]) && !ds.pushedLate() && ds.complete() {
+	if knocked == 0 && v.diff(&p) == 0 && (v.diff(&r.lines[0].pos) != 0 || ds.n > 0) && (ds.n == 0 || !ds.quick[ds.n-1]) && !ds.pushedLate() && ds.complete() && !ds.inHandLast() {
 		ds.found, ds.end = true, p
 		return
 	}
@@ -776,6 +796,15 @@ func (ds *decodeState) search(i int, p chess.Position, pb physBoard, prevT int64
 			return
 		}
 	}
+}
+
+// inHandLast reports whether the last ply decoded is a capture taken at
+// its piece's lift, the last change, on a board not yet still for the
+// alert timer: as likely the piece in the hand (23... Qxb7 pushed off
+// taken as e7 was lifted for it, the victim taken off 360 ms later: five
+// plies were published, then amended to invented ones).
+func (ds *decodeState) inHandLast() bool {
+	return ds.n > 0 && ds.liftOnly[ds.n-1] && int(ds.takenAt[ds.n-1]) == len(ds.r.log.evs)-1 && !ds.r.decodeLeft
 }
 
 // oneEarly reports whether a board that has the squares extra filled and
@@ -966,7 +995,7 @@ func (ds *decodeState) pushedOffEarly(first int, p *chess.Position, pb physBoard
 	r := ds.r
 	evs := r.log.evs
 	var v view
-	pb.makeView(r.orient, &v)
+	ds.view(&pb, p, &v)
 	gone := p.Occupied() &^ v.occ
 	if gone == 0 || gone.More() || v.occ&^p.Occupied() != 0 || !p.ByColor(p.SideToMove()).Has(gone.First()) || handNear(ds.seq[ds.n-1]).Has(gone.First()) {
 		return false
@@ -1048,6 +1077,8 @@ func (ds *decodeState) liftedBack(first, i int, s chess.Square) bool {
 func (ds *decodeState) take(i int, p *chess.Position, m chess.Move, quick, pushed bool, pb physBoard, knocked chess.Bitboard) bool {
 	q := *p
 	q.MakeMove(m)
+	ev := &ds.r.log.evs[i]
+	ds.liftOnly[ds.n] = ds.r.sensor == trace.Occupancy && ev.Kind == trace.Off && rotSquare(ev.Square, ds.r.orient) == m.From() && p.PieceAt(m.To()) != chess.NoPiece
 	ds.seq[ds.n], ds.quick[ds.n], ds.pushed[ds.n], ds.takenAt[ds.n] = m, quick, pushed, int16(i)
 	ds.n++
 	if ds.gameOver(&q, knocked) {

@@ -1223,10 +1223,32 @@ func (r *Reconstructor) pressDue(t int64, out []Output) []Output {
 		// 28 ms before the press and read 131 ms after it, by a scan
 		// whose order changes every sweep): as at the settle.
 		r.pressWait = r.inHandWait()
+	case r.illegalAhead(t):
+		r.pressWait = r.aheadUntil()
 	default:
 		out = r.decidePress(out)
 	}
 	return out
+}
+
+// illegalAhead reports whether the pending press, at t, is still within
+// a sweep and earlyPressMs of its press with the board showing an
+// illegal move of the presser's: the piece may have touched down on the
+// way, the hand a moment behind the press (Qd8-c7 touched down on c6,
+// pressed, c6 read emptied 38 ms after the press and c7 filled 140 ms
+// after it: an illegal Qd8-c6 was alerted). A wait, not an alert.
+func (r *Reconstructor) illegalAhead(t int64) bool {
+	P := &r.lines[0].pos
+	if r.sensor != trace.Occupancy || t >= r.aheadUntil() || P.SideToMove() != r.pressSide {
+		// (On colour and piece boards the piece in the hand waits
+		// already, pressInHand; there a wait here left a game a ply
+		// behind for a moment.)
+		return false
+	}
+	r.makeView()
+	rv := r.recView()
+	ill, ok := r.describeIllegal(P, r.v.diff(P)&^r.excused(P), &rv)
+	return ok && ill.side == r.pressSide
 }
 
 // anyLiftAfter reports whether a square was read emptied after t since
