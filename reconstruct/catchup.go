@@ -421,10 +421,10 @@ func (r *Reconstructor) catchUp(t int64, final bool, ixCost, ixPlies int, presse
 		// what it finds alone.
 		found = r.catchSearch(limit, true)
 	}
-	if pressed {
+	if pressed || r.catchKeep {
 		k := 0
 		for _, f := range found {
-			if f.n > 0 && f.pos.SideToMove() != side {
+			if pressed && f.n > 0 && f.pos.SideToMove() != side || !pressed && f.back == 0 {
 				found[k] = f
 				k++
 			}

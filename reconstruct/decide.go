@@ -318,7 +318,10 @@ func (r *Reconstructor) onCommit(t int64, out []Output) []Output {
 	if useIx || best < 0 {
 		if !r.inProgress(true) {
 			var ok bool
-			if out, ok = r.catchUp(r.lastChange, false, ix.cost, ix.plies(), false, 0, out); !ok {
+			r.catchKeep = r.illegalByMover(&ix)
+			out, ok = r.catchUp(r.lastChange, false, ix.cost, ix.plies(), false, 0, out)
+			r.catchKeep = false
+			if !ok {
 				out, _ = r.decode(r.lastChange, 3, out)
 			}
 		}
@@ -1439,7 +1442,10 @@ func (r *Reconstructor) onAlertTimer(t int64, out []Output) []Output {
 	}
 	if r.state == stateIrregular || !r.inProgress(false) {
 		var ok bool
-		if out, ok = r.catchUp(r.lastChange, true, ix.cost, ix.plies(), false, 0, out); ok {
+		r.catchKeep = r.state != stateIrregular && r.illegalByMover(&ix)
+		out, ok = r.catchUp(r.lastChange, true, ix.cost, ix.plies(), false, 0, out)
+		r.catchKeep = false
+		if ok {
 			return r.knockedLeft(t, out)
 		}
 		r.decodeLeft, r.decodeShort = true, ix.diff.Count() > 2
@@ -3169,6 +3175,13 @@ func (r *Reconstructor) pressInHand(t int64) bool {
 		r.inHandUntil = oddUntil
 	}
 	return inHand
+}
+
+// illegalByMover reports whether ix is an illegal move by the player to
+// move (not a piece of the other side's, which the published plies'
+// side to move may have wrong after a frame).
+func (r *Reconstructor) illegalByMover(ix *inexact) bool {
+	return ix.illegal && ix.move == chess.NoMove && ix.ill.side == r.lines[ix.line].pos.SideToMove()
 }
 
 // landedInHand reports, on an occupancy board, whether the changes since

@@ -376,6 +376,12 @@ type Reconstructor struct {
 	// landed off the board (decode.go).
 	decodeLeft  bool
 	decodedLeft bool // ... and the alert timer runs again for what it left
+	// catchKeep: the catch-up under way may not take published plies
+	// back: the board shows an illegal move of the player to move, which
+	// the arbiter is told of (Qe3 Qxe3 then f2-g3 into nowhere, caught up
+	// as Qg3 Qe3 fxe3: the illegal move went unalerted, and when the pawn
+	// was put back the rest of the game went dark).
+	catchKeep bool
 	// decodeShort: ... and the inexact explanation leaves more than one
 	// piece out of place: a short decoded run is taken on occupancy
 	// boards too (decode).

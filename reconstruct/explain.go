@@ -391,8 +391,18 @@ func (r *Reconstructor) seqCost(p *chess.Position, lastTo chess.Square, moves []
 					// so one a few ms inside the ordinary carry is no
 					// knock, one a quick carry (100 ms) inside it is.
 					// (Not another capture: a hand knocking the pawn next
-					// to the landing 22 ms inside it looks like one.)
-					cost += costOverlap * int(min(short, minQuickCarryMs)) / minQuickCarryMs
+					// to the landing 22 ms inside it looks like one.) On
+					// an occupancy board, which reads the order as it
+					// came, a recapture by a piece away from the landing,
+					// lifted after it, is a hand that had it ready: no
+					// more than a quick reply (Na5xb7 lifted 200 ms after
+					// Bxb7 landed, the board then still 7 s: a5 was
+					// alerted and the recapture never published).
+					c := costOverlap * int(min(short, minQuickCarryMs)) / minQuickCarryMs
+					if r.sensor == trace.Occupancy && t > prevDone && !chess.KingAttacks(prevLand).Has(from) {
+						c = min(c, costQuickReply)
+					}
+					cost += c
 				} else if short < 0 && t >= prevDone+minReadyReplyMs && !chess.KingAttacks(prevLand).Has(from) &&
 					(r.sensor != trace.Occupancy || m.IsCastling() && rv.placed&landings(m) == landings(m)) {
 					// Lifted after the move before was seen down and away
