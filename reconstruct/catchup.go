@@ -128,10 +128,46 @@ func (r *Reconstructor) contradicted(i int) bool {
 // guessed plies above, and the pieces out of place cost more with
 // each ply.
 func (r *Reconstructor) staleOverlay(ixPlies int) int {
-	if r.overlay&^r.silent == 0 {
+	if r.overlay&^r.silent == 0 || r.knockedAsRead() {
 		return 0
 	}
 	return max(0, len(r.plies)+ixPlies-r.overlayAfter-1)
+}
+
+// knockedAsRead reports, on a piece board, whether the squares alerted out
+// of place show the game's pieces knocked off, or onto a square next to
+// their own, each read as the piece it is: that names no published move
+// wrong, however long it stays (the g6 pawn knocked onto f5 by 8...
+// Nf6's hand and left: 18 plies later 18. Qf5 gxf5 was invented to
+// explain it).
+func (r *Reconstructor) knockedAsRead() bool {
+	if r.sensor != trace.PieceSensor {
+		return false
+	}
+	r.makeView()
+	P := &r.lines[0].pos
+	ov := r.overlay &^ r.silent
+	vac := ov & P.Occupied() &^ r.v.occ
+	fil := ov & r.v.occ &^ P.Occupied()
+	if ov != vac|fil || fil.Count() > vac.Count() {
+		return false
+	}
+	for b := fil; b != 0; b &= b - 1 {
+		s := b.First()
+		if !r.v.pieceKnown.Has(s) {
+			return false
+		}
+		found := false
+		for n := chess.KingAttacks(s) & vac; n != 0; n &= n - 1 {
+			if P.PieceAt(n.First()) == r.v.pieceAt(s) {
+				found = true
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
 }
 
 // catchMargin is what a catch-up taking back back plies must beat the

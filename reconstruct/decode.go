@@ -125,6 +125,8 @@ type decodeState struct {
 	end    chess.Position
 	// want, when set, is the only sequence tried (replays).
 	want []chess.Move
+	// prefix: the search ends when want is taken (takenThrough).
+	prefix bool
 }
 
 // rankPushed orders a move pushed next door faster than a hand carries a
@@ -164,6 +166,22 @@ func (r *Reconstructor) decodeLog(ready int64) (catchMatch, bool) {
 func (r *Reconstructor) replays(moves []chess.Move) bool {
 	_, ok := r.decodeWant(0, moves)
 	return ok
+}
+
+// takenThrough is the index of the logged change at which moves, made
+// from start in the order of the changes, were done (the last of them
+// taken), -1 if they were not so made.
+func (r *Reconstructor) takenThrough(start *chess.Position, moves []chess.Move) int {
+	if !r.log.ok || len(r.log.evs) == 0 || len(moves) == 0 || len(moves) > maxDecodePlies {
+		return -1
+	}
+	ds := decodeState{r: r, want: moves, prefix: true, knockAt: -1, leftAt: -1, ex: r.excused(start)}
+	ds.findAway()
+	ds.search(0, *start, r.log.start, -1, chess.NoSquare, 0)
+	if !ds.found || ds.n != len(moves) {
+		return -1
+	}
+	return int(ds.takenAt[ds.n-1])
 }
 
 // decodeWant is decodeLog, the sequence restricted to want when set.
@@ -564,6 +582,12 @@ func (ds *decodeState) search(i int, p chess.Position, pb physBoard, prevT int64
 	}
 	var pushes [2]pushedFit
 	np := 0
+	// steps: a pawn's single step from its first rank read as a slide,
+	// the double step legal, and on occupancy boards captures taken at
+	// their piece's lift: tried after waiting finds nothing (a piece board read f7-f5 slid over f6, gxf6 e.p.
+	// 225 ms later: f6 gxf6 was published, the same position).
+	var steps [4]pushedFit
+	ns := 0
 	if r.sensor == trace.Occupancy && ds.n > 0 && i > 0 && knocked == 0 && ds.n < maxDecodePlies && ds.pushedOffEarly(i, &p, pb) {
 		return
 	}
@@ -746,6 +770,18 @@ func (ds *decodeState) search(i int, p chess.Position, pb physBoard, prevT int64
 				}
 				continue
 			}
+			if ds.slidStep(first, i, &p, m) || r.sensor == trace.Occupancy && evs[i].Kind == trace.Off && rotSquare(evs[i].Square, r.orient) == m.From() && p.PieceAt(m.To()) != chess.NoPiece {
+				// (And a capture nobody saw land, taken at its piece's
+				// lift: only if waiting explains nothing. 19. Bxe6, d5
+				// lifted, the bishop taken off e6 and d5's piece set
+				// there, was read as 19. Bxb7 pushed off and the e6
+				// bishop lifted and put back.)
+				if ns < len(steps) {
+					steps[ns] = pushedFit{i, m, quick, pb, knocked | falls[f]}
+					ns++
+				}
+				continue
+			}
 			if ds.take(i, &p, m, quick, false, pb, knocked|falls[f]) {
 				return
 			}
@@ -791,11 +827,51 @@ func (ds *decodeState) search(i int, p chess.Position, pb physBoard, prevT int64
 		}
 		ds.knockAt = -1
 	}
+	for _, f := range steps[:ns] {
+		if ds.take(f.i, &p, f.m, f.quick, false, f.pb, f.knocked) {
+			return
+		}
+	}
 	for _, f := range pushes[:np] {
 		if ds.take(f.i, &p, f.m, f.quick, true, f.pb, f.knocked) {
 			return
 		}
 	}
+}
+
+// slidStep reports whether change i, the square of a pawn emptied after
+// the square in front of it was read filled among changes first..i-1 (a
+// slide), completes m, that pawn's single step from its first rank, with
+// its double step legal from p: the pawn may be sliding on.
+func (ds *decodeState) slidStep(first, i int, p *chess.Position, m chess.Move) bool {
+	r := ds.r
+	evs := r.log.evs
+	pc := p.PieceAt(m.From())
+	if pc.Type() != chess.Pawn || evs[i].Kind != trace.Off || rotSquare(evs[i].Square, r.orient) != m.From() {
+		return false
+	}
+	two := m.To() + (m.To() - m.From())
+	if two < 0 || two > 63 || !chess.Between(m.From(), two).Has(m.To()) || !r.legal(p).Contains(chess.NewMove(m.From(), two)) {
+		return false
+	}
+	raw := unrotSquare(m.To(), r.orient)
+	j := i - 1
+	for ; j >= first && evs[j].Square != raw; j-- {
+	}
+	if j < first || evs[j].Kind != trace.On {
+		return false
+	}
+	// (And the double step's square read filled next, by a pawn of its
+	// colour as far as the sensor tells, within a slide's step and a
+	// sweep of the first: a pawn only read in the sweep's order, a2-a3,
+	// is no slide.)
+	raw2 := unrotSquare(two, r.orient)
+	for k := j + 1; k < len(evs) && evs[k].T-evs[j].T <= slideStepMs+r.sweepMs(); k++ {
+		if e := &evs[k]; e.Square == raw2 && e.Kind == trace.On {
+			return !e.HasColour || e.Piece.Color() == pc.Color() && (!e.HasPieces || e.Piece == pc)
+		}
+	}
+	return false
 }
 
 // inHandLast reports whether the last ply decoded is a capture taken at
@@ -854,11 +930,16 @@ func (ds *decodeState) readEarly(first, i int, m chess.Move, q *chess.Position, 
 		if e.Square != raw {
 			continue
 		}
+		if lifted {
+			// (Or a quick carry more, away from where m's hand went: the
+			// reply begun as m's piece was let go, each read up to a
+			// sweep late. 7. b3's pawn read lifted 152 ms before 6... c6
+			// was read down on a colour board: 27 plies went
+			// unpublished.)
+			return e.Kind == trace.Off && (evs[i].T-e.T <= r.sweepMs() || evs[i].T-e.T <= r.sweepMs()+minQuickCarryMs && !handNear(m).Has(sq))
+		}
 		if evs[i].T-e.T > r.sweepMs() {
 			return false
-		}
-		if lifted {
-			return e.Kind == trace.Off
 		}
 		if e.Kind != trace.On || !e.HasColour || e.Piece.Color() != q.SideToMove() {
 			return false
@@ -1081,6 +1162,10 @@ func (ds *decodeState) take(i int, p *chess.Position, m chess.Move, quick, pushe
 	ds.liftOnly[ds.n] = ds.r.sensor == trace.Occupancy && ev.Kind == trace.Off && rotSquare(ev.Square, ds.r.orient) == m.From() && p.PieceAt(m.To()) != chess.NoPiece
 	ds.seq[ds.n], ds.quick[ds.n], ds.pushed[ds.n], ds.takenAt[ds.n] = m, quick, pushed, int16(i)
 	ds.n++
+	if ds.prefix && ds.n == len(ds.want) {
+		ds.found, ds.end = true, q
+		return true
+	}
 	if ds.gameOver(&q, knocked) {
 		return true
 	}

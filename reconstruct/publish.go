@@ -666,15 +666,47 @@ func (r *Reconstructor) changedSince(k int) chess.Bitboard {
 	return keep
 }
 
+// resetLog starts the ordered decoder's log afresh after the published
+// game changed (outputs from n0 on, nOld plies published before): from
+// the change at which the plies added were done, keeping the changes
+// after it, when the plies were only added and were made in the order
+// of the changes; else from the board as it is now.
+func (r *Reconstructor) resetLog(n0, nOld int, out []Output) {
+	if len(r.plies) > nOld && r.log.ok {
+		added := true
+		for i := n0; i < len(out); i++ {
+			if out[i].Kind == Retract || out[i].Kind == Amend {
+				added = false
+			}
+		}
+		if idx := -1; added {
+			if idx = r.takenThrough(&r.befores[nOld], r.pub[nOld:]); idx >= 0 && idx < len(r.log.evs)-1 {
+				pb := r.log.start
+				for j := 0; j <= idx; j++ {
+					pb.apply(&r.log.evs[j])
+				}
+				r.log.start = pb
+				r.log.evs = r.log.evs[:copy(r.log.evs, r.log.evs[idx+1:])]
+				return
+			}
+		}
+	}
+	r.log.reset(&r.raw)
+}
+
 // publish brings the published moves in line with the best hypothesis:
 // retractions, amendments, then new moves.
 func (r *Reconstructor) publish(t int64, out []Output) []Output {
-	n0 := len(out)
+	n0, nOld := len(out), len(r.plies)
 	defer func() {
 		if len(out) > n0 {
 			// The published game changed: the ordered decoder starts
-			// from it and from the board as it is now.
-			r.log.reset(&r.raw)
+			// from it, and from the board as it was when the moves
+			// added were done: the changes since are the next plies'
+			// (3... Nf4, then 4. Bxf4 pushed off and 4... exf4 begun
+			// before Nf4 was published: forgotten with its changes,
+			// nothing more was published for 11 plies).
+			r.resetLog(n0, nOld, out)
 		}
 	}()
 	L := &r.lines[0]
