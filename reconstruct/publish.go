@@ -672,7 +672,11 @@ func (r *Reconstructor) changedSince(k int) chess.Bitboard {
 // after it, when the plies were only added and were made in the order
 // of the changes; else from the board as it is now.
 func (r *Reconstructor) resetLog(n0, nOld int, out []Output) {
-	if len(r.plies) > nOld && r.log.ok {
+	// (Only without a clock, where the decoder reads the log, and when
+	// the board has moved on from the game published: else there is no
+	// next ply's change to keep, and the search costs a quarter of a
+	// replay's time.)
+	if r.makeView(); !r.clock && len(r.plies) > nOld && r.log.ok && r.v.diff(&r.lines[0].pos) != 0 {
 		added := true
 		for i := n0; i < len(out); i++ {
 			if out[i].Kind == Retract || out[i].Kind == Amend {
