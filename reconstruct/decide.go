@@ -1448,9 +1448,9 @@ func (r *Reconstructor) onAlertTimer(t int64, out []Output) []Output {
 		if ok {
 			return r.knockedLeft(t, out)
 		}
-		r.decodeLeft, r.decodeShort = true, ix.diff.Count() > 2
+		r.decodeLeft, r.decodeShort, r.decodeHand = true, ix.diff.Count() > 2, ix.diff.Count() == 2
 		out, ok = r.decode(r.lastChange, 1, out)
-		r.decodeLeft, r.decodeShort = false, false
+		r.decodeLeft, r.decodeShort, r.decodeHand = false, false, false
 		if ok {
 			out = r.knockedLeft(t, out)
 			if r.makeView(); r.v.diff(&r.lines[0].pos) != 0 && !r.decodedLeft {

@@ -1020,10 +1020,11 @@ func (ds *decodeState) landedLongBefore(first, i int, m chess.Move) bool {
 // liftedEarly reports whether a board that, at change i, has the squares
 // missing empty and extra filled against the position after move m (from
 // p) may show m done with the reply's piece (replier's) already lifted:
-// none extra, change i completes m (landedAt), and the missing square was
-// emptied since the move began, at most overlapMs before m's landing was
-// read, away from where m's hand went (no knock of that hand); or the
-// two squares of a castling's king and rook so lifted. The explainer
+// none extra (but the reply's slider on its way, slidingEarly), change i
+// completes m (landedAt), and the missing square was emptied since the
+// move began, at most overlapMs before m's landing was read, away from
+// where m's hand went (no knock of that hand); or the two squares of a
+// castling's king and rook so lifted. The explainer
 // allows the same overlap (an occupancy board read e7 lifted 106 ms
 // before f4 filled); without it the decoder found no sequence, and a
 // clock-less blitz game went dark for 20 plies after Rd1 landed 42 ms
@@ -1032,7 +1033,7 @@ func (ds *decodeState) liftedEarly(first, i int, p *chess.Position, replier ches
 	r := ds.r
 	evs := r.log.evs
 	landed, landT := ds.landedAt(first, i, m)
-	if extra != 0 || missing == 0 || !landed {
+	if missing == 0 || !landed || extra != 0 && !ds.slidingEarly(first, i, p, missing, extra) {
 		return false
 	}
 	if missing.More() {
@@ -1063,6 +1064,41 @@ func (ds *decodeState) liftedEarly(first, i int, p *chess.Position, replier ches
 		}
 	}
 	return true
+}
+
+// slidingEarly reports whether extra, a square filled against the
+// position after the move landing at change i, is the next square on
+// the line of the reply's piece lifted from missing (p's, a bishop, rook
+// or queen), filled after that lift: the reply begun early, sliding
+// (17... Bxd5 slid b7-c6 pushing the knight off d5, b7 lifted 20 ms
+// and c6 filled 10 ms before 17. Qxh6 was down: 15 plies went
+// unpublished).
+func (ds *decodeState) slidingEarly(first, i int, p *chess.Position, missing, extra chess.Bitboard) bool {
+	if missing.More() || extra.More() {
+		return false
+	}
+	s, x := missing.First(), extra.First()
+	pc := p.PieceAt(s)
+	switch pc.Type() {
+	case chess.Bishop, chess.Rook, chess.Queen:
+	default:
+		return false
+	}
+	if !chess.KingAttacks(s).Has(x) || !chess.Attacks(pc.Type(), pc.Color(), s, p.Occupied()).Has(x) {
+		return false
+	}
+	evs := ds.r.log.evs
+	rs, rx := unrotSquare(s, ds.r.orient), unrotSquare(x, ds.r.orient)
+	lift, on := -1, -1
+	for j := i - 1; j >= first && (lift < 0 || on < 0); j-- {
+		switch {
+		case lift < 0 && evs[j].Square == rs:
+			lift = j
+		case on < 0 && evs[j].Square == rx:
+			on = j
+		}
+	}
+	return lift >= 0 && on > lift && evs[lift].Kind == trace.Off && evs[on].Kind == trace.On
 }
 
 // pushedOffEarly takes, before change first (the first of a ply's), a
@@ -1308,6 +1344,14 @@ func (r *Reconstructor) decode(t int64, minN int, out []Output) (_ []Output, ok 
 		minN = max(minN, maxCatchAhead+1)
 	}
 	m, ok := r.decodeOrdered()
+	if ok && m.n < minN && r.decodeLeft && r.sensor == trace.Occupancy && !lost && r.decodeHand && m.knocked == 0 && r.handMoveLast(&m) {
+		// (On the alert timer's board, two squares out of place that
+		// the decoder reads as the last ply, a hand's move: lifted a
+		// reply's time after the move before landed, away from it, and
+		// carried. 16. a4, lifted 1.4 s after 15... Be6 landed: Qb3 Be6
+		// were published and a2-a4 alerted as Black's knock.)
+		minN = m.n
+	}
 	if !ok || m.n < minN {
 		return out, false
 	}
@@ -1318,6 +1362,32 @@ func (r *Reconstructor) decode(t int64, minN int, out []Output) (_ []Output, ok 
 		r.knockPly = len(r.plies) + m.knockAt + 1
 	}
 	return r.adoptCatch([]catchMatch{m}, 0, t, out), true
+}
+
+// handMoveLast reports whether the last ply of m was a hand's move, not
+// a knock of the hand before: its piece lifted minReplyMs or more after
+// the ply before it landed, away from that landing, and set down a quick
+// carry or more after its lift (as logged).
+func (r *Reconstructor) handMoveLast(m *catchMatch) bool {
+	if m.n < 2 {
+		return false
+	}
+	last, prev := m.moves[m.n-1], m.moves[m.n-2]
+	if last.IsCastling() || chess.KingAttacks(moveLanding(prev)).Has(last.From()) {
+		return false
+	}
+	evs := r.log.evs
+	find := func(s chess.Square, k trace.Kind) int64 {
+		raw := unrotSquare(s, r.orient)
+		for j := len(evs) - 1; j >= 0; j-- {
+			if evs[j].Square == raw && evs[j].Kind == k {
+				return evs[j].T
+			}
+		}
+		return -1
+	}
+	land, lift, on := find(moveLanding(prev), trace.On), find(last.From(), trace.Off), find(moveLanding(last), trace.On)
+	return land >= 0 && lift >= land+minReplyMs && on >= lift+minQuickCarryMs
 }
 
 // knockReach is where the hand of the move decoded last, which landed on

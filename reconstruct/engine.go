@@ -386,13 +386,15 @@ type Reconstructor struct {
 	// piece out of place: a short decoded run is taken on occupancy
 	// boards too (decode).
 	decodeShort bool
-	setUp       chess.Position // the set-up that starts a new game (Config.SetUp)
-	alertKey    uint64         // board the last irregularity alert was about
-	endNoteKey  uint64         // board last noted as changed after the end
-	resyncKey   uint64         // board a re-synchronisation last failed on
-	reviveKey   uint64         // board the alternatives of blind captures were last revived for
-	catchKey    uint64         // board (with the published plies and the cost allowed) a catch-up last failed on or acted on
-	catchBuf    []catchMatch
+	// decodeHand: ... and it leaves two squares out of place (handMoveLast).
+	decodeHand bool
+	setUp      chess.Position // the set-up that starts a new game (Config.SetUp)
+	alertKey   uint64         // board the last irregularity alert was about
+	endNoteKey uint64         // board last noted as changed after the end
+	resyncKey  uint64         // board a re-synchronisation last failed on
+	reviveKey  uint64         // board the alternatives of blind captures were last revived for
+	catchKey   uint64         // board (with the published plies and the cost allowed) a catch-up last failed on or acted on
+	catchBuf   []catchMatch
 
 	// silent: squares of the overlay that the hand of a move knocked, the
 	// move published as the reply began (knockedMove) and the squares not
