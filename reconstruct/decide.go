@@ -1510,7 +1510,7 @@ func (r *Reconstructor) displacedAfterPress(t int64, out []Output) []Output {
 	}
 	r.alertKey = r.viewKey()
 	r.setOverlay(d0, P, len(r.plies))
-	return r.misplaced(out, t, len(r.plies), pressed, P, d0)
+	return r.misplaced(out, t, P.Ply(), pressed, P, d0)
 }
 
 // putThenTaken reports whether the board is move ix.move made with its
