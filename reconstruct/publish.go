@@ -676,7 +676,9 @@ func (r *Reconstructor) resetLog(n0, nOld int, out []Output) {
 	// the board has moved on from the game published: else there is no
 	// next ply's change to keep, and the search costs a quarter of a
 	// replay's time.)
-	if r.makeView(); !r.clock && len(r.plies) > nOld && r.log.ok && r.v.diff(&r.lines[0].pos) != 0 {
+	// (A view of its own: the caller's may be edited, standReply.)
+	var v view
+	if r.raw.makeView(r.orient, &v); !r.clock && len(r.plies) > nOld && r.log.ok && v.diff(&r.lines[0].pos) != 0 {
 		added := true
 		for i := n0; i < len(out); i++ {
 			if out[i].Kind == Retract || out[i].Kind == Amend {
