@@ -237,6 +237,32 @@ func (ds *decodeState) view(pb *physBoard, p *chess.Position, v *view) {
 	}
 }
 
+// nextChanges fills next[i] with the index of the next change of change
+// i's square (-1: none), and returns each raw square's first change.
+func nextChanges(evs []logEvent, next *[maxLogEvents]int16) (first [64]int16) {
+	for s := range first {
+		first[s] = -1
+	}
+	for i := len(evs) - 1; i >= 0; i-- {
+		s := evs[i].Square
+		next[i], first[s] = first[s], int16(i)
+	}
+	return first
+}
+
+// lastChange is the index of the last change of game square s among
+// changes lo..i-1, -1 if none.
+func (ds *decodeState) lastChange(lo, i int, s chess.Square) int {
+	evs := ds.r.log.evs
+	raw := unrotSquare(s, ds.r.orient)
+	for j := i - 1; j >= lo; j-- {
+		if evs[j].Square == raw {
+			return j
+		}
+	}
+	return -1
+}
+
 // findAway fills ds.away and ds.astray (left empty on occupancy boards,
 // where a piece put back cannot be told from a capture's piece set down).
 func (ds *decodeState) findAway() {
@@ -248,14 +274,7 @@ func (ds *decodeState) findAway() {
 	// next[i]: the index of the next change of change i's square (-1:
 	// none).
 	var next [maxLogEvents]int16
-	var last [64]int16
-	for s := range last {
-		last[s] = -1
-	}
-	for i := len(evs) - 1; i >= 0; i-- {
-		s := evs[i].Square
-		next[i], last[s] = last[s], int16(i)
-	}
+	last := nextChanges(evs, &next)
 	pb := r.log.start
 	var away chess.Bitboard // raw squares
 	// A piece of the published position already off its square when the
@@ -321,14 +340,7 @@ func (ds *decodeState) findKnockedOnto() {
 	// next[i]: the index of the next change of change i's square (-1:
 	// none); filled[i]: whether change i's square was filled before it.
 	var next [maxLogEvents]int16
-	var last [64]int16
-	for s := range last {
-		last[s] = -1
-	}
-	for i := len(evs) - 1; i >= 0; i-- {
-		s := evs[i].Square
-		next[i], last[s] = last[s], int16(i)
-	}
+	nextChanges(evs, &next)
 	occ := r.log.start.occ
 	var filled [maxLogEvents]bool
 	for i := range evs {
@@ -854,11 +866,8 @@ func (ds *decodeState) slidStep(first, i int, p *chess.Position, m chess.Move) b
 	if two < 0 || two > 63 || !chess.Between(m.From(), two).Has(m.To()) || !r.legal(p).Contains(chess.NewMove(m.From(), two)) {
 		return false
 	}
-	raw := unrotSquare(m.To(), r.orient)
-	j := i - 1
-	for ; j >= first && evs[j].Square != raw; j-- {
-	}
-	if j < first || evs[j].Kind != trace.On {
+	j := ds.lastChange(first, i, m.To())
+	if j < 0 || evs[j].Kind != trace.On {
 		return false
 	}
 	// (And the double step's square read filled next, by a pawn of its
@@ -1008,13 +1017,8 @@ func (ds *decodeState) landedLongBefore(first, i int, m chess.Move) bool {
 	if evs[i].Kind != trace.Off || m.IsCastling() || rotSquare(evs[i].Square, r.orient) != m.From() {
 		return false
 	}
-	raw := unrotSquare(moveLanding(m), r.orient)
-	for j := i - 1; j >= first; j-- {
-		if evs[j].Square == raw {
-			return evs[j].Kind == trace.On && evs[i].T-evs[j].T > r.overlapMs()
-		}
-	}
-	return false
+	j := ds.lastChange(first, i, moveLanding(m))
+	return j >= 0 && evs[j].Kind == trace.On && evs[i].T-evs[j].T > r.overlapMs()
 }
 
 // liftedEarly reports whether a board that, at change i, has the squares
@@ -1055,11 +1059,8 @@ func (ds *decodeState) liftedEarly(first, i int, p *chess.Position, replier ches
 		return false
 	}
 	for b := missing; b != 0; b &= b - 1 {
-		raw := unrotSquare(b.First(), r.orient)
-		j := i - 1
-		for ; j >= first && evs[j].Square != raw; j-- {
-		}
-		if j < first || evs[j].Kind != trace.Off || landT-evs[j].T > r.overlapMs() {
+		j := ds.lastChange(first, i, b.First())
+		if j < 0 || evs[j].Kind != trace.Off || landT-evs[j].T > r.overlapMs() {
 			return false
 		}
 	}
@@ -1088,16 +1089,7 @@ func (ds *decodeState) slidingEarly(first, i int, p *chess.Position, missing, ex
 		return false
 	}
 	evs := ds.r.log.evs
-	rs, rx := unrotSquare(s, ds.r.orient), unrotSquare(x, ds.r.orient)
-	lift, on := -1, -1
-	for j := i - 1; j >= first && (lift < 0 || on < 0); j-- {
-		switch {
-		case lift < 0 && evs[j].Square == rs:
-			lift = j
-		case on < 0 && evs[j].Square == rx:
-			on = j
-		}
-	}
+	lift, on := ds.lastChange(first, i, s), ds.lastChange(first, i, x)
 	return lift >= 0 && on > lift && evs[lift].Kind == trace.Off && evs[on].Kind == trace.On
 }
 
@@ -1118,10 +1110,7 @@ func (ds *decodeState) pushedOffEarly(first int, p *chess.Position, pb physBoard
 		return false
 	}
 	from := gone.First()
-	raw := unrotSquare(from, r.orient)
-	j := first - 1
-	for ; j >= 0 && evs[j].Square != raw; j-- {
-	}
+	j := ds.lastChange(0, first, from)
 	if j < 0 || evs[j].Kind != trace.Off || evs[first-1].T-evs[j].T > r.overlapMs() {
 		return false
 	}
