@@ -676,9 +676,7 @@ func (r *Reconstructor) resetLog(n0, nOld int, out []Output) {
 	// the board has moved on from the game published: else there is no
 	// next ply's change to keep, and the search costs a quarter of a
 	// replay's time.)
-	// (A view of its own: the caller's may be edited, standReply.)
-	var v view
-	if r.raw.makeView(r.orient, &v); !r.clock && len(r.plies) > nOld && r.log.ok && v.diff(&r.lines[0].pos) != 0 {
+	if !r.clock && len(r.plies) > nOld && r.log.ok && r.movedOn() {
 		added := true
 		for i := n0; i < len(out); i++ {
 			if out[i].Kind == Retract || out[i].Kind == Amend {
@@ -698,6 +696,14 @@ func (r *Reconstructor) resetLog(n0, nOld int, out []Output) {
 		}
 	}
 	r.log.reset(&r.raw)
+}
+
+// movedOn reports whether the board differs from the published game,
+// judged in a view of its own (the caller's may be edited: standReply).
+func (r *Reconstructor) movedOn() bool {
+	var v view
+	r.raw.makeView(r.orient, &v)
+	return v.diff(&r.lines[0].pos) != 0
 }
 
 // publish brings the published moves in line with the best hypothesis:
