@@ -1464,13 +1464,25 @@ func (ds *decodeState) endsMove(first, i int, p *chess.Position, m chess.Move) (
 // the plies.
 func (r *Reconstructor) inOrder(moves []chess.Move) (_ catchMatch, ok bool) {
 	n := len(moves)
-	if r.clock || len(r.lines) == 0 || n < 3 && len(r.log.evs) < 4*(n+1) {
+	if r.clock || len(r.lines) == 0 || n < 2 && len(r.log.evs) < 4*(n+1) {
 		return catchMatch{}, false
 	}
 	end := r.lines[0].pos
 	for _, mv := range moves {
 		end.MakeMove(mv)
 	}
+	// The reply's pieces lifted since (the hand that begins it holds
+	// them): the moves were done before.
+	evs := r.log.evs
+	k := len(evs)
+	for k > 0 && evs[k-1].Kind == trace.Off && end.ByColor(end.SideToMove()).Has(rotSquare(evs[k-1].Square, r.orient)) {
+		k--
+	}
+	if k == 0 {
+		return catchMatch{}, false
+	}
+	r.log.evs = evs[:k]
+	defer func() { r.log.evs = evs }()
 	same := func(m *catchMatch) bool {
 		if r.sensor == trace.Occupancy {
 			// (Where the board cannot tell the pieces, a piece moved in
