@@ -3089,7 +3089,8 @@ func (r *Reconstructor) pressInHand(t int64) bool {
 			s := e.First()
 			off, wasOff := r.lastOff(s)
 			on, wasOn := r.lastOn(s)
-			if (wasOff || wasOn || !landed.Has(s)) && (!wasOff || off < first) && (!wasOn || on < first) {
+			if (wasOff || wasOn || !landed.Has(s)) && (!wasOff || off < first) && (!wasOn || on < first) &&
+				!(landed.Has(s) && wasOn && !wasOff && first-on < r.sweepMs()) {
 				d &^= s.Bitboard()
 			}
 		}
