@@ -25,7 +25,7 @@ func (r *Reconstructor) onSettle(t int64, out []Output) []Output {
 			if r.slidOnHeld() || r.heldLeft() {
 				// (The piece went on: the board decides.)
 				r.pressHeldSq = chess.NoSquare
-			} else if b := r.explainFirst(true); b < 0 || !r.cands[b].changes() {
+			} else if b := r.explainFirst(true); b < 0 || !r.cands[b].changes() || r.strayFromHeld(&r.cands[b]) {
 				return r.adoptHeld(out)
 			}
 		}

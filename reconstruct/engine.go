@@ -1151,6 +1151,27 @@ func (r *Reconstructor) slidesOn(c *cand, s chess.Square) bool {
 	return chess.Between(m.From(), s).Has(m.To()) && chess.Between(m.To(), s)&P.Occupied() == 0 && !P.ByColor(P.SideToMove()).Has(s)
 }
 
+// strayFromHeld reports whether c, which the board shows with the held
+// piece lifted again, moves that piece from where it stood before the
+// held move to a square it could not go on to from the held landing: not
+// on its line beyond it, nor next to it. A piece set down there before
+// the press went no such way (Qg4-g5 pressed, g5 emptied 148 ms later by
+// the reply's hand taking it: Qxd1+, a capture the occupancy board cannot
+// see, was published).
+func (r *Reconstructor) strayFromHeld(c *cand) bool {
+	h := &r.pressHeld
+	if c.n != 1 || c.back != 0 || c.stale || c.line != h.line || h.n != 1 || h.back != 0 || h.stale {
+		return false
+	}
+	m, hm := c.moves[0], h.moves[0]
+	land, from := moveLanding(m), m.From()
+	if from != hm.From() || hm.IsCastling() || m.IsCastling() || r.pressHeldSq != moveLanding(hm) {
+		return false
+	}
+	return !chess.KingAttacks(r.pressHeldSq).Has(land) && !chess.Between(from, land).Has(r.pressHeldSq) &&
+		!r.slidesOn(h, land)
+}
+
 // holding reports whether a waiting press holds the move it completes,
 // the piece that move set down still lifted (liftAfterPress).
 func (r *Reconstructor) holding() bool {
