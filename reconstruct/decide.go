@@ -1269,6 +1269,20 @@ func (r *Reconstructor) repliedUnseen(gh, gs, s chess.Square, t int64) bool {
 	return false
 }
 
+// unseenCarry is, when c's last move is a capture whose landing nobody
+// saw (an occupancy board), when an ordinary carry from its lift ends
+// (minCarryMs), else 0.
+func (r *Reconstructor) unseenCarry(c *cand) int64 {
+	if !c.missed || c.n == 0 {
+		return 0
+	}
+	m := c.moves[c.n-1]
+	if lift, ok := r.lastOff(m.From()); ok {
+		return lift + minCarryMs
+	}
+	return 0
+}
+
 // carried reports whether at t move m's piece, whose landing nobody saw,
 // can have been down long enough for the lift of game square s to be a
 // reply: the quickest carry after its lift, then minReplyMs; for a piece
@@ -3162,18 +3176,26 @@ func (r *Reconstructor) pressInHand(t int64) bool {
 		inHand = false
 	}
 
+	var carryUntil int64
 	if inHand {
 		// Not a move the board shows (a capture on an occupancy board
 		// differs from the game by the square the piece left alone).
 		b := r.explainFirst(true)
 		inHand = b < 0 || !r.fitsPress(&r.cands[b], side)
+		if !inHand && r.sensor == trace.Occupancy {
+			// Nor, until an ordinary carry could have set it down, a
+			// capture nobody saw land (Qd6-c5 pressed 116 ms after its
+			// lift, c5 read filled 349 ms after it: Qxa3 was published).
+			carryUntil = r.unseenCarry(&r.cands[b])
+			inHand = t < carryUntil
+		}
 	}
 	if dropped {
 		r.replyBack()
 	}
 	r.inHandUntil = 0
 	if inHand {
-		r.inHandUntil = oddUntil
+		r.inHandUntil = max(oddUntil, carryUntil)
 	}
 	return inHand
 }
