@@ -380,7 +380,7 @@ func (r *Reconstructor) replyBegins(ev *trace.Event, out []Output) []Output {
 		// so were read with the knock kept as another move.)
 		return r.adopt(best, r.lastChange, out)
 	}
-	if best < 0 || r.cands[best].back > 0 && !r.castlesPublishedRook(&r.cands[best]) {
+	if best < 0 || r.cands[best].back > 0 && !r.castlesPublishedPart(&r.cands[best]) {
 		if (r.rec.lifted|r.rec.placed).Count() < 3 && !r.twoLiftedUnseen(on) {
 			return out
 		}
@@ -3505,17 +3505,20 @@ func (r *Reconstructor) alert(out []Output, o Output) []Output {
 	return append(out, o)
 }
 
-// castlesPublishedRook reports whether c changes the last published move,
-// a rook's, into the castling it began: the king carried next to it
-// touches only its two squares, too few for the search that other changed
-// moves wait for, and at bullet pace the reply follows before the board
-// stands still long enough for the commit timer (4.4.2: a rook touched
-// first).
-func (r *Reconstructor) castlesPublishedRook(c *cand) bool {
+// castlesPublishedPart reports whether c changes the last published move,
+// a rook's or a king's, into the castling it began: the other piece
+// carried next to it touches only its two squares, too few for the search
+// that other changed moves wait for, and at bullet pace the reply follows
+// before the board stands still long enough for the commit timer (4.4.2:
+// a rook touched first; a Chess960 king set on its castled square, a
+// legal king move there, and published after standing 2.9 s: O-O-O a4 a5
+// was followed no further than Kc8).
+func (r *Reconstructor) castlesPublishedPart(c *cand) bool {
 	if c.back != 1 || c.n != 1 || c.stale || c.line != 0 || len(r.plies) == 0 {
 		return false
 	}
-	return rookPartOf(c.moves[0], r.plies[len(r.plies)-1].move)
+	m, pm := c.moves[0], r.plies[len(r.plies)-1].move
+	return rookPartOf(m, pm) || kingPartOf(m, pm)
 }
 
 // knockTakenBack reports whether c, the board's explanation as a lift of

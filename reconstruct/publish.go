@@ -470,6 +470,13 @@ func rookPartOf(m, rm chess.Move) bool {
 	return m.IsCastling() && rm != chess.NoMove && !rm.IsCastling() && rm.From() == m.To() && rm.To() == m.CastlingRookTo()
 }
 
+// kingPartOf reports whether km is castling m's king move made on its own
+// (the king onto its castled square, a legal move of its own, the rook
+// not yet moved).
+func kingPartOf(m, km chess.Move) bool {
+	return m.IsCastling() && km != chess.NoMove && !km.IsCastling() && km.From() == m.From() && km.To() == m.CastlingKingTo()
+}
+
 // rookTouchedFirstMs: a rook lifted this long before its king was
 // touched first.
 const rookTouchedFirstMs = 600
