@@ -358,7 +358,7 @@ func (r *Reconstructor) onCommit(t int64, out []Output) []Output {
 func (r *Reconstructor) replyBegins(ev *trace.Event, out []Output) []Output {
 	s, on, t := ev.Square, ev.Kind == trace.On, ev.T
 	if r.clock || !(r.state == statePlay || r.state == stateSetup && r.sawStart) || r.pending ||
-		r.rec.events == 0 || t-r.lastChange < minReplyMs && !r.putBackBefore(s, t) || r.raw.occ.Has(s) == on {
+		r.rec.events == 0 || t-r.lastChange < minReplyMs && !r.putBackBefore(s, t) && !r.flickeredBefore(s, t) || r.raw.occ.Has(s) == on {
 		return out
 	}
 	if r.silent.Has(rotSquare(s, r.orient)) {
@@ -435,8 +435,9 @@ func (r *Reconstructor) replyBegins(ev *trace.Event, out []Output) []Output {
 		c = &r.cands[best]
 	}
 	m := c.moves[c.n-1]
-	if t-r.lastChange < minReplyMs {
-		// Just after a knocked piece was put back (putBackBefore): the
+	if t-r.settledChange() < minReplyMs {
+		// Just after a knocked piece was put back (putBackBefore; not
+		// after a flicker, flickeredBefore): the
 		// replying hand is not the one that put it back, and no reply
 		// begins sooner than minReadyReplyMs after the move landed. The
 		// square changed last is no square of the move's, nor one it
@@ -566,6 +567,18 @@ func (r *Reconstructor) replyBegins(ev *trace.Event, out []Output) []Output {
 		return out
 	}
 	return r.adoptKnocked(best, knock, r.lastChange, out)
+}
+
+// flickeredBefore reports whether the board's last changes, less than
+// minReplyMs before a change of raw square s at t, were a piece read
+// lifted and set back on its square (settledChange), away from s, the
+// board standing minReplyMs before that: the hand had left it, and the
+// flicker is no hand's (g8 read emptied twice for a sweep after O-O's
+// king was set there, White's reply begun 24 ms after the last reading:
+// the rook published first was never changed into the castling).
+func (r *Reconstructor) flickeredBefore(s chess.Square, t int64) bool {
+	ls := r.lastSq
+	return ls != chess.NoSquare && ls != s && !chess.KingAttacks(ls).Has(s) && t-r.settledChange() >= minReplyMs
 }
 
 // putBackBefore reports whether the board's last change, less than

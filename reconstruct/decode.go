@@ -63,6 +63,46 @@ func (l *evLog) add(ev *trace.Event) {
 	}
 }
 
+// settledChange is when the board last changed but for flickers at its
+// end: on colour and piece boards, a square read emptied and, at most
+// maxTouchMs later with nothing else read between, filled again by the
+// piece it showed before (a piece set down off-centre on a reed switch,
+// or adjusted). Else, and on occupancy boards, where a capture's piece
+// set down looks alike, lastChange.
+func (r *Reconstructor) settledChange() int64 {
+	evs := r.log.evs
+	if r.sensor == trace.Occupancy || !r.log.ok {
+		return r.lastChange
+	}
+	k := len(evs) - 1
+	for k >= 1 {
+		on, off := &evs[k], &evs[k-1]
+		if on.Kind != trace.On || off.Kind != trace.Off || off.Square != on.Square || on.T-off.T > maxTouchMs || !on.HasColour {
+			break
+		}
+		j := k - 2
+		for j >= 0 && evs[j].Square != on.Square {
+			j--
+		}
+		if j >= 0 {
+			if prev := &evs[j]; prev.Kind != trace.On || !prev.HasColour || prev.Piece.Color() != on.Piece.Color() ||
+				prev.HasPieces && on.HasPieces && prev.Piece != on.Piece {
+				break
+			}
+		} else if !r.log.start.putBack(on.Square, on) {
+			break
+		}
+		k -= 2
+	}
+	if k < 0 {
+		return r.lastChange
+	}
+	if k == len(evs)-1 {
+		return r.lastChange
+	}
+	return evs[k].T
+}
+
 // apply changes pb as the sensors reported ev.
 func (pb *physBoard) apply(ev *logEvent) {
 	if ev.Kind == trace.Off {
