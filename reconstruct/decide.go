@@ -3189,6 +3189,14 @@ func (r *Reconstructor) pressInHand(t int64) bool {
 		inHand = false
 	}
 
+	if r.sensor == trace.Occupancy && !inHand && castlingUnderway(P, d&lifted, d&^lifted&r.v.occ) {
+		// A castling's king and rook both off their squares, no square
+		// filled but its own: one piece set down, the other in the
+		// hand, legal or not (O-O through an attacked g1 pressed with
+		// the king read lifted from g1, a flicker, and set back 294 ms
+		// later: Kf1 was published, the rook alerted misplaced).
+		inHand = true
+	}
 	var carryUntil int64
 	if inHand {
 		// Not a move the board shows (a capture on an occupancy board
@@ -3239,6 +3247,32 @@ func (r *Reconstructor) landedInHand(P *chess.Position, side chess.Color) bool {
 	filled := after & r.v.occ &^ P.Occupied()
 	lifted := P.ByColor(side) &^ r.v.occ
 	return after == filled && castlingLifted(P, lifted) && filled.Count() < lifted.Count()
+}
+
+// castlingUnderway reports whether the squares lifted are the king's and
+// a rook's of a castling right the side to move in P holds, legal or not,
+// and every square filled is one that castling fills.
+func castlingUnderway(P *chess.Position, lifted, filled chess.Bitboard) bool {
+	if lifted.Count() != 2 {
+		return false
+	}
+	side := P.SideToMove()
+	k := P.KingSquare(side)
+	for rights := P.Castling() & castleRights(side); rights != 0; rights &= rights - 1 {
+		rook := P.CastlingRook(rights & -rights)
+		if rook == chess.NoSquare || lifted != k.Bitboard()|rook.Bitboard() {
+			continue
+		}
+		base := k.Rank() * 8
+		kingTo, rookTo := chess.Square(base+2), chess.Square(base+3)
+		if rook > k {
+			kingTo, rookTo = chess.Square(base+6), chess.Square(base+5)
+		}
+		if filled&^(kingTo.Bitboard()|rookTo.Bitboard()) == 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // castlingLifted reports whether the squares lifted are the king's and a
