@@ -1528,7 +1528,7 @@ func (r *Reconstructor) displacedAfterPress(t int64, out []Output) []Output {
 	pressed := P.SideToMove().Other()
 	d := r.v.diff(P)
 	set := d & r.v.seen(pressed)
-	if set == 0 {
+	if set == 0 && (d == 0 || d&^P.ByColor(pressed)&^r.v.occ != 0 || !r.knockedOffAtPress(P, d)) {
 		return out
 	}
 	d0 := set | d&P.ByColor(pressed)&^r.v.occ
@@ -1538,6 +1538,30 @@ func (r *Reconstructor) displacedAfterPress(t int64, out []Output) []Output {
 	r.alertKey = r.viewKey()
 	r.setOverlay(d0, P, len(r.plies))
 	return r.misplaced(out, t, P.Ply(), pressed, P, d0)
+}
+
+// knockedOffAtPress reports whether the squares gone, pieces of the player
+// who pressed last that the board no longer shows, were each read emptied
+// within knockMs of that press and hold no piece the player to move can
+// capture (a reply's victim taken off first): the pressing hand knocked
+// them off the board (Rb8 pressed, the c8 bishop knocked off on the way
+// to the clock, read gone 147 ms after the press and put back 7 s later:
+// no alert, and the put-back was a hesitation of White's).
+func (r *Reconstructor) knockedOffAtPress(P *chess.Position, gone chess.Bitboard) bool {
+	if r.pressSide != P.SideToMove().Other() || gone.Count() > 2 {
+		return false
+	}
+	for _, m := range r.legal(P).Moves() {
+		if gone.Has(m.To()) {
+			return false
+		}
+	}
+	for b := gone; b != 0; b &= b - 1 {
+		if off, ok := r.lastOff(b.First()); !ok || off < r.pressT-knockMs || off > r.pressT+knockMs {
+			return false
+		}
+	}
+	return true
 }
 
 // putThenTaken reports whether the board is move ix.move made with its
