@@ -50,11 +50,34 @@ type catchMatch struct {
 func (r *Reconstructor) structural(back, n int) int {
 	c := costResyncPly * max(0, n-back-1)
 	for i := len(r.plies) - back; i < len(r.plies); i++ {
-		if !r.guessed(i) {
+		if !r.guessed(i) && !r.castlingPart(i) {
 			c += backCost(r.clock)
 		}
 	}
 	return c
+}
+
+// castlingPart reports whether published ply i is a king's or a rook's
+// move that a castling legal there begins (rookPartOf, kingPartOf): the
+// other piece following makes it the castling, and taking it back for
+// that costs nothing (O-O rook first, Rf1 published; the king read
+// lifted from g1 by a flicker as Black's reply began: Rf1 was kept, and
+// the king on g1 alerted out of place).
+func (r *Reconstructor) castlingPart(i int) bool {
+	pm := r.pub[i]
+	if pm.IsCastling() || pm.IsPromotion() || pm.IsEnPassant() {
+		return false
+	}
+	p := &r.befores[i]
+	if pt := p.PieceAt(pm.From()).Type(); pt != chess.King && pt != chess.Rook || p.Castling()&castleRights(p.SideToMove()) == 0 {
+		return false
+	}
+	for _, m := range r.legal(p).Moves() {
+		if rookPartOf(m, pm) || kingPartOf(m, pm) {
+			return true
+		}
+	}
+	return false
 }
 
 // guessed reports whether published ply i was published in one decision
@@ -180,7 +203,7 @@ func (r *Reconstructor) catchMargin(back int) int {
 		return 0
 	}
 	for i := len(r.plies) - back; i < len(r.plies); i++ {
-		if r.guessed(i) {
+		if r.guessed(i) || r.castlingPart(i) {
 			return 0
 		}
 	}
@@ -606,12 +629,18 @@ func (r *Reconstructor) adoptCatch(found []catchMatch, bi int, t int64, out []Ou
 	for L := r.lines[0].moves; div < len(r.pub) && div < len(L) && r.pub[div] == L[div]; {
 		div++
 	}
+	// (The ply taken back first may be the castling's rook move,
+	// published on its own.)
+	retracted := chess.NoMove
+	if div < len(r.pub) {
+		retracted = r.pub[div]
+	}
 	out = r.publish(t, out)
 	r.markBlind(len(r.plies) - div)
 	for i := div; i < len(r.plies); i++ {
 		// A rook-first castling among the plies found is alerted as
 		// when it is adopted alone (it went unalerted in fast play).
-		if m := r.plies[i].move; m.IsCastling() && r.rookFirst(m, prevMove(r.pub, i), chess.NoMove, false) {
+		if m := r.plies[i].move; m.IsCastling() && r.rookFirst(m, prevMove(r.pub, i), retracted, i == div) {
 			out = r.alertRookFirst(i, t, out)
 		}
 	}
