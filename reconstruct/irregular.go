@@ -226,6 +226,25 @@ func (r *Reconstructor) holdKnocked(d chess.Bitboard, ply int, side chess.Color,
 	return out
 }
 
+// goneDuring reports whether every square of d (game squares) was read
+// emptied after move m's piece was lifted, and less than knockMs before
+// the press: no piece gone before the move began, which another hand
+// knocked, nor one the moving hand knocked and left well before the press
+// (alerted at once: the alert timer, run before the press, does not run
+// again).
+func (r *Reconstructor) goneDuring(d chess.Bitboard, m chess.Move) bool {
+	start, ok := r.firstOff(m.From())
+	if !ok {
+		return false
+	}
+	for e := d; e != 0; e &= e - 1 {
+		if off, ok := r.lastOff(e.First()); !ok || off < start || off < r.pressT-knockMs {
+			return false
+		}
+	}
+	return true
+}
+
 // knockedAfterPress reports whether every square of d (game squares)
 // held a piece of side's in P, is read empty, and was read emptied after
 // the press just judged: side's hand knocked them off after pressing.
@@ -320,6 +339,8 @@ func (r *Reconstructor) actInexact(ix inexact, side chess.Color, t int64, presse
 		// it landed, then 20... Kd7: the knock was alerted as Black's).
 		byFirst := !r.clock && ix.reply != chess.NoMove && r.knockedByFirst(ix.diff, ix.move, ix.reply)
 		knockedAfter := pressed && ix.reply == chess.NoMove && r.knockedAfterPress(ix.diff, toMove, &P)
+		theirsGone := pressed && ix.reply == chess.NoMove && ix.diff != 0 && ix.diff&^P.ByColor(toMove.Other()) == 0 && r.v.occ&ix.diff == 0 &&
+			r.goneDuring(ix.diff, ix.move)
 		after := P
 		after.MakeMove(ix.move)
 		if ix.reply != chess.NoMove {
@@ -361,6 +382,15 @@ func (r *Reconstructor) actInexact(ix inexact, side chess.Color, t int64, presse
 			// press; on an occupancy board 4. Bxc6 pressed with the
 			// bishop in the hand, set down 130 ms later). Alerted if the
 			// square is still wrong after AlertMs.
+			return r.holdKnocked(ix.diff, ply, toMove, &after, t, out)
+		}
+		if theirsGone {
+			// Only pieces of the player to reply read gone: that
+			// player's hand may have the piece (its reply begun as the
+			// press came), or a piece set off-centre flickers on a reed
+			// switch (Black's queen on g1 read gone 136 ms before
+			// White's press and back 214 ms after it was alerted at
+			// once). Alerted if the square is still wrong after AlertMs.
 			return r.holdKnocked(ix.diff, ply, toMove, &after, t, out)
 		}
 		if knockedAfter {
