@@ -561,6 +561,10 @@ func (r *Reconstructor) Feed(ev *trace.Event, out []Output) []Output {
 	if ev.Kind == trace.Off && r.pending {
 		out = r.liftAfterPress(ev, out)
 	}
+	if ev.Kind == trace.On && r.pending && !r.pressBlind && r.replyOnAfterPress(ev) {
+		// Judged on the board before it: the reply's first change.
+		out = r.decidePress(out)
+	}
 	if ev.Kind == trace.On && r.pending && r.pressBlind {
 		// (With no lift read since the press, the square filled is the
 		// piece in the hand's, set where it cannot go: judged with it,
@@ -821,6 +825,34 @@ func (r *Reconstructor) Advance(t int64, out []Output) []Output {
 		out = r.onAlertTimer(r.lastChange+r.timing.AlertMs, out)
 	}
 	return out
+}
+
+// replyOnAfterPress reports, on an occupancy board, whether ev fills a
+// square while the pending press waits with the board showing its move
+// exactly, set down after the press and a reply's time ago, the square no
+// landing of that move's piece going on: the reply begun, not the
+// presser's hand (g2-g3 pressed 38 ms before g3 was read filled, then
+// Black's king slid e8-d8-c8 for O-O-O from 153 ms after: g3 was
+// published with c8 alerted misplaced).
+func (r *Reconstructor) replyOnAfterPress(ev *trace.Event) bool {
+	if r.sensor != trace.Occupancy || r.holding() || len(r.chain) > 0 || r.lines[0].pos.SideToMove() != r.pressSide {
+		return false
+	}
+	b := r.explainFirst(true)
+	if b < 0 {
+		return false
+	}
+	c := &r.cands[b]
+	if c.n != 1 || c.back != 0 || c.stale || c.missed || c.line != 0 || !r.fitsPress(c, r.pressSide) {
+		return false
+	}
+	m := c.moves[0]
+	land, ok := r.lastOn(moveLanding(m))
+	gs := rotSquare(ev.Square, r.orient)
+	if !ok || land < r.pressT || ev.T-land < minReadyReplyMs || r.slidesOn(c, gs) || m.IsCastling() || m.IsPromotion() {
+		return false
+	}
+	return !chess.KingAttacks(moveLanding(m)).Has(gs)
 }
 
 // liftAfterPress decides a press still waiting for the board (a change
