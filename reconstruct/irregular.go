@@ -226,6 +226,20 @@ func (r *Reconstructor) holdKnocked(d chess.Bitboard, ply int, side chess.Color,
 	return out
 }
 
+// insertBeforeEnd appends o to out, before the first End among out[from:]
+// if any: an alert on the move that ended the game comes before its end.
+func insertBeforeEnd(out []Output, from int, o Output) []Output {
+	for i := from; i < len(out); i++ {
+		if out[i].Kind == End {
+			out = append(out, Output{})
+			copy(out[i+1:], out[i:])
+			out[i] = o
+			return out
+		}
+	}
+	return append(out, o)
+}
+
 // goneDuring reports whether every square of d (game squares) was read
 // emptied after move m's piece was lifted, and less than knockMs before
 // the press: no piece gone before the move began, which another hand
@@ -349,7 +363,7 @@ func (r *Reconstructor) actInexact(ix inexact, side chess.Color, t int64, presse
 			after.MakeMove(ix.reply)
 			ply, toMove = ply+1, toMove.Other()
 		}
-		n0 := len(r.plies)
+		n0, n0out := len(r.plies), len(out)
 		if pressed {
 			out = r.adoptPressed(0, out)
 		} else {
@@ -367,12 +381,20 @@ func (r *Reconstructor) actInexact(ix inexact, side chess.Color, t int64, presse
 				// piece the player's choice; a piece board reads it.)
 				r.unreplacedPly = ply
 			}
-			return r.alert(out, Output{Alert: PromotionUnreplaced, T: t, Ply: ply, Side: toMove,
+			text := fmt.Sprintf("%s pressed the clock with the pawn still on %s; it counts as a queen.", colourName(toMove), to)
+			if r.unreplacedPly != 0 {
+				text = fmt.Sprintf("%s pressed the clock with the pawn still on %s; the move is completed with the piece %s chooses.",
+					colourName(toMove), to, colourName(toMove))
+			}
+			// (Before the end of the game the move may give, a stalemate
+			// or mate with the queen assumed: an alert after the end is
+			// no part of the game.)
+			al := r.alert(nil, Output{Alert: PromotionUnreplaced, T: t, Ply: ply, Side: toMove,
 				Squares: ix.diff, From: ix.move.From(), To: to,
 				Expected: fmt.Sprintf("%s: a new piece in place of the pawn", to),
 				Seen:     fmt.Sprintf("%s: %s pawn", to, strings.ToLower(colourName(toMove))),
-				Text: fmt.Sprintf("%s pressed the clock with the pawn still on %s; it counts as a queen.",
-					colourName(toMove), to)})
+				Text:     text})
+			return insertBeforeEnd(out, n0out, al[0])
 		}
 		if pressed && ix.reply == chess.NoMove && (ix.diff == moveLanding(ix.move).Bitboard() || ix.move.IsCastling() && ix.diff == ix.move.CastlingRookTo().Bitboard()) && r.v.occ&ix.diff == 0 {
 			// The moved piece never read where it landed: taken at once

@@ -575,3 +575,20 @@ func TestIllegalMovesWithoutAClockAreNotCompleted(t *testing.T) {
 		}
 	}
 }
+
+// 5.1.1 and 7.5.2 (1997: 3.4e): a pawn left on the last rank at the press
+// is an irregular move even when the queen it counts as gives stalemate;
+// the alert reaches the arbiter after the game's end, as a castling begun
+// with the rook does.
+func TestUnreplacedPromotionThatStalemates(t *testing.T) {
+	for _, ed := range []string{"1997", "2023"} {
+		s := newScriptOn(t, "piece", "edition "+ed+"\nclock 15m+10s", "8/6P1/7k/8/6P1/8/1K6/8 w - - 1 66")
+		s.ev(1000, "off g7")
+		s.ev(280, "on g8 P")
+		s.ev(420, "clock w")
+		outs := s.run(2000)
+		if len(find(outs, reconstruct.Stalemate)) != 1 || len(find(outs, reconstruct.PromotionUnreplaced)) != 1 {
+			t.Errorf("%s: %s\n%s", ed, summary(outs), dump(outs))
+		}
+	}
+}

@@ -62,6 +62,13 @@ var stateAlerts = map[reconstruct.AlertKind]bool{
 	reconstruct.FiftyMovesClaimable: true, reconstruct.FlagFall: true, reconstruct.BothFlags: true,
 }
 
+// endingMoveAlert: the irregularities of the move that ended the game
+// that still reach the arbiter after its end (5.1.1: a mate counts only if
+// the move producing it was legal).
+var endingMoveAlert = map[reconstruct.AlertKind]bool{
+	reconstruct.CastlingRookFirst: true, reconstruct.PromotionUnreplaced: true,
+}
+
 // take turns the reconstruction's outputs (s.routs) into the session's.
 // A move whose end-of-game check is deferred ends the step: the outputs
 // after it wait in the backlog for Settle, so the move goes out first.
@@ -97,12 +104,14 @@ func (s *Session) takeList(routs []reconstruct.Output, out []Output) []Output {
 			if len(s.verdicts) > 0 {
 				v, s.verdicts = s.verdicts[0], s.verdicts[1:]
 			}
-			if stateAlerts[o.Alert] || s.ended && !(o.Alert == reconstruct.CastlingRookFirst && o.Ply == s.pos.Ply()) {
+			if stateAlerts[o.Alert] || s.ended && !(endingMoveAlert[o.Alert] && o.Ply == s.pos.Ply()) {
 				// After the end nothing on the board is an
 				// irregularity: the players tip the king, set up again.
-				// But for how the ending castling was made: a mate
-				// counts only if the move kept 4.2-4.7 (5.1.1), and a
-				// castling begun with the rook did not (4.4.2); the
+				// But for how the ending move was made: a mate counts
+				// only if the move kept Article 3 and 4.2-4.7 (5.1.1),
+				// and a castling begun with the rook did not (4.4.2),
+				// nor a promotion pressed with the pawn on the last rank
+				// (7.5.2; 1997: 3.4e, the piece still to be chosen); the
 				// arbiter decides.
 				continue
 			}
