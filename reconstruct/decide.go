@@ -1543,7 +1543,8 @@ func (r *Reconstructor) displacedAfterPress(t int64, out []Output) []Output {
 // knockedOffAtPress reports whether the squares gone, pieces of the player
 // who pressed last that the board no longer shows, were each read emptied
 // within knockMs of that press and hold no piece the player to move can
-// capture (a reply's victim taken off first): the pressing hand knocked
+// capture (a reply's victim taken off first), unless lifted sooner after
+// the press than a reply begins: the pressing hand knocked
 // them off the board (Rb8 pressed, the c8 bishop knocked off on the way
 // to the clock, read gone 147 ms after the press and put back 7 s later:
 // no alert, and the put-back was a hesitation of White's).
@@ -1551,13 +1552,19 @@ func (r *Reconstructor) knockedOffAtPress(P *chess.Position, gone chess.Bitboard
 	if r.pressSide != P.SideToMove().Other() || gone.Count() > 2 {
 		return false
 	}
+	var victims chess.Bitboard
 	for _, m := range r.legal(P).Moves() {
-		if gone.Has(m.To()) {
-			return false
-		}
+		victims |= m.To().Bitboard()
 	}
 	for b := gone; b != 0; b &= b - 1 {
-		if off, ok := r.lastOff(b.First()); !ok || off < r.pressT-knockMs || off > r.pressT+knockMs {
+		off, ok := r.lastOff(b.First())
+		if !ok || off < r.pressT-knockMs || off > r.pressT+knockMs {
+			return false
+		}
+		// (A piece the opponent can take, lifted sooner after the press
+		// than any reply begins, is no victim taken off first: b6,
+		// which Rxb6 could take, read gone 32 ms after Black's press.)
+		if victims.Has(b.First()) && off >= r.pressT+minReadyReplyMs {
 			return false
 		}
 	}
