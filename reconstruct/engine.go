@@ -849,10 +849,22 @@ func (r *Reconstructor) replyOnAfterPress(ev *trace.Event) bool {
 	m := c.moves[0]
 	land, ok := r.lastOn(moveLanding(m))
 	gs := rotSquare(ev.Square, r.orient)
-	if !ok || land < r.pressT || ev.T-land < minReadyReplyMs || r.slidesOn(c, gs) || m.IsCastling() || m.IsPromotion() {
+	near := chess.KingAttacks(moveLanding(m))
+	if m.IsCastling() {
+		// (Both pieces down: a square filled next to neither.)
+		near |= chess.KingAttacks(m.CastlingRookTo())
+		if rl, ok := r.lastOn(m.CastlingRookTo()); ok {
+			land = max(land, rl)
+		}
+	}
+	// (A reply's time after the landing, or after the press the reply
+	// answers: 10... O-O pressed with both pieces in the hand, the king
+	// down 189 ms after the press, White's king slid onto f1 58 ms
+	// later.)
+	if !ok || land < r.pressT || ev.T-land < minReadyReplyMs && ev.T-r.pressT < minReadyReplyMs || r.slidesOn(c, gs) || m.IsPromotion() {
 		return false
 	}
-	return !chess.KingAttacks(moveLanding(m)).Has(gs)
+	return !near.Has(gs)
 }
 
 // liftAfterPress decides a press still waiting for the board (a change
