@@ -27,6 +27,15 @@ func (r *Reconstructor) onSettle(t int64, out []Output) []Output {
 				r.pressHeldSq = chess.NoSquare
 			} else if b := r.explainFirst(true); b < 0 || !r.cands[b].changes() || r.strayFromHeld(&r.cands[b]) {
 				return r.adoptHeld(out)
+			} else if r.sensor == trace.Occupancy && r.cands[b].missed && r.heldCapturable() && t < r.pressT+r.timing.AlertMs {
+				// The piece gone on to take where nobody saw it land, or
+				// taken off its landing by the reply's hand first: the
+				// next lift tells (liftAfterPress), a piece that can take
+				// it there being the reply's (Qd6-e5 pressed, e5 emptied
+				// 121 ms later and the c3 queen lifted: Qxf4 was
+				// published), else AlertMs after the press.
+				r.pressWait = r.pressT + r.timing.AlertMs
+				return out
 			}
 		}
 		if w := max(r.pressT+r.sweepMs(), r.pressAhead); t < w {

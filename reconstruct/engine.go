@@ -1216,6 +1216,27 @@ func (r *Reconstructor) strayFromHeld(c *cand) bool {
 		!r.slidesOn(h, land)
 }
 
+// heldCapturable reports whether the player to reply to the held move can
+// take its piece where it landed.
+func (r *Reconstructor) heldCapturable() bool {
+	h := &r.pressHeld
+	if h.n == 0 || h.back != 0 || h.stale {
+		return false
+	}
+	q := r.lines[h.line].pos
+	for _, m := range h.moves[:h.n] {
+		q.MakeMove(m)
+	}
+	var ml chess.MoveList
+	q.GenerateLegal(&ml)
+	for _, m := range ml.Moves() {
+		if m.To() == r.pressHeldSq && !m.IsCastling() {
+			return true
+		}
+	}
+	return false
+}
+
 // holding reports whether a waiting press holds the move it completes,
 // the piece that move set down still lifted (liftAfterPress).
 func (r *Reconstructor) holding() bool {
