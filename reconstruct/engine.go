@@ -1340,21 +1340,20 @@ func (r *Reconstructor) illegalAhead(t int64) bool {
 		return false
 	}
 	r.makeView()
-	d := r.v.diff(P) &^ r.excused(P)
+	ex := r.excused(P)
+	d := r.v.diff(P) &^ ex
 	// (describeIllegal names any one piece's move: not one the board
 	// shows made legally and standing longer than a touch-down before
 	// the press, which waited here too, the reply's slide then read as
 	// the pressed move: Re1, landed 494 ms before the press, was
 	// published as Rf6 with e1 misplaced. One set down just before may
 	// be a touch-down on the way, and waits.)
-	ex := r.excused(P)
-	for _, m := range r.legal(P).Moves() {
-		if r.pressT-r.lastChange < maxTouchMs {
-			break
-		}
-		if q := *P; (P.OccupancyAfter(m)^r.v.occ)&^ex == 0 {
-			if q.MakeMove(m); r.v.diff(&q)&^r.excused(&q) == 0 {
-				return false
+	if r.pressT-r.lastChange >= maxTouchMs {
+		for _, m := range r.legal(P).Moves() {
+			if q := *P; (P.OccupancyAfter(m)^r.v.occ)&^ex == 0 {
+				if q.MakeMove(m); r.v.diff(&q)&^r.excused(&q) == 0 {
+					return false
+				}
 			}
 		}
 	}
