@@ -2173,7 +2173,7 @@ func (r *Reconstructor) press(side chess.Color, t int64, out []Output) []Output 
 			// king alerted out of place).
 			r.pressWait = r.aheadUntil()
 			r.pressAhead, r.pressBlind = r.pressWait, r.sensor == trace.Occupancy && r.cands[b].missed
-			r.blindOnSq = chess.NoSquare
+			r.blindOnSq, r.blindVictimSq = chess.NoSquare, chess.NoSquare
 			return out
 		}
 		// (At least 50 ms: a fast scan's readings come later than its
@@ -2662,7 +2662,13 @@ func (r *Reconstructor) standReply(side chess.Color) bool {
 		gone &^= (ep ^ 8).Bitboard()
 	}
 	for e := gone; e != 0; e &= e - 1 {
-		if s := e.First(); liftedAfter(s) {
+		if s := e.First(); liftedAfter(s) && !(r.pressBlank && r.ownOnOther(s, side)) {
+			// (On a board that showed no move at the press, not a
+			// square another line the game keeps has a piece of side's
+			// on: the presser's hand a moment behind, lifting it. 21.
+			// e3 pressed 91 ms ahead after 20... Nxb5 was published as
+			// Nxe2+: e2's lift was the reply's, and a clock-without-move
+			// was alerted.)
 			b |= s.Bitboard()
 		}
 	}
@@ -3237,6 +3243,9 @@ func (r *Reconstructor) pressInHand(t int64) bool {
 		// later: Kf1 was published, the rook alerted misplaced).
 		inHand = true
 	}
+	if r.sensor == trace.Occupancy && !inHand && r.inHandOnOther(side) {
+		inHand = true
+	}
 	var carryUntil int64
 	if inHand {
 		// Not a move the board shows (a capture on an occupancy board
@@ -3259,6 +3268,41 @@ func (r *Reconstructor) pressInHand(t int64) bool {
 		r.inHandUntil = max(oddUntil, carryUntil)
 	}
 	return inHand
+}
+
+// ownOnOther reports whether another line the game keeps (a capture
+// nobody saw that took another piece) has a piece of side's on s.
+func (r *Reconstructor) ownOnOther(s chess.Square, side chess.Color) bool {
+	for i := 1; i < len(r.lines); i++ {
+		if L := &r.lines[i]; !L.stale && L.pos.SideToMove() == r.lines[0].pos.SideToMove() {
+			if pc := L.pos.PieceAt(s); pc != chess.NoPiece && pc.Color() == side {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// inHandOnOther reports whether another line the game keeps (a capture
+// nobody saw that took another piece) has the view show one piece of
+// side's lifted and nothing else but at most two of the opponent's
+// gone: on it, that piece is in the hand (30... Bxe3+ published as
+// Bxh4, e3 and e4 lifted for Qxe3, pressed before e3 was filled: Bxc5
+// was published with the queen out of place).
+func (r *Reconstructor) inHandOnOther(side chess.Color) bool {
+	for i := 1; i < len(r.lines); i++ {
+		Q := &r.lines[i].pos
+		if Q.SideToMove() != side || r.lines[i].stale {
+			continue
+		}
+		d := r.v.diff(Q)
+		lifted := Q.ByColor(side) &^ r.v.occ
+		gone := d & Q.ByColor(side.Other()) &^ r.v.occ
+		if d == lifted|gone && lifted.Count() == 1 && gone.Count() <= 2 {
+			return true
+		}
+	}
+	return false
 }
 
 // illegalByMover reports whether ix is an illegal move by the player to

@@ -297,6 +297,11 @@ type Reconstructor struct {
 	blindOn   physBoard
 	blindOnSq chess.Square
 	blindOnT  int64
+	// blindVictim: the raw board before an opponent's piece the piece
+	// in the hand can take was lifted during pressBlind's wait
+	// (blindVictimSq), no landing read yet.
+	blindVictim   physBoard
+	blindVictimSq chess.Square
 	// pressHeld: the move a waiting press completes, held at the lift of
 	// the piece it set down (pressHeldSq; NoSquare: none), liftAfterPress.
 	pressHeld    cand
@@ -570,7 +575,10 @@ func (r *Reconstructor) Feed(ev *trace.Event, out []Output) []Output {
 		// piece in the hand's, set where it cannot go: judged with it,
 		// an illegal move, 3. Nf3-f5 pressed with the knight in the
 		// hand on an occupancy board: Nxe5 was published.)
-		if !r.landsFromLifted(rotSquare(ev.Square, r.orient)) && r.anyLiftAfter(r.pressT) {
+		s := rotSquare(ev.Square, r.orient)
+		if r.blindVictimSq != chess.NoSquare && s != r.blindVictimSq {
+			out = r.decideBeforeVictim(out)
+		} else if !r.landsFromLifted(s) && r.anyLiftAfter(r.pressT) {
 			// The press waits for a piece in the hand that may land
 			// elsewhere (pressBlind); this square is no landing of it:
 			// the reply's hand (Bxe4 pressed, the queen slid a8-a6 and
@@ -580,7 +588,8 @@ func (r *Reconstructor) Feed(ev *trace.Event, out []Output) []Output {
 		} else {
 			// Maybe the landing; maybe a piece of the reply's pushed
 			// there, its own square read empty next (liftAfterPress).
-			r.blindOn, r.blindOnSq, r.blindOnT = r.raw, rotSquare(ev.Square, r.orient), ev.T
+			r.blindOn, r.blindOnSq, r.blindOnT = r.raw, s, ev.T
+			r.blindVictimSq = chess.NoSquare
 		}
 	}
 	switch ev.Kind {
@@ -899,8 +908,26 @@ func (r *Reconstructor) liftAfterPress(ev *trace.Event, out []Output) []Output {
 			r.makeView()
 			return out
 		}
+		if pc != chess.NoPiece && (pc.Color() == r.pressSide || r.ownOnOther(gs, r.pressSide)) && r.pressBlank && ev.T < r.aheadUntil() {
+			// Nothing of the move but a victim taken off showed at the
+			// press, and the presser's own piece is lifted a moment
+			// after it: the hand behind the press, its mover (exd6
+			// pressed after d6 was emptied, e5 lifted 33 ms later:
+			// Bxd6 before it was amended to Bxa3 and Rxd7 published).
+			return out
+		}
+		if r.blindOnSq == chess.NoSquare && r.blindVictimSq == chess.NoSquare && r.takesFromLifted(gs) {
+			// An opponent's piece the piece in the hand can take: its
+			// victim taken off while it is held (Rxf2 pressed with the
+			// rook in the hand, f2 lifted 40 ms later and the rook set
+			// there 80 ms after: Rdxd5, a capture nobody saw, was
+			// published). Its landing there decides; any other change
+			// is judged on the board before this lift.
+			r.blindVictim, r.blindVictimSq = r.raw, gs
+			return out
+		}
 		if r.blindOnSq == chess.NoSquare {
-			return r.decidePress(out)
+			return r.decideBeforeVictim(out)
 		}
 		// (A landing of the piece came first: the lift is judged as
 		// any after a press, 3. exd6 e.p. landed and c7 lifted before
@@ -1393,11 +1420,36 @@ func (r *Reconstructor) pressedAhead(t int64) bool {
 	return r.noneOfTheMove(r.pressSide)
 }
 
+// takesFromLifted reports whether a piece of the pending press's side
+// lifted off the board can take the opponent's piece on s.
+func (r *Reconstructor) takesFromLifted(s chess.Square) bool {
+	P := &r.lines[0].pos
+	if pc := P.PieceAt(s); P.SideToMove() != r.pressSide || pc == chess.NoPiece || pc.Color() == r.pressSide {
+		return false
+	}
+	return r.landsFromLifted(s)
+}
+
+// decideBeforeVictim decides the pending press, on the board before a
+// victim lifted during pressBlind's wait if one was.
+func (r *Reconstructor) decideBeforeVictim(out []Output) []Output {
+	if r.blindVictimSq == chess.NoSquare {
+		return r.decidePress(out)
+	}
+	cur := r.raw
+	r.setRaw(r.blindVictim)
+	out = r.decidePress(out)
+	r.setRaw(cur)
+	r.makeView()
+	return out
+}
+
 // landsFromLifted reports whether a piece of the pending press's side
-// lifted off the board can move to the empty square s.
+// lifted off the board can move to s, an empty square or one whose
+// victim was taken off.
 func (r *Reconstructor) landsFromLifted(s chess.Square) bool {
 	P := &r.lines[0].pos
-	if P.SideToMove() != r.pressSide || P.PieceAt(s) != chess.NoPiece {
+	if pc := P.PieceAt(s); P.SideToMove() != r.pressSide || pc != chess.NoPiece && pc.Color() == r.pressSide {
 		return false
 	}
 	r.makeView()
