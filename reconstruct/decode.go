@@ -403,6 +403,13 @@ func (ds *decodeState) findKnockedOnto() {
 				continue
 			}
 			a := int(next[k])
+			// (Past the contact's chatter on a raw matrix: the square
+			// read emptied and filled again within bounceMs. g1 chattered
+			// five times as f2 was knocked onto it, and the knock put back
+			// 0.9 s later was read as moves: the game stopped there.)
+			for a >= 0 && (b < 0 || a < b) && next[a] >= 0 && (b < 0 || int(next[a]) < b) && evs[next[a]].T-evs[a].T <= bounceMs {
+				a = int(next[next[a]])
+			}
 			if b < 0 && a < 0 {
 				// Never put back: left there (taken so only on the alert
 				// timer's board: search's last check).
@@ -745,7 +752,7 @@ func (ds *decodeState) search(i int, p chess.Position, pb physBoard, prevT int64
 				// squares: its hand knocked that piece off (put back
 				// later), and m is made.
 				if fell = occ &^ v.occ; r.sensor != trace.Occupancy || knocked != 0 || v.occ&^occ != 0 || fell.More() ||
-					evs[i].Kind != trace.On || !ds.knockedNear(first, i, &p, m, fell.First()) {
+					evs[i].Kind != trace.On || !ds.knockedNear(first, i, &p, m, fell.First()) || castlingRookMove(&p, m, fell) {
 					continue
 				}
 				k += 3000 // after the readings without a knock
@@ -858,7 +865,7 @@ func (ds *decodeState) search(i int, p chess.Position, pb physBoard, prevT int64
 	}
 	// (Back where the published game is only after plies that came back
 	// to it: a repetition.)
-	if knocked == 0 && v.diff(&p) == 0 && (v.diff(&r.lines[0].pos) != 0 || ds.n > 0) && (ds.n == 0 || !ds.quick[ds.n-1]) && !ds.pushedLate() && ds.complete() && !ds.inHandLast() {
+	if knocked == 0 && v.diff(&p) == 0 && (v.diff(&r.lines[0].pos) != 0 || ds.n > 0) && (ds.n == 0 || !ds.quick[ds.n-1]) && !ds.pushedLate() && ds.complete() && !ds.inHandLast() && !ds.liftRefilled() {
 		ds.found, ds.end = true, p
 		return
 	}
@@ -928,8 +935,72 @@ func (ds *decodeState) slidStep(first, i int, p *chess.Position, m chess.Move) b
 // alert timer: as likely the piece in the hand (23... Qxb7 pushed off
 // taken as e7 was lifted for it, the victim taken off 360 ms later: five
 // plies were published, then amended to invented ones).
+//
+// The lift's contact chatter after it (its square read filled and emptied
+// again within bounceMs) leaves it the last change: on a raw matrix the
+// f3 bishop taken off for Qxf3 chattered once, and Bxh3 Nxe5 were
+// published for Bxf3 with the victim in the hand.
 func (ds *decodeState) inHandLast() bool {
-	return ds.n > 0 && ds.liftOnly[ds.n-1] && int(ds.takenAt[ds.n-1]) == len(ds.r.log.evs)-1 && !ds.r.decodeLeft
+	if ds.n == 0 || !ds.liftOnly[ds.n-1] || ds.r.decodeLeft {
+		return false
+	}
+	evs := ds.r.log.evs
+	k := int(ds.takenAt[ds.n-1])
+	for j := k + 1; j < len(evs); j++ {
+		if evs[j].Square != evs[k].Square || evs[j].T-evs[k].T > bounceMs {
+			return false
+		}
+	}
+	return evs[len(evs)-1].Kind == trace.Off
+}
+
+// castlingRookMove reports whether m moves a rook of a castling right
+// the side to move in p holds, and fell is that side's king: the king
+// lifted for the castling, not knocked by the rook's hand (Chess960
+// O-O-O, king d1-c1 and rook b1-d1, read as Rc1 with the king knocked
+// and put back: the game was lost when the rook left d1).
+func castlingRookMove(p *chess.Position, m chess.Move, fell chess.Bitboard) bool {
+	side := p.SideToMove()
+	if fell != p.KingSquare(side).Bitboard() {
+		return false
+	}
+	for rights := p.Castling() & castleRights(side); rights != 0; rights &= rights - 1 {
+		if p.CastlingRook(rights&-rights) == m.From() {
+			return true
+		}
+	}
+	return false
+}
+
+// liftRefilled reports whether a ply decoded as a capture taken at its
+// piece's lift (liftOnly) had its square filled again after that lift
+// with no later ply landing there: the lift was a victim's, taken off
+// for a capture there (Bxf3: the f3 knight taken off, the bishop set
+// there, then taken off for Qxf3 was read as Bxh3 and Nf3xe5, both
+// landings unseen, with f3 filled and emptied as a touch).
+func (ds *decodeState) liftRefilled() bool {
+	r := ds.r
+	evs := r.log.evs
+	for i := 0; i < ds.n; i++ {
+		if !ds.liftOnly[i] {
+			continue
+		}
+		from := ds.seq[i].From()
+		landed := false
+		for j := i + 1; j < ds.n; j++ {
+			landed = landed || moveLanding(ds.seq[j]) == from || ds.seq[j].IsCastling() && ds.seq[j].CastlingRookTo() == from
+		}
+		if landed {
+			continue
+		}
+		raw := unrotSquare(from, r.orient)
+		for k := int(ds.takenAt[i]) + 1; k < len(evs); k++ {
+			if evs[k].Square == raw && evs[k].Kind == trace.On && !ds.touch[k] {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // oneEarly reports whether a board that has the squares extra filled and

@@ -1486,7 +1486,22 @@ func (r *Reconstructor) End(t int64, out []Output) []Output {
 	// right after it).
 	if r.state == statePlay || r.state == stateIrregular || r.state == stateSetup && r.sawStart {
 		r.makeView()
-		if best := r.explain(true, true); best >= 0 && r.cands[best].n > 0 && r.cands[best].back == 0 {
+		best := r.explain(true, true)
+		if best >= 0 && r.cands[best].n > 1 && r.cands[best].back == 0 && !r.clock {
+			// Plies the searches found from the board alone, their order
+			// lost: the ordered decoder, if it reads more plies from the
+			// changes in the order they came, is followed (8. Bc4 Bg4
+			// 9. h3 Bxf3 read as the search's 8. h3 Bxh3 9. Bc4, the same
+			// squares filled, g4 and f3 left as touches).
+			if m, ok := r.decodeOrdered(); ok && m.n > r.cands[best].n {
+				var done bool
+				if out, done = r.decode(r.lastChange, m.n, out); done {
+					return out
+				}
+				best = r.explain(true, true)
+			}
+		}
+		if best >= 0 && r.cands[best].n > 0 && r.cands[best].back == 0 {
 			out = r.note(out, NoteNoPress, r.lastChange, r.cands[best].moves[0].From().Bitboard(),
 				"the last move was not completed by a clock press; it stands on the board at the end")
 			out = r.adopt(best, r.lastChange, out)
