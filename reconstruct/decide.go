@@ -3232,7 +3232,12 @@ func (r *Reconstructor) pressInHand(t int64) bool {
 		// castling's king and rook may both be: O-O-O pressed 408 ms
 		// after the rook was lifted, d1 and c1 read filled 47 and 127
 		// ms after the press, was a clock press without a move.)
-		inHand = false
+		// Unless no capture nobody saw by either explains the board with
+		// the other knocked: then the piece is in the hand and its
+		// neighbour knocked (g3 pressed 48 ms before the pawn landed,
+		// the f1 bishop knocked off as it was lifted: a clock press
+		// without a move was alerted).
+		inHand = r.knockedBeside(P, d&lifted)
 	}
 
 	if r.sensor == trace.Occupancy && !inHand && castlingUnderway(P, d&lifted, d&^lifted&r.v.occ) {
@@ -3268,6 +3273,30 @@ func (r *Reconstructor) pressInHand(t int64) bool {
 		r.inHandUntil = max(oddUntil, carryUntil)
 	}
 	return inHand
+}
+
+// knockedBeside reports whether lifted, two squares of the side to move
+// in P emptied, no other square changed, are next to each other and
+// emptied within knockMs, and no capture nobody saw by the piece of
+// either explains the board with the other knocked off: a piece in the
+// hand and one its hand knocked.
+func (r *Reconstructor) knockedBeside(P *chess.Position, lifted chess.Bitboard) bool {
+	if lifted.Count() != 2 || r.v.diff(P) != lifted {
+		return false
+	}
+	a := lifted.First()
+	b := (lifted &^ a.Bitboard()).First()
+	ta, ok1 := r.lastOff(a)
+	tb, ok2 := r.lastOff(b)
+	if !ok1 || !ok2 || !chess.KingAttacks(a).Has(b) || max(ta, tb)-min(ta, tb) >= knockMs {
+		return false
+	}
+	for _, m := range r.legal(P).Moves() {
+		if lifted.Has(m.From()) && P.PieceAt(m.To()) != chess.NoPiece && !m.IsCastling() {
+			return false
+		}
+	}
+	return true
 }
 
 // ownOnOther reports whether another line the game keeps (a capture
