@@ -415,6 +415,9 @@ func (r *Reconstructor) replyBegins(ev *trace.Event, out []Output) []Output {
 			out, _ = r.decode(r.lastChange, maxCatchAhead+1, out)
 			return out
 		}
+		if r.replyTakesEarly(best, knock, s, on) {
+			knock = 0
+		}
 	}
 	if !on {
 		best = r.liftedIn(best, rotSquare(s, r.orient))
@@ -1759,6 +1762,38 @@ func (r *Reconstructor) seenMade(v chess.Square, off int64) bool {
 	return ok1 && ok2 && voff > off && on > voff
 }
 
+// replyTakesEarly reports whether knock, the square a knockedMove
+// explanation (cand best) holds knocked, is the reply's piece read lifted
+// before the move's landing, within a sweep of it, and s, lifted now,
+// that landing, which the piece can take: the reply's capture under way,
+// its piece read first in the sweep's order (a piece board read c4 lifted
+// 36 ms before ...Bxd5 landed, then d5 lifted for cxd5: c4 was alerted
+// out of place, and nothing after ply 10 was published).
+func (r *Reconstructor) replyTakesEarly(best int, knock chess.Bitboard, s chess.Square, on bool) bool {
+	c := &r.cands[best]
+	if on || knock == 0 || knock.More() || c.n != 1 || c.back != 0 || c.stale {
+		return false
+	}
+	m := c.moves[0]
+	after := r.lines[c.line].pos
+	after.MakeMove(m)
+	k, land := knock.First(), moveLanding(m)
+	if rotSquare(s, r.orient) != land || !after.ByColor(after.SideToMove()).Has(k) {
+		return false
+	}
+	off, ok1 := r.lastOff(k)
+	onT, ok2 := r.lastOn(land)
+	if !ok1 || !ok2 || off >= onT || onT-off > r.sweepMs() {
+		return false
+	}
+	for _, mv := range r.legal(&after).Moves() {
+		if mv.From() == k && mv.To() == land {
+			return true
+		}
+	}
+	return false
+}
+
 // replyLiftedFirst reports whether the board (still for AlertMs, or at
 // the next move's first change) is read by ix as move ix.move with a piece of the player to reply lifted (its
 // one misplaced square) after that move's piece but before its landing
@@ -2662,7 +2697,7 @@ func (r *Reconstructor) standReply(side chess.Color) bool {
 		gone &^= (ep ^ 8).Bitboard()
 	}
 	for e := gone; e != 0; e &= e - 1 {
-		if s := e.First(); liftedAfter(s) && !(r.pressBlank && r.ownOnOther(s, side)) {
+		if s := e.First(); liftedAfter(s) && !(r.pressBlank && r.sideOnOther(s, side)) {
 			// (On a board that showed no move at the press, not a
 			// square another line the game keeps has a piece of side's
 			// on: the presser's hand a moment behind, lifting it. 21.
@@ -3299,9 +3334,9 @@ func (r *Reconstructor) knockedBeside(P *chess.Position, lifted chess.Bitboard) 
 	return true
 }
 
-// ownOnOther reports whether another line the game keeps (a capture
+// sideOnOther reports whether another line the game keeps (a capture
 // nobody saw that took another piece) has a piece of side's on s.
-func (r *Reconstructor) ownOnOther(s chess.Square, side chess.Color) bool {
+func (r *Reconstructor) sideOnOther(s chess.Square, side chess.Color) bool {
 	for i := 1; i < len(r.lines); i++ {
 		if L := &r.lines[i]; !L.stale && L.pos.SideToMove() == r.lines[0].pos.SideToMove() {
 			if pc := L.pos.PieceAt(s); pc != chess.NoPiece && pc.Color() == side {

@@ -302,6 +302,7 @@ type Reconstructor struct {
 	// (blindVictimSq), no landing read yet.
 	blindVictim   physBoard
 	blindVictimSq chess.Square
+	blindVictimT  int64
 	// pressHeld: the move a waiting press completes, held at the lift of
 	// the piece it set down (pressHeldSq; NoSquare: none), liftAfterPress.
 	pressHeld    cand
@@ -576,7 +577,14 @@ func (r *Reconstructor) Feed(ev *trace.Event, out []Output) []Output {
 		// an illegal move, 3. Nf3-f5 pressed with the knight in the
 		// hand on an occupancy board: Nxe5 was published.)
 		s := rotSquare(ev.Square, r.orient)
-		if r.blindVictimSq != chess.NoSquare && s != r.blindVictimSq {
+		if r.blindVictimSq != chess.NoSquare && s != r.blindVictimSq && chess.KingAttacks(r.blindVictimSq).Has(s) &&
+			ev.T-r.blindVictimT < minQuickCarryMs && !r.lines[0].pos.Occupied().Has(s) {
+			// The piece lifted was knocked onto the next square, faster
+			// than a hand carries one (e4 knocked onto d5 72 ms after it
+			// left, as Qf4 landed after the press: Qxe4 was published):
+			// no victim; the landing is still to come.
+			r.blindVictimSq = chess.NoSquare
+		} else if r.blindVictimSq != chess.NoSquare && s != r.blindVictimSq {
 			out = r.decideBeforeVictim(out)
 		} else if !r.landsFromLifted(s) && r.anyLiftAfter(r.pressT) {
 			// The press waits for a piece in the hand that may land
@@ -908,12 +916,24 @@ func (r *Reconstructor) liftAfterPress(ev *trace.Event, out []Output) []Output {
 			r.makeView()
 			return out
 		}
-		if pc != chess.NoPiece && (pc.Color() == r.pressSide || r.ownOnOther(gs, r.pressSide)) && r.pressBlank && ev.T < r.aheadUntil() {
+		if pc != chess.NoPiece && (pc.Color() == r.pressSide || r.sideOnOther(gs, r.pressSide)) && r.pressBlank && ev.T < r.aheadUntil() {
 			// Nothing of the move but a victim taken off showed at the
 			// press, and the presser's own piece is lifted a moment
 			// after it: the hand behind the press, its mover (exd6
 			// pressed after d6 was emptied, e5 lifted 33 ms later:
 			// Bxd6 before it was amended to Bxa3 and Rxd7 published).
+			return out
+		}
+		if pc != chess.NoPiece && pc.Color() == r.pressSide && !r.pressBlank && r.blindOnSq == chess.NoSquare && ev.T < r.aheadUntil() &&
+			!r.sideOnOther(gs, r.pressSide.Other()) {
+			// Another piece of the presser's, lifted a moment after the
+			// press with the pressed piece still in the hand: that hand
+			// knocking it on the way to the landing (Bb3 pressed with
+			// the bishop in the hand, c2 knocked off 106 ms later and b3
+			// filled 49 ms after that: Bxb5, a capture nobody saw, was
+			// published). The landing decides. (Not where another
+			// history of a capture nobody saw has the opponent's piece:
+			// the victim, 15. Qxd8+ published as Qxc3, then Kxd8.)
 			return out
 		}
 		if r.blindOnSq == chess.NoSquare && r.blindVictimSq == chess.NoSquare && r.takesFromLifted(gs) {
@@ -923,7 +943,7 @@ func (r *Reconstructor) liftAfterPress(ev *trace.Event, out []Output) []Output {
 			// there 80 ms after: Rdxd5, a capture nobody saw, was
 			// published). Its landing there decides; any other change
 			// is judged on the board before this lift.
-			r.blindVictim, r.blindVictimSq = r.raw, gs
+			r.blindVictim, r.blindVictimSq, r.blindVictimT = r.raw, gs, ev.T
 			return out
 		}
 		if r.blindOnSq == chess.NoSquare {
