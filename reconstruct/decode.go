@@ -994,8 +994,18 @@ func (ds *decodeState) liftRefilled() bool {
 			continue
 		}
 		raw := unrotSquare(from, r.orient)
-		for k := int(ds.takenAt[i]) + 1; k < len(evs); k++ {
-			if evs[k].Square == raw && evs[k].Kind == trace.On && !ds.touch[k] {
+		lastOff := int64(-1)
+		for k := 0; k < len(evs); k++ {
+			if evs[k].Square != raw {
+				continue
+			}
+			if evs[k].Kind == trace.Off {
+				lastOff = evs[k].T
+				continue
+			}
+			// (Not the lift's contact chatter: filled again within
+			// bounceMs of being emptied.)
+			if k > int(ds.takenAt[i]) && !ds.touch[k] && evs[k].T-lastOff > bounceMs {
 				return true
 			}
 		}
