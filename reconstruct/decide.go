@@ -1764,21 +1764,23 @@ func (r *Reconstructor) seenMade(v chess.Square, off int64) bool {
 
 // replyTakesEarly reports whether knock, the square a knockedMove
 // explanation (cand best) holds knocked, is the reply's piece read lifted
-// before the move's landing, within a sweep of it, and s, lifted now,
-// that landing, which the piece can take: the reply's capture under way,
-// its piece read first in the sweep's order (a piece board read c4 lifted
-// 36 ms before ...Bxd5 landed, then d5 lifted for cxd5: c4 was alerted
-// out of place, and nothing after ply 10 was published).
+// before the move's landing, within a sweep of it, on a colour or piece
+// board, and s, changed now, a square that piece goes to or takes on:
+// the reply under way, its piece read first in the sweep's order (a
+// piece board read c4 lifted 36 ms before ...Bxd5 landed, then d5 lifted
+// for cxd5: c4 was alerted out of place, and nothing after ply 10 was
+// published; d6 lifted 67 ms before ...Qe8 was read down, then f8 for
+// Bxf8: the same).
 func (r *Reconstructor) replyTakesEarly(best int, knock chess.Bitboard, s chess.Square, on bool) bool {
 	c := &r.cands[best]
-	if on || knock == 0 || knock.More() || c.n != 1 || c.back != 0 || c.stale {
+	if knock == 0 || knock.More() || c.n != 1 || c.back != 0 || c.stale || r.sensor == trace.Occupancy {
 		return false
 	}
 	m := c.moves[0]
 	after := r.lines[c.line].pos
 	after.MakeMove(m)
-	k, land := knock.First(), moveLanding(m)
-	if rotSquare(s, r.orient) != land || !after.ByColor(after.SideToMove()).Has(k) {
+	k, land, gs := knock.First(), moveLanding(m), rotSquare(s, r.orient)
+	if !after.ByColor(after.SideToMove()).Has(k) {
 		return false
 	}
 	off, ok1 := r.lastOff(k)
@@ -1787,7 +1789,7 @@ func (r *Reconstructor) replyTakesEarly(best int, knock chess.Bitboard, s chess.
 		return false
 	}
 	for _, mv := range r.legal(&after).Moves() {
-		if mv.From() == k && mv.To() == land {
+		if mv.From() == k && (mv.To() == gs || victimSquare(mv) == gs) {
 			return true
 		}
 	}

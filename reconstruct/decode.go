@@ -829,7 +829,8 @@ func (ds *decodeState) search(i int, p chess.Position, pb physBoard, prevT int64
 				}
 				continue
 			}
-			if ds.slidStep(first, i, &p, m) || r.sensor == trace.Occupancy && evs[i].Kind == trace.Off && rotSquare(evs[i].Square, r.orient) == m.From() && p.PieceAt(m.To()) != chess.NoPiece {
+			if ds.slidStep(first, i, &p, m) || r.sensor == trace.Occupancy && evs[i].Kind == trace.Off && rotSquare(evs[i].Square, r.orient) == m.From() && p.PieceAt(m.To()) != chess.NoPiece ||
+				ds.touchedDownOnWay(i, &p, m) {
 				// (And a capture nobody saw land, taken at its piece's
 				// lift: only if waiting explains nothing. 19. Bxe6, d5
 				// lifted, the bishop taken off e6 and d5's piece set
@@ -1051,7 +1052,14 @@ func (ds *decodeState) readEarly(first, i int, m chess.Move, q *chess.Position, 
 	}
 	sq := d.First()
 	lifted := q.ByColor(q.SideToMove()).Has(sq)
-	if !lifted && q.Occupied().Has(sq) {
+	// Or the reply's victim, a piece of the mover's it can take, read
+	// taken off up to a sweep before the landing (Kh1 read landing 70 ms
+	// after f7 was read emptied for ...Rxf7 on a 250 ms sweep: the game
+	// was lost from there).
+	// (Not m's own landing: its piece never read there, a promotion's
+	// piece read next would be lost, exf1=N read as exf1=Q.)
+	victim := !lifted && q.Occupied().Has(sq) && sq != moveLanding(m) && r.canCapture(q, sq)
+	if !lifted && !victim && q.Occupied().Has(sq) {
 		return false
 	}
 	raw := unrotSquare(sq, r.orient)
@@ -1059,6 +1067,9 @@ func (ds *decodeState) readEarly(first, i int, m chess.Move, q *chess.Position, 
 		e := &evs[j]
 		if e.Square != raw {
 			continue
+		}
+		if victim {
+			return e.Kind == trace.Off && evs[i].T-e.T <= r.sweepMs()
 		}
 		if lifted {
 			// (Or a quick carry more, away from where m's hand went: the
@@ -1320,6 +1331,40 @@ func (ds *decodeState) take(i int, p *chess.Position, m chess.Move, quick, pushe
 		return true
 	}
 	ds.n--
+	return false
+}
+
+// touchedDownOnWay reports, on colour and piece boards, whether change i
+// sets m's piece on its landing only to lift it again within a touch-down
+// (maxTouchMs and a sweep) and set it, the next change, on another
+// square the same piece can reach from m's: a touch-down on its way,
+// tried as the move only if waiting finds nothing (...d7-d5 touched down
+// on d6, read there for 200 ms by a 250 ms sweep, then exd6 e.p. and
+// cxd6 were read as ...d6 exd6 cxd6, the same position).
+func (ds *decodeState) touchedDownOnWay(i int, p *chess.Position, m chess.Move) bool {
+	r := ds.r
+	evs := r.log.evs
+	to := unrotSquare(m.To(), r.orient)
+	if r.sensor == trace.Occupancy || m.IsCastling() || evs[i].Kind != trace.On || evs[i].Square != to {
+		return false
+	}
+	pc := p.PieceAt(m.From())
+	j := i + 1
+	for j < len(evs) && evs[j].Square != to {
+		j++
+	}
+	if j >= len(evs) || evs[j].Kind != trace.Off || evs[j].T-evs[i].T > maxTouchMs+r.sweepMs() || j+1 >= len(evs) {
+		return false
+	}
+	e := &evs[j+1]
+	if e.Kind != trace.On || !e.HasColour || e.Piece.Color() != pc.Color() || e.HasPieces && e.Piece != pc {
+		return false
+	}
+	for _, mv := range r.legal(p).Moves() {
+		if mv.From() == m.From() && mv.To() == rotSquare(e.Square, r.orient) && mv != m {
+			return true
+		}
+	}
 	return false
 }
 
