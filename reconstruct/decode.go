@@ -955,6 +955,44 @@ func (ds *decodeState) inHandLast() bool {
 	return evs[len(evs)-1].Kind == trace.Off
 }
 
+// landedElsewhere reports whether the first square filled after ply i's
+// lift (a capture taken at its piece's lift, liftOnly; p the position
+// before it), before the next ply was taken, its lift's chatter aside,
+// is an empty square that piece can move to: its landing, not the
+// capture (16... Qh4 read as Qxf4 at f6's lift, h4 filled 384 ms later
+// as a stray).
+func (ds *decodeState) landedElsewhere(i int, p *chess.Position) bool {
+	r := ds.r
+	evs := r.log.evs
+	m := ds.seq[i]
+	from := unrotSquare(m.From(), r.orient)
+	end := len(evs)
+	if i+1 < ds.n {
+		end = int(ds.takenAt[i+1])
+	}
+	lastOff := evs[ds.takenAt[i]].T
+	for k := int(ds.takenAt[i]) + 1; k < end; k++ {
+		e := &evs[k]
+		if e.Square == from && e.Kind == trace.Off {
+			lastOff = e.T
+		}
+		if e.Kind != trace.On || ds.touch[k] || e.Square == from && e.T-lastOff <= bounceMs {
+			continue
+		}
+		s := rotSquare(e.Square, r.orient)
+		if p.PieceAt(s) != chess.NoPiece || s == m.To() {
+			return false
+		}
+		for _, mv := range r.legal(p).Moves() {
+			if mv.From() == m.From() && mv.To() == s {
+				return true
+			}
+		}
+		return false
+	}
+	return false
+}
+
 // castlingRookMove reports whether m moves a rook of a castling right
 // the side to move in p holds, and fell is that side's king: the king
 // lifted for the castling, not knocked by the rook's hand (Chess960
@@ -982,9 +1020,16 @@ func castlingRookMove(p *chess.Position, m chess.Move, fell chess.Bitboard) bool
 func (ds *decodeState) liftRefilled() bool {
 	r := ds.r
 	evs := r.log.evs
+	p := r.lines[0].pos
 	for i := 0; i < ds.n; i++ {
+		if i > 0 {
+			p.MakeMove(ds.seq[i-1])
+		}
 		if !ds.liftOnly[i] {
 			continue
+		}
+		if ds.landedElsewhere(i, &p) {
+			return true
 		}
 		from := ds.seq[i].From()
 		landed := false
