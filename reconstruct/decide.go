@@ -415,7 +415,7 @@ func (r *Reconstructor) replyBegins(ev *trace.Event, out []Output) []Output {
 			out, _ = r.decode(r.lastChange, maxCatchAhead+1, out)
 			return out
 		}
-		if r.replyTakesEarly(best, knock, s, on) {
+		if r.replyTakesEarly(best, knock, s) {
 			knock = 0
 		}
 	}
@@ -1771,7 +1771,7 @@ func (r *Reconstructor) seenMade(v chess.Square, off int64) bool {
 // for cxd5: c4 was alerted out of place, and nothing after ply 10 was
 // published; d6 lifted 67 ms before ...Qe8 was read down, then f8 for
 // Bxf8: the same).
-func (r *Reconstructor) replyTakesEarly(best int, knock chess.Bitboard, s chess.Square, on bool) bool {
+func (r *Reconstructor) replyTakesEarly(best int, knock chess.Bitboard, s chess.Square) bool {
 	c := &r.cands[best]
 	if knock == 0 || knock.More() || c.n != 1 || c.back != 0 || c.stale || r.sensor == trace.Occupancy {
 		return false
@@ -3314,9 +3314,9 @@ func (r *Reconstructor) pressInHand(t int64) bool {
 
 // knockedBeside reports whether lifted, two squares of the side to move
 // in P emptied, no other square changed, are next to each other and
-// emptied within knockMs, and no capture nobody saw by the piece of
-// either explains the board with the other knocked off: a piece in the
-// hand and one its hand knocked.
+// emptied within knockMs, and neither piece has a capture (which, its
+// victim swapped unseen, would show the board as a move made and the
+// other knocked): a piece in the hand and one its hand knocked.
 func (r *Reconstructor) knockedBeside(P *chess.Position, lifted chess.Bitboard) bool {
 	if lifted.Count() != 2 || r.v.diff(P) != lifted {
 		return false
