@@ -113,7 +113,8 @@ func (pb *physBoard) apply(ev *logEvent) {
 }
 
 type decodeState struct {
-	r *Reconstructor
+	r     *Reconstructor
+	start *chess.Position // the position the search begins from
 	// ready: no move is taken whose first change came sooner after the
 	// move before.
 	ready int64
@@ -215,7 +216,7 @@ func (r *Reconstructor) takenThrough(start *chess.Position, moves []chess.Move) 
 	if !r.log.ok || len(r.log.evs) == 0 || len(moves) == 0 || len(moves) > maxDecodePlies {
 		return -1
 	}
-	ds := decodeState{r: r, want: moves, prefix: true, knockAt: -1, leftAt: -1, ex: r.excused(start)}
+	ds := decodeState{r: r, want: moves, prefix: true, knockAt: -1, leftAt: -1, ex: r.excused(start), start: start}
 	ds.findAway()
 	ds.search(0, *start, r.log.start, -1, chess.NoSquare, 0)
 	if !ds.found || ds.n != len(moves) {
@@ -229,7 +230,7 @@ func (r *Reconstructor) decodeWant(ready int64, want []chess.Move) (catchMatch, 
 	if !r.log.ok || len(r.log.evs) == 0 || len(r.lines) == 0 {
 		return catchMatch{}, false
 	}
-	ds := decodeState{r: r, ready: ready, want: want, knockAt: -1, leftAt: -1, ex: r.excused(&r.lines[0].pos)}
+	ds := decodeState{r: r, ready: ready, want: want, knockAt: -1, leftAt: -1, ex: r.excused(&r.lines[0].pos), start: &r.lines[0].pos}
 	ds.findAway()
 	pb := r.log.start
 	ds.search(0, r.lines[0].pos, pb, -1, chess.NoSquare, 0)
@@ -1020,7 +1021,7 @@ func castlingRookMove(p *chess.Position, m chess.Move, fell chess.Bitboard) bool
 func (ds *decodeState) liftRefilled() bool {
 	r := ds.r
 	evs := r.log.evs
-	p := r.lines[0].pos
+	p := *ds.start
 	for i := 0; i < ds.n; i++ {
 		if i > 0 {
 			p.MakeMove(ds.seq[i-1])
