@@ -3390,10 +3390,18 @@ func (r *Reconstructor) illegalByMover(ix *inexact) bool {
 // penalty).
 func (r *Reconstructor) landedInHand(P *chess.Position, side chess.Color) bool {
 	after := r.changedAfter(r.pressT)
+	r.makeView()
+	if r.pressBlank {
+		// Nothing of the move but a victim taken off showed at the
+		// press: the presser's pieces lifted after it are its hand a
+		// moment behind, the mover, not the reply's (Nxd4 pressed with
+		// d4 emptied, f3 lifted 63 ms later: a clock press without a
+		// move was penalised as the knight was carried).
+		after &^= P.ByColor(side) &^ r.v.occ
+	}
 	if after == 0 {
 		return true
 	}
-	r.makeView()
 	filled := after & r.v.occ &^ P.Occupied()
 	lifted := P.ByColor(side) &^ r.v.occ
 	return after == filled && castlingLifted(P, lifted) && filled.Count() < lifted.Count()
