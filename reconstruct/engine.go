@@ -909,12 +909,7 @@ func (r *Reconstructor) liftAfterPress(ev *trace.Event, out []Output) []Output {
 		pc := r.lines[0].pos.PieceAt(gs)
 		if r.blindOnSq != chess.NoSquare && ev.T-r.blindOnT <= slideLiftMs &&
 			chess.KingAttacks(r.blindOnSq).Has(gs) && pc != chess.NoPiece && pc.Color() != r.pressSide {
-			cur := r.raw
-			r.setRaw(r.blindOn)
-			out = r.decidePress(out)
-			r.setRaw(cur)
-			r.makeView()
-			return out
+			return r.decidePressOn(r.blindOn, out)
 		}
 		if pc != chess.NoPiece && (pc.Color() == r.pressSide || r.sideOnOther(gs, r.pressSide)) && r.pressBlank && ev.T < r.aheadUntil() {
 			// Nothing of the move but a victim taken off showed at the
@@ -1456,8 +1451,14 @@ func (r *Reconstructor) decideBeforeVictim(out []Output) []Output {
 	if r.blindVictimSq == chess.NoSquare {
 		return r.decidePress(out)
 	}
+	return r.decidePressOn(r.blindVictim, out)
+}
+
+// decidePressOn decides the pending press on raw board b, an earlier
+// reading, and goes on from the board as it is.
+func (r *Reconstructor) decidePressOn(b physBoard, out []Output) []Output {
 	cur := r.raw
-	r.setRaw(r.blindVictim)
+	r.setRaw(b)
 	out = r.decidePress(out)
 	r.setRaw(cur)
 	r.makeView()
