@@ -330,8 +330,13 @@ drain:
 	a := conn.Publish(Message{Topic: Topic(p.board, LeafStatus), Payload: b, QoS: 1, Retain: true})
 	select {
 	case <-a.Done():
+		if err := a.Err(); err != nil {
+			p.log.Warn("the broker refused the offline status; viewers keep the last one", "err", err)
+		}
 	case <-time.After(stopGrace):
+		p.log.Warn("the broker did not acknowledge the offline status in time; viewers may keep the last one", "wait", stopGrace)
 	case <-conn.Lost():
+		p.log.Warn("the connection dropped before the offline status was acknowledged; viewers get the will")
 	}
 	conn.Close()
 }

@@ -194,7 +194,7 @@ func TestRunEndToEnd(t *testing.T) {
 	time.Sleep(300 * time.Millisecond)
 	mu.Lock()
 	if lastStatus.Online {
-		t.Errorf("the board's last status still says online: %+v", lastStatus)
+		t.Errorf("the board's last status still says online: %+v\n%s", lastStatus, tail(stderr.String(), 20))
 	}
 	mu.Unlock()
 }

@@ -192,6 +192,7 @@ topic read chess/v1/#
 // Embedded is the running broker.
 type Embedded struct {
 	srv   *mqtt.Server
+	fan   *fanoutHook
 	addrs []string
 	kinds []string
 }
@@ -232,7 +233,11 @@ func Start(cfg Config) (*Embedded, error) {
 	if err := srv.AddHook(h, nil); err != nil {
 		return nil, fmt.Errorf("broker: %w", err)
 	}
-	e := &Embedded{srv: srv}
+	fan := &fanoutHook{pending: map[*mqtt.Client]int{}}
+	if err := srv.AddHook(fan, nil); err != nil {
+		return nil, fmt.Errorf("broker: %w", err)
+	}
+	e := &Embedded{srv: srv, fan: fan}
 	for i, l := range cfg.Listeners {
 		id := fmt.Sprintf("%s%d", l.Kind, i)
 		h.byID[id] = l
@@ -330,7 +335,7 @@ func (e *Embedded) drain(stall, limit time.Duration) {
 	deadline := start.Add(limit)
 	lastProgress, lastLeft := start, -1
 	for {
-		left := 0
+		left := e.fan.left()
 		for _, cl := range e.srv.Clients.GetAll() {
 			if !cl.Net.Inline && !cl.Closed() {
 				left += cl.State.Inflight.Len()
@@ -349,6 +354,58 @@ func (e *Embedded) drain(stall, limit time.Duration) {
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
+}
+
+// fanoutHook counts, per client, the publications mochi has taken but not
+// yet handed to the subscribers' queues. mochi writes a QoS 1 PUBACK before
+// that fan-out, so a board can be told its "offline" status arrived and
+// disconnect while the status is still on its way to the queues Close
+// drains; registered after authHook, it sees only what that let through.
+type fanoutHook struct {
+	mqtt.HookBase
+	mu      sync.Mutex
+	pending map[*mqtt.Client]int
+}
+
+func (h *fanoutHook) ID() string { return "boardd-fanout" }
+
+func (h *fanoutHook) Provides(b byte) bool { return b == mqtt.OnPublish || b == mqtt.OnPublished }
+
+func (h *fanoutHook) OnPublish(cl *mqtt.Client, pk packets.Packet) (packets.Packet, error) {
+	if !cl.Net.Inline { // an inline publish is fanned out before it returns
+		h.mu.Lock()
+		h.pending[cl]++
+		h.mu.Unlock()
+	}
+	return pk, nil
+}
+
+func (h *fanoutHook) OnPublished(cl *mqtt.Client, _ packets.Packet) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if n := h.pending[cl]; n > 1 {
+		h.pending[cl] = n - 1
+	} else {
+		delete(h.pending, cl)
+	}
+}
+
+// left is how many taken publications still wait for their fan-out. A
+// closed client has none: mochi reads a client's packets in order, so it
+// has fanned out all it took before it read the DISCONNECT, and one that
+// failed on its acknowledgement is never fanned out.
+func (h *fanoutHook) left() int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	n := 0
+	for cl, k := range h.pending {
+		if cl.Closed() {
+			delete(h.pending, cl)
+			continue
+		}
+		n += k
+	}
+	return n
 }
 
 // authHook authenticates and authorises clients with Config's passwords
