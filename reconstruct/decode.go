@@ -732,7 +732,7 @@ func (ds *decodeState) search(i int, p chess.Position, pb physBoard, prevT int64
 				continue
 			}
 			k, unseenLift := 0, false
-			if m.IsPromotion() && m.Promotion() != r.promoGuess() {
+			if m.IsPromotion() && m.Promotion() != r.promoExpect(&p, m, i+1) {
 				if r.sensor != trace.PieceSensor {
 					continue
 				}
@@ -1296,7 +1296,7 @@ func (ds *decodeState) pushedOffEarly(first int, p *chess.Position, pb physBoard
 	p.GenerateLegal(&ml)
 	for _, m := range ml.Moves() {
 		if m.From() != from || m.IsEnPassant() || m.IsCastling() || p.PieceAt(m.To()) == chess.NoPiece || !ds.allowed(m, 0) ||
-			m.IsPromotion() && m.Promotion() != r.promoGuess() {
+			m.IsPromotion() && m.Promotion() != r.promoExpect(p, m, first) {
 			continue
 		}
 		if ds.take(first-1, p, m, false, false, pb, 0) {
@@ -1462,16 +1462,16 @@ func (ds *decodeState) recaptured(first, i int, p *chess.Position, ml *chess.Mov
 	r := ds.r
 	evs := r.log.evs
 	gs := rotSquare(evs[i].Square, r.orient)
-	// (A promotion's piece taken at once was never read: the input's
-	// choice, or the queen, before the others, which only a piece board
-	// tries.)
+	// (A promotion's piece taken at once was read only if a sweep caught
+	// it standing: that piece, else the input's choice or the queen,
+	// before the others, which only a piece board tries.)
 	for pass := 0; pass < 2; pass++ {
 		for _, m1 := range ml.Moves() {
 			j1 := ds.lastLift(first, i, m1.From())
 			if m1.To() != gs || m1.IsCastling() || j1 < 0 || !ds.allowed(m1, 0) {
 				continue
 			}
-			if other := m1.IsPromotion() && m1.Promotion() != r.promoGuess(); other != (pass == 1) || other && r.sensor != trace.PieceSensor {
+			if other := m1.IsPromotion() && m1.Promotion() != r.promoExpect(p, m1, i+1); other != (pass == 1) || other && r.sensor != trace.PieceSensor {
 				continue
 			}
 			q1 := *p

@@ -115,6 +115,41 @@ func (r *Reconstructor) promoCostIn(t chess.PieceType, later []chess.Move) int {
 	return costPromoRB
 }
 
+// promoRead is the piece a piece board read set down on m's square, of
+// colour c and a type a pawn promotes to, first after the pawn's last lift
+// among the first upto logged changes: the promotion's piece, even when it
+// was taken before any decision saw it stand (NoPieceType if none was
+// read, or the log was lost).
+func (r *Reconstructor) promoRead(m chess.Move, c chess.Color, upto int) chess.PieceType {
+	if r.sensor != trace.PieceSensor || !r.log.ok {
+		return chess.NoPieceType
+	}
+	from, to := unrotSquare(m.From(), r.orient), unrotSquare(m.To(), r.orient)
+	read, lifted := chess.NoPieceType, false
+	for i := range r.log.evs[:min(upto, len(r.log.evs))] {
+		ev := &r.log.evs[i]
+		switch {
+		case ev.Kind == trace.Off && ev.Square == from:
+			read, lifted = chess.NoPieceType, true
+		case lifted && read == chess.NoPieceType && ev.Kind == trace.On && ev.Square == to && ev.HasPieces && ev.Piece.Color() == c:
+			switch t := ev.Piece.Type(); t {
+			case chess.Knight, chess.Bishop, chess.Rook, chess.Queen:
+				read = t
+			}
+		}
+	}
+	return read
+}
+
+// promoExpect is the promotion piece tried first for m from p among the
+// first upto logged changes: the one a piece board read, else the guess.
+func (r *Reconstructor) promoExpect(p *chess.Position, m chess.Move, upto int) chess.PieceType {
+	if t := r.promoRead(m, p.SideToMove(), upto); t != chess.NoPieceType {
+		return t
+	}
+	return r.promoGuess()
+}
+
 // moveSquares are the squares a hand must change to make m in p, and
 // those whose occupancy does not change although a piece must have been
 // lifted there (a capture's victim, overlapping Chess960 castling).
@@ -287,7 +322,15 @@ func (r *Reconstructor) seqCost(p *chess.Position, lastTo chess.Square, moves []
 			castleRooks |= r.sameCastlingKing(q, m)
 		}
 		if m.IsPromotion() {
-			cost += r.promoCostIn(m.Promotion(), moves[i+1:])
+			if read := r.promoRead(m, q.SideToMove(), len(r.log.evs)); read != chess.NoPieceType {
+				// A piece board read the piece set down (a8=B Rxa8: the
+				// bishop stood one sweep).
+				if m.Promotion() != read {
+					cost += costPromoOther
+				}
+			} else {
+				cost += r.promoCostIn(m.Promotion(), moves[i+1:])
+			}
 		}
 		// Moves found together (re-synchronisation) should come in the order
 		// their pieces were lifted, and be seen at all: a piece put on an
