@@ -743,7 +743,21 @@ func (ds *decodeState) search(i int, p chess.Position, pb physBoard, prevT int64
 				k = 1
 			}
 			var fell chess.Bitboard
-			if occ := p.OccupancyAfter(m); occ != v.occ|away&occ&p.Occupied() && (r.sensor == trace.Occupancy && !ds.liftedEarly(first, i, &p, p.SideToMove().Other(), m, occ&^v.occ, v.occ&^occ) || r.sensor != trace.Occupancy && !oneEarly(v.occ&^occ, occ&^(v.occ|away))) {
+			occ := p.OccupancyAfter(m)
+			// (A square an alert named out of place, m's and changed
+			// since the move before, shows what the game has there after
+			// m too: accepted either way, it does not keep its piece from
+			// moving, dxc5 from d4 held as knocked. Unchanged, it shows
+			// no move: Nf5 onto a pawn knocked there and left.)
+			vo := v.occ
+			if ds.ex != 0 {
+				for b := ds.ex & (m.From().Bitboard() | m.To().Bitboard()); b != 0; b &= b - 1 {
+					if sq := b.First(); ds.lastChange(first, i+1, sq) >= 0 {
+						vo = vo&^sq.Bitboard() | occ&sq.Bitboard()
+					}
+				}
+			}
+			if occ != vo|away&occ&p.Occupied() && (r.sensor == trace.Occupancy && !ds.liftedEarly(first, i, &p, p.SideToMove().Other(), m, occ&^vo, vo&^occ) || r.sensor != trace.Occupancy && !oneEarly(vo&^occ, occ&^(vo|away))) {
 				// (On colour and piece boards one square of the position
 				// after m seen empty may be the reply's piece lifted
 				// early, or one seen filled its piece on its way:
@@ -752,7 +766,7 @@ func (ds *decodeState) search(i int, p chess.Position, pb physBoard, prevT int64
 				// its landing (this change, a piece set down), none of its
 				// squares: its hand knocked that piece off (put back
 				// later), and m is made.
-				if fell = occ &^ v.occ; r.sensor != trace.Occupancy || knocked != 0 || v.occ&^occ != 0 || fell.More() ||
+				if fell = occ &^ vo; r.sensor != trace.Occupancy || knocked != 0 || vo&^occ != 0 || fell.More() ||
 					evs[i].Kind != trace.On || !ds.knockedNear(first, i, &p, m, fell.First()) || castlingRookMove(&p, m, fell) {
 					continue
 				}
@@ -802,6 +816,7 @@ func (ds *decodeState) search(i int, p chess.Position, pb physBoard, prevT int64
 			q := p
 			q.MakeMove(m)
 			w := v
+			w.occ = vo
 			if fell|away != 0 {
 				w.occ |= fell | away&q.Occupied()&p.Occupied()
 			}
