@@ -727,6 +727,15 @@ func (ds *decodeState) search(i int, p chess.Position, pb physBoard, prevT int64
 		var rank [16]int
 		var falls [16]chess.Bitboard
 		nf := 0
+		// liftedBack: on occupancy boards, squares lifted since the move
+		// before and filled again as the game has them: a move that
+		// lifted there comes before one that leaves them a touch (a
+		// Chess960 O-O-O, king d1 to c1 and rook a1 to d1, before Rc1
+		// with the king touched).
+		var liftedBack chess.Bitboard
+		if r.sensor == trace.Occupancy {
+			liftedBack = inHand & v.occ & p.Occupied()
+		}
 		for _, m := range ml.Moves() {
 			if !ds.allowed(m, 0) {
 				continue
@@ -779,7 +788,7 @@ func (ds *decodeState) search(i int, p chess.Position, pb physBoard, prevT int64
 				// its, not a touch (Kd8 was published for O-O-O).
 				k++
 			}
-			if all, _ := moveSquares(&p, m); touched&^all != 0 {
+			if all, _ := moveSquares(&p, m); (touched|liftedBack)&^all != 0 {
 				k++
 			}
 			if r.sensor == trace.Occupancy {

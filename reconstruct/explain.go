@@ -320,6 +320,14 @@ func (r *Reconstructor) seqCost(p *chess.Position, lastTo chess.Square, moves []
 			// any piece's: there seed 2 of the stress grid had 12 more
 			// games behind.)
 			castleRooks |= r.sameCastlingKing(q, m)
+		} else if !m.IsCastling() && r.sensor == trace.Occupancy && lifted && q.PieceAt(from).Type() == chess.Rook && q.Castling()&castleRights(q.SideToMove()) != 0 &&
+			r.kingHeldAround(q, lift, to) {
+			// On an occupancy board only when the king was lifted before
+			// the rook and its square filled again after the rook's
+			// landing: one hand holding the king through the whole rook
+			// move is castling (a touch of the king that encloses a
+			// rook move would bind the player to move the king, 4.3).
+			castleRooks |= r.sameCastlingKing(q, m)
 		}
 		if m.IsPromotion() {
 			if read := r.promoRead(m, q.SideToMove(), len(r.log.evs)); read != chess.NoPieceType {
@@ -789,6 +797,17 @@ func (r *Reconstructor) sameCastlingKing(q *chess.Position, m chess.Move) chess.
 		return 0
 	}
 	return castlingsLike(q, m, false)
+}
+
+// kingHeldAround reports whether the king of the player to move in q was
+// lifted before lift, a rook's, and its square filled again only after
+// the rook's landing on to was seen.
+func (r *Reconstructor) kingHeldAround(q *chess.Position, lift int64, to chess.Square) bool {
+	k := q.KingSquare(q.SideToMove())
+	off, ok1 := r.firstOff(k)
+	back, ok2 := r.lastOn(k)
+	land, ok3 := r.firstOn(to)
+	return ok1 && ok2 && ok3 && off < lift && back > land
 }
 
 // castleFile reports whether a castling sets a king or rook down on file
