@@ -503,6 +503,15 @@ func (r *Reconstructor) seqCost(p *chess.Position, lastTo chess.Square, moves []
 			prevDone = t
 		} else if t, ok := r.firstOn(land); ok && !later && !other {
 			prevDone = t
+		} else if ok && later && r.sensor == trace.Occupancy && nl == 0 && !m.IsCastling() && lifted && t > lift && i+1 < len(moves) && moves[i+1].To() == land {
+			// A quiet move's square, empty before it, first filled after
+			// its lift, and the next move captures there: that filling
+			// was its landing, the capture's own changes come after it
+			// (Rh5 down 87 ms before h3 was lifted for Rxh5, on a 10 ms
+			// scan: not a carry assumed from f5's lift, which made the
+			// recapture look begun before Rh5 was down, and Rxf4 with
+			// the pawn pushed off unseen was published).
+			prevDone, prevOn = t, t
 		} else if t := lift; lifted {
 			// Not seen landing (a capture faster than a scan): the hand
 			// still had to carry the piece there.
