@@ -335,13 +335,17 @@ func (ds *decodeState) findAway() {
 	var set, cleared [maxLogEvents]chess.Bitboard
 	var stops [4][2]int
 	var astray chess.Bitboard // raw squares
+	var lifted [maxLogEvents]liftedPiece
 	for i := range evs {
 		ev := &evs[i]
 		b := ev.Square.Bitboard()
+		if ev.Kind == trace.Off {
+			lifted[i] = liftedPiece{ok: pb.colourKnown&b != 0, white: pb.white&b != 0, pc: pb.pieces[ev.Square], known: pb.pieceKnown&b != 0}
+		}
 		if ev.Kind == trace.On {
 			away &^= b
 		} else if j := next[i]; j >= 0 && evs[j].Kind == trace.On && pb.putBack(ev.Square, &evs[j]) {
-			if elsewhere, n := detour(evs, i, int(j), pb, stops[:], r.sweepMs()); !elsewhere {
+			if elsewhere, n := detour(evs, i, int(j), pb, stops[:], r.sweepMs(), inAir(evs, lifted[:], i)); !elsewhere {
 				away |= b
 				ds.touch[i], ds.touch[j] = true, true
 				for _, st := range stops[:n] {
@@ -449,7 +453,7 @@ func (ds *decodeState) findKnockedOnto() {
 // the changes that set it down and lifted it on the way (n of them; more
 // than stops holds are taken for a piece gone elsewhere). pb is the board
 // before change i.
-func detour(evs []logEvent, i, j int, pb physBoard, stops [][2]int, sweep int64) (elsewhere bool, n int) {
+func detour(evs []logEvent, i, j int, pb physBoard, stops [][2]int, sweep int64, air int) (elsewhere bool, n int) {
 	s := evs[i].Square
 	b := s.Bitboard()
 	white, pc, known := pb.white&b != 0, pb.pieces[s], pb.pieceKnown&b != 0
@@ -463,25 +467,59 @@ func detour(evs []logEvent, i, j int, pb physBoard, stops [][2]int, sweep int64)
 	for k := i - 1; k >= 0 && evs[i].T-evs[k].T <= sweep; k-- {
 		if e := &evs[k]; e.Kind == trace.On && e.HasColour && chess.KingAttacks(s).Has(e.Square) && pb.occ.Has(e.Square) &&
 			same(e.Piece.Color() == chess.White, e.Piece, e.HasPieces) {
-			if elsewhere, n := walkDetour(evs, i, j, pb, stops, same, e.Square, k); !elsewhere {
+			if elsewhere, n := walkDetour(evs, i, j, pb, stops, same, e.Square, k, air); !elsewhere {
 				return false, n
 			}
 			break
 		}
 	}
-	return walkDetour(evs, i, j, pb, stops, same, chess.NoSquare, 0)
+	return walkDetour(evs, i, j, pb, stops, same, chess.NoSquare, 0, air)
+}
+
+// liftedPiece is what a sweep last told of the piece a lift took up.
+type liftedPiece struct {
+	ok, white, known bool // colour told; white; piece told
+	pc               chess.Piece
+}
+
+// inAir is how many pieces like the one change i lifts (its colour, on
+// piece boards its piece) were lifted up to knockMs before it and not set
+// down since: a hand carrying one of them may have knocked this one (Ke6
+// lifted from f6 11 ms before f7 was knocked off: the king's landing on
+// e6 is no knocked pawn set down there).
+func inAir(evs []logEvent, lifted []liftedPiece, i int) int {
+	li := &lifted[i]
+	if !li.ok {
+		return 0
+	}
+	lo := i
+	for lo > 0 && evs[i].T-evs[lo-1].T <= knockMs {
+		lo--
+	}
+	n := 0
+	for k := lo; k < i; k++ {
+		e, lk := &evs[k], &lifted[k]
+		switch {
+		case e.Kind == trace.Off && lk.ok && lk.white == li.white && (!li.known || !lk.known || lk.pc == li.pc):
+			n++
+		case e.Kind == trace.On && n > 0 && e.HasColour && (e.Piece.Color() == chess.White) == li.white && (!li.known || !e.HasPieces || e.Piece == li.pc):
+			n--
+		}
+	}
+	return n
 }
 
 // walkDetour is detour's walk from change i to j, the piece lifted by i
 // standing on at (set there by change atOn) unless at is NoSquare.
-func walkDetour(evs []logEvent, i, j int, pb physBoard, stops [][2]int, same func(bool, chess.Piece, bool) bool, at chess.Square, atOn int) (elsewhere bool, n int) {
+func walkDetour(evs []logEvent, i, j int, pb physBoard, stops [][2]int, same func(bool, chess.Piece, bool) bool, at chess.Square, atOn, air int) (elsewhere bool, n int) {
 	inHand := at == chess.NoSquare
 	pb.apply(&evs[i])
 	// ahead: a square such a piece was set down on (change aheadOn) while
 	// it stood on at, none in the air: it, slid on, read before at
 	// emptied.
 	ahead, aheadOn := chess.NoSquare, 0
-	others := 0 // pieces like it lifted since, not set down yet
+	others := air       // pieces like it lifted since (or in the air at i), not set down yet
+	otherT := int64(-1) // when the last of them was lifted since i (-1: none)
 	for k := i + 1; k < j; k++ {
 		ev := &evs[k]
 		kb := ev.Square.Bitboard()
@@ -501,9 +539,18 @@ func walkDetour(evs []logEvent, i, j int, pb physBoard, stops [][2]int, same fun
 			}
 			if pb.occ&pb.colourKnown&kb != 0 && same(pb.white&kb != 0, pb.pieces[ev.Square], pb.pieceKnown&kb != 0) {
 				others++
+				otherT = ev.T
 			}
 		case ev.HasColour && same(ev.Piece.Color() == chess.White, ev.Piece, ev.HasPieces):
 			switch {
+			case others > 0 && inHand && chess.KingAttacks(evs[i].Square).Has(ev.Square) &&
+				(ev.T-evs[i].T < minQuickCarryMs || otherT >= 0 && ev.T-otherT < minQuickCarryMs):
+				// Next to its square sooner after its own lift, or the
+				// other's, than a hand carries a piece: this one, fallen
+				// there (h6 knocked onto g5 76 ms after it left, the
+				// queen in the air; g5 knocked onto g6 3 ms after the
+				// king left e6).
+				inHand, at, atOn = false, ev.Square, k
 			case others > 0:
 				others--
 			case inHand:
