@@ -369,7 +369,9 @@ type fanoutHook struct {
 
 func (h *fanoutHook) ID() string { return "boardd-fanout" }
 
-func (h *fanoutHook) Provides(b byte) bool { return b == mqtt.OnPublish || b == mqtt.OnPublished }
+func (h *fanoutHook) Provides(b byte) bool {
+	return b == mqtt.OnPublish || b == mqtt.OnPublished || b == mqtt.OnDisconnect
+}
 
 func (h *fanoutHook) OnPublish(cl *mqtt.Client, pk packets.Packet) (packets.Packet, error) {
 	if !cl.Net.Inline { // an inline publish is fanned out before it returns
@@ -388,6 +390,16 @@ func (h *fanoutHook) OnPublished(cl *mqtt.Client, _ packets.Packet) {
 	} else {
 		delete(h.pending, cl)
 	}
+}
+
+// OnDisconnect forgets a client once mochi has stopped reading it (its
+// read loop has ended: nothing it took is still on its way), so a viewer
+// whose acknowledgement failed leaves no entry behind on a long-running
+// board.
+func (h *fanoutHook) OnDisconnect(cl *mqtt.Client, _ error, _ bool) {
+	h.mu.Lock()
+	delete(h.pending, cl)
+	h.mu.Unlock()
 }
 
 // left is how many taken publications still wait for their fan-out. A

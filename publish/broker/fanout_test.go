@@ -71,3 +71,22 @@ func TestCloseDeliversTheLastAcknowledged(t *testing.T) {
 		t.Fatal("the acknowledged last status never reached the subscriber")
 	}
 }
+
+// TestFanoutForgetsADisconnectedClient: a publication whose fan-out never
+// came (its acknowledgement failed) is forgotten when mochi stops reading
+// that client, so a long-running board keeps no entry for it.
+func TestFanoutForgetsADisconnectedClient(t *testing.T) {
+	h := &fanoutHook{pending: map[*mqtt.Client]int{}}
+	a, b := &mqtt.Client{}, &mqtt.Client{}
+	h.OnPublish(a, packets.Packet{})
+	h.OnPublish(a, packets.Packet{})
+	h.OnPublish(b, packets.Packet{})
+	h.OnPublished(a, packets.Packet{})
+	if h.pending[a] != 1 || h.pending[b] != 1 {
+		t.Fatalf("pending a %d, b %d, want 1 and 1", h.pending[a], h.pending[b])
+	}
+	h.OnDisconnect(a, nil, true)
+	if _, ok := h.pending[a]; ok || h.pending[b] != 1 {
+		t.Fatalf("after a disconnected: pending %v, want only b's 1", h.pending)
+	}
+}
