@@ -503,14 +503,23 @@ func (r *Reconstructor) seqCost(p *chess.Position, lastTo chess.Square, moves []
 			prevDone = t
 		} else if t, ok := r.firstOn(land); ok && !later && !other {
 			prevDone = t
-		} else if ok && later && r.sensor == trace.Occupancy && nl == 0 && !m.IsCastling() && lifted && t > lift && i+1 < len(moves) && moves[i+1].To() == land {
-			// A quiet move's square, empty before it, first filled after
-			// its lift, and the next move captures there: that filling
-			// was its landing, the capture's own changes come after it
-			// (Rh5 down 87 ms before h3 was lifted for Rxh5, on a 10 ms
-			// scan: not a carry assumed from f5's lift, which made the
-			// recapture look begun before Rh5 was down, and Rxf4 with
-			// the pawn pushed off unseen was published).
+		} else if ok && later && r.sensor == trace.Occupancy && (nl == 0 || r.emptiedBefore(land, lift)) && !m.IsCastling() && lifted && t > lift && i+1 < len(moves) && moves[i+1].To() == land &&
+			r.emptiedAfter(land, t) {
+			// A move's square, empty before it (a quiet move, or a
+			// capture whose victim was taken off before its piece was
+			// lifted), first filled after its lift, and the next move
+			// captures there: that filling was its landing, the
+			// capture's own changes come after it (Rh5 down 87 ms before
+			// h3 was lifted for Rxh5, on a 10 ms scan: not a carry
+			// assumed from f5's lift, which made the recapture look
+			// begun before Rh5 was down, and Rxf4 with the pawn pushed
+			// off unseen was published; 6. Bxf6, victim first, and
+			// ...Bxf6 222 ms after it on a 20 ms scan were alerted as
+			// two bishops knocked off). Only when the capture's victim
+			// is seen taken off after it: a recapture pushing it off
+			// unseen may have begun before it was down. (Not a capture
+			// whose victim left after its piece's lift: on the corpus
+			// that lost a game and added 11 false alerts.)
 			prevDone, prevOn = t, t
 		} else if t := lift; lifted {
 			// Not seen landing (a capture faster than a scan): the hand
@@ -806,6 +815,19 @@ func (r *Reconstructor) sameCastlingKing(q *chess.Position, m chess.Move) chess.
 		return 0
 	}
 	return castlingsLike(q, m, false)
+}
+
+// emptiedBefore reports whether game square s was seen emptied before t.
+func (r *Reconstructor) emptiedBefore(s chess.Square, t int64) bool {
+	off, ok := r.firstOff(s)
+	return ok && off < t
+}
+
+// emptiedAfter reports whether game square s was last seen emptied
+// after t.
+func (r *Reconstructor) emptiedAfter(s chess.Square, t int64) bool {
+	off, ok := r.lastOff(s)
+	return ok && off > t
 }
 
 // kingHeldAround reports whether the king of the player to move in q was
