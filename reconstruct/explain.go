@@ -88,15 +88,24 @@ func (r *Reconstructor) overlapMs() int64 {
 	return minQuickCarryMs
 }
 
-// promoCostIn prices a promotion to t followed by the later moves of its
-// sequence: the queen is free, another piece costs unless a promote
-// input chose it. The input chooses the last promotion's piece, not an
-// earlier one's (b1=Q waiting for an input that never came, then g8=N
-// and its input: both were published as knights).
-func (r *Reconstructor) promoCostIn(t chess.PieceType, later []chess.Move) int {
+// promoCostIn prices promotion m from q followed by the later moves of its
+// sequence: the piece a piece board read set down is free and another
+// costs (a8=B Rxa8: the bishop stood one sweep); else the queen is free,
+// another piece costs unless a promote input chose it. The input chooses
+// the last promotion's piece, not an earlier one's (b1=Q waiting for an
+// input that never came, then g8=N and its input: both were published as
+// knights).
+func (r *Reconstructor) promoCostIn(m chess.Move, q *chess.Position, later []chess.Move) int {
+	t := m.Promotion()
+	if read := r.promoRead(m, q.SideToMove(), len(r.log.evs)); read != chess.NoPieceType {
+		if t == read {
+			return 0
+		}
+		return costPromoOther
+	}
 	input := r.promo != chess.NoPieceType
-	for _, m := range later {
-		if m.IsPromotion() {
+	for _, l := range later {
+		if l.IsPromotion() {
 			input = false
 		}
 	}
@@ -330,15 +339,7 @@ func (r *Reconstructor) seqCost(p *chess.Position, lastTo chess.Square, moves []
 			castleRooks |= r.sameCastlingKing(q, m)
 		}
 		if m.IsPromotion() {
-			if read := r.promoRead(m, q.SideToMove(), len(r.log.evs)); read != chess.NoPieceType {
-				// A piece board read the piece set down (a8=B Rxa8: the
-				// bishop stood one sweep).
-				if m.Promotion() != read {
-					cost += costPromoOther
-				}
-			} else {
-				cost += r.promoCostIn(m.Promotion(), moves[i+1:])
-			}
+			cost += r.promoCostIn(m, q, moves[i+1:])
 		}
 		// Moves found together (re-synchronisation) should come in the order
 		// their pieces were lifted, and be seen at all: a piece put on an
