@@ -345,7 +345,7 @@ func (ds *decodeState) findAway() {
 		if ev.Kind == trace.On {
 			away &^= b
 		} else if j := next[i]; j >= 0 && evs[j].Kind == trace.On && pb.putBack(ev.Square, &evs[j]) {
-			if elsewhere, n := detour(evs, i, int(j), pb, stops[:], r.sweepMs(), inAir(evs, lifted[:], i)); !elsewhere {
+			if elsewhere, n := detour(evs, i, int(j), pb, stops[:], r.sweepMs(), lifted[:i]); !elsewhere {
 				away |= b
 				ds.touch[i], ds.touch[j] = true, true
 				for _, st := range stops[:n] {
@@ -453,12 +453,16 @@ func (ds *decodeState) findKnockedOnto() {
 // the changes that set it down and lifted it on the way (n of them; more
 // than stops holds are taken for a piece gone elsewhere). pb is the board
 // before change i.
-func detour(evs []logEvent, i, j int, pb physBoard, stops [][2]int, sweep int64, air int) (elsewhere bool, n int) {
+func detour(evs []logEvent, i, j int, pb physBoard, stops [][2]int, sweep int64, lifted []liftedPiece) (elsewhere bool, n int) {
 	s := evs[i].Square
 	b := s.Bitboard()
 	white, pc, known := pb.white&b != 0, pb.pieces[s], pb.pieceKnown&b != 0
 	same := func(w bool, p chess.Piece, pk bool) bool {
 		return w == white && (!known || !pk || p == pc)
+	}
+	air := 0
+	if pb.colourKnown&b != 0 {
+		air = inAir(evs, lifted, i, same)
 	}
 	// A piece knocked onto the next square may be read there up to a
 	// sweep before its own square is read empty (the f1 rook on e2 37 ms
@@ -482,16 +486,13 @@ type liftedPiece struct {
 	pc               chess.Piece
 }
 
-// inAir is how many pieces like the one change i lifts (its colour, on
-// piece boards its piece) were lifted up to knockMs before it and not set
-// down since: a hand carrying one of them may have knocked this one (Ke6
-// lifted from f6 11 ms before f7 was knocked off: the king's landing on
-// e6 is no knocked pawn set down there).
-func inAir(evs []logEvent, lifted []liftedPiece, i int) int {
-	li := &lifted[i]
-	if !li.ok {
-		return 0
-	}
+// inAir is how many pieces like the one change i lifts (same: its
+// colour, on piece boards its piece) were lifted up to knockMs before it
+// (lifted[k] tells change k's piece) and not set down since: a hand
+// carrying one of them may have knocked this one (Ke6 lifted from f6
+// 11 ms before f7 was knocked off: the king's landing on e6 is no knocked
+// pawn set down there).
+func inAir(evs []logEvent, lifted []liftedPiece, i int, same func(bool, chess.Piece, bool) bool) int {
 	lo := i
 	for lo > 0 && evs[i].T-evs[lo-1].T <= knockMs {
 		lo--
@@ -500,9 +501,9 @@ func inAir(evs []logEvent, lifted []liftedPiece, i int) int {
 	for k := lo; k < i; k++ {
 		e, lk := &evs[k], &lifted[k]
 		switch {
-		case e.Kind == trace.Off && lk.ok && lk.white == li.white && (!li.known || !lk.known || lk.pc == li.pc):
+		case e.Kind == trace.Off && lk.ok && same(lk.white, lk.pc, lk.known):
 			n++
-		case e.Kind == trace.On && n > 0 && e.HasColour && (e.Piece.Color() == chess.White) == li.white && (!li.known || !e.HasPieces || e.Piece == li.pc):
+		case e.Kind == trace.On && n > 0 && e.HasColour && same(e.Piece.Color() == chess.White, e.Piece, e.HasPieces):
 			n--
 		}
 	}
