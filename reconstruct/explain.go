@@ -324,18 +324,15 @@ func (r *Reconstructor) seqCost(p *chess.Position, lastTo chess.Square, moves []
 		}
 		if !m.IsCastling() && from == q.KingSquare(q.SideToMove()) && q.Castling()&castleRights(q.SideToMove()) != 0 {
 			castleRooks |= r.sameCastling(q, m)
-		} else if !m.IsCastling() && r.sensor != trace.Occupancy && q.PieceAt(from).Type() == chess.Rook && q.Castling()&castleRights(q.SideToMove()) != 0 {
-			// (Not on occupancy boards, where a touched square may be
-			// any piece's: there seed 2 of the stress grid had 12 more
-			// games behind.)
-			castleRooks |= r.sameCastlingKing(q, m)
-		} else if !m.IsCastling() && r.sensor == trace.Occupancy && lifted && q.PieceAt(from).Type() == chess.Rook && q.Castling()&castleRights(q.SideToMove()) != 0 &&
-			r.kingHeldAround(q, lift, to) {
-			// On an occupancy board only when the king was lifted before
-			// the rook and its square filled again after the rook's
-			// landing: one hand holding the king through the whole rook
-			// move is castling (a touch of the king that encloses a
-			// rook move would bind the player to move the king, 4.3).
+		} else if !m.IsCastling() && q.PieceAt(from).Type() == chess.Rook && q.Castling()&castleRights(q.SideToMove()) != 0 &&
+			(r.sensor != trace.Occupancy || lifted && r.kingHeldAround(q, lift, to)) {
+			// (On occupancy boards, where a touched square may be any
+			// piece's, only when the king was lifted before the rook and
+			// its square filled again after the rook's landing: one hand
+			// holding the king through the whole rook move is castling,
+			// a touch of the king that encloses a rook move would bind
+			// the player to move the king, 4.3. Without that, seed 2 of
+			// the stress grid had 12 more games behind.)
 			castleRooks |= r.sameCastlingKing(q, m)
 		}
 		if m.IsPromotion() {
