@@ -18,15 +18,20 @@ func pawnAttackSet(c Color, b Bitboard) Bitboard {
 }
 
 // GenerateLegal appends every legal move of the side to move to list.
-func (p *Position) GenerateLegal(list *MoveList) { p.gen(list, allSquares) }
+func (p *Position) GenerateLegal(list *MoveList) { p.gen(list, allSquares, allSquares) }
+
+// GenerateFrom appends the legal moves of the pieces standing on from
+// (a castling is the king's) to list, in the order GenerateLegal lists
+// them.
+func (p *Position) GenerateFrom(list *MoveList, from Bitboard) { p.gen(list, from, allSquares) }
 
 // GenerateCaptures appends the legal moves that take a piece standing on
 // their destination (not en passant, not castling) to list, in the order
 // GenerateLegal lists them.
-func (p *Position) GenerateCaptures(list *MoveList) { p.gen(list, p.byColor[p.side^1]) }
+func (p *Position) GenerateCaptures(list *MoveList) { p.gen(list, allSquares, p.byColor[p.side^1]) }
 
 // CountLegal returns the number of legal moves without listing them.
-func (p *Position) CountLegal() int { return p.gen(nil, allSquares) }
+func (p *Position) CountLegal() int { return p.gen(nil, allSquares, allSquares) }
 
 // allSquares is gen's destination mask for every legal move.
 const allSquares = ^Bitboard(0)
@@ -35,12 +40,12 @@ const allSquares = ^Bitboard(0)
 // off the hot path).
 func (p *Position) LegalMoves() []Move {
 	var l MoveList
-	p.gen(&l, allSquares)
+	p.gen(&l, allSquares, allSquares)
 	return append([]Move(nil), l.Moves()...)
 }
 
 // HasLegalMove reports whether the side to move has any legal move.
-func (p *Position) HasLegalMove() bool { return p.gen(nil, allSquares) > 0 }
+func (p *Position) HasLegalMove() bool { return p.gen(nil, allSquares, allSquares) > 0 }
 
 // IsCheckmate reports whether the side to move is checkmated.
 func (p *Position) IsCheckmate() bool { return p.InCheck() && !p.HasLegalMove() }
@@ -51,8 +56,17 @@ func (p *Position) IsStalemate() bool { return !p.InCheck() && !p.HasLegalMove()
 // MovesToOccupancy appends to list every legal move after which the
 // occupied squares are exactly occ. It does not allocate.
 func (p *Position) MovesToOccupancy(occ Bitboard, list *MoveList) {
+	// A move empties the square it leaves, but for a castling whose king
+	// or rook lands where the other stood.
+	from := p.byType[0] &^ occ
+	if p.castle&((WhiteHSide|WhiteASide)<<(2*p.side)) != 0 {
+		from |= p.kingSq[p.side].Bitboard()
+	}
+	if from == 0 {
+		return
+	}
 	var all MoveList
-	p.gen(&all, allSquares)
+	p.gen(&all, from, allSquares)
 	for _, m := range all.Moves() {
 		if p.OccupancyAfter(m) == occ {
 			list.add(m)
@@ -107,9 +121,10 @@ func emitPromotions(list *MoveList, targets Bitboard, delta int) int {
 	return 0
 }
 
-// gen lists (or counts, list == nil) the legal moves whose destination
-// is in dest: allSquares, or the opponent's pieces for the captures.
-func (p *Position) gen(list *MoveList, dest Bitboard) int {
+// gen lists (or counts, list == nil) the legal moves of the pieces on
+// from whose destination is in dest: allSquares, or the opponent's pieces
+// for the captures.
+func (p *Position) gen(list *MoveList, from, dest Bitboard) int {
 	us := p.side
 	them := us ^ 1
 	occ := p.byType[0]
@@ -143,7 +158,10 @@ func (p *Position) gen(list *MoveList, dest Bitboard) int {
 		}
 	}
 
-	n := emitFrom(list, ksq, kingAttacks[ksq]&^own&^danger&dest)
+	n := 0
+	if from.Has(ksq) {
+		n = emitFrom(list, ksq, kingAttacks[ksq]&^own&^danger&dest)
+	}
 
 	checkMask := ^Bitboard(0)
 	inCheck := danger.Has(ksq)
@@ -176,6 +194,7 @@ func (p *Position) gen(list *MoveList, dest Bitboard) int {
 	}
 	checkMask &= dest
 	target := ^p.byColor[us] & checkMask
+	own &= from
 
 	for b := p.byType[Knight] & own &^ pinned; b != 0; b &= b - 1 {
 		from := b.First()
@@ -213,7 +232,7 @@ func (p *Position) gen(list *MoveList, dest Bitboard) int {
 		}
 	}
 
-	if !inCheck && dest == allSquares && p.castle&((WhiteHSide|WhiteASide)<<(2*us)) != 0 {
+	if !inCheck && dest == allSquares && from.Has(ksq) && p.castle&((WhiteHSide|WhiteASide)<<(2*us)) != 0 {
 		for i := 2 * int(us); i < 2*int(us)+2; i++ {
 			if p.castle&(1<<i) == 0 {
 				continue

@@ -37,3 +37,66 @@ func TestGenerateCapturesFiltersLegal(t *testing.T) {
 		check(sp.p, 2)
 	}
 }
+
+// TestGenerateFromFiltersLegal checks that GenerateFrom lists exactly the
+// moves of GenerateLegal whose piece stands on the mask (castling counted
+// as the king's), in the same order, and that MovesToOccupancy, which
+// asks only the pieces that can leave their squares, finds every move of
+// GenerateLegal reaching the occupancy after it, in the perft suites'
+// positions and every position a ply after them.
+func TestGenerateFromFiltersLegal(t *testing.T) {
+	var check func(p *Position, depth int)
+	n := 0
+	check = func(p *Position, depth int) {
+		var all MoveList
+		p.GenerateLegal(&all)
+		n++
+		// Masks: each square alone, the squares of each move's piece and
+		// landing, a pseudo-random pair, and none.
+		masks := []Bitboard{0, Bitboard(0x9e3779b97f4a7c15) * Bitboard(n), p.KingSquare(p.SideToMove()).Bitboard()}
+		for _, m := range all.Moves() {
+			masks = append(masks, m.From().Bitboard(), m.From().Bitboard()|m.To().Bitboard())
+		}
+		for _, mask := range masks {
+			var from MoveList
+			p.GenerateFrom(&from, mask)
+			var want []Move
+			for _, m := range all.Moves() {
+				if mask.Has(m.From()) {
+					want = append(want, m)
+				}
+			}
+			if !slices.Equal(from.Moves(), want) {
+				t.Fatalf("%s from %x: %v, want %v", p.FEN(), uint64(mask), from.Moves(), want)
+			}
+		}
+		for _, m := range all.Moves() {
+			occ := p.OccupancyAfter(m)
+			var got MoveList
+			p.MovesToOccupancy(occ, &got)
+			var want []Move
+			for _, m2 := range all.Moves() {
+				if p.OccupancyAfter(m2) == occ {
+					want = append(want, m2)
+				}
+			}
+			if !slices.Equal(got.Moves(), want) {
+				t.Fatalf("%s to occupancy after %v: %v, want %v", p.FEN(), m, got.Moves(), want)
+			}
+		}
+		if depth == 0 {
+			return
+		}
+		for _, m := range all.Moves() {
+			q := *p
+			q.MakeMove(m)
+			check(&q, depth-1)
+		}
+	}
+	for _, sp := range suitePositions(t) {
+		check(sp.p, 1)
+	}
+	if n < 500 {
+		t.Fatalf("only %d positions checked", n)
+	}
+}
