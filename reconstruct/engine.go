@@ -430,6 +430,7 @@ type Reconstructor struct {
 	fen       chess.FENWriter // the FENs of the outputs, a rank or two new each
 	analyzer  *rules.Analyzer // dead positions; made when first needed
 	mcache    [4]movesCache
+	fromList  chess.MoveList // oneMove's moves of the pieces that left their squares
 	mnext     int
 	prices    [4]capturePrices // of the captures a piece nobody saw taking could have made
 	pnext     int

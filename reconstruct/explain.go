@@ -1245,14 +1245,24 @@ func (r *Reconstructor) oneMove(c0 cand, p *chess.Position, lastTo chess.Square,
 	if !r.oneMovePossible(p, rv) {
 		return
 	}
-	ml := r.legal(p)
 	occ := r.v.occ
 	// Without an overlay the board must be the move's occupancy exactly,
 	// so a move other than castling empties a square the board shows
-	// empty and fills one it shows full.
+	// empty and fills one it shows full: only the pieces on those squares
+	// (and a king that may castle) are asked for their moves.
 	vac, full := p.Occupied()&^occ, occ
+	var ml *chess.MoveList
 	if r.overlay != 0 {
 		vac, full = ^chess.Bitboard(0), ^chess.Bitboard(0)
+		ml = r.legal(p)
+	} else {
+		from := vac
+		if side := p.SideToMove(); p.Castling()&castleRights(side) != 0 {
+			from |= p.KingSquare(side).Bitboard()
+		}
+		ml = &r.fromList
+		ml.Reset()
+		p.GenerateFrom(ml, from)
 	}
 	for _, m := range ml.Moves() {
 		if !(vac.Has(m.From()) && full.Has(m.To())) && !m.IsCastling() {
