@@ -178,10 +178,13 @@ func (r *Reconstructor) inexactLine(li int) inexact {
 // within one still board. Only replies leaving at most left squares out
 // of place count. It keeps the cheapest in best.
 func (r *Reconstructor) inexactReply(li int, P, q *chess.Position, m chess.Move, d chess.Bitboard, left int, rv *recView, best *inexact) {
+	occ := r.v.occ
+	if !replyMayFit(q, (q.Occupied()^occ)&^r.overlay, r.overlay, left) {
+		return
+	}
 	// Not r.legal: its cache holds the list the caller is iterating.
 	var ml chess.MoveList
 	q.GenerateLegal(&ml)
-	occ := r.v.occ
 	var two [2]chess.Move
 	for _, m2 := range ml.Moves() {
 		if m2.IsPromotion() && m2.Promotion() != chess.Queen {
@@ -210,6 +213,36 @@ func (r *Reconstructor) inexactReply(li int, P, q *chess.Position, m chess.Move,
 			*best = inexact{line: li, cost: c, move: m, reply: m2, diff: d2}
 		}
 	}
+}
+
+// replyMayFit reports whether some move from q could leave at most left
+// squares of the occupancy differing from the board's, d being those that
+// differ now (outside overlay): the test each reply must pass, made
+// before the replies are generated (most boards fail it for most moves
+// tried first). A move changes four squares at most (castling), and only
+// the squares it changes can come right: an ordinary move two (its own
+// square and where it lands), and a piece leaving a square outside d and
+// the overlay puts that square wrong. So with need squares to put right,
+// more than two take a castling or en passant, and without a piece of
+// the mover's on d the move can put right only where it lands, after
+// leaving a square of the overlay.
+func replyMayFit(q *chess.Position, d, overlay chess.Bitboard, left int) bool {
+	need := d.Count() - left
+	if need <= 0 {
+		return true
+	}
+	side := q.SideToMove()
+	special := q.EnPassant() != chess.NoSquare || q.Castling()&((chess.WhiteHSide|chess.WhiteASide)<<(2*side)) != 0
+	switch {
+	case need > 4:
+		return false
+	case special:
+		return true
+	case need > 2:
+		return false
+	}
+	own := q.ByColor(side)
+	return own&d != 0 || need == 1 && own&overlay != 0
 }
 
 // holdKnocked holds the squares of d, out of place after ply by side
