@@ -2541,15 +2541,16 @@ func (r *Reconstructor) judgeChain(out []Output) ([]Output, bool) {
 
 // changedAfter is the game squares read lifted or set down after t.
 func (r *Reconstructor) changedAfter(t int64) chess.Bitboard {
+	// (Over the raw squares seen changing, turned at the end: a press
+	// asks this at every change of the reply.)
 	var b chess.Bitboard
-	for s := chess.Square(0); s < 64; s++ {
-		off, lifted := r.lastOff(s)
-		on, placed := r.lastOn(s)
-		if lifted && off > t || placed && on > t {
+	for e := r.rec.lifted | r.rec.placed; e != 0; e &= e - 1 {
+		s := e.First()
+		if r.rec.lifted.Has(s) && r.rec.lastOff[s] > t || r.rec.placed.Has(s) && r.rec.lastOn[s] > t {
 			b |= s.Bitboard()
 		}
 	}
-	return b
+	return rotBB(b, r.orient)
 }
 
 // liftedInTurn reports whether each of moves, those of the presses at
