@@ -137,36 +137,41 @@ func (p *Position) gen(list *MoveList, from, dest Bitboard) int {
 	// Squares the opponent attacks, with our king lifted so that it cannot
 	// hide behind itself from a slider. Only the king's square, those it
 	// steps to and, with a castling right, its rank are ever asked about:
-	// a slider whose lines miss them is not looked up.
+	// a slider whose lines miss them is not looked up. Without the king
+	// among the pieces asked for (GenerateFrom), only the checks count.
 	occNoK := occ &^ ksq.Bitboard()
-	danger := pawnAttackSet(them, p.byType[Pawn]&opp) | kingAttacks[p.kingSq[them]]
-	for b := p.byType[Knight] & opp; b != 0; b &= b - 1 {
-		danger |= knightAttacks[b.First()]
-	}
-	zone := kingAttacks[ksq] | ksq.Bitboard()
-	if p.castle&((WhiteHSide|WhiteASide)<<(2*us)) != 0 {
-		zone |= Rank1 << (uint(ksq) &^ 7)
-	}
-	for b := oppBQ; b != 0; b &= b - 1 {
-		if s := b.First(); bishopRays[s]&zone != 0 {
-			danger |= BishopAttacks(s, occNoK)
-		}
-	}
-	for b := oppRQ; b != 0; b &= b - 1 {
-		if s := b.First(); rookRays[s]&zone != 0 {
-			danger |= RookAttacks(s, occNoK)
-		}
-	}
-
+	var danger, checkers Bitboard
 	n := 0
 	if from.Has(ksq) {
+		danger = pawnAttackSet(them, p.byType[Pawn]&opp) | kingAttacks[p.kingSq[them]]
+		for b := p.byType[Knight] & opp; b != 0; b &= b - 1 {
+			danger |= knightAttacks[b.First()]
+		}
+		zone := kingAttacks[ksq] | ksq.Bitboard()
+		if p.castle&((WhiteHSide|WhiteASide)<<(2*us)) != 0 {
+			zone |= Rank1 << (uint(ksq) &^ 7)
+		}
+		for b := oppBQ; b != 0; b &= b - 1 {
+			if s := b.First(); bishopRays[s]&zone != 0 {
+				danger |= BishopAttacks(s, occNoK)
+			}
+		}
+		for b := oppRQ; b != 0; b &= b - 1 {
+			if s := b.First(); rookRays[s]&zone != 0 {
+				danger |= RookAttacks(s, occNoK)
+			}
+		}
 		n = emitFrom(list, ksq, kingAttacks[ksq]&^own&^danger&dest)
+		if danger.Has(ksq) {
+			checkers = p.attackersTo(ksq, occ) & opp
+		}
+	} else {
+		checkers = p.attackersTo(ksq, occ) & opp
 	}
 
 	checkMask := ^Bitboard(0)
-	inCheck := danger.Has(ksq)
+	inCheck := checkers != 0
 	if inCheck {
-		checkers := p.attackersTo(ksq, occ) & opp
 		if checkers.More() {
 			return n // double check: only the king may move
 		}
