@@ -116,8 +116,11 @@ type decodeState struct {
 	r     *Reconstructor
 	start *chess.Position // the position the search begins from
 	// ready: no move is taken whose first change came sooner after the
-	// move before.
-	ready int64
+	// move before. readyMet: some step met a move begun sooner than
+	// ready, but not before the move before (with ready 0 the search
+	// would have gone another way there, and only there).
+	ready    int64
+	readyMet bool
 	// away[i] is the game squares emptied by change i or before whose
 	// piece a later change puts back (the same colour, or piece, on the
 	// same square, the square's next change): a piece adjusted, or
@@ -199,7 +202,20 @@ func (ds *decodeState) allowed(m chess.Move, k int) bool {
 // first sequence of legal moves (at most maxDecodePlies) whose changes came
 // in the order they did and that ends where the board is, if any.
 func (r *Reconstructor) decodeLog(ready int64) (catchMatch, bool) {
-	return r.decodeWant(ready, nil)
+	m, ok, _ := r.decodeReady(ready, nil)
+	return m, ok
+}
+
+// decodeBoth is decodeLog(minReadyReplyMs) and decodeLog(0); the second
+// search runs only where the first met a reply begun sooner than a reply
+// is ready (elsewhere it would take every step the same way).
+func (r *Reconstructor) decodeBoth() (m catchMatch, ok bool, q catchMatch, qok bool) {
+	m, ok, met := r.decodeReady(minReadyReplyMs, nil)
+	if !met {
+		return m, ok, m, ok
+	}
+	q, qok = r.decodeLog(0)
+	return m, ok, q, qok
 }
 
 // replays reports whether the changes came in an order that moves, from
@@ -227,8 +243,15 @@ func (r *Reconstructor) takenThrough(start *chess.Position, moves []chess.Move) 
 
 // decodeWant is decodeLog, the sequence restricted to want when set.
 func (r *Reconstructor) decodeWant(ready int64, want []chess.Move) (catchMatch, bool) {
+	m, ok, _ := r.decodeReady(ready, want)
+	return m, ok
+}
+
+// decodeReady is decodeWant, and whether the search met a move begun
+// sooner than ready after the move before (decodeState.readyMet).
+func (r *Reconstructor) decodeReady(ready int64, want []chess.Move) (_ catchMatch, _ bool, readyMet bool) {
 	if !r.log.ok || len(r.log.evs) == 0 || len(r.lines) == 0 {
-		return catchMatch{}, false
+		return catchMatch{}, false, false
 	}
 	ds := decodeState{r: r, ready: ready, want: want, knockAt: -1, leftAt: -1, ex: r.excused(&r.lines[0].pos), start: &r.lines[0].pos}
 	ds.findAway()
@@ -245,7 +268,7 @@ func (r *Reconstructor) decodeWant(ready int64, want []chess.Move) (catchMatch, 
 		ds.search(0, r.lines[0].pos, pb, -1, chess.NoSquare, 0)
 	}
 	if !ds.found || ds.n == 0 {
-		return catchMatch{}, false
+		return catchMatch{}, false, ds.readyMet
 	}
 	m := catchMatch{n: ds.n, pos: ds.end}
 	copy(m.moves[:], ds.seq[:ds.n])
@@ -260,7 +283,7 @@ func (r *Reconstructor) decodeWant(ready int64, want []chess.Move) (catchMatch, 
 		}
 		m.knocked, m.knockAt = ds.leftOnto, n-1
 	}
-	return m, true
+	return m, true, ds.readyMet
 }
 
 // view makes v, the board pb as the decoder compares it with p: the
@@ -615,8 +638,8 @@ func samePlacement(a, b *chess.Position) bool {
 // clock with replies begun sooner (a hand already over its piece as the
 // move landed, in bullet play): a guess is better than a board gone dark.
 func (r *Reconstructor) decodeOrdered() (catchMatch, bool) {
-	m, ok := r.decodeLog(minReadyReplyMs)
-	if !ok && !r.clock {
+	m, ok, met := r.decodeReady(minReadyReplyMs, nil)
+	if !ok && !r.clock && met {
 		m, ok = r.decodeLog(0)
 	}
 	return m, ok
@@ -754,6 +777,7 @@ func (ds *decodeState) search(i int, p chess.Position, pb physBoard, prevT int64
 		}
 		away := ds.away[i]
 		if vp := v; ds.n == maxDecodePlies || prevT >= 0 && begun >= 0 && begun-prevT < ds.ready {
+			ds.readyMet = ds.readyMet || begun >= prevT
 			continue
 		} else if vp.occ |= away & p.Occupied(); vp.diff(&p) == 0 {
 			// Nothing to take, but a castling that changes no square.
@@ -1776,12 +1800,11 @@ func (r *Reconstructor) inOrder(moves []chess.Move) (_ catchMatch, ok bool) {
 		}
 		return m.n >= n && samePlacement(&m.pos, &end)
 	}
-	m, mok := r.decodeLog(minReadyReplyMs)
+	m, mok, q, qok := r.decodeBoth()
 	ok = mok && same(&m)
 	// Replies begun sooner than a reply is ready may show more plies
 	// that came back to the same position: the changes they explain
 	// are a stray hand's otherwise.
-	q, qok := r.decodeLog(0)
 	if qok && same(&q) && (!ok || q.n > m.n) {
 		m, ok = q, true
 	}
