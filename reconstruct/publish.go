@@ -874,7 +874,7 @@ func (r *Reconstructor) gameState(t int64, out []Output) []Output {
 		return append(out, Output{Kind: End, T: t, Ply: ply, Result: result, Reason: reason, ClockMs: -1,
 			From: chess.NoSquare, To: chess.NoSquare, Text: text})
 	}
-	inCheck, moves := p.InCheck(), r.legal(p).Len() > 0
+	inCheck, moves := p.InCheck(), p.HasLegalMove()
 	switch {
 	case inCheck && !moves:
 		res := "1-0"
