@@ -45,7 +45,13 @@ func (p *Position) LegalMoves() []Move {
 }
 
 // HasLegalMove reports whether the side to move has any legal move.
-func (p *Position) HasLegalMove() bool { return p.gen(nil, allSquares, allSquares) > 0 }
+func (p *Position) HasLegalMove() bool {
+	// The other pieces first: without the king among them the squares the
+	// opponent attacks need not be worked out, and nearly always one of
+	// them can move.
+	k := p.kingSq[p.side].Bitboard()
+	return p.gen(nil, ^k, allSquares) > 0 || p.gen(nil, k, allSquares) > 0
+}
 
 // IsCheckmate reports whether the side to move is checkmated.
 func (p *Position) IsCheckmate() bool { return p.InCheck() && !p.HasLegalMove() }

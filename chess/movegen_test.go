@@ -51,6 +51,9 @@ func TestGenerateFromFiltersLegal(t *testing.T) {
 		var all MoveList
 		p.GenerateLegal(&all)
 		n++
+		if p.HasLegalMove() != (all.Len() > 0) {
+			t.Fatalf("%s: HasLegalMove %v with %d legal moves", p.FEN(), p.HasLegalMove(), all.Len())
+		}
 		// Masks: each square alone, the squares of each move's piece and
 		// landing, a pseudo-random pair, and none.
 		masks := []Bitboard{0, Bitboard(0x9e3779b97f4a7c15) * Bitboard(n), p.KingSquare(p.SideToMove()).Bitboard()}
