@@ -390,7 +390,7 @@ func (r *Reconstructor) replyBegins(ev *trace.Event, out []Output) []Output {
 		return r.adopt(best, r.lastChange, out)
 	}
 	if best < 0 || r.cands[best].back > 0 && !r.castlesPublishedPart(&r.cands[best]) {
-		if (r.rec.lifted|r.rec.placed).Count() < 3 && !r.twoLiftedUnseen(on) {
+		if (r.rec.lifted|r.rec.placed).Count() < 3 && !r.twoLiftedUnseen(on) && !(best >= 0 && r.putBackThenMoved(&r.cands[best])) {
 			return out
 		}
 		best = r.explainFirst(true)
@@ -404,7 +404,8 @@ func (r *Reconstructor) replyBegins(ev *trace.Event, out []Output) []Output {
 	}
 	var knock chess.Bitboard
 	if best < 0 {
-		if best, knock = r.knockedMove(s, -1); best < 0 {
+		best, knock = r.knockedMove(s, -1)
+		if best < 0 {
 			// Lost: the board, still for minReplyMs, shows no move or
 			// sequence the searches reach from the published game.
 			// Replayed in order, the changes since it last changed may
@@ -412,8 +413,28 @@ func (r *Reconstructor) replyBegins(ev *trace.Event, out []Output) []Output {
 			// published, each begun too soon after the move before for
 			// this rule, or made while a knocked piece was off the board.
 			// They are published, and the reply goes on.
-			out, _ = r.decode(r.lastChange, maxCatchAhead+1, out)
-			return out
+			var ok bool
+			if out, ok = r.decode(r.lastChange, maxCatchAhead+1, out); ok || r.sensor != trace.Occupancy {
+				return out
+			}
+			// Nor do they from the published game: an earlier capture
+			// nobody saw may have taken another piece (21. dxe5 for
+			// dxc5, the e5 pawn moving 22 plies later). Occupancy boards
+			// weigh those histories on a still board, but at blitz pace
+			// none comes. Only one that shows this board is kept: in the
+			// middle of a move (a touch-down lifted again) nothing
+			// does, and the histories kept would outbid the move once
+			// it lands.
+			kept := append(r.keptLines[:0], r.lines...)
+			r.keptLines = kept
+			if !r.revive() {
+				return out
+			}
+			if best = r.explainFirst(true); best < 0 {
+				r.lines = append(r.lines[:0], kept...)
+				r.ver++
+				return out
+			}
 		}
 		if r.replyTakesEarly(best, knock, s) {
 			knock = 0
@@ -3725,6 +3746,24 @@ func (r *Reconstructor) castlesPublishedPart(c *cand) bool {
 	}
 	m, pm := c.moves[0], r.plies[len(r.plies)-1].move
 	return rookPartOf(m, pm) || kingPartOf(m, pm)
+}
+
+// putBackThenMoved reports whether c takes back the last published move
+// and makes one move instead, the move's piece having been seen put back
+// where it came from (its landing emptied, its square filled again) and
+// the new move's piece lifted after that: a knock read as a move, put
+// back, and the real move made (on occupancy boards, 83... fxg5's
+// hand knocking f6 onto f5 read as f5; put back 2 s later, and fxg5
+// pushing its victim off).
+func (r *Reconstructor) putBackThenMoved(c *cand) bool {
+	if c.back != 1 || c.n != 1 || c.line != 0 || c.stale || len(r.plies) == 0 {
+		return false
+	}
+	pm := r.plies[len(r.plies)-1].move
+	back, ok1 := r.lastOn(pm.From())
+	gone, ok2 := r.lastOff(moveLanding(pm))
+	lift, ok3 := r.lastOff(c.moves[0].From())
+	return ok1 && ok2 && ok3 && !pm.IsCastling() && gone <= back && back < lift
 }
 
 // knockTakenBack reports whether c, the board's explanation as a lift of

@@ -66,7 +66,7 @@ const (
 	pruneGap            = 50 // alternatives this much worse are dropped
 	// maxRevive: the published plies looked back over for a capture whose
 	// victim nobody saw, when the board makes no sense otherwise.
-	maxRevive = 12
+	maxRevive = 40
 	// maxHiddenBack: the published plies looked back over for a castling
 	// the board cannot show whose knocked piece is put back
 	// (hiddenCastlingLine).
@@ -438,7 +438,8 @@ type Reconstructor struct {
 	ixs       []inexact // the best inexact explanation of each hypothesis
 	ixAlts    []inexact // moves with misplaced squares, from every hypothesis
 	spare     []line
-	decisions int // boards judged (settles, presses, timers)
+	keptLines []line // replyBegins' hypotheses before a revive
+	decisions int    // boards judged (settles, presses, timers)
 	held      heldMove
 	// notVictim: while the reply's first lift is judged, the held lift
 	// before it, of a piece the lifted one cannot take (game squares):

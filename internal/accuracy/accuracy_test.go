@@ -369,6 +369,12 @@ func TestStressGamesCaughtUp(t *testing.T) {
 			"no clock: 30... Re2 31. Bxa7 Rxe5 32. Nf3, two captures nobody saw; Bxa7 waited for a reply that began only with Rxe5, the board went five plies ahead, and the game stopped at ply 59 with a false alert, 53 plies behind"}},
 		{1, stressGame{"lichess_prod_movelists_from_scalachess.pgn", 50, trace.Occupancy, 0.03, 0.02, 0.12,
 			"no clock: 10. Bxd7+ Qxd7 11. Bxf6 Bxf6 12. Ne2, three captures nobody saw (Qxd7 slid onto d7 386 ms before its lift): the board went five plies ahead, and the game stopped at ply 18 with a false alert, 17 plies behind"}},
+		{1, stressGame{"lichess_broadcast_fide_womens_world_rapid_2024_r1-6.pgn", 18, trace.Occupancy, 0.03, 0.005, 0,
+			"no clock: 20... dxc5 21. dxc5, both pushing their victims off unseen, read as 21. dxe5 (the same occupancy); 32... e4, the e5 pawn moving 22 plies later, showed the other history, but the capture was further back than revive looked, and no still board came at that pace to look: the game stopped at ply 63 of 74"}},
+		{1, stressGame{"gnuchess_book_otb_masters_dev.pgn", 18, trace.Occupancy, 0.03, 0.005, 0,
+			"no clock: 42. hxg5 pushing its victim off, its hand knocking f6 onto f5, read as 42... f5; put back 2 s later, then 42... fxg5 pushing its victim off: the takeback and the capture fitted the still board, but a reply's first lift weighed a takeback only with three squares touched, and the game stopped at ply 84 of 93"}},
+		{3, stressGame{"tcec_frc_engine_chess960_season16.pgn", 14, trace.Occupancy, 1, 0.02, 0.12,
+			"seed 3, a game a first version of the two above lost: 34. fxe4 and 34... f3 touched down on f2 within a second; at the touch-down's lift no history fitted the board, and the other history of 32. Qxd8+ (Qxf4) kept from then explained the board once f3 landed: amended into Qxf4, three false alerts"}},
 		{3, stressGame{"lichess_broadcast_fide_womens_world_rapid_2024_r1-6.pgn", 8, trace.Occupancy, 0.1, 0.005, 0.12,
 			"seed 3, no clock: 20. Nfxe5 dxe5 21. d6 Bxd6 22. Qxd6 Qxd6 23. Nxd6 within 6 s, four captures nobody saw: at 22. Qxd6's lift the four plies found (dxe5 d6 Bxd6 Qxd6) were dearer than three pieces gone from the board (d1, d5, e7, as if knocked off at once), the board went six plies ahead, and the game stopped at ply 39 with a false alert"}},
 	} {
