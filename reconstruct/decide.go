@@ -599,7 +599,49 @@ func (r *Reconstructor) replyBegins(ev *trace.Event, out []Output) []Output {
 			cands: append(r.held.cands[:0], r.cands...), plies: len(r.plies), after: after, knock: knock, knockOr: knock != 0 && r.knockOr}
 		return out
 	}
+	if c.n == 1 && c.back == 0 && c.missed && !on && r.sensor == trace.Occupancy && r.setDownForReply(&before, m, gs) {
+		// (The move's piece was set down where the reply now takes:
+		// the next changes tell.)
+		return out
+	}
 	return r.adoptKnocked(best, knock, r.lastChange, out)
+}
+
+// setDownForReply reports whether, while m (a capture nobody saw) was
+// made from before, a square off its way was seen filled and emptied
+// again, one m's piece could have moved to, where the piece on gs, lifted
+// now, could take it: the move may as well have gone there, and the reply
+// begun by taking its victim off first (Qd7-f7, then Qh5xf7 with the
+// queen on f7 lifted 180 ms after it landed, read as Qd7xd4 nobody saw
+// and a touch on f7).
+func (r *Reconstructor) setDownForReply(before *chess.Position, m chess.Move, gs chess.Square) bool {
+	lift, ok := r.lastOff(m.From())
+	if !ok {
+		return false
+	}
+	way := chess.Between(m.From(), m.To()) | m.To().Bitboard() | m.From().Bitboard()
+	for b := rotBB(r.rec.lifted&r.rec.placed, r.orient) &^ way &^ r.v.occ; b != 0; b &= b - 1 {
+		x := b.First()
+		on, ok1 := r.lastOn(x)
+		off, ok2 := r.lastOff(x)
+		if !ok1 || !ok2 || on < lift || off < on || before.PieceAt(x) != chess.NoPiece {
+			continue
+		}
+		mx := chess.NewMove(m.From(), x)
+		if !r.legal(before).Contains(mx) {
+			continue
+		}
+		after := *before
+		after.MakeMove(mx)
+		var ml chess.MoveList
+		after.GenerateFrom(&ml, gs.Bitboard())
+		for _, m2 := range ml.Moves() {
+			if m2.To() == x {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // flickeredBefore reports whether the board's last changes, less than
