@@ -776,7 +776,7 @@ func (ds *decodeState) search(i int, p chess.Position, pb physBoard, prevT int64
 			inHandT = evs[i].T
 		}
 		away := ds.away[i]
-		if vp := v; ds.n == maxDecodePlies || prevT >= 0 && begun >= 0 && begun-prevT < ds.ready {
+		if vp := v; ds.n == maxDecodePlies || prevT >= 0 && begun >= 0 && begun-prevT < ds.ready-ds.r.landReadLag() {
 			ds.readyMet = ds.readyMet || begun >= prevT
 			continue
 		} else if vp.occ |= away & p.Occupied(); vp.diff(&p) == 0 {
@@ -1825,4 +1825,14 @@ func (r *Reconstructor) inOrder(moves []chess.Move) (_ catchMatch, ok bool) {
 		return m, true
 	}
 	return m, ok
+}
+
+// landReadLag is how much later than the piece landed a sweep may read
+// it: on colour and piece boards, whose sweeps take 100-250 ms, up to a
+// sweep; occupancy boards scan too fast to matter.
+func (r *Reconstructor) landReadLag() int64 {
+	if r.sensor == trace.Occupancy {
+		return 0
+	}
+	return r.sweepMs()
 }
