@@ -121,6 +121,13 @@ type decodeState struct {
 	// would have gone another way there, and only there).
 	ready    int64
 	readyMet bool
+	// partial: where no sequence explains every change, the longest
+	// prefix after which the board showed its position exactly (best,
+	// bestN plies) is kept (decodePartial).
+	partial bool
+	bestN   int
+	best    [maxDecodePlies]chess.Move
+	bestEnd chess.Position
 	// away[i] is the game squares emptied by change i or before whose
 	// piece a later change puts back (the same colour, or piece, on the
 	// same square, the square's next change): a piece adjusted, or
@@ -204,6 +211,43 @@ func (ds *decodeState) allowed(m chess.Move, k int) bool {
 func (r *Reconstructor) decodeLog(ready int64) (catchMatch, bool) {
 	m, ok, _ := r.decodeReady(ready, nil)
 	return m, ok
+}
+
+// leftAtOnce reports whether m's landing, where m was taken at change i,
+// is emptied again within a sweep: the piece slid on (d2-d4 read on d3
+// on the way), no prefix to stop at.
+func (ds *decodeState) leftAtOnce(i int, m chess.Move) bool {
+	evs := ds.r.log.evs
+	raw := unrotSquare(moveLanding(m), ds.r.orient)
+	for j := i + 1; j < len(evs) && evs[j].T-evs[i].T <= ds.r.sweepMs(); j++ {
+		if evs[j].Square == raw {
+			return evs[j].Kind == trace.Off
+		}
+	}
+	return false
+}
+
+// decodePartial is decodeLog(0), or where no sequence explains every
+// change, on piece boards, the longest sequence after which the board
+// showed its position exactly, every piece where the moves put it: the
+// plies read in order up to a change the decoder cannot read (a landing
+// no sweep read, its piece taken within the sweep; a piece knocked over
+// and put back while another was carried). Published, they leave the
+// changes after them to the next decision; else the game stays where it
+// was, every later ply lost with it.
+func (r *Reconstructor) decodePartial() (catchMatch, bool) {
+	if m, ok := r.decodeLog(0); ok || r.sensor != trace.PieceSensor || !r.log.ok || len(r.log.evs) == 0 || len(r.lines) == 0 {
+		return m, ok
+	}
+	ds := decodeState{r: r, partial: true, knockAt: -1, leftAt: -1, ex: r.excused(&r.lines[0].pos), start: &r.lines[0].pos}
+	ds.findAway()
+	ds.search(0, r.lines[0].pos, r.log.start, -1, chess.NoSquare, 0)
+	if ds.found || ds.bestN == 0 {
+		return catchMatch{}, false
+	}
+	m := catchMatch{n: ds.bestN, pos: ds.bestEnd}
+	copy(m.moves[:], ds.best[:ds.bestN])
+	return m, true
 }
 
 // decodeBoth is decodeLog(minReadyReplyMs) and decodeLog(0); the second
@@ -1461,6 +1505,13 @@ func (ds *decodeState) take(i int, p *chess.Position, m chess.Move, quick, pushe
 	ds.liftOnly[ds.n] = ds.r.sensor == trace.Occupancy && ev.Kind == trace.Off && rotSquare(ev.Square, ds.r.orient) == m.From() && p.PieceAt(m.To()) != chess.NoPiece
 	ds.seq[ds.n], ds.quick[ds.n], ds.pushed[ds.n], ds.takenAt[ds.n] = m, quick, pushed, int16(i)
 	ds.n++
+	if ds.partial && ds.n > ds.bestN && knocked == 0 && !quick && !ds.leftAtOnce(i, m) {
+		var v view
+		if ds.view(&pb, &q, &v); v.diff(&q) == 0 {
+			ds.bestN, ds.bestEnd = ds.n, q
+			copy(ds.best[:], ds.seq[:ds.n])
+		}
+	}
 	if ds.prefix && ds.n == len(ds.want) {
 		ds.found, ds.end = true, q
 		return true

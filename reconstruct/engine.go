@@ -1534,8 +1534,19 @@ func (r *Reconstructor) End(t int64, out []Output) []Output {
 			// Nothing the searches reach: fast plies the board went on
 			// with, none still long enough for a timer before the input
 			// ended, are replayed in order (a trace that ends at its last
-			// change).
-			out, _ = r.decode(r.lastChange, 1, out)
+			// change). On piece boards, where the order cannot be read to
+			// the end, the plies read up to where it can (decodePartial),
+			// and again from there.
+			var ok bool
+			out, ok = r.decode(r.lastChange, 1, out)
+			for k := 0; !ok && k < maxDecodePlies; k++ {
+				m, found := r.decodePartial()
+				if !found {
+					break
+				}
+				out = r.adoptCatch([]catchMatch{m}, 0, r.lastChange, out)
+				out, ok = r.decode(r.lastChange, 1, out)
+			}
 		}
 	}
 	return out
