@@ -414,19 +414,7 @@ func (r *Reconstructor) replyBegins(ev *trace.Event, out []Output) []Output {
 			// this rule, or made while a knocked piece was off the board.
 			// They are published, and the reply goes on.
 			var ok bool
-			if out, ok = r.decode(r.lastChange, maxCatchAhead+1, out); ok {
-				return out
-			}
-			if r.sensor == trace.PieceSensor && !r.clock {
-				// Nor to the end (a landing no sweep read, its piece
-				// taken within the sweep): the plies read up to there are
-				// published, and the reply goes on from them (End does
-				// the same).
-				if m, found := r.decodePartial(); found && m.n > maxCatchAhead {
-					return r.adoptCatch([]catchMatch{m}, 0, r.lastChange, out)
-				}
-			}
-			if r.sensor != trace.Occupancy {
+			if out, ok = r.decode(r.lastChange, maxCatchAhead+1, out); ok || r.sensor != trace.Occupancy {
 				return out
 			}
 			// Nor do they from the published game: an earlier capture
