@@ -3794,9 +3794,9 @@ func (r *Reconstructor) castlesPublishedPart(c *cand) bool {
 // and makes one move instead, the move's piece having been seen put back
 // where it came from (its landing emptied, its square filled again) and
 // the new move's piece lifted after that: a knock read as a move, put
-// back, and the real move made (on occupancy boards, 83... fxg5's
-// hand knocking f6 onto f5 read as f5; put back 2 s later, and fxg5
-// pushing its victim off).
+// back, and the real move made (on occupancy boards, 42. hxg5's hand
+// knocking f6 onto f5, read as 42... f5; put back 2 s later, and 42...
+// fxg5 pushing its victim off).
 func (r *Reconstructor) putBackThenMoved(c *cand) bool {
 	if c.back != 1 || c.n != 1 || c.line != 0 || c.stale || len(r.plies) == 0 {
 		return false
