@@ -117,8 +117,9 @@ type decodeState struct {
 	start *chess.Position // the position the search begins from
 	// ready: no move is taken whose first change came sooner after the
 	// move before. readyMet: some step met a move begun sooner than
-	// ready, but not before the move before (with ready 0 the search
-	// would have gone another way there, and only there).
+	// ready, but not before the move before's reading less landReadLag
+	// (with ready 0 the search would have gone another way there, and
+	// only there).
 	ready    int64
 	readyMet bool
 	// partial: where no sequence explains every change, the longest
@@ -821,7 +822,7 @@ func (ds *decodeState) search(i int, p chess.Position, pb physBoard, prevT int64
 		}
 		away := ds.away[i]
 		if vp := v; ds.n == maxDecodePlies || prevT >= 0 && begun >= 0 && begun-prevT < ds.ready-ds.r.landReadLag() {
-			ds.readyMet = ds.readyMet || begun >= prevT
+			ds.readyMet = ds.readyMet || begun-prevT >= -ds.r.landReadLag()
 			continue
 		} else if vp.occ |= away & p.Occupied(); vp.diff(&p) == 0 {
 			// Nothing to take, but a castling that changes no square.
