@@ -108,7 +108,13 @@ func BenchmarkReplayFastest(b *testing.B) { benchFastest(b, false) }
 func BenchmarkReplayFastestMovesOnly(b *testing.B) { benchFastest(b, true) }
 
 func benchFastest(b *testing.B, movesOnly bool) {
-	ts := benchTraces(b, 4)
+	replayFastest(b, benchTraces(b, 4), movesOnly)
+}
+
+// replayFastest replays each trace of ts b.N times and reports the sum of
+// each trace's fastest replay (fastest-ms) and the events per second it
+// makes.
+func replayFastest(b *testing.B, ts []simTrace, movesOnly bool) {
 	total := countEvents(ts)
 	out := make([]reconstruct.Output, 0, 64)
 	fastest := make([]time.Duration, len(ts))
@@ -116,7 +122,10 @@ func benchFastest(b *testing.B, movesOnly bool) {
 	for i := 0; i < b.N; i++ {
 		for j, t := range ts {
 			t0 := time.Now()
-			cfg, _ := reconstruct.ConfigFromHeader(t.hdr)
+			cfg, err := reconstruct.ConfigFromHeader(t.hdr)
+			if err != nil {
+				b.Fatal(err)
+			}
 			cfg.MovesOnly = movesOnly
 			r, err := reconstruct.New(cfg)
 			if err != nil {

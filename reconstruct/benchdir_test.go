@@ -4,9 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
-	"time"
 
-	"github.com/boardd/boardd/reconstruct"
 	"github.com/boardd/boardd/trace"
 )
 
@@ -46,34 +44,5 @@ func BenchmarkReplayDir(b *testing.B) {
 			ts = append(ts, st)
 		}
 	}
-	total := countEvents(ts)
-	out := make([]reconstruct.Output, 0, 64)
-	fastest := make([]time.Duration, len(ts))
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		for j, t := range ts {
-			t0 := time.Now()
-			cfg, err := reconstruct.ConfigFromHeader(t.hdr)
-			if err != nil {
-				b.Fatal(err)
-			}
-			r, err := reconstruct.New(cfg)
-			if err != nil {
-				b.Fatal(err)
-			}
-			for k := range t.evs {
-				out = r.Feed(&t.evs[k], out[:0])
-			}
-			out = r.End(t.evs[len(t.evs)-1].T, out[:0])
-			if d := time.Since(t0); i == 0 || d < fastest[j] {
-				fastest[j] = d
-			}
-		}
-	}
-	var sum time.Duration
-	for _, d := range fastest {
-		sum += d
-	}
-	b.ReportMetric(float64(sum)/1e6, "fastest-ms")
-	b.ReportMetric(float64(total)/sum.Seconds(), "events/s")
+	replayFastest(b, ts, false)
 }
