@@ -10,10 +10,8 @@ import (
 // destination, in the same order, in the perft suites' positions and
 // every position two plies after them.
 func TestGenerateCapturesFiltersLegal(t *testing.T) {
-	var check func(p *Position, depth int)
-	check = func(p *Position, depth int) {
-		var all, caps MoveList
-		p.GenerateLegal(&all)
+	walkSuite(t, 2, func(p *Position, all *MoveList) {
+		var caps MoveList
 		p.GenerateCaptures(&caps)
 		var want []Move
 		for _, m := range all.Moves() {
@@ -24,17 +22,28 @@ func TestGenerateCapturesFiltersLegal(t *testing.T) {
 		if !slices.Equal(caps.Moves(), want) {
 			t.Fatalf("%s: captures %v, want %v", p.FEN(), caps.Moves(), want)
 		}
+	})
+}
+
+// walkSuite calls f with every position of the perft suites and every
+// position up to depth plies after them, and the legal moves there.
+func walkSuite(t *testing.T, depth int, f func(p *Position, all *MoveList)) {
+	var walk func(p *Position, depth int)
+	walk = func(p *Position, depth int) {
+		var all MoveList
+		p.GenerateLegal(&all)
+		f(p, &all)
 		if depth == 0 {
 			return
 		}
 		for _, m := range all.Moves() {
 			q := *p
 			q.MakeMove(m)
-			check(&q, depth-1)
+			walk(&q, depth-1)
 		}
 	}
 	for _, sp := range suitePositions(t) {
-		check(sp.p, 2)
+		walk(sp.p, depth)
 	}
 }
 
@@ -45,11 +54,8 @@ func TestGenerateCapturesFiltersLegal(t *testing.T) {
 // GenerateLegal reaching the occupancy after it, in the perft suites'
 // positions and every position a ply after them.
 func TestGenerateFromFiltersLegal(t *testing.T) {
-	var check func(p *Position, depth int)
 	n := 0
-	check = func(p *Position, depth int) {
-		var all MoveList
-		p.GenerateLegal(&all)
+	walkSuite(t, 1, func(p *Position, all *MoveList) {
 		n++
 		if p.HasLegalMove() != (all.Len() > 0) {
 			t.Fatalf("%s: HasLegalMove %v with %d legal moves", p.FEN(), p.HasLegalMove(), all.Len())
@@ -87,18 +93,7 @@ func TestGenerateFromFiltersLegal(t *testing.T) {
 				t.Fatalf("%s to occupancy after %v: %v, want %v", p.FEN(), m, got.Moves(), want)
 			}
 		}
-		if depth == 0 {
-			return
-		}
-		for _, m := range all.Moves() {
-			q := *p
-			q.MakeMove(m)
-			check(&q, depth-1)
-		}
-	}
-	for _, sp := range suitePositions(t) {
-		check(sp.p, 1)
-	}
+	})
 	if n < 500 {
 		t.Fatalf("only %d positions checked", n)
 	}
