@@ -146,6 +146,11 @@ type decodeState struct {
 	astray [maxLogEvents]chess.Bitboard
 	strays bool // astray has a square
 	stray  bool // astray is applied
+	// noFall: detour never takes a piece of the lifted one's kind set
+	// down next to its square sooner than a carry for the lifted piece
+	// fallen there (the retry). fellNear: a put-back was taken for
+	// another piece only so, and the retry may read it.
+	noFall, fellNear bool
 	// touch[i]: change i is the lift or the put-back of such a piece,
 	// no move's change.
 	touch [maxLogEvents]bool
@@ -243,6 +248,9 @@ func (r *Reconstructor) decodePartial() (catchMatch, bool) {
 	ds := decodeState{r: r, partial: true, knockAt: -1, leftAt: -1, ex: r.excused(&r.lines[0].pos), start: &r.lines[0].pos}
 	ds.findAway()
 	ds.search(0, r.lines[0].pos, r.log.start, -1, chess.NoSquare, 0)
+	if !ds.found && ds.unfall() {
+		ds.search(0, r.lines[0].pos, r.log.start, -1, chess.NoSquare, 0)
+	}
 	if ds.found || ds.bestN == 0 {
 		return catchMatch{}, false
 	}
@@ -310,6 +318,9 @@ func (r *Reconstructor) decodeReady(ready int64, want []chess.Move) (_ catchMatc
 		// taken for no part of the game: a piece may also have moved
 		// there and back (a repetition), which the first pass reads.
 		ds.nodes, ds.n, ds.stray = 0, 0, true
+		ds.search(0, r.lines[0].pos, pb, -1, chess.NoSquare, 0)
+	}
+	if !ds.found && ds.unfall() {
 		ds.search(0, r.lines[0].pos, pb, -1, chess.NoSquare, 0)
 	}
 	if !ds.found || ds.n == 0 {
@@ -413,7 +424,13 @@ func (ds *decodeState) findAway() {
 		if ev.Kind == trace.On {
 			away &^= b
 		} else if j := next[i]; j >= 0 && evs[j].Kind == trace.On && pb.putBack(ev.Square, &evs[j]) {
-			if elsewhere, n := detour(evs, i, int(j), pb, stops[:], r.sweepMs(), lifted[:i]); !elsewhere {
+			elsewhere, n := detour(evs, i, int(j), pb, stops[:], r.sweepMs(), lifted[:i], !ds.noFall)
+			if elsewhere && !ds.noFall && !ds.fellNear {
+				var st [len(stops)][2]int
+				again, _ := detour(evs, i, int(j), pb, st[:], r.sweepMs(), lifted[:i], false)
+				ds.fellNear = !again
+			}
+			if !elsewhere {
 				away |= b
 				ds.touch[i], ds.touch[j] = true, true
 				for _, st := range stops[:n] {
@@ -436,6 +453,21 @@ func (ds *decodeState) findAway() {
 		ds.away[i] = rotBB(away, r.orient)
 		ds.astray[i] = rotBB(astray, r.orient)
 	}
+}
+
+// unfall readies a search again in which no put-back is another piece
+// only because one like it was set down next to its square sooner than a
+// hand carries a piece after the lift (detour's fall), if some was: the
+// reading of a slow sweep may come that late after the landing it reads.
+func (ds *decodeState) unfall() bool {
+	if !ds.fellNear || ds.noFall {
+		return false
+	}
+	ds.noFall, ds.strays, ds.stray = true, false, false
+	clear(ds.touch[:len(ds.r.log.evs)])
+	ds.findAway()
+	ds.nodes, ds.n = 0, 0
+	return true
 }
 
 // findKnockedOnto fills, on occupancy boards, ds.away, ds.astray and
@@ -521,7 +553,12 @@ func (ds *decodeState) findKnockedOnto() {
 // the changes that set it down and lifted it on the way (n of them; more
 // than stops holds are taken for a piece gone elsewhere). pb is the board
 // before change i.
-func detour(evs []logEvent, i, j int, pb physBoard, stops [][2]int, sweep int64, lifted []liftedPiece) (elsewhere bool, n int) {
+//
+// With fall, a piece like it set down next to its square sooner after its
+// lift (or another's) than a hand carries a piece is taken for it, fallen
+// there; a slow sweep may read another's landing as late (g2-g3 read
+// 131 ms after it landed, 35 ms after f2 knocked off was).
+func detour(evs []logEvent, i, j int, pb physBoard, stops [][2]int, sweep int64, lifted []liftedPiece, fall bool) (elsewhere bool, n int) {
 	s := evs[i].Square
 	b := s.Bitboard()
 	white, pc, known := pb.white&b != 0, pb.pieces[s], pb.pieceKnown&b != 0
@@ -539,13 +576,13 @@ func detour(evs []logEvent, i, j int, pb physBoard, stops [][2]int, sweep int64,
 	for k := i - 1; k >= 0 && evs[i].T-evs[k].T <= sweep; k-- {
 		if e := &evs[k]; e.Kind == trace.On && e.HasColour && chess.KingAttacks(s).Has(e.Square) && pb.occ.Has(e.Square) &&
 			same(e.Piece.Color() == chess.White, e.Piece, e.HasPieces) {
-			if elsewhere, n := walkDetour(evs, i, j, pb, stops, same, e.Square, k, air); !elsewhere {
+			if elsewhere, n := walkDetour(evs, i, j, pb, stops, same, e.Square, k, air, fall); !elsewhere {
 				return false, n
 			}
 			break
 		}
 	}
-	return walkDetour(evs, i, j, pb, stops, same, chess.NoSquare, 0, air)
+	return walkDetour(evs, i, j, pb, stops, same, chess.NoSquare, 0, air, fall)
 }
 
 // liftedPiece is what a sweep last told of the piece a lift took up.
@@ -580,7 +617,7 @@ func inAir(evs []logEvent, lifted []liftedPiece, i int, same func(bool, chess.Pi
 
 // walkDetour is detour's walk from change i to j, the piece lifted by i
 // standing on at (set there by change atOn) unless at is NoSquare.
-func walkDetour(evs []logEvent, i, j int, pb physBoard, stops [][2]int, same func(bool, chess.Piece, bool) bool, at chess.Square, atOn, air int) (elsewhere bool, n int) {
+func walkDetour(evs []logEvent, i, j int, pb physBoard, stops [][2]int, same func(bool, chess.Piece, bool) bool, at chess.Square, atOn, air int, fall bool) (elsewhere bool, n int) {
 	inHand := at == chess.NoSquare
 	pb.apply(&evs[i])
 	// ahead: a square such a piece was set down on (change aheadOn) while
@@ -612,7 +649,7 @@ func walkDetour(evs []logEvent, i, j int, pb physBoard, stops [][2]int, same fun
 			}
 		case ev.HasColour && same(ev.Piece.Color() == chess.White, ev.Piece, ev.HasPieces):
 			switch {
-			case others > 0 && inHand && chess.KingAttacks(evs[i].Square).Has(ev.Square) &&
+			case fall && others > 0 && inHand && chess.KingAttacks(evs[i].Square).Has(ev.Square) &&
 				(ev.T-evs[i].T < minQuickCarryMs || otherT >= 0 && ev.T-otherT < minQuickCarryMs):
 				// Next to its square sooner after its own lift, or the
 				// other's, than a hand carries a piece: this one, fallen
@@ -917,7 +954,7 @@ func (ds *decodeState) search(i int, p chess.Position, pb physBoard, prevT int64
 					k += 1000 + r.capturePrior(&p, m, prevLand)
 				}
 				unseenLift = unseen && evs[i].Kind == trace.Off
-			} else if all, _ := moveSquares(&p, m); !all.Has(rotSquare(evs[i].Square, r.orient)) && !ds.touch[i] && !ds.slidPast(i, m) {
+			} else if all, _ := moveSquares(&p, m); !all.Has(rotSquare(evs[i].Square, r.orient)) && !ds.touch[i] && !ds.slidPast(i, &p, m) {
 				// A move is done at a change of its own squares (or at a
 				// piece put back, which completes what the board shows, or
 				// its slid piece leaving a square on its way), not at
@@ -1568,12 +1605,16 @@ func (ds *decodeState) touchedDownOnWay(i int, p *chess.Position, m chess.Move) 
 // slid over e6, read on e6 before e7 emptied and gone from e6 after e5
 // filled, was e6 (and dxe6 en passant was read as dxe6). A piece that
 // goes on from there (a rook slid h1-e1 reads as Rhf1 when it leaves g1)
-// is still sliding.
-func (ds *decodeState) slidPast(i int, m chess.Move) bool {
+// is still sliding; a pawn's double step is not (d4 emptied 225 ms after
+// d3 was the victim of cxd4 taken off first).
+func (ds *decodeState) slidPast(i int, p *chess.Position, m chess.Move) bool {
 	r := ds.r
 	evs := r.log.evs
 	if evs[i].Kind != trace.Off || m.IsCastling() || !chess.Between(m.From(), m.To()).Has(rotSquare(evs[i].Square, r.orient)) {
 		return false
+	}
+	if p.PieceAt(m.From()).Type() == chess.Pawn {
+		return true
 	}
 	to := unrotSquare(m.To(), r.orient)
 	for j := i + 1; j < len(evs) && evs[j].T-evs[i].T <= maxTouchMs; j++ {
@@ -1795,7 +1836,7 @@ func (ds *decodeState) endsMove(first, i int, p *chess.Position, m chess.Move) (
 	r := ds.r
 	evs := r.log.evs
 	all, _ := moveSquares(p, m)
-	if !all.Has(rotSquare(evs[i].Square, r.orient)) && !ds.slidPast(i, m) {
+	if !all.Has(rotSquare(evs[i].Square, r.orient)) && !ds.slidPast(i, p, m) {
 		return false, false
 	}
 	if m.IsEnPassant() || m.IsCastling() || p.PieceAt(m.To()) == chess.NoPiece {
