@@ -1025,7 +1025,7 @@ func (ds *decodeState) search(i int, p chess.Position, pb physBoard, prevT int64
 				return
 			}
 		}
-		if nf == 0 && r.sensor != trace.Occupancy && evs[i].Kind == trace.On && ds.n+2 <= maxDecodePlies {
+		if nf == 0 && r.sensor != trace.Occupancy && ds.n+2 <= maxDecodePlies {
 			if ds.recaptured(first, i, &p, &ml, &v, away, pb, knocked) {
 				return
 			}
@@ -1645,19 +1645,31 @@ func (ds *decodeState) gameOver(q *chess.Position, knocked chess.Bitboard) bool 
 // move to that square whose landing no sweep saw, its piece taken there
 // at once by the piece set down now: a capture answered faster than a
 // sweep (colour and piece boards). Both pieces must have been lifted
-// since the move before, the capturing one after the other. It reports
-// whether the search found a sequence.
+// since the move before, the capturing one after the other. Change i may
+// instead be the capturing piece's lift, read after its landing (read
+// within a sweep before): a slow sweep reads the squares in its own
+// order (d4-d5 taken at once by exd5, e6 read emptied 35 ms after d5
+// read the black pawn). It reports whether the search found a sequence.
 func (ds *decodeState) recaptured(first, i int, p *chess.Position, ml *chess.MoveList, v *view, away chess.Bitboard, pb physBoard, knocked chess.Bitboard) bool {
 	r := ds.r
 	evs := r.log.evs
 	gs := rotSquare(evs[i].Square, r.orient)
+	liftLate := evs[i].Kind == trace.Off
 	// (A promotion's piece taken at once was read only if a sweep caught
 	// it standing: that piece, else the input's choice or the queen,
 	// before the others, which only a piece board tries.)
 	for pass := 0; pass < 2; pass++ {
 		for _, m1 := range ml.Moves() {
-			j1 := ds.lastLift(first, i, m1.From())
-			if m1.To() != gs || m1.IsCastling() || j1 < 0 || !ds.allowed(m1, 0) {
+			to := gs
+			landed := i
+			if liftLate {
+				to = m1.To()
+				if landed = ds.lastChange(first, i, to); landed < 0 || evs[landed].Kind != trace.On || evs[i].T-evs[landed].T > r.sweepMs() {
+					continue
+				}
+			}
+			j1 := ds.lastLift(first, landed, m1.From())
+			if m1.To() != to || m1.IsCastling() || j1 < 0 || !ds.allowed(m1, 0) {
 				continue
 			}
 			if other := m1.IsPromotion() && m1.Promotion() != r.promoExpect(p, m1, i+1); other != (pass == 1) || other && r.sensor != trace.PieceSensor {
@@ -1670,7 +1682,10 @@ func (ds *decodeState) recaptured(first, i int, p *chess.Position, ml *chess.Mov
 			for _, m2 := range ml2.Moves() {
 				// (The capturing piece lifted after the piece it takes: that
 				// one was set down before it was taken.)
-				if m2.To() != gs || !ds.allowed(m2, 1) || m2.IsPromotion() && m2.Promotion() != chess.Queen && r.sensor != trace.PieceSensor || ds.lastLift(first, i, m2.From()) <= j1 {
+				if m2.To() != to || !ds.allowed(m2, 1) || m2.IsPromotion() && m2.Promotion() != chess.Queen && r.sensor != trace.PieceSensor {
+					continue
+				}
+				if liftLate && m2.From() != gs || !liftLate && ds.lastLift(first, i, m2.From()) <= j1 {
 					continue
 				}
 				q2 := q1
@@ -1686,7 +1701,7 @@ func (ds *decodeState) recaptured(first, i int, p *chess.Position, ml *chess.Mov
 				if ds.gameOver(&q2, knocked) {
 					return true
 				}
-				ds.search(i+1, q2, pb, evs[i].T, gs, knocked)
+				ds.search(i+1, q2, pb, evs[i].T, to, knocked)
 				if ds.found || ds.nodes > decodeBudget {
 					return true
 				}
