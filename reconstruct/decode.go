@@ -576,13 +576,13 @@ func detour(evs []logEvent, i, j int, pb physBoard, stops [][2]int, sweep int64,
 	for k := i - 1; k >= 0 && evs[i].T-evs[k].T <= sweep; k-- {
 		if e := &evs[k]; e.Kind == trace.On && e.HasColour && chess.KingAttacks(s).Has(e.Square) && pb.occ.Has(e.Square) &&
 			same(e.Piece.Color() == chess.White, e.Piece, e.HasPieces) {
-			if elsewhere, n := walkDetour(evs, i, j, pb, stops, same, e.Square, k, air, fall); !elsewhere {
+			if elsewhere, n := walkDetour(evs, i, j, pb, stops, same, e.Square, k, air, fall, sweep); !elsewhere {
 				return false, n
 			}
 			break
 		}
 	}
-	return walkDetour(evs, i, j, pb, stops, same, chess.NoSquare, 0, air, fall)
+	return walkDetour(evs, i, j, pb, stops, same, chess.NoSquare, 0, air, fall, sweep)
 }
 
 // liftedPiece is what a sweep last told of the piece a lift took up.
@@ -617,7 +617,7 @@ func inAir(evs []logEvent, lifted []liftedPiece, i int, same func(bool, chess.Pi
 
 // walkDetour is detour's walk from change i to j, the piece lifted by i
 // standing on at (set there by change atOn) unless at is NoSquare.
-func walkDetour(evs []logEvent, i, j int, pb physBoard, stops [][2]int, same func(bool, chess.Piece, bool) bool, at chess.Square, atOn, air int, fall bool) (elsewhere bool, n int) {
+func walkDetour(evs []logEvent, i, j int, pb physBoard, stops [][2]int, same func(bool, chess.Piece, bool) bool, at chess.Square, atOn, air int, fall bool, sweep int64) (elsewhere bool, n int) {
 	inHand := at == chess.NoSquare
 	pb.apply(&evs[i])
 	// ahead: a square such a piece was set down on (change aheadOn) while
@@ -666,6 +666,21 @@ func walkDetour(evs []logEvent, i, j int, pb physBoard, stops [][2]int, same fun
 			}
 		}
 		pb.apply(ev)
+	}
+	if !inHand && chess.KingAttacks(evs[i].Square).Has(at) {
+		// Set down next to its square, and that square read emptied
+		// within a sweep after the put-back: picked up from there and
+		// put back, the sweep reading its square first (d5 knocked onto
+		// d6, read back on d5 32 ms before d6 was read empty).
+		for k := j + 1; k < len(evs) && evs[k].T-evs[j].T <= sweep; k++ {
+			if evs[k].Square == at {
+				if evs[k].Kind == trace.Off && n < len(stops) {
+					stops[n] = [2]int{atOn, k}
+					return false, n + 1
+				}
+				break
+			}
+		}
 	}
 	return !inHand, n
 }
@@ -1682,10 +1697,14 @@ func (ds *decodeState) recaptured(first, i int, p *chess.Position, ml *chess.Mov
 			for _, m2 := range ml2.Moves() {
 				// (The capturing piece lifted after the piece it takes: that
 				// one was set down before it was taken.)
-				if m2.To() != to || !ds.allowed(m2, 1) || m2.IsPromotion() && m2.Promotion() != chess.Queen && r.sensor != trace.PieceSensor {
+				if !ds.allowed(m2, 1) || m2.IsPromotion() && m2.Promotion() != chess.Queen && r.sensor != trace.PieceSensor {
 					continue
 				}
-				if liftLate && m2.From() != gs || !liftLate && ds.lastLift(first, i, m2.From()) <= j1 {
+				if m2.To() != to {
+					if liftLate || !ds.readBefore(i, j1, m2) {
+						continue
+					}
+				} else if liftLate && m2.From() != gs || !liftLate && ds.lastLift(first, i, m2.From()) <= j1 {
 					continue
 				}
 				q2 := q1
@@ -1701,7 +1720,7 @@ func (ds *decodeState) recaptured(first, i int, p *chess.Position, ml *chess.Mov
 				if ds.gameOver(&q2, knocked) {
 					return true
 				}
-				ds.search(i+1, q2, pb, evs[i].T, to, knocked)
+				ds.search(i+1, q2, pb, evs[i].T, moveLanding(m2), knocked)
 				if ds.found || ds.nodes > decodeBudget {
 					return true
 				}
@@ -1710,6 +1729,30 @@ func (ds *decodeState) recaptured(first, i int, p *chess.Position, ml *chess.Mov
 		}
 	}
 	return false
+}
+
+// readBefore reports whether reply m2, a plain move, was read made
+// before change i read the landing of the move it answers, that move's
+// piece lifted at change j1: its square emptied and its landing filled
+// after j1, each the square's last change, within a sweep before i. A
+// slow sweep reads the squares in its own order (Bxa7 landed, e6-e5 slid
+// 125 ms later, and a 250 ms sweep read e5 filled and e6 emptied before
+// a7 filled).
+func (ds *decodeState) readBefore(i, j1 int, m2 chess.Move) bool {
+	if m2.IsCastling() || m2.IsEnPassant() {
+		return false
+	}
+	evs := ds.r.log.evs
+	for _, c := range [2]struct {
+		s    chess.Square
+		kind trace.Kind
+	}{{m2.From(), trace.Off}, {m2.To(), trace.On}} {
+		k := ds.lastChange(j1+1, i, c.s)
+		if k < 0 || evs[k].Kind != c.kind || evs[i].T-evs[k].T > ds.r.sweepMs() {
+			return false
+		}
+	}
+	return true
 }
 
 // promoGuess is the promotion piece a board that cannot see it assumes:
