@@ -661,7 +661,10 @@ func walkDetour(evs []logEvent, i, j int, pb physBoard, stops [][2]int, same fun
 				others--
 			case inHand:
 				inHand, at, atOn = false, ev.Square, k
-			default:
+			case at != chess.NoSquare && (chess.KingAttacks(at).Has(ev.Square) || chess.Between(at, ev.Square) != 0):
+				// (On a line from it: a slide goes straight on. The
+				// rook lifted from e1 and set on e2 is no d1 rook
+				// knocked onto c1 slid on.)
 				ahead, aheadOn = ev.Square, k
 			}
 		}
@@ -1109,7 +1112,16 @@ func (ds *decodeState) slidStep(first, i int, p *chess.Position, m chess.Move) b
 		return false
 	}
 	j := ds.lastChange(first, i, m.To())
-	if j < 0 || evs[j].Kind != trace.On {
+	from, t := j+1, int64(0)
+	switch {
+	case j >= 0 && evs[j].Kind == trace.On:
+		t = evs[j].T
+	case j < 0 && first == 0 && ds.start.PieceAt(m.To()) == chess.NoPiece && r.log.start.occ.Has(unrotSquare(m.To(), r.orient)):
+		// Read filled before the change that began the log (the reply's
+		// lift that published the move before, d6 read 31 ms before d7
+		// emptied): timed from the log's first change.
+		from, t = 0, evs[0].T
+	default:
 		return false
 	}
 	// (And the double step's square read filled next, by a pawn of its
@@ -1117,7 +1129,7 @@ func (ds *decodeState) slidStep(first, i int, p *chess.Position, m chess.Move) b
 	// sweep of the first: a pawn only read in the sweep's order, a2-a3,
 	// is no slide.)
 	raw2 := unrotSquare(two, r.orient)
-	for k := j + 1; k < len(evs) && evs[k].T-evs[j].T <= slideStepMs+r.sweepMs(); k++ {
+	for k := from; k < len(evs) && evs[k].T-t <= slideStepMs+r.sweepMs(); k++ {
 		if e := &evs[k]; e.Square == raw2 && e.Kind == trace.On {
 			return !e.HasColour || e.Piece.Color() == pc.Color() && (!e.HasPieces || e.Piece == pc)
 		}
@@ -1712,6 +1724,9 @@ func (ds *decodeState) recaptured(first, i int, p *chess.Position, ml *chess.Mov
 				w := *v
 				w.occ |= away & q2.Occupied() & p.Occupied()
 				if w.diff(&q2) != 0 {
+					if m2.To() == to && !liftLate && ds.n+3 <= maxDecodePlies && ds.chain3(first, i, p, &q2, m1, m2, &w, pb, knocked) {
+						return true
+					}
 					continue
 				}
 				ds.seq[ds.n], ds.seq[ds.n+1] = m1, m2
@@ -1727,6 +1742,44 @@ func (ds *decodeState) recaptured(first, i int, p *chess.Position, ml *chess.Mov
 				ds.n -= 2
 			}
 		}
+	}
+	return false
+}
+
+// chain3 is recaptured's third capture on the same square: m1 and m2
+// landed there and were taken within a sweep, no landing read, and the
+// piece set down at change i took m2's (9. Nxe5 Nxe5 10. dxe5, each
+// victim taken off first: only the pawn was read on e5). Each piece was
+// lifted after the one before; w is the board as compared with q2.
+func (ds *decodeState) chain3(first, i int, p, q2 *chess.Position, m1, m2 chess.Move, w *view, pb physBoard, knocked chess.Bitboard) bool {
+	evs := ds.r.log.evs
+	to := m2.To()
+	j2 := ds.lastLift(first, i, m2.From())
+	if j2 < 0 || j2 <= ds.lastLift(first, i, m1.From()) {
+		return false
+	}
+	var ml chess.MoveList
+	q2.GenerateLegal(&ml)
+	for _, m3 := range ml.Moves() {
+		if m3.To() != to || !ds.allowed(m3, 2) || m3.IsPromotion() && m3.Promotion() != chess.Queen && ds.r.sensor != trace.PieceSensor || ds.lastLift(first, i, m3.From()) <= j2 {
+			continue
+		}
+		q3 := *q2
+		q3.MakeMove(m3)
+		if w.diff(&q3) != 0 {
+			continue
+		}
+		ds.seq[ds.n], ds.seq[ds.n+1], ds.seq[ds.n+2] = m1, m2, m3
+		ds.quick[ds.n], ds.quick[ds.n+1], ds.quick[ds.n+2] = false, false, false
+		ds.n += 3
+		if ds.gameOver(&q3, knocked) {
+			return true
+		}
+		ds.search(i+1, q3, pb, evs[i].T, to, knocked)
+		if ds.found || ds.nodes > decodeBudget {
+			return true
+		}
+		ds.n -= 3
 	}
 	return false
 }
