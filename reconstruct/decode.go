@@ -1713,7 +1713,10 @@ func (ds *decodeState) recaptured(first, i int, p *chess.Position, ml *chess.Mov
 					continue
 				}
 				if m2.To() != to {
-					if liftLate || !ds.readBefore(i, j1, m2) {
+					// (Not a piece next to m1's hand pushed a square: its
+					// knock, read as m1's piece slid on, Rc5-a5 over b5
+					// knocking b4 onto a4, was Rb5 Ra4 Ra5.)
+					if liftLate || handNear(m1).Has(m2.From()) && chess.KingAttacks(m2.From()).Has(m2.To()) || !ds.readBefore(i, j1, m2) {
 						continue
 					}
 				} else if liftLate && m2.From() != gs || !liftLate && ds.lastLift(first, i, m2.From()) <= j1 {

@@ -377,6 +377,8 @@ func TestStressGamesCaughtUp(t *testing.T) {
 			"seed 3, a game a first version of the two above lost: 34. fxe4 and 34... f3 touched down on f2 within a second; at the touch-down's lift no history fitted the board, and the other history of 32. Qxd8+ (Qxf4) kept from then explained the board once f3 landed: amended into Qxf4, three false alerts"}},
 		{3, stressGame{"lichess_broadcast_fide_womens_world_rapid_2024_r1-6.pgn", 8, trace.Occupancy, 0.1, 0.005, 0.12,
 			"seed 3, no clock: 20. Nfxe5 dxe5 21. d6 Bxd6 22. Qxd6 Qxd6 23. Nxd6 within 6 s, four captures nobody saw: at 22. Qxd6's lift the four plies found (dxe5 d6 Bxd6 Qxd6) were dearer than three pieces gone from the board (d1, d5, e7, as if knocked off at once), the board went six plies ahead, and the game stopped at ply 39 with a false alert"}},
+		{1, stressGame{"gnuchess_book_otb_masters_dev.pgn", 93, trace.PieceSensor, 0.1, 0.05, 0,
+			"no clock: 60. Ra5 slid over b5, its hand knocking the b4 rook onto a4: a first version of the reply read before the landing it answers (a 200 ms sweep's order) read Rb5 Ra4 Ra5, three false alerts, 22 plies behind"}},
 	} {
 		g := c.playSeed(t, false, c.seed, sim.ClockNever)
 		if !g.Exact || len(g.FalseAlerts) > 0 {
