@@ -1337,8 +1337,11 @@ func (ds *decodeState) readEarly(first, i int, m chess.Move, q *chess.Position, 
 			return false
 		}
 		// (The piece that landed there, as far as the sensor tells.)
+		// (And on that piece's line on beyond it: Qxe6 read on d7 is the
+		// queen's next move, no slide from g6.)
 		slid := prevLand != chess.NoSquare && chess.KingAttacks(prevLand).Has(sq) &&
-			(!e.HasPieces || e.Piece == q.PieceAt(prevLand))
+			(!e.HasPieces || e.Piece == q.PieceAt(prevLand)) &&
+			(ds.n == 0 || chess.Between(ds.seq[ds.n-1].From(), sq).Has(prevLand))
 		return !slid
 	}
 	return lifted && first == 0 && ds.offBefore(sq, i)
@@ -1375,7 +1378,11 @@ func (ds *decodeState) landedAt(first, i int, m chess.Move) (bool, int64) {
 	}
 	// (On occupancy boards, which read the order as it came, a piece
 	// slid onto the next square: its base on both for a moment.)
-	within := r.sweepMs()
+	// (On colour and piece boards a sweep, and a slide's step: the
+	// piece slid c8-b7 shows on b7 before it leaves c8, and the sweep
+	// reads c8 up to a sweep after that, 285 ms after b7 on a 250 ms
+	// sweep.)
+	within := r.sweepMs() + slideStepMs
 	if r.sensor == trace.Occupancy {
 		within = r.overlapMs()
 	}
@@ -1696,7 +1703,11 @@ func (ds *decodeState) recaptured(first, i int, p *chess.Position, ml *chess.Mov
 				}
 			}
 			j1 := ds.lastLift(first, landed, m1.From())
-			if m1.To() != to || m1.IsCastling() || j1 < 0 || !ds.allowed(m1, 0) {
+			// (A castling's last square read, its king's or its rook's
+			// landing, only with a reply read before it: O-O, f1 read
+			// filled after 15... Re8 was read made.)
+			castled := m1.IsCastling() && !liftLate && (m1.CastlingKingTo() == gs || m1.CastlingRookTo() == gs)
+			if m1.To() != to && !castled || m1.IsCastling() && !castled || j1 < 0 || !ds.allowed(m1, 0) {
 				continue
 			}
 			if other := m1.IsPromotion() && m1.Promotion() != r.promoExpect(p, m1, i+1); other != (pass == 1) || other && r.sensor != trace.PieceSensor {
@@ -1712,7 +1723,7 @@ func (ds *decodeState) recaptured(first, i int, p *chess.Position, ml *chess.Mov
 				if !ds.allowed(m2, 1) || m2.IsPromotion() && m2.Promotion() != chess.Queen && r.sensor != trace.PieceSensor {
 					continue
 				}
-				if m2.To() != to {
+				if m2.To() != to || castled {
 					// (Not a piece next to m1's hand pushed a square: its
 					// knock, read as m1's piece slid on, Rc5-a5 over b5
 					// knocking b4 onto a4, was Rb5 Ra4 Ra5.)

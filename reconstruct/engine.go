@@ -1524,6 +1524,16 @@ func (r *Reconstructor) End(t int64, out []Output) []Output {
 				best = r.explain(true, true)
 			}
 		}
+		if best >= 0 && r.cands[best].back > 0 && !r.clock {
+			// A board back where an earlier ply was (a repetition: Kd8
+			// Qg5+ Kc7 after Qc5+, the king and queen back where they
+			// stood two plies before) reads as a takeback from the board
+			// alone; the changes in their order read as the moves.
+			var done bool
+			if out, done = r.decode(r.lastChange, 1, out); done {
+				return out
+			}
+		}
 		if best >= 0 && r.cands[best].n > 0 && r.cands[best].back == 0 {
 			out = r.note(out, NoteNoPress, r.lastChange, r.cands[best].moves[0].From().Bitboard(),
 				"the last move was not completed by a clock press; it stands on the board at the end")
