@@ -1,6 +1,8 @@
 package reconstruct
 
 import (
+	"slices"
+
 	"github.com/boardd/boardd/chess"
 	"github.com/boardd/boardd/trace"
 )
@@ -323,6 +325,9 @@ func (r *Reconstructor) decodeReady(ready int64, want []chess.Move) (_ catchMatc
 	if !ds.found && ds.unfall() {
 		ds.search(0, r.lines[0].pos, pb, -1, chess.NoSquare, 0)
 	}
+	if !ds.found && ds.bare() {
+		ds.search(0, r.lines[0].pos, pb, -1, chess.NoSquare, 0)
+	}
 	if !ds.found || ds.n == 0 {
 		return catchMatch{}, false, ds.readyMet
 	}
@@ -467,6 +472,22 @@ func (ds *decodeState) unfall() bool {
 	clear(ds.touch[:len(ds.r.log.evs)])
 	ds.findAway()
 	ds.nodes, ds.n = 0, 0
+	return true
+}
+
+// bare readies a search again with no change taken for a piece put back
+// (no touch, no piece away or astray), if findAway took any: the piece
+// may have moved and come back by moves (Bxb7 Rc7 Bf3, the bishop back
+// where it stood two plies before, read as f3 lifted and put back).
+func (ds *decodeState) bare() bool {
+	n := len(ds.r.log.evs)
+	if ds.r.sensor == trace.Occupancy || !slices.Contains(ds.touch[:n], true) {
+		return false
+	}
+	clear(ds.touch[:n])
+	clear(ds.away[:n])
+	clear(ds.astray[:n])
+	ds.strays, ds.stray, ds.nodes, ds.n = false, false, 0, 0
 	return true
 }
 
