@@ -959,7 +959,7 @@ func (ds *decodeState) search(i int, p chess.Position, pb physBoard, prevT int64
 					}
 				}
 			}
-			if occ != vo|away&occ&p.Occupied() && (r.sensor == trace.Occupancy && !ds.liftedEarly(first, i, &p, p.SideToMove().Other(), m, occ&^vo, vo&^occ) || r.sensor != trace.Occupancy && !oneEarly(vo&^occ, occ&^(vo|away))) {
+			if occ != vo|away&occ&p.Occupied() && (r.sensor == trace.Occupancy && !ds.liftedEarly(first, i, &p, p.SideToMove().Other(), m, occ&^vo, vo&^occ) || r.sensor != trace.Occupancy && !oneEarly(vo&^occ, occ&^(vo|away)) && !liftedTwo(vo&^occ, occ&^(vo|away))) {
 				// (On colour and piece boards one square of the position
 				// after m seen empty may be the reply's piece lifted
 				// early, or one seen filled its piece on its way:
@@ -1294,6 +1294,14 @@ func oneEarly(extra, missing chess.Bitboard) bool {
 	return extra == 0 && !missing.More() || missing == 0 && !extra.More()
 }
 
+// liftedTwo reports whether the squares extra filled and missing empty,
+// against the position after a move, may be the reply's piece lifted and
+// its victim taken off before the move's landing was read
+// (liftedWithVictim).
+func liftedTwo(extra, missing chess.Bitboard) bool {
+	return extra == 0 && missing.Count() == 2
+}
+
 // readEarly reports whether d, where the board at change i (m's piece
 // set down) differs from q (the position after m), is one square that a
 // board reading its squares one after another (colour and piece boards)
@@ -1319,8 +1327,11 @@ func (ds *decodeState) readEarly(first, i int, m chess.Move, q *chess.Position, 
 	if r.sensor == trace.Occupancy {
 		return ds.liftedEarly(first, i, q, q.SideToMove(), m, d&q.Occupied(), d&^q.Occupied())
 	}
-	if landed, _ := ds.landedAt(first, i, m); d.More() || ds.touch[i] || !landed {
+	if landed, _ := ds.landedAt(first, i, m); ds.touch[i] || !landed {
 		return false
+	}
+	if d.More() {
+		return ds.liftedWithVictim(first, i, m, q, d)
 	}
 	sq := d.First()
 	lifted := q.ByColor(q.SideToMove()).Has(sq)
@@ -1366,6 +1377,34 @@ func (ds *decodeState) readEarly(first, i int, m chess.Move, q *chess.Position, 
 		return !slid
 	}
 	return lifted && first == 0 && ds.offBefore(sq, i)
+}
+
+// liftedWithVictim is readEarly for two squares: the reply's piece
+// lifted and the piece of the mover's it takes, both read emptied before
+// m's landing (each up to a sweep; the lift a quick carry more away from
+// m's hand): Qxe5 read landing after a4 was lifted for axb5 and b5 taken
+// off first.
+func (ds *decodeState) liftedWithVictim(first, i int, m chess.Move, q *chess.Position, d chess.Bitboard) bool {
+	r := ds.r
+	evs := r.log.evs
+	own := d & q.ByColor(q.SideToMove())
+	if d.Count() != 2 || d&^q.Occupied() != 0 || own == 0 || own.More() {
+		return false
+	}
+	from, victim := own.First(), (d &^ own).First()
+	if victim == moveLanding(m) || !r.legal(q).Contains(chess.NewMove(from, victim)) {
+		return false
+	}
+	for _, s := range [2]chess.Square{from, victim} {
+		j := ds.lastChange(first, i, s)
+		if j < 0 || evs[j].Kind != trace.Off {
+			return false
+		}
+		if dt := evs[i].T - evs[j].T; dt > r.sweepMs() && (s == victim || dt > r.sweepMs()+minQuickCarryMs || handNear(m).Has(s)) {
+			return false
+		}
+	}
+	return true
 }
 
 // offBefore reports whether game square s, empty on the board the log
