@@ -1346,8 +1346,14 @@ func (ds *decodeState) readEarly(first, i int, m chess.Move, q *chess.Position, 
 		return false
 	}
 	raw := unrotSquare(sq, r.orient)
-	for j := i - 1; j >= first; j-- {
+	for j := i - 1; j >= 0; j-- {
 		e := &evs[j]
+		if j < first && (q.Occupied().Has(sq) || evs[i].T-e.T > r.sweepMs()) {
+			// (Before the move before was taken, a square still filled
+			// read within a sweep: the slide before m read on a square
+			// of its path after its landing, Be6-c4 on d5.)
+			break
+		}
 		if e.Square != raw {
 			continue
 		}
@@ -1363,6 +1369,18 @@ func (ds *decodeState) readEarly(first, i int, m chess.Move, q *chess.Position, 
 			return e.Kind == trace.Off && (evs[i].T-e.T <= r.sweepMs() || evs[i].T-e.T <= r.sweepMs()+minQuickCarryMs && !handNear(m).Has(sq))
 		}
 		if evs[i].T-e.T > r.sweepMs() {
+			return false
+		}
+		if e.Kind == trace.On && e.HasColour && e.Piece.Color() != q.SideToMove() && chess.Between(m.From(), m.To()).Has(sq) &&
+			(!e.HasPieces || e.Piece == q.PieceAt(moveLanding(m))) {
+			// m's piece read on a square it slid over, after its landing
+			// (the sweep's order), and read gone from there later: Be6-c4
+			// read on c4, then on d5, then e6 emptied.
+			for k := i + 1; k < len(evs); k++ {
+				if evs[k].Square == raw {
+					return evs[k].Kind == trace.Off
+				}
+			}
 			return false
 		}
 		if e.Kind != trace.On || !e.HasColour || e.Piece.Color() != q.SideToMove() {
