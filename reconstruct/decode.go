@@ -1374,11 +1374,13 @@ func (ds *decodeState) readEarly(first, i int, m chess.Move, q *chess.Position, 
 		if e.Kind == trace.On && e.HasColour && e.Piece.Color() != q.SideToMove() && chess.Between(m.From(), m.To()).Has(sq) &&
 			(!e.HasPieces || e.Piece == q.PieceAt(moveLanding(m))) {
 			// m's piece read on a square it slid over, after its landing
-			// (the sweep's order), and read gone from there later: Be6-c4
-			// read on c4, then on d5, then e6 emptied.
+			// (the sweep's order), and read gone from there only after
+			// another change: Be6-c4 read on c4, then on d5, then e6
+			// emptied, and d5 after 31. Qc2. (Read gone next, m is taken
+			// there.)
 			for k := i + 1; k < len(evs); k++ {
 				if evs[k].Square == raw {
-					return evs[k].Kind == trace.Off
+					return evs[k].Kind == trace.Off && k > i+1
 				}
 			}
 			return false
