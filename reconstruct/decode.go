@@ -33,6 +33,14 @@ type evLog struct {
 	evs   []logEvent
 	start physBoard // the raw board before them
 	ok    bool      // false after a frame or an overflow
+	// prev: the changes the last decision read, up to the first of evs,
+	// from the board prevStart, made from the position after nPrev
+	// plies (key prevKey) when it only added plies (decodeBack).
+	prev      []logEvent
+	prevStart physBoard
+	prevOK    bool
+	nPrev     int
+	prevKey   uint64
 }
 
 // logEvent is what the log keeps of a square change (a trace event
@@ -48,7 +56,15 @@ type logEvent struct {
 
 // reset starts the log afresh from raw board pb.
 func (l *evLog) reset(pb *physBoard) {
-	l.evs, l.start, l.ok = l.evs[:0], *pb, true
+	l.evs, l.start, l.ok, l.prevOK = l.evs[:0], *pb, true, false
+}
+
+// keep records the log's first k changes as the last decision's, made
+// from the position after nPrev plies (key), before the log goes on
+// without them (decodeBack).
+func (l *evLog) keep(k, nPrev int, key uint64) {
+	l.prev, l.prevStart, l.prevOK = append(l.prev[:0], l.evs[:k]...), l.start, l.ok
+	l.nPrev, l.prevKey = nPrev, key
 }
 
 // add keeps one square change.
@@ -308,10 +324,16 @@ func (r *Reconstructor) decodeReady(ready int64, want []chess.Move) (_ catchMatc
 	if !r.log.ok || len(r.log.evs) == 0 || len(r.lines) == 0 {
 		return catchMatch{}, false, false
 	}
-	ds := decodeState{r: r, ready: ready, want: want, knockAt: -1, leftAt: -1, ex: r.excused(&r.lines[0].pos), start: &r.lines[0].pos}
+	return r.decodeFrom(&r.lines[0].pos, ready, want)
+}
+
+// decodeFrom is decodeReady from position start (the log's changes made
+// from it).
+func (r *Reconstructor) decodeFrom(start *chess.Position, ready int64, want []chess.Move) (_ catchMatch, _ bool, readyMet bool) {
+	ds := decodeState{r: r, ready: ready, want: want, knockAt: -1, leftAt: -1, ex: r.excused(start), start: start}
 	ds.findAway()
 	pb := r.log.start
-	ds.search(0, r.lines[0].pos, pb, -1, chess.NoSquare, 0)
+	ds.search(0, *start, pb, -1, chess.NoSquare, 0)
 	if !ds.found && r.sensor == trace.Occupancy {
 		ds.findKnockedOnto()
 	}
@@ -320,13 +342,13 @@ func (r *Reconstructor) decodeReady(ready int64, want []chess.Move) (_ catchMatc
 		// taken for no part of the game: a piece may also have moved
 		// there and back (a repetition), which the first pass reads.
 		ds.nodes, ds.n, ds.stray = 0, 0, true
-		ds.search(0, r.lines[0].pos, pb, -1, chess.NoSquare, 0)
+		ds.search(0, *start, pb, -1, chess.NoSquare, 0)
 	}
 	if !ds.found && ds.unfall() {
-		ds.search(0, r.lines[0].pos, pb, -1, chess.NoSquare, 0)
+		ds.search(0, *start, pb, -1, chess.NoSquare, 0)
 	}
 	if !ds.found && ds.bare() {
-		ds.search(0, r.lines[0].pos, pb, -1, chess.NoSquare, 0)
+		ds.search(0, *start, pb, -1, chess.NoSquare, 0)
 	}
 	if !ds.found || ds.n == 0 {
 		return catchMatch{}, false, ds.readyMet
@@ -405,7 +427,7 @@ func (ds *decodeState) findAway() {
 	// A piece of the published position already off its square when the
 	// log began (knocked as its move landed, before that move was
 	// published), and put back by its square's first change.
-	P := &r.lines[0].pos
+	P := ds.start
 	for b := P.Occupied() &^ rotBB(pb.occ, r.orient); b != 0; b &= b - 1 {
 		raw := unrotSquare(b.First(), r.orient)
 		if j := last[raw]; j >= 0 && evs[j].Kind == trace.On && evs[j].seenAs(P.PieceAt(b.First())) {
@@ -754,6 +776,34 @@ func samePlacement(a, b *chess.Position) bool {
 	return true
 }
 
+// decodeBack is the ordered decoder from the position the decision
+// before the last one left (the plies the last one added taken back,
+// back > 0), over that decision's changes and the log's: the last
+// decision may have published a piece still on its way (Qc7-c3 slid
+// over c6, read there and on c7 emptied: Qc6 was published, and every
+// later board was one nothing from it reached). The sequence must reach
+// further than the game published.
+func (r *Reconstructor) decodeBack() (catchMatch, bool) {
+	l := &r.log
+	n := len(r.plies)
+	if r.clock || r.sensor == trace.Occupancy || !l.ok || !l.prevOK || l.nPrev >= n || len(l.prev)+len(l.evs) > maxLogEvents || r.befores[l.nPrev].Key() != l.prevKey {
+		return catchMatch{}, false
+	}
+	evs, start := l.evs, l.start
+	r.backBuf = append(append(r.backBuf[:0], l.prev...), l.evs...)
+	l.evs, l.start = r.backBuf, l.prevStart
+	m, ok, met := r.decodeFrom(&r.befores[l.nPrev], minReadyReplyMs, nil)
+	if !ok && met {
+		m, ok, _ = r.decodeFrom(&r.befores[l.nPrev], 0, nil)
+	}
+	l.evs, l.start = evs, start
+	if !ok || l.nPrev+m.n <= n {
+		return catchMatch{}, false
+	}
+	m.back = n - l.nPrev
+	return m, true
+}
+
 // decodeOrdered is decodeLog's sequence, found first with every reply
 // begun minReadyReplyMs or more after the move before, else without a
 // clock with replies begun sooner (a hand already over its piece as the
@@ -1084,7 +1134,7 @@ func (ds *decodeState) search(i int, p chess.Position, pb physBoard, prevT int64
 	}
 	// (Back where the published game is only after plies that came back
 	// to it: a repetition.)
-	if knocked == 0 && v.diff(&p) == 0 && (v.diff(&r.lines[0].pos) != 0 || ds.n > 0) && (ds.n == 0 || !ds.quick[ds.n-1]) && !ds.pushedLate() && ds.complete() && !ds.inHandLast() && !ds.liftRefilled() {
+	if knocked == 0 && v.diff(&p) == 0 && (v.diff(ds.start) != 0 || ds.n > 0) && (ds.n == 0 || !ds.quick[ds.n-1]) && !ds.pushedLate() && ds.complete() && !ds.inHandLast() && !ds.liftRefilled() {
 		ds.found, ds.end = true, p
 		return
 	}
@@ -1939,6 +1989,13 @@ func (r *Reconstructor) decode(t int64, minN int, out []Output) (_ []Output, ok 
 		minN = max(minN, maxCatchAhead+1)
 	}
 	m, ok := r.decodeOrdered()
+	if !ok && r.sensor != trace.Occupancy {
+		// (Nothing from the published game: the last decision's plies
+		// taken back, over its changes too.)
+		if b, bok := r.decodeBack(); bok && b.n-b.back >= minN {
+			return r.adoptCatch([]catchMatch{b}, 0, t, out), true
+		}
+	}
 	if ok && m.n < minN && r.decodeLeft && r.sensor == trace.Occupancy && !lost && r.decodeHand && m.knocked == 0 && r.handMoveLast(&m) {
 		// (On the alert timer's board, two squares out of place that
 		// the decoder reads as the last ply, a hand's move: lifted a

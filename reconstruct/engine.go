@@ -401,6 +401,7 @@ type Reconstructor struct {
 	reviveKey  uint64         // board the alternatives of blind captures were last revived for
 	catchKey   uint64         // board (with the published plies and the cost allowed) a catch-up last failed on or acted on
 	catchBuf   []catchMatch
+	backBuf    []logEvent // decodeBack's changes
 
 	// silent: squares of the overlay that the hand of a move knocked, the
 	// move published as the reply began (knockedMove) and the squares not

@@ -679,30 +679,34 @@ func (r *Reconstructor) changedSince(k int) chess.Bitboard {
 // after it, when the plies were only added and were made in the order
 // of the changes; else from the board as it is now.
 func (r *Reconstructor) resetLog(n0, nOld int, out []Output) {
-	// (Only without a clock, where the decoder reads the log, and when
-	// the board has moved on from the game published: else there is no
-	// next ply's change to keep, and the search costs a quarter of a
-	// replay's time.)
-	if !r.clock && len(r.plies) > nOld && r.log.ok && r.movedOn() {
-		added := true
-		for i := n0; i < len(out); i++ {
-			if out[i].Kind == Retract || out[i].Kind == Amend {
-				added = false
-			}
-		}
-		if idx := -1; added {
-			if idx = r.takenThrough(&r.befores[nOld], r.pub[nOld:]); idx >= 0 && idx < len(r.log.evs)-1 {
-				pb := r.log.start
-				for j := 0; j <= idx; j++ {
-					pb.apply(&r.log.evs[j])
-				}
-				r.log.start = pb
-				r.log.evs = r.log.evs[:copy(r.log.evs, r.log.evs[idx+1:])]
-				return
-			}
+	added := !r.clock && len(r.plies) > nOld && r.log.ok
+	for i := n0; added && i < len(out); i++ {
+		if out[i].Kind == Retract || out[i].Kind == Amend {
+			added = false
 		}
 	}
-	r.log.reset(&r.raw)
+	if !added {
+		r.log.reset(&r.raw)
+		return
+	}
+	// (Only when the board has moved on from the game published: else
+	// there is no next ply's change to keep, and the search costs a
+	// quarter of a replay's time.)
+	if idx := -1; r.movedOn() {
+		if idx = r.takenThrough(&r.befores[nOld], r.pub[nOld:]); idx >= 0 && idx < len(r.log.evs)-1 {
+			pb := r.log.start
+			for j := 0; j <= idx; j++ {
+				pb.apply(&r.log.evs[j])
+			}
+			r.log.keep(idx+1, nOld, r.befores[nOld].Key())
+			r.log.start = pb
+			r.log.evs = r.log.evs[:copy(r.log.evs, r.log.evs[idx+1:])]
+			return
+		}
+	}
+	// (The changes this decision read are kept for decodeBack.)
+	r.log.keep(len(r.log.evs), nOld, r.befores[nOld].Key())
+	r.log.evs, r.log.start = r.log.evs[:0], r.raw
 }
 
 // movedOn reports whether the board differs from the published game,
