@@ -786,7 +786,12 @@ func samePlacement(a, b *chess.Position) bool {
 func (r *Reconstructor) decodeBack() (catchMatch, bool) {
 	l := &r.log
 	n := len(r.plies)
-	if r.clock || r.sensor == trace.Occupancy || !l.ok || !l.prevOK || l.nPrev >= n || len(l.prev)+len(l.evs) > maxLogEvents || r.befores[l.nPrev].Key() != l.prevKey {
+	if r.clock || !l.ok || !l.prevOK || l.nPrev >= n || len(l.prev)+len(l.evs) > maxLogEvents || r.befores[l.nPrev].Key() != l.prevKey {
+		return catchMatch{}, false
+	}
+	if len(l.prev) > 0 && len(l.evs) > 0 && l.evs[0].T-l.prev[len(l.prev)-1].T >= r.timing.CommitMs {
+		// (The board stood still showing what the decision published
+		// for as long as a move is committed: that stood.)
 		return catchMatch{}, false
 	}
 	evs, start := l.evs, l.start
@@ -1843,6 +1848,9 @@ func (ds *decodeState) recaptured(first, i int, p *chess.Position, ml *chess.Mov
 			if other := m1.IsPromotion() && m1.Promotion() != r.promoExpect(p, m1, i+1); other != (pass == 1) || other && r.sensor != trace.PieceSensor {
 				continue
 			}
+			if ds.restedElsewhere(j1, i, p.PieceAt(m1.From()), to) {
+				continue
+			}
 			q1 := *p
 			q1.MakeMove(m1)
 			var ml2 chess.MoveList
@@ -1884,6 +1892,31 @@ func (ds *decodeState) recaptured(first, i int, p *chess.Position, ml *chess.Mov
 					return true
 				}
 				ds.n -= 2
+			}
+		}
+	}
+	return false
+}
+
+// restedElsewhere reports whether piece pc, lifted at change j1, was
+// read set down on a square other than to before change i and stood
+// there longer than a touch-down (maxTouchMs) before it was lifted again:
+// it landed there, and no landing on to that no sweep read (Bb3 read on
+// b3 for 750 ms, then knocked off, is no Bc4 taken at once by Nxc4).
+func (ds *decodeState) restedElsewhere(j1, i int, pc chess.Piece, to chess.Square) bool {
+	evs := ds.r.log.evs
+	raw := unrotSquare(to, ds.r.orient)
+	for k := j1 + 1; k < i; k++ {
+		e := &evs[k]
+		if e.Kind != trace.On || e.Square == raw || !e.seenAs(pc) {
+			continue
+		}
+		for l := k + 1; l <= i; l++ {
+			if evs[l].Square == e.Square {
+				if evs[l].Kind == trace.Off && evs[l].T-e.T > maxTouchMs {
+					return true
+				}
+				break
 			}
 		}
 	}
@@ -1989,7 +2022,7 @@ func (r *Reconstructor) decode(t int64, minN int, out []Output) (_ []Output, ok 
 		minN = max(minN, maxCatchAhead+1)
 	}
 	m, ok := r.decodeOrdered()
-	if !ok && r.sensor != trace.Occupancy {
+	if !ok {
 		// (Nothing from the published game: the last decision's plies
 		// taken back, over its changes too.)
 		if b, bok := r.decodeBack(); bok && b.n-b.back >= minN {
@@ -2135,10 +2168,20 @@ func (r *Reconstructor) inOrder(moves []chess.Move) (_ catchMatch, ok bool) {
 		end.MakeMove(mv)
 	}
 	// The reply's pieces lifted since (the hand that begins it holds
-	// them): the moves were done before.
+	// them), and one piece of the mover's the reply can take, taken off
+	// first: the moves were done before (g5 f5 gxf6 e.p., then f6 taken
+	// off for Nxf6).
 	evs := r.log.evs
 	k := len(evs)
-	for k > 0 && evs[k-1].Kind == trace.Off && end.ByColor(end.SideToMove()).Has(rotSquare(evs[k-1].Square, r.orient)) {
+	victim := false
+	for k > 0 && evs[k-1].Kind == trace.Off {
+		s := rotSquare(evs[k-1].Square, r.orient)
+		if !end.ByColor(end.SideToMove()).Has(s) {
+			if victim || r.sensor == trace.Occupancy || !r.canCapture(&end, s) {
+				break
+			}
+			victim = true
+		}
 		k--
 	}
 	if k == 0 {

@@ -756,6 +756,8 @@ func TestStressIrregularGames(t *testing.T) {
 			"no clock, Chess960: 46... Rhf8 slid over g8, its hand knocking the bishop from e7 to f6; the square it crossed was taken for one a knock left touched, and Rhf8 Kh2 Rac8 were published together: 3 plies behind"},
 		{"gnuchess_book_otb_masters_dev.pgn", 2, trace.Colour, 0.03, 0.02, 0.12,
 			"no clock: 16. Ne4 knocks the bishop off d3 86 ms after landing; a colour board shows the same as the bishop slid to e4 with the knight knocked off g3 before it, so neither was taken, and Ne4 h6 Nxf6+ were published together: 3 plies behind"},
+		{"tcec_frc_engine_chess960_season16.pgn", 68, trace.PieceSensor, 0.03, 0.02, 0,
+			"no clock, Chess960: 21. Bb3 read standing 750 ms, then taken off the board (the injected misplaced piece) as 21... Nbc4 lands: a first version of reading the decision before again read it as Bc4 taken at once by Nxc4, and the game was 60 plies behind"},
 	} {
 		g := c.play(t, true)
 		if !g.Exact || g.Behind > 2 || len(g.FalseAlerts) > 0 || g.Found != g.Injected {
