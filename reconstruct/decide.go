@@ -1866,25 +1866,41 @@ func (r *Reconstructor) replyTakesEarly(best int, knock chess.Bitboard, s chess.
 // the same landing square: a hand knocks a piece over only once its own
 // is down, and no reply begins before the move it answers is on the
 // board, so the landing seen was the reply's and the move another (a
-// capture nobody saw).
+// capture nobody saw). On colour and piece boards c may be three moves,
+// ix's two misplaced squares lifted in turn for the two captures on that
+// square (f4 exf4 gxf4, no landing read but the last).
 func (r *Reconstructor) replyLiftedFirst(ix *inexact, c *cand) bool {
-	if r.clock || !ix.oneMoveMisplaced() || ix.diff.Count() != 1 || c.line != ix.line || c.back != 0 || c.stale ||
-		c.n != 2 || c.cost > ix.cost+costMisplaced {
+	// (Three moves cost a ply more and two victims nobody saw taken
+	// off: up to a third misplaced square more.)
+	k, margin := c.n-1, costMisplaced
+	if c.n == 3 {
+		margin = 3 * costMisplaced
+	}
+	if r.clock || !ix.oneMoveMisplaced() || ix.diff.Count() != k || c.line != ix.line || c.back != 0 || c.stale ||
+		c.n < 2 || c.n > 3 || c.n == 3 && r.sensor == trace.Occupancy || c.cost > ix.cost+margin {
 		return false
 	}
-	m, m2 := ix.move, c.moves[1]
-	if ix.diff != m2.From().Bitboard() || m2.IsCastling() || moveLanding(m2) != moveLanding(m) {
+	m := ix.move
+	lift, ok1 := r.lastOff(m.From())
+	on, ok3 := r.lastOn(moveLanding(m))
+	if !ok1 || !ok3 {
 		return false
 	}
 	q := r.lines[ix.line].pos
 	q.MakeMove(m)
-	if !q.ByColor(q.SideToMove()).Has(m2.From()) {
-		return false
+	prev := lift
+	for _, m2 := range c.moves[1:c.n] {
+		if !ix.diff.Has(m2.From()) || m2.IsCastling() || moveLanding(m2) != moveLanding(m) || !q.ByColor(q.SideToMove()).Has(m2.From()) {
+			return false
+		}
+		off, ok := r.lastOff(m2.From())
+		if !ok || off <= prev || off >= on {
+			return false
+		}
+		prev = off
+		q.MakeMove(m2)
 	}
-	lift, ok1 := r.lastOff(m.From())
-	off, ok2 := r.lastOff(m2.From())
-	on, ok3 := r.lastOn(moveLanding(m))
-	return ok1 && ok2 && ok3 && lift < off && off < on
+	return true
 }
 
 // knockedByMover reports whether the board is move ix.move made with its
