@@ -1048,7 +1048,7 @@ func (ds *decodeState) search(i int, p chess.Position, pb physBoard, prevT int64
 					k += 1000 + r.capturePrior(&p, m, prevLand)
 				}
 				unseenLift = unseen && evs[i].Kind == trace.Off
-			} else if all, _ := moveSquares(&p, m); !all.Has(rotSquare(evs[i].Square, r.orient)) && !ds.touch[i] && !ds.slidPast(i, &p, m) {
+			} else if all, _ := moveSquares(&p, m); !all.Has(rotSquare(evs[i].Square, r.orient)) && !ds.touch[i] && !ds.slidPast(i, &p, m) && !ds.touchDownLeft(first, i, &p, m) {
 				// A move is done at a change of its own squares (or at a
 				// piece put back, which completes what the board shows, or
 				// its slid piece leaving a square on its way), not at
@@ -1792,6 +1792,31 @@ func (ds *decodeState) slidPast(i int, p *chess.Position, m chess.Move) bool {
 		}
 	}
 	return true
+}
+
+// touchDownLeft reports, on colour and piece boards, whether change i
+// empties a square off m's line where m's piece was read set down since the
+// move before (a touch-down on its way), m's landing read filled since:
+// the sweep read the touch-down's square emptied after the landing (the
+// f8 rook touched down on c8, then took on f5, and c8 was read emptied
+// 65 ms after f5).
+func (ds *decodeState) touchDownLeft(first, i int, p *chess.Position, m chess.Move) bool {
+	r := ds.r
+	evs := r.log.evs
+	if r.sensor == trace.Occupancy || evs[i].Kind != trace.Off || m.IsCastling() || i == 0 {
+		return false
+	}
+	sq := rotSquare(evs[i].Square, r.orient)
+	if chess.Between(m.From(), m.To()).Has(sq) || chess.Between(m.From(), sq).Has(m.To()) {
+		// (On its line: a slide, slidPast's.)
+		return false
+	}
+	j := ds.lastChange(max(0, first-1), i, sq)
+	if j < 0 || evs[j].Kind != trace.On || !evs[j].seenAs(p.PieceAt(m.From())) || evs[i].T-evs[j].T > maxTouchMs+r.sweepMs() {
+		return false
+	}
+	k := ds.lastChange(j, i, moveLanding(m))
+	return k > j && evs[k].Kind == trace.On
 }
 
 // gameOver ends the search at a move that mates or stalemates, its
