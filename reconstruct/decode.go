@@ -789,7 +789,7 @@ func (r *Reconstructor) decodeBack() (catchMatch, bool) {
 	if r.clock || !l.ok || !l.prevOK || l.nPrev >= n || len(l.prev)+len(l.evs) > maxLogEvents || r.befores[l.nPrev].Key() != l.prevKey {
 		return catchMatch{}, false
 	}
-	if len(l.prev) > 0 && len(l.evs) > 0 && l.evs[0].T-l.prev[len(l.prev)-1].T >= r.timing.CommitMs {
+	if len(l.prev) > 0 && len(l.evs) > 0 && l.evs[0].T-l.prev[len(l.prev)-1].T >= 3*r.timing.CommitMs {
 		// (The board stood still showing what the decision published
 		// for as long as a move is committed: that stood.)
 		return catchMatch{}, false
@@ -802,7 +802,7 @@ func (r *Reconstructor) decodeBack() (catchMatch, bool) {
 		m, ok, _ = r.decodeFrom(&r.befores[l.nPrev], 0, nil)
 	}
 	l.evs, l.start = evs, start
-	if !ok || l.nPrev+m.n <= n {
+	if !ok || l.nPrev+m.n <= n || m.knocked != 0 {
 		return catchMatch{}, false
 	}
 	m.back = n - l.nPrev
