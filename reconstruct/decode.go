@@ -41,6 +41,9 @@ type evLog struct {
 	prevOK    bool
 	nPrev     int
 	prevKey   uint64
+	// reread: the decision being published is decodeBack's: its changes
+	// are prev and evs together, from the same position.
+	reread bool
 }
 
 // logEvent is what the log keeps of a square change (a trace event
@@ -782,7 +785,7 @@ func samePlacement(a, b *chess.Position) bool {
 // decision may have published a piece still on its way (Qc7-c3 slid
 // over c6, read there and on c7 emptied: Qc6 was published, and every
 // later board was one nothing from it reached). The sequence must reach
-// further than the game published.
+// as far as the game published.
 func (r *Reconstructor) decodeBack() (catchMatch, bool) {
 	l := &r.log
 	n := len(r.plies)
@@ -802,7 +805,7 @@ func (r *Reconstructor) decodeBack() (catchMatch, bool) {
 		m, ok, _ = r.decodeFrom(&r.befores[l.nPrev], 0, nil)
 	}
 	l.evs, l.start = evs, start
-	if !ok || l.nPrev+m.n <= n || m.knocked != 0 {
+	if !ok || l.nPrev+m.n < n || m.knocked != 0 {
 		return catchMatch{}, false
 	}
 	m.back = n - l.nPrev
@@ -2050,8 +2053,13 @@ func (r *Reconstructor) decode(t int64, minN int, out []Output) (_ []Output, ok 
 	if !ok {
 		// (Nothing from the published game: the last decision's plies
 		// taken back, over its changes too.)
-		if b, bok := r.decodeBack(); bok && b.n-b.back >= minN {
-			return r.adoptCatch([]catchMatch{b}, 0, t, out), true
+		// (On colour and piece boards also as many plies, one amended:
+		// Qc7-f4 slid over d6, read there as c7 emptied, Qd6 published.)
+		if b, bok := r.decodeBack(); bok && (b.n-b.back >= minN || r.sensor != trace.Occupancy && b.n >= b.back) {
+			r.log.reread = true
+			out = r.adoptCatch([]catchMatch{b}, 0, t, out)
+			r.log.reread = false
+			return out, true
 		}
 	}
 	if ok && m.n < minN && r.decodeLeft && r.sensor == trace.Occupancy && !lost && r.decodeHand && m.knocked == 0 && r.handMoveLast(&m) {

@@ -679,6 +679,14 @@ func (r *Reconstructor) changedSince(k int) chess.Bitboard {
 // after it, when the plies were only added and were made in the order
 // of the changes; else from the board as it is now.
 func (r *Reconstructor) resetLog(n0, nOld int, out []Output) {
+	if l := &r.log; l.reread && l.ok && l.prevOK && l.nPrev <= len(r.plies) {
+		// (decodeBack's decision: its changes, read again, go on from
+		// the same position, for the next one to read again too: Ra5
+		// published at a slide's pause in the plies it amended.)
+		l.prev = append(l.prev, l.evs...)
+		l.evs, l.start = l.evs[:0], r.raw
+		return
+	}
 	added := !r.clock && len(r.plies) > nOld && r.log.ok
 	for i := n0; added && i < len(out); i++ {
 		if out[i].Kind == Retract || out[i].Kind == Amend {
