@@ -1893,7 +1893,8 @@ func (ds *decodeState) recaptured(first, i int, p *chess.Position, ml *chess.Mov
 					// (Not a piece next to m1's hand pushed a square: its
 					// knock, read as m1's piece slid on, Rc5-a5 over b5
 					// knocking b4 onto a4, was Rb5 Ra4 Ra5.)
-					if liftLate || handNear(m1).Has(m2.From()) && chess.KingAttacks(m2.From()).Has(m2.To()) || !ds.readBefore(i, j1, m2) {
+					if liftLate || handNear(m1).Has(m2.From()) && chess.KingAttacks(m2.From()).Has(m2.To()) || !ds.readBefore(i, j1, m2) ||
+						ds.stoodThrough(j1, i, p.PieceAt(m1.From()), to, m2) {
 						continue
 					}
 				} else if liftLate && m2.From() != gs || !liftLate && ds.lastLift(first, i, m2.From()) <= j1 {
@@ -2011,6 +2012,30 @@ func (ds *decodeState) readBefore(i, j1 int, m2 chess.Move) bool {
 		}
 	}
 	return true
+}
+
+// stoodThrough reports whether piece pc, lifted at change j1, was read
+// set down on a square other than to before reply m2's square was read
+// emptied, and read gone from there only after: it stood there while the
+// reply began, and that was its landing (Rd5 read, then h5-h6, then the
+// rook on its way on to g5 read on e5: no Re5 with h6 read before it).
+func (ds *decodeState) stoodThrough(j1, i int, pc chess.Piece, to chess.Square, m2 chess.Move) bool {
+	evs := ds.r.log.evs
+	off := ds.lastChange(j1+1, i, m2.From())
+	if off < 0 {
+		return false
+	}
+	raw := unrotSquare(to, ds.r.orient)
+	for k := j1 + 1; k < off; k++ {
+		e := &evs[k]
+		if e.Kind != trace.On || e.Square == raw || !e.seenAs(pc) {
+			continue
+		}
+		if l := ds.lastChange(k, i, rotSquare(e.Square, ds.r.orient)); l > off && evs[l].Kind == trace.Off {
+			return true
+		}
+	}
+	return false
 }
 
 // promoGuess is the promotion piece a board that cannot see it assumes:
