@@ -812,6 +812,32 @@ func (r *Reconstructor) decodeBack() (catchMatch, bool) {
 	return m, true
 }
 
+// moverOnly reports whether every change since the published game last
+// changed, as the sensors tell, was of a piece of the player who made
+// its last ply: that hand going on, no reply begun (a slide paused, or a
+// piece let go and taken on). An amendment with no ply added is read so
+// only then: after a reply, a piece knocked onto the next square looks
+// the same (Ra7, a6, the rook knocked onto b7 was read Rcb7).
+func (r *Reconstructor) moverOnly() bool {
+	if len(r.plies) == 0 {
+		return false
+	}
+	white := r.lines[0].pos.SideToMove() == chess.Black // the last ply's side
+	pb := r.log.start
+	for i := range r.log.evs {
+		e := &r.log.evs[i]
+		b := e.Square.Bitboard()
+		switch {
+		case e.Kind == trace.On && (!e.HasColour || (e.Piece.Color() == chess.White) != white):
+			return false
+		case e.Kind == trace.Off && (pb.colourKnown&b == 0 || (pb.white&b != 0) != white):
+			return false
+		}
+		pb.apply(e)
+	}
+	return true
+}
+
 // decodeOrdered is decodeLog's sequence, found first with every reply
 // begun minReadyReplyMs or more after the move before, else without a
 // clock with replies begun sooner (a hand already over its piece as the
@@ -2080,7 +2106,7 @@ func (r *Reconstructor) decode(t int64, minN int, out []Output) (_ []Output, ok 
 		// taken back, over its changes too.)
 		// (On colour and piece boards also as many plies, one amended:
 		// Qc7-f4 slid over d6, read there as c7 emptied, Qd6 published.)
-		if b, bok := r.decodeBack(); bok && (b.n-b.back >= minN || r.sensor != trace.Occupancy && b.n >= b.back) {
+		if b, bok := r.decodeBack(); bok && (b.n-b.back >= minN || r.sensor != trace.Occupancy && b.n >= b.back && r.moverOnly()) {
 			r.log.reread = true
 			out = r.adoptCatch([]catchMatch{b}, 0, t, out)
 			r.log.reread = false

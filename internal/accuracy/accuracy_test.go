@@ -379,6 +379,8 @@ func TestStressGamesCaughtUp(t *testing.T) {
 			"seed 3, no clock: 20. Nfxe5 dxe5 21. d6 Bxd6 22. Qxd6 Qxd6 23. Nxd6 within 6 s, four captures nobody saw: at 22. Qxd6's lift the four plies found (dxe5 d6 Bxd6 Qxd6) were dearer than three pieces gone from the board (d1, d5, e7, as if knocked off at once), the board went six plies ahead, and the game stopped at ply 39 with a false alert"}},
 		{1, stressGame{"gnuchess_book_otb_masters_dev.pgn", 93, trace.PieceSensor, 0.1, 0.05, 0,
 			"no clock: 60. Ra5 slid over b5, its hand knocking the b4 rook onto a4: a first version of the reply read before the landing it answers (a 200 ms sweep's order) read Rb5 Ra4 Ra5, three false alerts, 22 plies behind"}},
+		{1, stressGame{"tcec_frc_engine_chess960_season16.pgn", 85, trace.PieceSensor, 0.03, 0.02, 0,
+			"no clock, Chess960: 63... Ra7 slid over b7, 64. a6, and its hand knocked the rook onto b7: a first version of the last decision read again with no ply added amended Ra7 into Rcb7, 45 plies behind"}},
 	} {
 		g := c.playSeed(t, false, c.seed, sim.ClockNever)
 		if !g.Exact || len(g.FalseAlerts) > 0 {
