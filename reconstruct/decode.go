@@ -785,7 +785,7 @@ func samePlacement(a, b *chess.Position) bool {
 // decision may have published a piece still on its way (Qc7-c3 slid
 // over c6, read there and on c7 emptied: Qc6 was published, and every
 // later board was one nothing from it reached). The sequence must reach
-// as far as the game published.
+// as far as the game published and leave no piece knocked off.
 func (r *Reconstructor) decodeBack() (catchMatch, bool) {
 	l := &r.log
 	n := len(r.plies)
@@ -794,7 +794,7 @@ func (r *Reconstructor) decodeBack() (catchMatch, bool) {
 	}
 	if len(l.prev) > 0 && len(l.evs) > 0 && l.evs[0].T-l.prev[len(l.prev)-1].T >= 3*r.timing.CommitMs {
 		// (The board stood still showing what the decision published
-		// for as long as a move is committed: that stood.)
+		// three times as long as a move is committed: that stood.)
 		return catchMatch{}, false
 	}
 	evs, start := l.evs, l.start
