@@ -1902,7 +1902,7 @@ func (ds *decodeState) recaptured(first, i int, p *chess.Position, ml *chess.Mov
 			if other := m1.IsPromotion() && m1.Promotion() != r.promoExpect(p, m1, i+1); other != (pass == 1) || other && r.sensor != trace.PieceSensor {
 				continue
 			}
-			if ds.restedElsewhere(j1, i, p.PieceAt(m1.From()), to) {
+			if ds.restedElsewhere(j1, i, p.PieceAt(m1.From()), m1.From(), to) {
 				continue
 			}
 			q1 := *p
@@ -1953,18 +1953,25 @@ func (ds *decodeState) recaptured(first, i int, p *chess.Position, ml *chess.Mov
 	return false
 }
 
-// restedElsewhere reports whether piece pc, lifted at change j1, was
+// restedElsewhere reports whether piece pc, lifted from from at change j1, was
 // read set down on a square other than to before change i and stood
 // there longer than a touch-down (maxTouchMs) before it was lifted again:
 // it landed there, and no landing on to that no sweep read (Bb3 read on
 // b3 for 750 ms, then knocked off, is no Bc4 taken at once by Nxc4).
-func (ds *decodeState) restedElsewhere(j1, i int, pc chess.Piece, to chess.Square) bool {
+//
+// A pawn read on a square off its way stood there, however briefly: no
+// hand touches a pawn down beyond its square (c5 read, then taken off by
+// dxc6 e.p., is no c6 taken at once by dxc6).
+func (ds *decodeState) restedElsewhere(j1, i int, pc chess.Piece, from, to chess.Square) bool {
 	evs := ds.r.log.evs
 	raw := unrotSquare(to, ds.r.orient)
 	for k := j1 + 1; k < i; k++ {
 		e := &evs[k]
 		if e.Kind != trace.On || e.Square == raw || !e.seenAs(pc) {
 			continue
+		}
+		if gs := rotSquare(e.Square, ds.r.orient); pc.Type() == chess.Pawn && !chess.Between(from, to).Has(gs) {
+			return true
 		}
 		for l := k + 1; l <= i; l++ {
 			if evs[l].Square == e.Square {
