@@ -140,6 +140,12 @@ func (r *Reconstructor) promoRead(m chess.Move, c chess.Color, upto int) chess.P
 		switch {
 		case ev.Kind == trace.Off && ev.Square == from:
 			read, lifted = chess.NoPieceType, true
+		case lifted && read == chess.NoPieceType && ev.Kind == trace.On && ev.Square == to && ev.HasColour && ev.Piece.Color() != c:
+			// The other side's piece read there first: it took the new
+			// piece before any sweep read it, and a piece of c read there
+			// later is a recapture's (d1=Q taken by Bxd1, then Bxd1: no
+			// d1=B).
+			lifted = false
 		case lifted && read == chess.NoPieceType && ev.Kind == trace.On && ev.Square == to && ev.HasPieces && ev.Piece.Color() == c:
 			switch t := ev.Piece.Type(); t {
 			case chess.Knight, chess.Bishop, chess.Rook, chess.Queen:
