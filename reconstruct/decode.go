@@ -62,12 +62,16 @@ func (l *evLog) reset(pb *physBoard) {
 	l.evs, l.start, l.ok, l.prevOK = l.evs[:0], *pb, true, false
 }
 
-// keep records the log's first k changes as the last decision's, made
-// from the position after nPrev plies (key), before the log goes on
-// without them (decodeBack).
-func (l *evLog) keep(k, nPrev int, key uint64) {
+// split records the log's first k changes as the last decision's, made
+// from the position after nPrev plies (key), and goes on from the board
+// after them with the rest (decodeBack).
+func (l *evLog) split(k, nPrev int, key uint64) {
 	l.prev, l.prevStart, l.prevOK = append(l.prev[:0], l.evs[:k]...), l.start, l.ok
 	l.nPrev, l.prevKey = nPrev, key
+	for j := range l.evs[:k] {
+		l.start.apply(&l.evs[j])
+	}
+	l.evs = l.evs[:copy(l.evs, l.evs[k:])]
 }
 
 // add keeps one square change.
@@ -800,10 +804,7 @@ func (r *Reconstructor) decodeBack() (catchMatch, bool) {
 	evs, start := l.evs, l.start
 	r.backBuf = append(append(r.backBuf[:0], l.prev...), l.evs...)
 	l.evs, l.start = r.backBuf, l.prevStart
-	m, ok, met := r.decodeFrom(&r.befores[l.nPrev], minReadyReplyMs, nil)
-	if !ok && met {
-		m, ok, _ = r.decodeFrom(&r.befores[l.nPrev], 0, nil)
-	}
+	m, ok := r.orderedFrom(&r.befores[l.nPrev])
 	l.evs, l.start = evs, start
 	if !ok || l.nPrev+m.n < n || m.knocked != 0 {
 		return catchMatch{}, false
@@ -843,9 +844,17 @@ func (r *Reconstructor) moverOnly() bool {
 // clock with replies begun sooner (a hand already over its piece as the
 // move landed, in bullet play): a guess is better than a board gone dark.
 func (r *Reconstructor) decodeOrdered() (catchMatch, bool) {
-	m, ok, met := r.decodeReady(minReadyReplyMs, nil)
+	if !r.log.ok || len(r.log.evs) == 0 || len(r.lines) == 0 {
+		return catchMatch{}, false
+	}
+	return r.orderedFrom(&r.lines[0].pos)
+}
+
+// orderedFrom is decodeOrdered from position start.
+func (r *Reconstructor) orderedFrom(start *chess.Position) (catchMatch, bool) {
+	m, ok, met := r.decodeFrom(start, minReadyReplyMs, nil)
 	if !ok && !r.clock && met {
-		m, ok = r.decodeLog(0)
+		m, ok, _ = r.decodeFrom(start, 0, nil)
 	}
 	return m, ok
 }
@@ -1964,22 +1973,28 @@ func (ds *decodeState) recaptured(first, i int, p *chess.Position, ml *chess.Mov
 // dxc6 e.p., is no c6 taken at once by dxc6).
 func (ds *decodeState) restedElsewhere(j1, i int, pc chess.Piece, from, to chess.Square) bool {
 	evs := ds.r.log.evs
-	raw := unrotSquare(to, ds.r.orient)
-	for k := j1 + 1; k < i; k++ {
-		e := &evs[k]
-		if e.Kind != trace.On || e.Square == raw || !e.seenAs(pc) {
-			continue
-		}
-		if gs := rotSquare(e.Square, ds.r.orient); pc.Type() == chess.Pawn && !chess.Between(from, to).Has(gs) {
+	return ds.setDownElsewhere(j1, i, pc, to, func(k int) bool {
+		if gs := rotSquare(evs[k].Square, ds.r.orient); pc.Type() == chess.Pawn && !chess.Between(from, to).Has(gs) {
 			return true
 		}
 		for l := k + 1; l <= i; l++ {
-			if evs[l].Square == e.Square {
-				if evs[l].Kind == trace.Off && evs[l].T-e.T > maxTouchMs {
-					return true
-				}
-				break
+			if evs[l].Square == evs[k].Square {
+				return evs[l].Kind == trace.Off && evs[l].T-evs[k].T > maxTouchMs
 			}
+		}
+		return false
+	})
+}
+
+// setDownElsewhere reports whether f holds for some change among
+// j1+1..hi-1 that read piece pc set down on a square other than game
+// square to (restedElsewhere, stoodThrough).
+func (ds *decodeState) setDownElsewhere(j1, hi int, pc chess.Piece, to chess.Square, f func(k int) bool) bool {
+	evs := ds.r.log.evs
+	raw := unrotSquare(to, ds.r.orient)
+	for k := j1 + 1; k < hi; k++ {
+		if e := &evs[k]; e.Kind == trace.On && e.Square != raw && e.seenAs(pc) && f(k) {
+			return true
 		}
 	}
 	return false
@@ -2058,17 +2073,10 @@ func (ds *decodeState) stoodThrough(j1, i int, pc chess.Piece, to chess.Square, 
 	if off < 0 {
 		return false
 	}
-	raw := unrotSquare(to, ds.r.orient)
-	for k := j1 + 1; k < off; k++ {
-		e := &evs[k]
-		if e.Kind != trace.On || e.Square == raw || !e.seenAs(pc) {
-			continue
-		}
-		if l := ds.lastChange(k, i, rotSquare(e.Square, ds.r.orient)); l > off && evs[l].Kind == trace.Off {
-			return true
-		}
-	}
-	return false
+	return ds.setDownElsewhere(j1, off, pc, to, func(k int) bool {
+		l := ds.lastChange(k, i, rotSquare(evs[k].Square, ds.r.orient))
+		return l > off && evs[l].Kind == trace.Off
+	})
 }
 
 // promoGuess is the promotion piece a board that cannot see it assumes:

@@ -700,21 +700,15 @@ func (r *Reconstructor) resetLog(n0, nOld int, out []Output) {
 	// (Only when the board has moved on from the game published: else
 	// there is no next ply's change to keep, and the search costs a
 	// quarter of a replay's time.)
-	if idx := -1; r.movedOn() {
-		if idx = r.takenThrough(&r.befores[nOld], r.pub[nOld:]); idx >= 0 && idx < len(r.log.evs)-1 {
-			pb := r.log.start
-			for j := 0; j <= idx; j++ {
-				pb.apply(&r.log.evs[j])
-			}
-			r.log.keep(idx+1, nOld, r.befores[nOld].Key())
-			r.log.start = pb
-			r.log.evs = r.log.evs[:copy(r.log.evs, r.log.evs[idx+1:])]
-			return
+	// (The changes this decision read are kept for decodeBack; the log
+	// goes on after them.)
+	k := len(r.log.evs)
+	if r.movedOn() {
+		if idx := r.takenThrough(&r.befores[nOld], r.pub[nOld:]); idx >= 0 && idx < k-1 {
+			k = idx + 1
 		}
 	}
-	// (The changes this decision read are kept for decodeBack.)
-	r.log.keep(len(r.log.evs), nOld, r.befores[nOld].Key())
-	r.log.evs, r.log.start = r.log.evs[:0], r.raw
+	r.log.split(k, nOld, r.befores[nOld].Key())
 }
 
 // movedOn reports whether the board differs from the published game,
