@@ -2105,7 +2105,7 @@ func (r *Reconstructor) decode(t int64, minN int, out []Output) (_ []Output, ok 
 	// better than a board gone dark: every later move would be lost with
 	// it.
 	lost := r.state == stateIrregular && !r.clock
-	if r.state != statePlay && !lost && !(r.state == stateSetup && r.sawStart) {
+	if !r.decodable() {
 		return out, false
 	}
 	if r.sensor == trace.Occupancy && !lost && !r.decodeShort {
@@ -2139,13 +2139,26 @@ func (r *Reconstructor) decode(t int64, minN int, out []Output) (_ []Output, ok 
 	if !ok || m.n < minN {
 		return out, false
 	}
+	return r.adoptDecoded(&m, t, out), true
+}
+
+// decodable reports whether the game is in a state where decode may
+// publish: in play, set up from a known start, or, without a clock,
+// stopped by an alert (a guess is better than a board gone dark).
+func (r *Reconstructor) decodable() bool {
+	return r.state == statePlay || r.state == stateIrregular && !r.clock || r.state == stateSetup && r.sawStart
+}
+
+// adoptDecoded publishes m, the ordered decoder's sequence from the
+// published game.
+func (r *Reconstructor) adoptDecoded(m *catchMatch, t int64, out []Output) []Output {
 	r.knockPly, r.knocked = 0, m.knocked
 	if m.knocked != 0 {
 		// The piece left knocked off is named as of the move whose hand
 		// knocked it.
 		r.knockPly = len(r.plies) + m.knockAt + 1
 	}
-	return r.adoptCatch([]catchMatch{m}, 0, t, out), true
+	return r.adoptCatch([]catchMatch{*m}, 0, t, out)
 }
 
 // handMoveLast reports whether the last ply of m was a hand's move, not

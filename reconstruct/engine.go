@@ -1517,21 +1517,12 @@ func (r *Reconstructor) End(t int64, out []Output) []Output {
 			// changes in the order they came, is followed (8. Bc4 Bg4
 			// 9. h3 Bxf3 read as the search's 8. h3 Bxh3 9. Bc4, the same
 			// squares filled, g4 and f3 left as touches).
-			if m, ok := r.decodeOrdered(); ok && m.n > r.cands[best].n {
-				// (Also a run shorter than the catch-up reaches on
-				// occupancy boards: at the end no later change will
-				// weigh a knock, and 34... Bd7 35. Bf3 Nc8 read as Nd7
-				// Bf3 leaves c8 emptied and filled 1.4 s later, moves
-				// between, a touch.)
-				var done bool
-				short := r.decodeShort
-				r.decodeShort = true
-				out, done = r.decode(r.lastChange, m.n, out)
-				r.decodeShort = short
-				if done {
-					return out
-				}
-				best = r.explain(true, true)
+			// (Also a run shorter than the catch-up reaches on
+			// occupancy boards: at the end no later change will weigh a
+			// knock, and 34... Bd7 35. Bf3 Nc8 read as Nd7 Bf3 leaves c8
+			// emptied and filled 1.4 s later, moves between, a touch.)
+			if m, ok := r.decodeOrdered(); ok && m.n > r.cands[best].n && r.decodable() {
+				return r.adoptDecoded(&m, r.lastChange, out)
 			}
 		}
 		if best >= 0 && r.cands[best].back > 0 && !r.clock {
