@@ -449,16 +449,17 @@ func (r *Reconstructor) replyBegins(ev *trace.Event, out []Output) []Output {
 		// game follows it now, before the reply is made.
 		return r.adopt(best, r.lastChange, out)
 	}
-	if c.n == 0 || c.back > 1 || c.back == 1 && c.n != 1 || c.stale {
+	if c.n == 0 || c.back > 1 || c.back == 1 && c.n != 1 && !c.movedOn || c.stale {
 		return out
 	}
-	if c.n > 1 && knock == 0 {
+	if c.n > 1 && knock == 0 && !c.movedOn {
 		// Several moves at once: not when one move with pieces out of
 		// place explains the board better (a knock), unless that piece
 		// was lifted before the move was seen landing, when no hand
 		// knocks (replyLiftedFirst), or pieces of both players lifted in
 		// turn and never put down were a capture and its recapture
-		// (recapturedUnseen).
+		// (recapturedUnseen), or the changes in their order read the
+		// last ply's piece moved on before the reply (movedOn).
 		if ix := r.inexactBest(); ix.cost < c.cost && !r.nextMoveBegun(&ix, c, rotSquare(s, r.orient), on) && !r.replyLiftedFirst(&ix, c) &&
 			!r.recapturedUnseen(&ix, c) {
 			if best, knock = r.knockedMove(s, c.cost); best < 0 {
@@ -644,6 +645,19 @@ func (r *Reconstructor) setDownForReply(before *chess.Position, m chess.Move, gs
 	return false
 }
 
+// slidOnFrom reports whether raw square ls, emptied last, and s, which
+// changes now, have a square between them filled after ls was: a piece
+// sliding on from ls over it to s (Bd6-b4 over c5), not a piece picked up
+// from ls.
+func (r *Reconstructor) slidOnFrom(ls, s chess.Square) bool {
+	for b := chess.Between(ls, s) & r.raw.occ; b != 0; b &= b - 1 {
+		if r.rec.lastOn[b.First()] > r.rec.lastOn[ls] {
+			return true
+		}
+	}
+	return false
+}
+
 // flickeredBefore reports whether the board's last changes, less than
 // minReplyMs before a change of raw square s at t, were a piece read
 // lifted and set back on its square (settledChange), away from s, the
@@ -685,7 +699,7 @@ func (r *Reconstructor) putBackBefore(s chess.Square, t int64) bool {
 	// Or the hand has just picked the knocked piece up from where it fell,
 	// next to its square, which is still empty: it is in that hand, on its
 	// way back. (Not a square the move crossed: replyBegins checks.)
-	if !r.raw.occ.Has(ls) && r.rec.placed.Has(ls) {
+	if !r.raw.occ.Has(ls) && r.rec.placed.Has(ls) && !r.slidOnFrom(ls, s) {
 		g := rotSquare(ls, r.orient)
 		P := &r.lines[0].pos
 		for b := chess.KingAttacks(ls) & r.rec.lifted &^ r.raw.occ; b != 0; b &= b - 1 {

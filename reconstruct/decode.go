@@ -218,6 +218,9 @@ const rankPushed = 5000
 // pushedLate reports whether one of the last two plies decoded was
 // pushed (a knock as likely, unless the game went on).
 func (ds *decodeState) pushedLate() bool {
+	if ds.r.decodeAsSeen {
+		return false
+	}
 	for j := max(0, ds.n-2); j < ds.n; j++ {
 		if ds.pushed[j] {
 			return true
@@ -810,6 +813,11 @@ func (r *Reconstructor) decodeBack() (catchMatch, bool) {
 		return catchMatch{}, false
 	}
 	m.back = n - l.nPrev
+	for m.back > 1 && m.moves[0] == r.plies[n-m.back].move {
+		// (Plies read again alike are not taken back.)
+		copy(m.moves[:], m.moves[1:m.n])
+		m.n, m.back, m.knockAt = m.n-1, m.back-1, m.knockAt-1
+	}
 	return m, true
 }
 
@@ -837,6 +845,65 @@ func (r *Reconstructor) moverOnly() bool {
 		pb.apply(e)
 	}
 	return true
+}
+
+// adoptBack publishes b, decodeBack's sequence, read again from the same
+// position next time (reread).
+func (r *Reconstructor) adoptBack(b *catchMatch, t int64, out []Output) []Output {
+	r.log.reread = true
+	out = r.adoptCatch([]catchMatch{*b}, 0, t, out)
+	r.log.reread = false
+	return out
+}
+
+// movedOnFirst reports whether b, decodeBack's sequence, amends the last
+// published ply to a quiet move of the same piece to another square,
+// adds one or more, and
+// the log shows that piece lifted from where it was published and set
+// down there before any other square changed: the piece let go and moved
+// on (Art. 4.7 forbids it, the board cannot tell it from a piece held),
+// then the reply. A piece the replying hand knocks comes after that
+// hand's first change (Ra7, a6, the rook knocked onto b7), so it is not
+// read so.
+func (r *Reconstructor) movedOnFirst(b *catchMatch) bool {
+	n := len(r.plies)
+	if b.back != 1 || b.n < 2 || n == 0 {
+		return false
+	}
+	pm, m0, pb := r.plies[n-1].move, b.moves[0], &r.befores[n-1]
+	if m0 == pm || m0.From() != pm.From() || pm.IsCastling() || m0.IsCastling() || pm.IsPromotion() || m0.IsPromotion() ||
+		pm.IsEnPassant() || m0.IsEnPassant() || pb.PieceAt(pm.To()) != chess.NoPiece || pb.PieceAt(m0.To()) != chess.NoPiece {
+		return false
+	}
+	x, y := unrotSquare(pm.To(), r.orient), unrotSquare(m0.To(), r.orient)
+	// The squares a hand carrying the piece from x to y may be read on.
+	// (Its own square too: a slide reads the landing filled first.)
+	way := pm.From().Bitboard() | pm.To().Bitboard() | m0.To().Bitboard() | chess.Between(pm.To(), m0.To()) | chess.Between(pm.From(), m0.To())
+	evs := r.backBuf
+	// The last filling of y and the last of x before it, the landing
+	// published; between them and until x is read emptied (a slide reads
+	// y filled first), nothing changed off the piece's way.
+	jy := len(evs) - 1
+	for jy >= 0 && !(evs[jy].Square == y && evs[jy].Kind == trace.On) {
+		jy--
+	}
+	jl := jy - 1
+	for jl >= 0 && !(evs[jl].Square == x && evs[jl].Kind == trace.On) {
+		jl--
+	}
+	if jl < 0 {
+		return false
+	}
+	lifted := false
+	for j := jl + 1; j < len(evs) && way.Has(rotSquare(evs[j].Square, r.orient)); j++ {
+		if evs[j].Square == x && evs[j].Kind == trace.Off {
+			lifted = true
+		}
+		if j >= jy && lifted {
+			return true
+		}
+	}
+	return false
 }
 
 // decodeOrdered is decodeLog's sequence, found first with every reply
@@ -2121,11 +2188,8 @@ func (r *Reconstructor) decode(t int64, minN int, out []Output) (_ []Output, ok 
 		// taken back, over its changes too.)
 		// (On colour and piece boards also as many plies, one amended:
 		// Qc7-f4 slid over d6, read there as c7 emptied, Qd6 published.)
-		if b, bok := r.decodeBack(); bok && (b.n-b.back >= minN || r.sensor != trace.Occupancy && b.n >= b.back && r.moverOnly()) {
-			r.log.reread = true
-			out = r.adoptCatch([]catchMatch{b}, 0, t, out)
-			r.log.reread = false
-			return out, true
+		if b, bok := r.decodeBack(); bok && (b.n-b.back >= minN || r.sensor != trace.Occupancy && b.n >= b.back && r.moverOnly() || r.movedOnFirst(&b)) {
+			return r.adoptBack(&b, t, out), true
 		}
 	}
 	if ok && m.n < minN && r.decodeLeft && r.sensor == trace.Occupancy && !lost && r.decodeHand && m.knocked == 0 && r.handMoveLast(&m) {

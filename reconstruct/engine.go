@@ -153,6 +153,9 @@ type cand struct {
 	// stale: line indexes r.stale, a history set aside, and back is how
 	// many published plies lie beyond it.
 	stale bool
+	// movedOn: back is 1, and moves amend the last ply to where its piece
+	// was moved on before the reply, then go on (movedOnFirst).
+	movedOn bool
 }
 
 // changes reports whether adopting c changes the published game: moves
@@ -382,6 +385,10 @@ type Reconstructor struct {
 	// landed off the board (decode.go).
 	decodeLeft  bool
 	decodedLeft bool // ... and the alert timer runs again for what it left
+	// decodeAsSeen: the decoder reads the order of a board the searches
+	// already explain: a piece pushed next door as the last plies is the
+	// move they read it as too, not a knock to wait for (movesOnLast).
+	decodeAsSeen bool
 	// catchKeep: the catch-up under way may not take published plies
 	// back: the board shows an illegal move of the player to move, which
 	// the arbiter is told of (Qe3 Qxe3 then f2-g3 into nowhere, caught up
@@ -1523,6 +1530,13 @@ func (r *Reconstructor) End(t int64, out []Output) []Output {
 			// emptied and filled 1.4 s later, moves between, a touch.)
 			if m, ok := r.decodeOrdered(); ok && m.n > r.cands[best].n && r.decodable() {
 				return r.adoptDecoded(&m, r.lastChange, out)
+			} else if !ok && r.decodable() {
+				// (Nor a piece let go and moved on before the reply,
+				// which they read as a move after it: Qd2 moved on to
+				// d3, Rxc2 read as Rxc2 Qd3.)
+				if b, bok := r.decodeBack(); bok && r.movedOnFirst(&b) {
+					return r.adoptBack(&b, r.lastChange, out)
+				}
 			}
 		}
 		if best >= 0 && r.cands[best].back > 0 && !r.clock {

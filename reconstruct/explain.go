@@ -1215,7 +1215,49 @@ func (r *Reconstructor) explainNow(allowBack, allowResync bool) int {
 			}
 		}
 	}
+	if best >= 0 && r.movesOnLast(&r.cands[best]) {
+		// The searches read the board, not the order of its changes: a
+		// piece let go and moved on before the reply began is a move
+		// after the reply to them (Bh6 moved on to g7, then e4 d6 Be2,
+		// read as e4 d6 Be2 Bg7). The ordered decoder reads the last ply
+		// changed instead.
+		r.decodeAsSeen = true
+		b, ok := r.decodeBack()
+		r.decodeAsSeen = false
+		if ok && b.n <= len(r.cands[best].moves) && r.sameEnd(&b, &r.cands[best]) && r.movedOnFirst(&b) {
+			c := cand{back: 1, n: b.n, cost: r.cands[best].cost, movedOn: true}
+			copy(c.moves[:], b.moves[:b.n])
+			r.cands[best] = c
+		}
+	}
 	return best
+}
+
+// sameEnd reports whether b leaves the pieces where c, a candidate from
+// a line, does (with a ply fewer: the piece moved on is no ply).
+func (r *Reconstructor) sameEnd(b *catchMatch, c *cand) bool {
+	p := r.lines[c.line].pos
+	for _, m := range c.moves[:c.n] {
+		p.MakeMove(m)
+	}
+	return samePlacement(&p, &b.pos)
+}
+
+// movesOnLast reports whether c, without a clock, adds two plies or more
+// to the published game, one of them a move of the last ply's piece from
+// where it landed.
+func (r *Reconstructor) movesOnLast(c *cand) bool {
+	n := len(r.plies)
+	if r.clock || n == 0 || c.back != 0 || c.line != 0 || c.stale || c.n < 2 {
+		return false
+	}
+	to := r.plies[n-1].move.To()
+	for i := 1; i < c.n; i += 2 {
+		if c.moves[i].From() == to {
+			return true
+		}
+	}
+	return false
 }
 
 // lastSeen is rv with the squares of the last published move counted as
