@@ -449,17 +449,17 @@ func (r *Reconstructor) replyBegins(ev *trace.Event, out []Output) []Output {
 		// game follows it now, before the reply is made.
 		return r.adopt(best, r.lastChange, out)
 	}
-	if c.n == 0 || c.back > 1 || c.back == 1 && c.n != 1 && !c.movedOn || c.stale {
+	if c.n == 0 || c.back > 1 || c.back == 1 && c.n != 1 && !c.ordered || c.stale {
 		return out
 	}
-	if c.n > 1 && knock == 0 && !c.movedOn {
+	if c.n > 1 && knock == 0 && !c.ordered {
 		// Several moves at once: not when one move with pieces out of
 		// place explains the board better (a knock), unless that piece
 		// was lifted before the move was seen landing, when no hand
 		// knocks (replyLiftedFirst), or pieces of both players lifted in
 		// turn and never put down were a capture and its recapture
-		// (recapturedUnseen), or the changes in their order read the
-		// last ply's piece moved on before the reply (movedOn).
+		// (recapturedUnseen), or the changes read in their order
+		// replaced the searches' reading (ordered).
 		if ix := r.inexactBest(); ix.cost < c.cost && !r.nextMoveBegun(&ix, c, rotSquare(s, r.orient), on) && !r.replyLiftedFirst(&ix, c) &&
 			!r.recapturedUnseen(&ix, c) {
 			if best, knock = r.knockedMove(s, c.cost); best < 0 {

@@ -857,17 +857,19 @@ func (r *Reconstructor) adoptBack(b *catchMatch, t int64, out []Output) []Output
 }
 
 // movedOnFirst reports whether b, decodeBack's sequence, amends the last
-// published ply to a quiet move of the same piece to another square,
-// adds one or more, and
-// the log shows that piece lifted from where it was published and set
-// down there before any other square changed: the piece let go and moved
-// on (Art. 4.7 forbids it, the board cannot tell it from a piece held),
-// then the reply. A piece the replying hand knocks comes after that
-// hand's first change (Ra7, a6, the rook knocked onto b7), so it is not
-// read so.
+// published ply to a quiet move of the same piece to another square (and
+// may go on), and the log shows that piece lifted from where it was
+// published and set down there before any other square changed: the
+// piece let go and moved on (Art. 4.7 forbids it, the board cannot tell
+// it from a piece held), then the reply if any. A piece the replying
+// hand knocks comes after that hand's first change (Ra7, a6, the rook
+// knocked onto b7), so it is not read so. It also serves occupancy
+// boards, where moverOnly cannot tell whose piece was set down, for a
+// piece moved on that nothing followed (44. Bh8 let go, then Bf8 as the
+// input ended, had stayed Bh8).
 func (r *Reconstructor) movedOnFirst(b *catchMatch) bool {
 	n := len(r.plies)
-	if b.back != 1 || b.n < 2 || n == 0 {
+	if b.back != 1 || b.n < 1 || n == 0 {
 		return false
 	}
 	pm, m0, pb := r.plies[n-1].move, b.moves[0], &r.befores[n-1]

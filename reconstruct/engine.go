@@ -153,9 +153,11 @@ type cand struct {
 	// stale: line indexes r.stale, a history set aside, and back is how
 	// many published plies lie beyond it.
 	stale bool
-	// movedOn: back is 1, and moves amend the last ply to where its piece
-	// was moved on before the reply, then go on (movedOnFirst).
-	movedOn bool
+	// ordered: the ordered decoder's reading, which replaced the
+	// searches' (explainNow): the last ply amended to where its piece was
+	// moved on before the reply (movedOnFirst), or plies where the
+	// searches read the last ply changed (changedLast).
+	ordered bool
 }
 
 // changes reports whether adopting c changes the published game: moves

@@ -1225,18 +1225,43 @@ func (r *Reconstructor) explainNow(allowBack, allowResync bool) int {
 		b, ok := r.decodeBack()
 		r.decodeAsSeen = false
 		if ok && b.n <= len(r.cands[best].moves) && r.sameEnd(&b, &r.cands[best]) && r.movedOnFirst(&b) {
-			c := cand{back: 1, n: b.n, cost: r.cands[best].cost, movedOn: true}
+			c := cand{back: 1, n: b.n, cost: r.cands[best].cost, ordered: true}
 			copy(c.moves[:], b.moves[:b.n])
 			r.cands[best] = c
+		}
+	}
+	if best >= 0 && r.changedLast(&r.cands[best]) {
+		// The same the other way: the last ply changed, where the
+		// changes in their order are the other side's moves between
+		// (Qe7+ Rf7 Qd8 Rf8, the rook back where it stood, read as
+		// Qe7+ changed into Qd8).
+		// (Not a reading that leaves a square where a piece stood
+		// unexplained: Rg5-d5 paused on f5, then Ke3 and Rd5-g5, read
+		// Rf5 Ke3 Rg5 with the rook's stand on d5 a touch.)
+		if m, ok := r.decodeOrdered(); ok && m.n >= 2 && m.n <= len(r.cands[best].moves) && m.knocked == 0 && r.sameEnd(&m, &r.cands[best]) {
+			c := cand{n: m.n, cost: r.cands[best].cost, ordered: true}
+			copy(c.moves[:], m.moves[:m.n])
+			if !r.leavesStood(&c, &rv) {
+				r.cands[best] = c
+			}
 		}
 	}
 	return best
 }
 
+// changedLast reports whether c, without a clock, changes the last
+// published ply and adds none.
+func (r *Reconstructor) changedLast(c *cand) bool {
+	return !r.clock && c.back == 1 && c.n == 1 && c.line == 0 && !c.stale && !c.ordered && len(r.plies) > 0
+}
+
 // sameEnd reports whether b leaves the pieces where c, a candidate from
-// a line, does (with a ply fewer: the piece moved on is no ply).
+// line 0, does (a ply more or fewer: a piece moved on is no ply).
 func (r *Reconstructor) sameEnd(b *catchMatch, c *cand) bool {
 	p := r.lines[c.line].pos
+	if c.back > 0 {
+		p = r.befores[len(r.plies)-c.back]
+	}
 	for _, m := range c.moves[:c.n] {
 		p.MakeMove(m)
 	}
