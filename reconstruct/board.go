@@ -78,6 +78,9 @@ func (v *view) pieceAt(s chess.Square) chess.Piece {
 // rotSquare maps a raw square to game coordinates for a board turned q
 // quarter turns clockwise (as seen from White's side).
 func rotSquare(s chess.Square, q uint8) chess.Square {
+	if q&3 == 0 {
+		return s // (the board turned no quarter, nearly always)
+	}
 	f, r := s.File(), s.Rank()
 	switch q & 3 {
 	case 1:

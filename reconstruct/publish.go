@@ -735,8 +735,11 @@ func (r *Reconstructor) publish(t int64, out []Output) []Output {
 		}
 	}()
 	L := &r.lines[0]
-	k, pub := 0, r.pub[:min(len(r.pub), len(L.moves))]
-	for k < len(pub) && pub[k] == L.moves[k] {
+	// (Both sliced to one length up front: the loop then runs without
+	// bounds checks or reloads of L.moves.)
+	nc := min(len(r.pub), len(L.moves))
+	k, pub, lm := 0, r.pub[:nc], L.moves[:nc]
+	for k < len(pub) && pub[k] == lm[k] {
 		k++
 	}
 	for len(r.plies) > len(L.moves) {
