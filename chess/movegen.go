@@ -46,6 +46,25 @@ func (p *Position) LegalMoves() []Move {
 
 // HasLegalMove reports whether the side to move has any legal move.
 func (p *Position) HasLegalMove() bool {
+	// Out of check, a knight or pawn on no line through its king cannot
+	// be pinned, so a square it can step to is a legal move: nearly every
+	// position answers so, without the pins or the squares the opponent
+	// attacks worked out.
+	us, own := p.side, p.byColor[p.side]
+	ksq := p.kingSq[us]
+	loose := own &^ (rookRays[ksq] | bishopRays[ksq])
+	pawns := loose & p.byType[Pawn]
+	step := pawns >> 8
+	if us == White {
+		step = pawns << 8
+	}
+	quick := step&^p.byType[0] != 0
+	for b := loose & p.byType[Knight]; b != 0 && !quick; b &= b - 1 {
+		quick = knightAttacks[b.First()]&^own != 0
+	}
+	if quick && !p.InCheck() {
+		return true
+	}
 	// The other pieces first: without the king among them the squares the
 	// opponent attacks need not be worked out, and nearly always one of
 	// them can move.
