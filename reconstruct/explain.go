@@ -1329,9 +1329,16 @@ func (r *Reconstructor) oneMove(c0 cand, p *chess.Position, lastTo chess.Square,
 		vac, full = ^chess.Bitboard(0), ^chess.Bitboard(0)
 		ml = r.legal(p)
 	} else {
+		// A castling leaves its king's square full only when the king
+		// or the rook lands there (the king on the c, d, f or g file,
+		// Chess960): else it empties a square the board shows full, and
+		// the king, not on vac, is not asked (nor the squares it may
+		// step to worked out).
 		from := vac
 		if side := p.SideToMove(); p.Castling()&castleRights(side) != 0 {
-			from |= p.KingSquare(side).Bitboard()
+			if f := p.KingSquare(side).File(); f == 2 || f == 3 || f == 5 || f == 6 {
+				from |= p.KingSquare(side).Bitboard()
+			}
 		}
 		ml = &r.fromList
 		ml.Reset()
