@@ -2,6 +2,7 @@ package reconstruct
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/boardd/boardd/chess"
 	"github.com/boardd/boardd/rules"
@@ -436,8 +437,13 @@ type Reconstructor struct {
 	result, reason string
 	endDisputed    bool // the move that ended the game has a close alternative
 
-	nbuf      []byte          // notation being written
-	fen       chess.FENWriter // the FENs of the outputs, a rank or two new each
+	nbuf []byte          // notation being written
+	fen  chess.FENWriter // the FENs of the outputs, a rank or two new each
+	// notes holds the text of the notations written lately, each cut from
+	// it rather than allocated alone (they were most of the replay's
+	// allocations): a strings.Builder only appends, so the strings cut
+	// from it never change.
+	notes     strings.Builder
 	analyzer  *rules.Analyzer // dead positions; made when first needed
 	mcache    [4]movesCache
 	fromList  chess.MoveList // oneMove's moves of the pieces that left their squares

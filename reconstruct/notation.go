@@ -1,13 +1,17 @@
 package reconstruct
 
-import "github.com/boardd/boardd/chess"
+import (
+	"strings"
+
+	"github.com/boardd/boardd/chess"
+)
 
 // notation is a move's SAN, its UCI and the FEN of the position after it,
 // all empty when the outputs carry no notation (Config.MovesOnly).
 type notation struct{ san, uci, fen string }
 
-// write writes the notation of m, legal in p. The three strings share one
-// allocation.
+// write writes the notation of m, legal in p. The three strings are cut
+// from r.notes, with the notations written before.
 func (r *Reconstructor) write(p *chess.Position, m chess.Move) notation {
 	if r.cfg.MovesOnly {
 		return notation{}
@@ -29,9 +33,19 @@ func (r *Reconstructor) writeAfter(p, after *chess.Position, m chess.Move) notat
 	nu := len(b)
 	b = r.fen.AppendFEN(b, after)
 	r.nbuf = b
-	s := string(b)
+	if r.notes.Cap()-r.notes.Len() < len(b) {
+		r.notes = strings.Builder{}
+		r.notes.Grow(notesBlock)
+	}
+	n0 := r.notes.Len()
+	r.notes.Write(b)
+	s := r.notes.String()[n0:]
 	return notation{san: s[:ns], uci: s[ns:nu], fen: s[nu:]}
 }
+
+// notesBlock is the size of the blocks the notations' text is cut from
+// (some forty moves' notation each).
+const notesBlock = 4096
 
 // plySAN is the SAN of published ply i, written now if the outputs carry
 // no notation (for the texts of alerts and corrections).
