@@ -185,12 +185,14 @@ func (v *view) diff(p *chess.Position) chess.Bitboard {
 	d := p.Occupied() ^ v.occ
 	d |= (p.ByColor(chess.White) ^ v.white) & v.colourKnown & v.occ
 	if v.pieceKnown != 0 {
-		for pc := chess.WhitePawn; pc <= chess.BlackKing; pc++ {
-			if pc.Type() == chess.NoPieceType || pc.Type() > chess.King {
-				continue
-			}
-			d |= (p.Pieces(pc.Color(), pc.Type()) ^ v.byPiece[pc]) & v.pieceKnown & v.occ
+		// Both colours of each piece type, masked once at the end.
+		white, black := p.ByColor(chess.White), p.ByColor(chess.Black)
+		var pd chess.Bitboard
+		for t := chess.Pawn; t <= chess.King; t++ {
+			bt := p.ByType(t)
+			pd |= (bt&white ^ v.byPiece[chess.NewPiece(chess.White, t)]) | (bt&black ^ v.byPiece[chess.NewPiece(chess.Black, t)])
 		}
+		d |= pd & v.pieceKnown & v.occ
 	}
 	return d
 }
