@@ -1335,10 +1335,18 @@ func (r *Reconstructor) oneMove(c0 cand, p *chess.Position, lastTo chess.Square,
 		// the king, not on vac, is not asked (nor the squares it may
 		// step to worked out).
 		from := vac
-		if side := p.SideToMove(); p.Castling()&castleRights(side) != 0 {
-			if f := p.KingSquare(side).File(); f == 2 || f == 3 || f == 5 || f == 6 {
-				from |= p.KingSquare(side).Bitboard()
+		side := p.SideToMove()
+		castles := false
+		if ksq := p.KingSquare(side); p.Castling()&castleRights(side) != 0 {
+			if f := ksq.File(); f == 2 || f == 3 || f == 5 || f == 6 {
+				from |= ksq.Bitboard()
 			}
+			castles = from.Has(ksq)
+		}
+		if vac.More() && !castles && p.EnPassant() == chess.NoSquare {
+			// Two squares emptied are a castling's or an en passant
+			// capture's: any other move empties one (its own).
+			return
 		}
 		ml = &r.fromList
 		ml.Reset()
