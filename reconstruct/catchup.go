@@ -577,7 +577,7 @@ func (r *Reconstructor) catchUp(t int64, final bool, ixCost, ixPlies int, presse
 func (r *Reconstructor) adoptCatch(found []catchMatch, bi int, t int64, out []Output) []Output {
 	r.ver++
 	defer func() { r.ver++ }()
-	if f := &found[bi]; f.back == 0 {
+	if f := &found[bi]; f.back == 0 && r.mayOrder(f.n) {
 		if m, ok := r.inOrder(f.moves[:f.n]); ok {
 			m.cost = f.cost
 			*f = m

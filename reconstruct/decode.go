@@ -2324,6 +2324,13 @@ func (ds *decodeState) endsMove(first, i int, p *chess.Position, m chess.Move) (
 	return true, true
 }
 
+// mayOrder reports whether inOrder may find a sequence for n moves: not
+// when a clock press orders the plies, nor for a single move with few
+// events. (Its callers ask first: inOrder's answer is large to copy.)
+func (r *Reconstructor) mayOrder(n int) bool {
+	return !r.clock && len(r.lines) > 0 && !(n < 2 && len(r.log.evs) < 4*(n+1))
+}
+
 // inOrder is the decoder's sequence for moves, found at once from the
 // published position by a search that weighs which squares changed, not
 // in which order: the same position after as many plies or more, with
@@ -2338,7 +2345,7 @@ func (ds *decodeState) endsMove(first, i int, p *chess.Position, m chess.Move) (
 // the plies.
 func (r *Reconstructor) inOrder(moves []chess.Move) (_ catchMatch, ok bool) {
 	n := len(moves)
-	if r.clock || len(r.lines) == 0 || n < 2 && len(r.log.evs) < 4*(n+1) {
+	if !r.mayOrder(n) {
 		return catchMatch{}, false
 	}
 	end := r.lines[0].pos

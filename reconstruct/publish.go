@@ -25,7 +25,7 @@ func (r *Reconstructor) adopt(bi int, t int64, out []Output) []Output {
 			c.n, c.moves[0] = 1, h.moves[0]
 		}
 	}
-	if c := &r.cands[bi]; c.line == 0 && c.back == 0 && !c.stale && c.n > 0 {
+	if c := &r.cands[bi]; c.line == 0 && c.back == 0 && !c.stale && c.n > 0 && r.mayOrder(c.n) {
 		if m, ok := r.inOrder(c.moves[:c.n]); ok {
 			if m.n != c.n {
 				return r.adoptCatch([]catchMatch{m}, 0, t, out)
