@@ -799,10 +799,12 @@ func (r *Reconstructor) decodeBack() (catchMatch, bool) {
 	if r.clock || !l.ok || !l.prevOK || l.nPrev >= n || len(l.prev)+len(l.evs) > maxLogEvents || r.befores[l.nPrev].Key() != l.prevKey {
 		return catchMatch{}, false
 	}
-	if len(l.prev) > 0 && len(l.evs) > 0 && l.evs[0].T-l.prev[len(l.prev)-1].T >= 3*r.timing.CommitMs {
-		// (The board stood still showing what the decision published
-		// three times as long as a move is committed: that stood.)
-		return catchMatch{}, false
+	// The board stood still showing what the decision published three
+	// times as long as a move is committed: that stood, unless its
+	// piece was moved on (movedOnFirst, checked below).
+	stood := len(l.prev) > 0 && len(l.evs) > 0 && l.evs[0].T-l.prev[len(l.prev)-1].T >= 3*r.timing.CommitMs
+	if stood && !r.lastLanding(l.evs, trace.Off) {
+		return catchMatch{}, false // (nothing moved on: not worth decoding)
 	}
 	evs, start := l.evs, l.start
 	r.backBuf = append(append(r.backBuf[:0], l.prev...), l.evs...)
@@ -817,6 +819,9 @@ func (r *Reconstructor) decodeBack() (catchMatch, bool) {
 		// (Plies read again alike are not taken back.)
 		copy(m.moves[:], m.moves[1:m.n])
 		m.n, m.back, m.knockAt = m.n-1, m.back-1, m.knockAt-1
+	}
+	if stood && !r.movedOnFirst(&m) {
+		return catchMatch{}, false
 	}
 	return m, true
 }
@@ -857,8 +862,8 @@ func (r *Reconstructor) adoptBack(b *catchMatch, t int64, out []Output) []Output
 }
 
 // movedOnFirst reports whether b, decodeBack's sequence, amends the last
-// published ply to a quiet move of the same piece to another square (and
-// may go on), and the log shows that piece lifted from where it was
+// published ply to a move of the same piece to another square (and may
+// go on), and the log shows that piece lifted from where it was
 // published and set down there before any other square changed: the
 // piece let go and moved on (Art. 4.7 forbids it, the board cannot tell
 // it from a piece held), then the reply if any. A piece the replying
@@ -872,36 +877,162 @@ func (r *Reconstructor) movedOnFirst(b *catchMatch) bool {
 	if b.back != 1 || b.n < 1 || n == 0 {
 		return false
 	}
-	pm, m0, pb := r.plies[n-1].move, b.moves[0], &r.befores[n-1]
+	pm, m0 := r.plies[n-1].move, b.moves[0]
 	if m0 == pm || m0.From() != pm.From() || pm.IsCastling() || m0.IsCastling() || pm.IsPromotion() || m0.IsPromotion() ||
-		pm.IsEnPassant() || m0.IsEnPassant() || pb.PieceAt(pm.To()) != chess.NoPiece || pb.PieceAt(m0.To()) != chess.NoPiece {
+		pm.IsEnPassant() || m0.IsEnPassant() {
 		return false
 	}
 	x, y := unrotSquare(pm.To(), r.orient), unrotSquare(m0.To(), r.orient)
+	// A capture there: its victim seen taken off as the piece moved on
+	// (not a square emptied long before, a piece put back on it then).
+	capture := r.befores[n-1].PieceAt(m0.To()) != chess.NoPiece
 	// The squares a hand carrying the piece from x to y may be read on.
 	// (Its own square too: a slide reads the landing filled first.)
 	way := pm.From().Bitboard() | pm.To().Bitboard() | m0.To().Bitboard() | chess.Between(pm.To(), m0.To()) | chess.Between(pm.From(), m0.To())
 	evs := r.backBuf
-	// The last filling of y and the last of x before it, the landing
+	// The last filling of y, and a filling of x before it, the landing
 	// published; between them and until x is read emptied (a slide reads
 	// y filled first), nothing changed off the piece's way.
 	jy := len(evs) - 1
 	for jy >= 0 && !(evs[jy].Square == y && evs[jy].Kind == trace.On) {
 		jy--
 	}
-	jl := jy - 1
-	for jl >= 0 && !(evs[jl].Square == x && evs[jl].Kind == trace.On) {
-		jl--
-	}
-	if jl < 0 {
-		return false
-	}
-	lifted := false
-	for j := jl + 1; j < len(evs) && way.Has(rotSquare(evs[j].Square, r.orient)); j++ {
-		if evs[j].Square == x && evs[j].Kind == trace.Off {
-			lifted = true
+	lastBefore := func(k int, s chess.Square, kind trace.Kind) int {
+		for k--; k >= 0 && !(evs[k].Square == s && evs[k].Kind == kind); k-- {
 		}
-		if j >= jy && lifted {
+		return k
+	}
+	// From the last filling of x before y's, or, a victim on x put back
+	// after the piece left it, the one before x's last emptying, after
+	// the piece's own square emptied (not a victim's flicker on x).
+	fromOff := lastBefore(jy, unrotSquare(pm.From(), r.orient), trace.Off)
+	second := lastBefore(max(lastBefore(jy, x, trace.Off), 0), x, trace.On)
+	for k, jl := range [2]int{lastBefore(jy, x, trace.On), second} {
+		if jl < 0 || jy < 0 || k == 1 && jl < fromOff {
+			continue
+		}
+		lifted, j, victim := int64(-1), jl+1, !capture
+		for ; j < len(evs) && way.Has(rotSquare(evs[j].Square, r.orient)); j++ {
+			if evs[j].Square == x && evs[j].Kind == trace.Off && lifted < 0 {
+				lifted = evs[j].T
+			}
+			victim = victim || j < jy && evs[j].Square == y && evs[j].Kind == trace.Off
+		}
+		if lifted >= 0 && victim && j > jy && handLeft(evs, j, jy, lifted-evs[jl].T, x, y) {
+			return true
+		}
+	}
+	return false
+}
+
+// lastLanding reports whether evs change the square the last published
+// ply landed on the way kind says.
+func (r *Reconstructor) lastLanding(evs []logEvent, kind trace.Kind) bool {
+	x := unrotSquare(r.plies[len(r.plies)-1].move.To(), r.orient)
+	for i := range evs {
+		if evs[i].Square == x && evs[i].Kind == kind {
+			return true
+		}
+	}
+	return false
+}
+
+// knockReplyMs: the replying hand that knocks a piece over lifts its own
+// sooner than this after (112-136 ms in the seventeenth set; a piece
+// moved on was answered 183 ms after it was set down in the sixteenth).
+const knockReplyMs = 150
+
+// handLeft reports whether the change after a piece moved on from raw
+// square x to y, evs[j] if any, came knockReplyMs or more after it
+// was set down (evs[jy]; x may be read emptied later, a slide), when it
+// had stood (stand ms) longer than a touch-down and went next door: a
+// hand moving its piece on withdraws before the other player's begins,
+// while the replying hand that knocks the piece over, onto the next
+// square, lifts its own at once (the queen knocked from f2 onto e2 1.6 s
+// after it landed, g4 lifted 56 ms after). A slide's pause goes on
+// before the other hand can reach it; a piece carried further is no
+// knock (a piece board's sweep may read the reply's lift 70 ms after).
+func handLeft(evs []logEvent, j, jy int, stand int64, x, y chess.Square) bool {
+	return j >= len(evs) || stand < maxTouchMs || !chess.KingAttacks(x).Has(y) || evs[j].T-evs[jy].T >= knockReplyMs
+}
+
+// movedOnDirect is movedOnFirst's reading from the log since the
+// published game last changed alone, where decodeBack reads nothing: the
+// last ply's piece lifted from where it landed and set down on another
+// square its move could have reached, nothing else changed meanwhile,
+// then the plies the changes after show (decoded from there). A piece
+// moved on a second time (Be7-d6 amended to Bg5 after a second's stand,
+// then moved on to f6) is read so: decodeBack, from before the ply,
+// cannot take two stands of a second for touch-downs.
+func (r *Reconstructor) movedOnDirect() (catchMatch, bool) {
+	l := &r.log
+	n := len(r.plies)
+	if r.clock || !l.ok || n == 0 || len(l.evs) < 2 || len(r.lines) == 0 || !r.lastLanding(l.evs, trace.Off) {
+		return catchMatch{}, false
+	}
+	pm, pb := r.plies[n-1].move, &r.befores[n-1]
+	if pm.IsCastling() || pm.IsPromotion() || pm.IsEnPassant() {
+		return catchMatch{}, false
+	}
+	x := unrotSquare(pm.To(), r.orient)
+	evs := l.evs
+	// (Not r.legal: the decoder below uses its cache.)
+	var ml chess.MoveList
+	pb.GenerateLegal(&ml)
+	for _, m0 := range ml.Moves() {
+		if m0.From() != pm.From() || m0 == pm || m0.IsCastling() || m0.IsPromotion() || m0.IsEnPassant() {
+			continue
+		}
+		y := unrotSquare(m0.To(), r.orient)
+		way := pm.From().Bitboard() | pm.To().Bitboard() | m0.To().Bitboard() | chess.Between(pm.To(), m0.To()) | chess.Between(pm.From(), m0.To())
+		lifted, jy, k, victim := int64(-1), -1, 0, pb.PieceAt(m0.To()) == chess.NoPiece
+		for ; k < len(evs) && way.Has(rotSquare(evs[k].Square, r.orient)); k++ {
+			switch {
+			case evs[k].Square == x && evs[k].Kind == trace.Off && lifted < 0:
+				lifted = evs[k].T
+			case evs[k].Square == y && evs[k].Kind == trace.On:
+				jy = k
+			case evs[k].Square == y && evs[k].Kind == trace.Off && jy < 0:
+				victim = true
+			}
+		}
+		if lifted < 0 || jy < 0 || !victim || !handLeft(evs, k, jy, lifted-r.plies[n-1].t, x, y) {
+			continue
+		}
+		q := *pb
+		q.MakeMove(m0)
+		m := catchMatch{back: 1, n: 1, pos: q}
+		m.moves[0] = m0
+		if k < len(evs) {
+			// The plies after, from the board the piece's hand left.
+			orig := l.start
+			start := orig
+			for j := range evs[:k] {
+				start.apply(&evs[j])
+			}
+			l.evs, l.start = evs[k:], start
+			d, ok := r.orderedFrom(&q)
+			l.evs, l.start = evs, orig
+			if !ok || d.knocked != 0 || 1+d.n > maxDecodePlies || putBackLater(m0, pm, d.moves[:d.n]) {
+				continue
+			}
+			copy(m.moves[1:], d.moves[:d.n])
+			m.n, m.pos = 1+d.n, d.pos
+		} else if r.v.diff(&q) != 0 {
+			continue
+		}
+		return m, true
+	}
+	return catchMatch{}, false
+}
+
+// putBackLater reports whether moves, after m0 (which replaced pm),
+// take m0's piece back to pm's square: a piece the replying hand knocked
+// from pm's landing onto m0's and put back after the reply, not a piece
+// moved on.
+func putBackLater(m0, pm chess.Move, moves []chess.Move) bool {
+	for i := 1; i < len(moves); i += 2 {
+		if moves[i].From() == m0.To() && moves[i].To() == pm.To() {
 			return true
 		}
 	}
@@ -1844,7 +1975,8 @@ func (ds *decodeState) take(i int, p *chess.Position, m chess.Move, quick, pushe
 // touchedDownOnWay reports, on colour and piece boards, whether change i
 // sets m's piece on its landing only to lift it again within a touch-down
 // (maxTouchMs and a sweep) and set it, the next change, on another
-// square the same piece can reach from m's: a touch-down on its way,
+// square the same piece can reach from m's (or, a slide paused on its
+// way, is read there first): a touch-down on its way,
 // tried as the move only if waiting finds nothing (...d7-d5 touched down
 // on d6, read there for 200 ms by a 250 ms sweep, then exd6 e.p. and
 // cxd6 were read as ...d6 exd6 cxd6, the same position).
@@ -1863,13 +1995,30 @@ func (ds *decodeState) touchedDownOnWay(i int, p *chess.Position, m chess.Move) 
 	if j >= len(evs) || evs[j].Kind != trace.Off || evs[j].T-evs[i].T > maxTouchMs+r.sweepMs() || j+1 >= len(evs) {
 		return false
 	}
-	e := &evs[j+1]
-	if e.Kind != trace.On || !e.HasColour || e.Piece.Color() != pc.Color() || e.HasPieces && e.Piece != pc {
+	goesTo := func(e *logEvent) bool {
+		if e.Kind != trace.On || !e.HasColour || e.Piece.Color() != pc.Color() || e.HasPieces && e.Piece != pc {
+			return false
+		}
+		for _, mv := range r.legal(p).Moves() {
+			if mv.From() == m.From() && mv.To() == rotSquare(e.Square, r.orient) && mv != m {
+				return true
+			}
+		}
 		return false
 	}
-	for _, mv := range r.legal(p).Moves() {
-		if mv.From() == m.From() && mv.To() == rotSquare(e.Square, r.orient) && mv != m {
+	if goesTo(&evs[j+1]) {
+		return true
+	}
+	// Or a slide paused there and gone on, read on the next square
+	// before it emptied (Rd1-f1 paused on e1: e1 filled, d1 emptied, f1
+	// filled, e1 emptied), nothing else changed between.
+	for k := i + 1; k < j; k++ {
+		sq := rotSquare(evs[k].Square, r.orient)
+		if goesTo(&evs[k]) && chess.Between(m.From(), sq).Has(m.To()) {
 			return true
+		}
+		if sq != m.From() && !chess.Between(m.From(), m.To()).Has(sq) {
+			return false
 		}
 	}
 	return false
@@ -2190,8 +2339,14 @@ func (r *Reconstructor) decode(t int64, minN int, out []Output) (_ []Output, ok 
 		// taken back, over its changes too.)
 		// (On colour and piece boards also as many plies, one amended:
 		// Qc7-f4 slid over d6, read there as c7 emptied, Qd6 published.)
-		if b, bok := r.decodeBack(); bok && (b.n-b.back >= minN || r.sensor != trace.Occupancy && b.n >= b.back && r.moverOnly() || r.movedOnFirst(&b)) {
+		b, bok := r.decodeBack()
+		if bok && (b.n-b.back >= minN || r.sensor != trace.Occupancy && b.n >= b.back && r.moverOnly() || r.movedOnFirst(&b)) {
 			return r.adoptBack(&b, t, out), true
+		}
+		if !bok {
+			if b, bok = r.movedOnDirect(); bok {
+				return r.adoptBack(&b, t, out), true
+			}
 		}
 	}
 	if ok && m.n < minN && r.decodeLeft && r.sensor == trace.Occupancy && !lost && r.decodeHand && m.knocked == 0 && r.handMoveLast(&m) {

@@ -744,11 +744,40 @@ func (r *Reconstructor) stoodSquares(rv *recView) chess.Bitboard {
 	for ; b != 0; b &= b - 1 {
 		s := b.First()
 		raw := unrotSquare(s, r.orient)
-		if rc.lastOff[raw] >= rc.lastOn[raw]+standMs && rc.placedBlind&raw.Bitboard() == 0 && !r.pushedOnto(raw) {
+		if (rc.lastOff[raw] >= rc.lastOn[raw]+standMs || r.stoodThroughReply(raw)) && rc.placedBlind&raw.Bitboard() == 0 && !r.pushedOnto(raw) {
 			st |= s.Bitboard()
 		}
 	}
 	return st
+}
+
+// stoodThroughReply reports whether the piece last set down on raw square
+// s, of one colour, stood there minReadyReplyMs or more while a square
+// last filled by the other colour changed: the other side moved while it
+// stood, so it had landed (Ra6-a1 paused on a3 and stood on a1 while
+// Kh7 was made, read as Ra3 with a1 a touch).
+func (r *Reconstructor) stoodThroughReply(s chess.Square) bool {
+	rc := &r.rec
+	on, off := rc.lastOn[s], rc.lastOff[s]
+	if off < on+minReadyReplyMs {
+		return false
+	}
+	b := s.Bitboard()
+	other := rc.placedBlack
+	switch {
+	case rc.placedWhite&b != 0 && rc.placedBlack&b == 0:
+	case rc.placedBlack&b != 0 && rc.placedWhite&b == 0:
+		other = rc.placedWhite
+	default:
+		return false
+	}
+	for o := other &^ b; o != 0; o &= o - 1 {
+		x := o.First()
+		if t := rc.lastOn[x]; t > on && t < off {
+			return true
+		}
+	}
+	return false
 }
 
 // pushedOnto reports whether raw square s was last filled by a piece
@@ -1224,7 +1253,12 @@ func (r *Reconstructor) explainNow(allowBack, allowResync bool) int {
 		r.decodeAsSeen = true
 		b, ok := r.decodeBack()
 		r.decodeAsSeen = false
-		if ok && b.n <= len(r.cands[best].moves) && r.sameEnd(&b, &r.cands[best]) && r.movedOnFirst(&b) {
+		if !ok {
+			b, ok = r.movedOnDirect()
+		} else {
+			ok = r.movedOnFirst(&b)
+		}
+		if ok && b.n <= len(r.cands[best].moves) && r.sameEnd(&b, &r.cands[best]) {
 			c := cand{back: 1, n: b.n, cost: r.cands[best].cost, ordered: true}
 			copy(c.moves[:], b.moves[:b.n])
 			r.cands[best] = c
