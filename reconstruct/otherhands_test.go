@@ -38,6 +38,13 @@ func TestOtherHands(t *testing.T) {
 			if got := sanList(r); got != want {
 				t.Errorf("moves %q, want %q", got, want)
 			}
+			// (One game: a new one split off loses the moves before it
+			// from the published game, whatever it goes on with.)
+			for _, o := range all {
+				if o.Kind == NewGame && o.T > 0 {
+					t.Errorf("a new game at %d ms (%s)", o.T, o.Text)
+				}
+			}
 			// (A trace whose hands left a piece out of place at a press
 			// declares the alert that is due: "# allow: kind@ply ...".)
 			// One that must come, against the side named, is declared

@@ -956,6 +956,12 @@ func (r *Reconstructor) checkNewGame(t int64, out []Output) []Output {
 	if len(r.plies) == 0 && r.state != stateEnded && !resumed || r.v.occ.Count() != r.setUp.Occupied().Count() {
 		return out
 	}
+	if len(r.plies) == 1 && r.state != stateEnded && !resumed {
+		// One move taken back is a first move changed (1. e4 let go and
+		// taken back, then 1. d4), far likelier than a game given up
+		// after it and the pieces set up again.
+		return out
+	}
 	var v view
 	fits := uint8(0)
 	for q := uint8(0); q < 4; q++ {
