@@ -449,7 +449,7 @@ func (r *Reconstructor) replyBegins(ev *trace.Event, out []Output) []Output {
 		// game follows it now, before the reply is made.
 		return r.adopt(best, r.lastChange, out)
 	}
-	if c.n == 0 || c.back > 1 || c.back == 1 && c.n != 1 && !c.ordered || c.stale {
+	if c.n == 0 || c.back > 1 && !c.ordered || c.back == 1 && c.n != 1 && !c.ordered || c.stale {
 		return out
 	}
 	if c.n > 1 && knock == 0 && !c.ordered {

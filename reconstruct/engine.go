@@ -281,6 +281,13 @@ type Reconstructor struct {
 	// tipPlies of them (publish).
 	tip      chess.Position
 	tipPlies int
+	// stepped: ply stepped.ply was amended from stepped.orig to a move
+	// of the same piece next door (a piece moved on, or a knock read so);
+	// -1 when none (knockRevert).
+	stepped struct {
+		ply  int
+		orig chess.Move
+	}
 
 	prov    chess.Move // provisional move shown (clock mode), NoMove if none
 	provKey uint64     // the position the provisional move was made in
@@ -516,6 +523,7 @@ func New(cfg Config) (*Reconstructor, error) {
 // newGame resets the game to the start position, keeping the board.
 func (r *Reconstructor) newGame() {
 	r.ver++
+	r.stepped.ply = -1
 	r.log.reset(&r.raw)
 	r.lines = append(r.lines[:0], line{pos: r.start})
 	r.stale = r.stale[:0]
@@ -1555,6 +1563,11 @@ func (r *Reconstructor) End(t int64, out []Output) []Output {
 			var done bool
 			if out, done = r.decode(r.lastChange, 1, out); done {
 				return out
+			}
+			if r.cands[best].ordered {
+				// (The changes read in their order: a knocked piece put
+				// back, knockRevert.)
+				return r.adopt(best, r.lastChange, out)
 			}
 		}
 		if best >= 0 && r.cands[best].n > 0 && r.cands[best].back == 0 {

@@ -1264,6 +1264,15 @@ func (r *Reconstructor) explainNow(allowBack, allowResync bool) int {
 			r.cands[best] = c
 		}
 	}
+	if best < 0 || r.cands[best].n >= 2 {
+		if c, ok := r.knockRevert(); ok {
+			if best >= 0 {
+				c.cost = r.cands[best].cost
+			}
+			r.cands = append(r.cands, c)
+			best = len(r.cands) - 1
+		}
+	}
 	if best >= 0 && r.changedLast(&r.cands[best]) {
 		// The same the other way: the last ply changed, where the
 		// changes in their order are the other side's moves between
@@ -1281,6 +1290,45 @@ func (r *Reconstructor) explainNow(allowBack, allowResync bool) int {
 		}
 	}
 	return best
+}
+
+// knockRevert reads the ply before the last, amended to a step next door
+// of its piece, as first published, when the board shows that piece back
+// where it first stood and the same player's next move made: the
+// replying hand knocked it over, and it was put back (25. Qf4 read as
+// Qg5 when d5's hand knocked it, put back after d5, then 26. Rd1: not
+// 25. Qg5 d5 26. Qf4 with Rd1 a second move). Only once that next move
+// shows it: a piece stepped back as the next move (10... d6, later
+// d6-d5) shows the same board before it.
+func (r *Reconstructor) knockRevert() (cand, bool) {
+	n, i := len(r.plies), r.stepped.ply
+	if r.clock || i < 0 || i != n-2 || r.state != statePlay {
+		return cand{}, false
+	}
+	orig, now := r.stepped.orig, r.plies[i].move
+	if orig.From() != now.From() || orig == now {
+		return cand{}, false
+	}
+	p := r.befores[i]
+	for _, m := range [2]chess.Move{orig, r.plies[n-1].move} {
+		if !r.legal(&p).Contains(m) {
+			return cand{}, false
+		}
+		p.MakeMove(m)
+	}
+	// (Not r.legal: makeView below may use its cache.)
+	var ml chess.MoveList
+	p.GenerateLegal(&ml)
+	for _, m := range ml.Moves() {
+		q := p
+		q.MakeMove(m)
+		if r.v.diff(&q)&^r.excused(&q) == 0 {
+			c := cand{back: 2, n: 3, cost: r.lines[0].cost, ordered: true}
+			c.moves[0], c.moves[1], c.moves[2] = orig, r.plies[n-1].move, m
+			return c, true
+		}
+	}
+	return cand{}, false
 }
 
 // changedLast reports whether c, without a clock, changes the last

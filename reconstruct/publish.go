@@ -787,6 +787,9 @@ func (r *Reconstructor) publish(t int64, out []Output) []Output {
 			case old.move != m || old.san != n.san:
 				o.Kind = Amend
 				o.Old, o.OldSAN, o.OldUCI = old.move, old.san, old.uci
+				if old.move.From() == m.From() && chess.KingAttacks(old.move.To()).Has(m.To()) {
+					r.stepped.ply, r.stepped.orig = i, old.move
+				}
 				o.Text = fmt.Sprintf("%s is corrected to %s", r.plySAN(i), r.san(&before, m))
 				out = append(out, o)
 			case r.befores[i].Key() != before.Key():
