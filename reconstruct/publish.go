@@ -420,6 +420,17 @@ func (r *Reconstructor) rookFirst(m, prev, retracted chess.Move, first bool) boo
 	if !ok1 || !ok2 || !ok3 || rOff >= kOff {
 		return false
 	}
+	if rOn < rOff-r.sweepMs() {
+		// Its square filled a sweep or more before the rook was lifted
+		// (several plies decided at once; a sweep sooner is the order a
+		// piece board reads them in): the rook's landing is the first
+		// filling after its lift (the bounce of f8 as the bishop left
+		// it, five seconds before O-O made with both hands, was taken
+		// for it).
+		if rOn, ok3 = r.onSince(rt, rOff); !ok3 {
+			return false
+		}
+	}
 	if kf == m.CastlingKingTo() && rOn < kOff {
 		// A Chess960 castling whose king stays: the rook's move is the
 		// whole castling (the king may only be touched), and the king
@@ -438,6 +449,27 @@ func (r *Reconstructor) rookFirst(m, prev, retracted chess.Move, first bool) boo
 	// longer than a sweep of the board and a two-handed castling's
 	// spread.
 	return rOn+slack < kOff || kOff-rOff >= rookTouchedFirstMs
+}
+
+// onSince is when game square s was first read filled at or after t,
+// from the log of changes (the record keeps only the first and last).
+func (r *Reconstructor) onSince(s chess.Square, t int64) (int64, bool) {
+	if !r.log.ok {
+		return 0, false
+	}
+	raw := unrotSquare(s, r.orient)
+	prev := r.log.prev
+	if !r.log.prevOK {
+		prev = nil
+	}
+	for _, evs := range [2][]logEvent{prev, r.log.evs} {
+		for i := range evs {
+			if e := &evs[i]; e.T >= t && e.Square == raw && e.Kind == trace.On {
+				return e.T, true
+			}
+		}
+	}
+	return 0, false
 }
 
 // prevMove is the move before index i of moves, NoMove if none.
