@@ -2380,10 +2380,7 @@ func (r *Reconstructor) fitsPress(c *cand, side chess.Color) bool {
 	if c.n == 0 {
 		return false
 	}
-	p := r.lines[c.line].pos
-	if c.back > 0 {
-		p = r.befores[len(r.plies)-c.back]
-	}
+	p := r.candStart(c)
 	return (p.SideToMove() == side) == (c.n%2 == 1)
 }
 

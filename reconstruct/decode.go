@@ -803,14 +803,11 @@ func (r *Reconstructor) decodeBack() (catchMatch, bool) {
 	// times as long as a move is committed: that stood, unless its
 	// piece was moved on (movedOnFirst, checked below).
 	stood := len(l.prev) > 0 && len(l.evs) > 0 && l.evs[0].T-l.prev[len(l.prev)-1].T >= 3*r.timing.CommitMs
-	if stood && !r.lastLanding(l.evs, trace.Off) {
+	if stood && !r.lastLandingLeft(l.evs) {
 		return catchMatch{}, false // (nothing moved on: not worth decoding)
 	}
-	evs, start := l.evs, l.start
 	r.backBuf = append(append(r.backBuf[:0], l.prev...), l.evs...)
-	l.evs, l.start = r.backBuf, l.prevStart
-	m, ok := r.orderedFrom(&r.befores[l.nPrev])
-	l.evs, l.start = evs, start
+	m, ok := r.orderedOver(&r.befores[l.nPrev], r.backBuf, &l.prevStart)
 	if !ok || l.nPrev+m.n < n || m.knocked != 0 {
 		return catchMatch{}, false
 	}
@@ -878,17 +875,14 @@ func (r *Reconstructor) movedOnFirst(b *catchMatch) bool {
 		return false
 	}
 	pm, m0 := r.plies[n-1].move, b.moves[0]
-	if m0 == pm || m0.From() != pm.From() || pm.IsCastling() || m0.IsCastling() || pm.IsPromotion() || m0.IsPromotion() ||
-		pm.IsEnPassant() || m0.IsEnPassant() {
+	if m0 == pm || m0.From() != pm.From() || !plainMove(pm) || !plainMove(m0) {
 		return false
 	}
 	x, y := unrotSquare(pm.To(), r.orient), unrotSquare(m0.To(), r.orient)
 	// A capture there: its victim seen taken off as the piece moved on
 	// (not a square emptied long before, a piece put back on it then).
 	capture := r.befores[n-1].PieceAt(m0.To()) != chess.NoPiece
-	// The squares a hand carrying the piece from x to y may be read on.
-	// (Its own square too: a slide reads the landing filled first.)
-	way := pm.From().Bitboard() | pm.To().Bitboard() | m0.To().Bitboard() | chess.Between(pm.To(), m0.To()) | chess.Between(pm.From(), m0.To())
+	way := movedOnWay(pm, m0)
 	evs := r.backBuf
 	// The last filling of y, and a filling of x before it, the landing
 	// published; between them and until x is read emptied (a slide reads
@@ -925,16 +919,30 @@ func (r *Reconstructor) movedOnFirst(b *catchMatch) bool {
 	return false
 }
 
-// lastLanding reports whether evs change the square the last published
-// ply landed on the way kind says.
-func (r *Reconstructor) lastLanding(evs []logEvent, kind trace.Kind) bool {
+// lastLandingLeft reports whether evs empty the square the last
+// published ply landed on.
+func (r *Reconstructor) lastLandingLeft(evs []logEvent) bool {
 	x := unrotSquare(r.plies[len(r.plies)-1].move.To(), r.orient)
 	for i := range evs {
-		if evs[i].Square == x && evs[i].Kind == kind {
+		if evs[i].Square == x && evs[i].Kind == trace.Off {
 			return true
 		}
 	}
 	return false
+}
+
+// plainMove reports whether m is no castling, promotion or en passant
+// capture: one piece from one square to another (movedOnFirst).
+func plainMove(m chess.Move) bool {
+	return !m.IsCastling() && !m.IsPromotion() && !m.IsEnPassant()
+}
+
+// movedOnWay is the squares a hand carrying the piece of pm, published,
+// on to m0's square may be read on: both landings, the squares between
+// them and between the piece's own square and m0's, and its own square
+// (a slide reads the landing filled first).
+func movedOnWay(pm, m0 chess.Move) chess.Bitboard {
+	return pm.From().Bitboard() | pm.To().Bitboard() | m0.To().Bitboard() | chess.Between(pm.To(), m0.To()) | chess.Between(pm.From(), m0.To())
 }
 
 // knockReplyMs: the replying hand that knocks a piece over lifts its own
@@ -967,11 +975,11 @@ func handLeft(evs []logEvent, j, jy int, stand int64, x, y chess.Square) bool {
 func (r *Reconstructor) movedOnDirect() (catchMatch, bool) {
 	l := &r.log
 	n := len(r.plies)
-	if r.clock || !l.ok || n == 0 || len(l.evs) < 2 || len(r.lines) == 0 || !r.lastLanding(l.evs, trace.Off) {
+	if r.clock || !l.ok || n == 0 || len(l.evs) < 2 || len(r.lines) == 0 || !r.lastLandingLeft(l.evs) {
 		return catchMatch{}, false
 	}
 	pm, pb := r.plies[n-1].move, &r.befores[n-1]
-	if pm.IsCastling() || pm.IsPromotion() || pm.IsEnPassant() {
+	if !plainMove(pm) {
 		return catchMatch{}, false
 	}
 	x := unrotSquare(pm.To(), r.orient)
@@ -980,11 +988,11 @@ func (r *Reconstructor) movedOnDirect() (catchMatch, bool) {
 	var ml chess.MoveList
 	pb.GenerateLegal(&ml)
 	for _, m0 := range ml.Moves() {
-		if m0.From() != pm.From() || m0 == pm || m0.IsCastling() || m0.IsPromotion() || m0.IsEnPassant() {
+		if m0.From() != pm.From() || m0 == pm || !plainMove(m0) {
 			continue
 		}
 		y := unrotSquare(m0.To(), r.orient)
-		way := pm.From().Bitboard() | pm.To().Bitboard() | m0.To().Bitboard() | chess.Between(pm.To(), m0.To()) | chess.Between(pm.From(), m0.To())
+		way := movedOnWay(pm, m0)
 		lifted, jy, k, victim := int64(-1), -1, 0, pb.PieceAt(m0.To()) == chess.NoPiece
 		for ; k < len(evs) && way.Has(rotSquare(evs[k].Square, r.orient)); k++ {
 			switch {
@@ -1005,14 +1013,11 @@ func (r *Reconstructor) movedOnDirect() (catchMatch, bool) {
 		m.moves[0] = m0
 		if k < len(evs) {
 			// The plies after, from the board the piece's hand left.
-			orig := l.start
-			start := orig
+			start := l.start
 			for j := range evs[:k] {
 				start.apply(&evs[j])
 			}
-			l.evs, l.start = evs[k:], start
-			d, ok := r.orderedFrom(&q)
-			l.evs, l.start = evs, orig
+			d, ok := r.orderedOver(&q, evs[k:], &start)
 			if !ok || d.knocked != 0 || 1+d.n > maxDecodePlies || putBackLater(m0, pm, d.moves[:d.n]) {
 				continue
 			}
@@ -1048,6 +1053,17 @@ func (r *Reconstructor) decodeOrdered() (catchMatch, bool) {
 		return catchMatch{}, false
 	}
 	return r.orderedFrom(&r.lines[0].pos)
+}
+
+// orderedOver is orderedFrom over changes evs, made from raw board pb,
+// in place of the log's (decodeBack, movedOnDirect).
+func (r *Reconstructor) orderedOver(start *chess.Position, evs []logEvent, pb *physBoard) (catchMatch, bool) {
+	l := &r.log
+	saved, savedStart := l.evs, l.start
+	l.evs, l.start = evs, *pb
+	m, ok := r.orderedFrom(start)
+	l.evs, l.start = saved, savedStart
+	return m, ok
 }
 
 // orderedFrom is decodeOrdered from position start.

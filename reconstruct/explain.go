@@ -1340,10 +1340,7 @@ func (r *Reconstructor) changedLast(c *cand) bool {
 // sameEnd reports whether b leaves the pieces where c, a candidate from
 // line 0, does (a ply more or fewer: a piece moved on is no ply).
 func (r *Reconstructor) sameEnd(b *catchMatch, c *cand) bool {
-	p := r.lines[c.line].pos
-	if c.back > 0 {
-		p = r.befores[len(r.plies)-c.back]
-	}
+	p := r.candStart(c)
 	for _, m := range c.moves[:c.n] {
 		p.MakeMove(m)
 	}
@@ -1672,16 +1669,19 @@ func (r *Reconstructor) leavesStood(c *cand, rv *recView) bool {
 	if r.stoodSquares(rv) == 0 {
 		return false
 	}
-	var p chess.Position
+	p := r.candStart(c)
+	return r.seqStood(&p, c.moves[:c.n], rv)
+}
+
+// candStart is the position candidate c's moves are made from.
+func (r *Reconstructor) candStart(c *cand) chess.Position {
 	switch {
 	case c.stale:
-		p = r.stale[c.line].pos
+		return r.stale[c.line].pos
 	case c.back > 0:
-		p = r.befores[len(r.plies)-c.back]
-	default:
-		p = r.lines[c.line].pos
+		return r.befores[len(r.plies)-c.back]
 	}
-	return r.seqStood(&p, c.moves[:c.n], rv)
+	return r.lines[c.line].pos
 }
 
 // allStood reports whether every one of cs leaves a stood square
