@@ -479,10 +479,7 @@ func (r *Reconstructor) replyBegins(ev *trace.Event, out []Output) []Output {
 		if land, ok := r.lastOn(moveLanding(m)); !ok || t-land < minReadyReplyMs {
 			return out
 		}
-		p := r.lines[c.line].pos
-		if c.back == 1 {
-			p = r.befores[len(r.plies)-1]
-		}
+		p := r.candStart(c)
 		ls := rotSquare(r.lastSq, r.orient)
 		for _, mv := range c.moves[:c.n] {
 			all, _ := moveSquares(&p, mv)
@@ -500,10 +497,8 @@ func (r *Reconstructor) replyBegins(ev *trace.Event, out []Output) []Output {
 		// games.)
 		return out
 	}
-	before := r.lines[c.line].pos
-	if c.back == 1 {
-		before = r.befores[len(r.plies)-1]
-	}
+	// (From two plies back for an ordered reading: knockRevert.)
+	before := r.candStart(c)
 	for _, mv := range c.moves[:c.n-1] {
 		before.MakeMove(mv)
 	}
