@@ -390,7 +390,7 @@ func (r *Reconstructor) replyBegins(ev *trace.Event, out []Output) []Output {
 		return r.adopt(best, r.lastChange, out)
 	}
 	if best < 0 || r.cands[best].back > 0 && !r.castlesPublishedPart(&r.cands[best]) {
-		if (r.rec.lifted|r.rec.placed).Count() < 3 && !r.twoLiftedUnseen(on) && !(best >= 0 && r.putBackThenMoved(&r.cands[best])) {
+		if (r.rec.lifted|r.rec.placed).Count() < 3 && !r.twoLiftedUnseen(on) && !(best >= 0 && (r.putBackThenMoved(&r.cands[best]) || r.knockedBackRead(&r.cands[best]))) {
 			return out
 		}
 		best = r.explainFirst(true)

@@ -140,6 +140,15 @@ type plyRec struct {
 	// landSeen: a colour or piece sensor saw a piece of the mover's
 	// colour set down on the move's landing while it was made.
 	landSeen bool
+	// stepSeen: squares next to the move's landing where a piece was set
+	// down before the landing filled, and lifted again (a knock from one
+	// onto the landing may have been read as the move: knockRevert);
+	// stepStood: those where it stood, not paused on its way.
+	stepSeen, stepStood chess.Bitboard
+	// liftT and landT: when the move's piece was last lifted from its
+	// square and last set down on its landing while it was made (-1 when
+	// not seen).
+	liftT, landT int64
 }
 
 // cand is one explanation of the board: from hypothesis line (after taking

@@ -1264,8 +1264,13 @@ func (r *Reconstructor) explainNow(allowBack, allowResync bool) int {
 			r.cands[best] = c
 		}
 	}
-	if best < 0 || r.cands[best].n >= 2 {
-		if c, ok := r.knockRevert(); ok {
+	if best < 0 || r.cands[best].n >= 2 || r.cands[best].back > 0 || r.cands[best].missed {
+		// (Against one move that changes the published game, the
+		// piece seen standing on the step, not paused there on its way:
+		// Rh8-h6 paused on h7, then Nf3 and Rh6-h8 paused on h7 again,
+		// read Rh6 Nf3 Rh7, is the last ply changed, not Rh7 knocked.)
+		amend := best >= 0 && r.cands[best].n < 2 && !r.cands[best].missed
+		if c, ok := r.knockRevert(amend); ok {
 			if best >= 0 {
 				c.cost = r.cands[best].cost
 			}
@@ -1299,18 +1304,82 @@ func (r *Reconstructor) explainNow(allowBack, allowResync bool) int {
 // Qg5 when d5's hand knocked it, put back after d5, then 26. Rd1: not
 // 25. Qg5 d5 26. Qf4 with Rd1 a second move). Only once that next move
 // shows it: a piece stepped back as the next move (10... d6, later
-// d6-d5) shows the same board before it.
-func (r *Reconstructor) knockRevert() (cand, bool) {
-	n, i := len(r.plies), r.stepped.ply
-	if r.clock || i < 0 || i != n-2 || r.state != statePlay {
+// d6-d5) shows the same board before it. The same when the put-back was
+// published as a move of its own, if the knocked ply was amended from the
+// step or its piece was seen set down there first (Bb5 then Bc4 is no
+// knock: the bishop was never on c4 before b5).
+func (r *Reconstructor) knockRevert(stood bool) (cand, bool) {
+	n := len(r.plies)
+	if r.clock || n < 2 || r.state != statePlay {
 		return cand{}, false
 	}
-	orig, now := r.stepped.orig, r.plies[i].move
-	if orig.From() != now.From() || orig == now {
-		return cand{}, false
+	if i := r.stepped.ply; i == n-2 {
+		orig, now := r.stepped.orig, r.plies[i].move
+		if orig.From() == now.From() && orig != now {
+			if c, ok := r.knockedBack(2, orig); ok {
+				return c, true
+			}
+		}
 	}
-	p := r.befores[i]
-	for _, m := range [2]chess.Move{orig, r.plies[n-1].move} {
+	// The put-back read as a move of its own, the knock published as the
+	// move or amended to it (14... e5 knocked to e6 before it was read, 15.
+	// d5, the pawn put back, then 16... c6: not 14... e6 15. d5 16... e5
+	// and c6 a second move).
+	if n >= 3 {
+		x, pb := r.plies[n-3].move, r.plies[n-1].move
+		if pb.From() == x.To() && pb.To() != x.From() && chess.KingAttacks(x.To()).Has(pb.To()) && !x.IsCastling() && !pb.IsCastling() {
+			if orig, ok := r.stepFrom(&r.befores[n-3], x, pb.To()); ok && r.knockShown(n-3, orig, stood) {
+				if c, ok := r.knockedBack(3, orig); ok {
+					return c, true
+				}
+			}
+		}
+	}
+	return cand{}, false
+}
+
+// knockShown reports whether the record shows ply i's piece on orig's
+// landing before the square it was published on: the ply was amended from
+// orig, or the piece was seen set down there first (standing there, if
+// stood), or it went back there
+// before the reply after it landed (a piece moved on, the reply begun at
+// once: Bh6, then Bg5 as dxc4 was made, read as Bh6 dxc4 Bg5).
+func (r *Reconstructor) knockShown(i int, orig chess.Move, stood bool) bool {
+	seen := r.plies[i].stepSeen
+	if stood {
+		seen = r.plies[i].stepStood
+	}
+	if r.stepped.ply == i && r.stepped.orig == orig || seen.Has(orig.To()) {
+		return true
+	}
+	pb, reply := &r.plies[i+2], &r.plies[i+1]
+	return pb.liftT >= 0 && reply.landT >= 0 && pb.liftT < reply.landT
+}
+
+// knockedBackRead reports whether c is knockRevert's reading: a move
+// made after a knock put back needs no more squares than the move's own.
+func (r *Reconstructor) knockedBackRead(c *cand) bool {
+	return c.ordered && c.back >= 2 && c.n == 3 && c.line == 0 && !c.stale
+}
+
+// stepFrom is the legal move in p of x's piece from where x started to to,
+// promoting as x does.
+func (r *Reconstructor) stepFrom(p *chess.Position, x chess.Move, to chess.Square) (chess.Move, bool) {
+	for _, m := range r.legal(p).Moves() {
+		if m.From() == x.From() && m.To() == to && m.IsPromotion() == x.IsPromotion() && (!m.IsPromotion() || m.Promotion() == x.Promotion()) {
+			return m, true
+		}
+	}
+	return chess.NoMove, false
+}
+
+// knockedBack is the candidate that takes back the last back plies and
+// reads orig for the first of them, then the reply after it as published,
+// then one move of orig's side that leaves the board shown.
+func (r *Reconstructor) knockedBack(back int, orig chess.Move) (cand, bool) {
+	n := len(r.plies)
+	p := r.befores[n-back]
+	for _, m := range [2]chess.Move{orig, r.plies[n-back+1].move} {
 		if !r.legal(&p).Contains(m) {
 			return cand{}, false
 		}
@@ -1323,8 +1392,8 @@ func (r *Reconstructor) knockRevert() (cand, bool) {
 		q := p
 		q.MakeMove(m)
 		if r.v.diff(&q)&^r.excused(&q) == 0 {
-			c := cand{back: 2, n: 3, cost: r.lines[0].cost, ordered: true}
-			c.moves[0], c.moves[1], c.moves[2] = orig, r.plies[n-1].move, m
+			c := cand{back: back, n: 3, cost: r.lines[0].cost, ordered: true}
+			c.moves[0], c.moves[1], c.moves[2] = orig, r.plies[n-back+1].move, m
 			return c, true
 		}
 	}

@@ -842,8 +842,14 @@ func (r *Reconstructor) publish(t int64, out []Output) []Output {
 			if old.move == m {
 				alts = old.alts
 			}
+			stepSeen, stepStood, liftT, landT := old.stepSeen, old.stepStood, old.liftT, old.landT
 			*old = plyRec{move: m, t: old.t, san: n.san, uci: n.uci, uncertain: unc, blind: blind, blindPromo: blindPromo, alts: alts,
 				landSeen: old.landSeen && old.move == m}
+			if old.move == m {
+				r.plies[i].stepSeen, r.plies[i].stepStood, r.plies[i].liftT, r.plies[i].landT = stepSeen, stepStood, liftT, landT
+			} else {
+				r.plies[i].liftT, r.plies[i].landT = r.moveTimes(m)
+			}
 			r.pub[i] = m
 			r.befores[i] = before
 			continue
@@ -851,6 +857,9 @@ func (r *Reconstructor) publish(t int64, out []Output) []Output {
 		o.Kind = Move
 		out = append(out, o)
 		r.plies = append(r.plies, plyRec{move: m, t: t, san: n.san, uci: n.uci, uncertain: unc, landSeen: r.landSeen(&before, m)})
+		p := &r.plies[len(r.plies)-1]
+		p.stepSeen, p.stepStood = r.stepSeen(&before, m)
+		p.liftT, p.landT = r.moveTimes(m)
 		r.pub = append(r.pub, m)
 		r.befores = append(r.befores, before)
 	}
@@ -870,6 +879,50 @@ func (r *Reconstructor) landSeen(before *chess.Position, m chess.Move) bool {
 		return r.rec.placedWhite&b != 0
 	}
 	return r.rec.placedBlack&b != 0
+}
+
+// stepSeen is the set of empty squares next to m's landing that were
+// filled, then emptied, before the landing last filled while m was made
+// (on m's way there, filled longer than a touch-down), and stood those of
+// them filled standMs or longer, if on the way (not a pause on a slide).
+func (r *Reconstructor) stepSeen(before *chess.Position, m chess.Move) (seen, stood chess.Bitboard) {
+	if r.rec.framed || m.IsCastling() {
+		return 0, 0
+	}
+	land, ok := r.lastOn(m.To())
+	if !ok {
+		return 0, 0
+	}
+	path := chess.Between(m.From(), m.To())
+	for s := chess.KingAttacks(m.To()) &^ before.Occupied(); s != 0; s &= s - 1 {
+		a := s.First()
+		if on, ok := r.firstOn(a); ok && on < land {
+			// (On the way to the landing, a stand, not a touch-down.)
+			if off, ok := r.lastOff(a); ok && off > on && (!path.Has(a) || off-on > maxTouchMs) {
+				seen |= a.Bitboard()
+				if !path.Has(a) || off-on >= standMs {
+					stood |= a.Bitboard()
+				}
+			}
+		}
+	}
+	return seen, stood
+}
+
+// moveTimes is when m's piece was last lifted and set down on its landing
+// in the record (-1 when not seen).
+func (r *Reconstructor) moveTimes(m chess.Move) (lift, land int64) {
+	lift, land = -1, -1
+	if r.rec.framed {
+		return lift, land
+	}
+	if t, ok := r.lastOff(m.From()); ok {
+		lift = t
+	}
+	if t, ok := r.lastOn(moveLanding(m)); ok {
+		land = t
+	}
+	return lift, land
 }
 
 // occurrences is the number of times position p, the position after the
