@@ -1239,6 +1239,10 @@ func (r *Reconstructor) explainNow(allowBack, allowResync bool) int {
 		if k != r.resyncKey {
 			r.resync(&rv)
 			best = r.best()
+			if best < 0 && r.deepResync {
+				r.resyncBack(&rv)
+				best = r.best()
+			}
 			if best < 0 {
 				r.resyncKey = k
 			}
@@ -1732,6 +1736,63 @@ func (r *Reconstructor) resync(rv *recView) {
 	}
 }
 
+// minBackEvents: the changes since the last decision before resyncBack
+// searches from before it (two plies or more made since: with fewer, the
+// still board's and the reply's rules decide it better).
+const minBackEvents = 8
+
+// resyncBack searches, when nothing reaches the board from the published
+// game, from one and two plies before its end: a published ply that was
+// another (a touch-down published as the move, then the capture made
+// with a victim nobody saw lifted) left no position the moves after it
+// reach, and the game would stop there for good.
+func (r *Reconstructor) resyncBack(rv *recView) {
+	n := len(r.plies)
+	if r.clock || r.rec.framed || r.state != statePlay {
+		return
+	}
+	if r.rec.events < minBackEvents || r.sensor != trace.Occupancy {
+		// (A search from the published game may yet find it. On colour
+		// and piece boards a piece knocked onto the next square, which
+		// the still board's rules read, looks like a ply read wrong:
+		// 46... Rhf8 over g8, its hand knocking Be7 onto f6.)
+		return
+	}
+	var rs resyncState
+	rs.r, rs.line, rs.budget = r, 0, fastResyncBudget
+	rvb := *rv
+	gone := false // a ply taken back left its landing empty on the board
+	for k := 1; k <= 2 && k <= n; k++ {
+		i := n - k
+		all, _ := moveSquares(&r.befores[i], r.pub[i])
+		rvb.lifted |= all & r.befores[i].Occupied()
+		rvb.placed |= landings(r.pub[i])
+		if r.plies[i].framed {
+			return
+		}
+		// (Only from before a ply whose piece is no longer where it was
+		// published: one still standing there was likely made, and the
+		// board is lost for another reason.)
+		// Nor one knocked onto the next square: a square filled there
+		// that the published game leaves empty (a5, knocked onto b6 by
+		// b5's hand, is no a5 read wrong).
+		land := moveLanding(r.pub[i])
+		extra := r.v.occ &^ r.lines[0].pos.Occupied()
+		if gone = gone || !r.v.occ.Has(land) && extra&chess.KingAttacks(land) == 0; !gone {
+			continue
+		}
+		rs.back, rs.rv = k, &rvb
+		for d := 2; d <= 4; d++ {
+			rs.depth, rs.nodes = d, 0
+			pos := r.befores[i]
+			rs.search(&pos, 0)
+			if r.best() >= 0 {
+				return
+			}
+		}
+	}
+}
+
 // leavesStood reports whether explanation c leaves a square where a piece
 // was seen set down and standing (stoodCost) unexplained.
 func (r *Reconstructor) leavesStood(c *cand, rv *recView) bool {
@@ -1877,7 +1938,7 @@ func (rs *resyncState) search(p *chess.Position, ply int) {
 		if !from.Has(m.From()) && !(m.IsCastling() && from.Has(m.To())) {
 			continue
 		}
-		if ply == 0 && rs.back > 0 && m == r.pub[len(r.pub)-1] {
+		if ply == 0 && rs.back > 0 && m == r.pub[len(r.pub)-rs.back] {
 			continue // found without taking it back
 		}
 		u := p.MakeMove(m)
