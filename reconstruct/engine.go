@@ -145,9 +145,9 @@ type plyRec struct {
 	// onto the landing may have been read as the move: knockRevert);
 	// stepStood: those where it stood, not paused on its way.
 	stepSeen, stepStood chess.Bitboard
-	// liftT and landT: when the move's piece was last lifted from its
-	// square and last set down on its landing while it was made (-1 when
-	// not seen).
+	// liftT and landT: when the move's hand began (its piece last lifted
+	// from its square, or its victim taken off first) and last set its
+	// piece down on its landing while it was made (-1 when not seen).
 	liftT, landT int64
 }
 

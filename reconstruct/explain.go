@@ -1274,7 +1274,7 @@ func (r *Reconstructor) explainNow(allowBack, allowResync bool) int {
 		// Rh8-h6 paused on h7, then Nf3 and Rh6-h8 paused on h7 again,
 		// read Rh6 Nf3 Rh7, is the last ply changed, not Rh7 knocked.)
 		amend := best >= 0 && r.cands[best].n < 2 && !r.cands[best].missed
-		if c, ok := r.knockRevert(amend); ok {
+		if c, ok := r.knockRevert(amend, best < 0); ok {
 			if best >= 0 {
 				c.cost = r.cands[best].cost
 			}
@@ -1311,8 +1311,11 @@ func (r *Reconstructor) explainNow(allowBack, allowResync bool) int {
 // d6-d5) shows the same board before it. The same when the put-back was
 // published as a move of its own, if the knocked ply was amended from the
 // step or its piece was seen set down there first (Bb5 then Bc4 is no
-// knock: the bishop was never on c4 before b5).
-func (r *Reconstructor) knockRevert(stood bool) (cand, bool) {
+// knock: the bishop was never on c4 before b5). With stood, against one
+// move that changes the published game, a stand on the step is asked;
+// alone (nothing else explains the board), the piece put back with no
+// move after it will do.
+func (r *Reconstructor) knockRevert(stood, alone bool) (cand, bool) {
 	n := len(r.plies)
 	if r.clock || n < 2 || r.state != statePlay {
 		return cand{}, false
@@ -1320,8 +1323,24 @@ func (r *Reconstructor) knockRevert(stood bool) (cand, bool) {
 	if i := r.stepped.ply; i == n-2 {
 		orig, now := r.stepped.orig, r.plies[i].move
 		if orig.From() == now.From() && orig != now {
-			if c, ok := r.knockedBack(2, orig); ok {
+			if c, ok := r.knockedBack(2, orig, false); ok {
 				return c, true
+			}
+		}
+	}
+	// The knock published as the move (the piece seen standing on the
+	// step first), put back unread before the next move: Qd1-b3 knocked
+	// onto c2 before it was read, Bxc3, the queen put back, then bxc3.
+	if x := r.plies[n-2].move; plainMove(x) && r.knockedForReply(n-2) {
+		seen := r.plies[n-2].stepSeen
+		if stood {
+			seen = r.plies[n-2].stepStood
+		}
+		for a := seen & r.v.occ; a != 0; a &= a - 1 {
+			if orig, ok := r.stepFrom(&r.befores[n-2], x, a.First()); ok {
+				if c, ok := r.knockedBack(2, orig, alone); ok {
+					return c, true
+				}
 			}
 		}
 	}
@@ -1333,7 +1352,7 @@ func (r *Reconstructor) knockRevert(stood bool) (cand, bool) {
 		x, pb := r.plies[n-3].move, r.plies[n-1].move
 		if pb.From() == x.To() && pb.To() != x.From() && chess.KingAttacks(x.To()).Has(pb.To()) && !x.IsCastling() && !pb.IsCastling() {
 			if orig, ok := r.stepFrom(&r.befores[n-3], x, pb.To()); ok && r.knockShown(n-3, orig, stood) {
-				if c, ok := r.knockedBack(3, orig); ok {
+				if c, ok := r.knockedBack(3, orig, false); ok {
 					return c, true
 				}
 			}
@@ -1353,11 +1372,20 @@ func (r *Reconstructor) knockShown(i int, orig chess.Move, stood bool) bool {
 	if stood {
 		seen = r.plies[i].stepStood
 	}
-	if r.stepped.ply == i && r.stepped.orig == orig || seen.Has(orig.To()) {
+	if r.stepped.ply == i && r.stepped.orig == orig || seen.Has(orig.To()) && r.knockedForReply(i) {
 		return true
 	}
 	pb, reply := &r.plies[i+2], &r.plies[i+1]
 	return pb.liftT >= 0 && reply.landT >= 0 && pb.liftT < reply.landT
+}
+
+// knockedForReply reports whether the reply to ply i began within knockMs
+// of that ply's landing: the replying hand knocked the piece there, and
+// lifted its own. (58... a6, the pawn set on a5 first, then 59. Bxc6 40 s
+// later: Ra7's hand pushing the pawn onto a5 is no sign a5 was the move.)
+func (r *Reconstructor) knockedForReply(i int) bool {
+	x, reply := &r.plies[i], &r.plies[i+1]
+	return x.landT >= 0 && reply.liftT >= 0 && reply.liftT-x.landT <= knockMs
 }
 
 // knockedBackRead reports whether c is knockRevert's reading: a move
@@ -1379,8 +1407,9 @@ func (r *Reconstructor) stepFrom(p *chess.Position, x chess.Move, to chess.Squar
 
 // knockedBack is the candidate that takes back the last back plies and
 // reads orig for the first of them, then the reply after it as published,
-// then one move of orig's side that leaves the board shown.
-func (r *Reconstructor) knockedBack(back int, orig chess.Move) (cand, bool) {
+// then one move of orig's side that leaves the board shown (or none, if
+// bare and the board shows the reply's position).
+func (r *Reconstructor) knockedBack(back int, orig chess.Move, bare bool) (cand, bool) {
 	n := len(r.plies)
 	p := r.befores[n-back]
 	for _, m := range [2]chess.Move{orig, r.plies[n-back+1].move} {
@@ -1388,6 +1417,14 @@ func (r *Reconstructor) knockedBack(back int, orig chess.Move) (cand, bool) {
 			return cand{}, false
 		}
 		p.MakeMove(m)
+	}
+	if bare && r.v.diff(&p)&^r.excused(&p) == 0 {
+		// The piece put back where no move of its own goes (h7-h6
+		// knocked onto h5, read h5, the pawn put back), nothing after:
+		// nothing else explains the board.
+		c := cand{back: back, n: 2, cost: r.lines[0].cost, ordered: true}
+		c.moves[0], c.moves[1] = orig, r.plies[n-back+1].move
+		return c, true
 	}
 	// (Not r.legal: makeView below may use its cache.)
 	var ml chess.MoveList

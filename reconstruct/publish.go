@@ -848,7 +848,7 @@ func (r *Reconstructor) publish(t int64, out []Output) []Output {
 			if old.move == m {
 				r.plies[i].stepSeen, r.plies[i].stepStood, r.plies[i].liftT, r.plies[i].landT = stepSeen, stepStood, liftT, landT
 			} else {
-				r.plies[i].liftT, r.plies[i].landT = r.moveTimes(m)
+				r.plies[i].liftT, r.plies[i].landT = r.moveTimes(&before, m)
 			}
 			r.pub[i] = m
 			r.befores[i] = before
@@ -859,7 +859,7 @@ func (r *Reconstructor) publish(t int64, out []Output) []Output {
 		r.plies = append(r.plies, plyRec{move: m, t: t, san: n.san, uci: n.uci, uncertain: unc, landSeen: r.landSeen(&before, m)})
 		p := &r.plies[len(r.plies)-1]
 		p.stepSeen, p.stepStood = r.stepSeen(&before, m)
-		p.liftT, p.landT = r.moveTimes(m)
+		p.liftT, p.landT = r.moveTimes(&before, m)
 		r.pub = append(r.pub, m)
 		r.befores = append(r.befores, before)
 	}
@@ -909,15 +909,21 @@ func (r *Reconstructor) stepSeen(before *chess.Position, m chess.Move) (seen, st
 	return seen, stood
 }
 
-// moveTimes is when m's piece was last lifted and set down on its landing
-// in the record (-1 when not seen).
-func (r *Reconstructor) moveTimes(m chess.Move) (lift, land int64) {
+// moveTimes is when m's hand began (its piece last lifted, or its
+// victim, if taken off first) and set its piece down on its landing in
+// the record (-1 when not seen).
+func (r *Reconstructor) moveTimes(before *chess.Position, m chess.Move) (lift, land int64) {
 	lift, land = -1, -1
 	if r.rec.framed {
 		return lift, land
 	}
 	if t, ok := r.lastOff(m.From()); ok {
 		lift = t
+	}
+	if before.PieceAt(m.To()) != chess.NoPiece && !m.IsCastling() {
+		if t, ok := r.lastOff(m.To()); ok && (lift < 0 || t < lift) {
+			lift = t
+		}
 	}
 	if t, ok := r.lastOn(moveLanding(m)); ok {
 		land = t
