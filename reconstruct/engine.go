@@ -2,6 +2,7 @@ package reconstruct
 
 import (
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/boardd/boardd/chess"
@@ -113,7 +114,7 @@ type line struct {
 
 // plyRec is a published move (the position before it is in befores, a
 // slice without pointers that the garbage collector need not scan). The
-// small fields come last, which keeps it at 72 bytes.
+// small fields come last, which keeps it at 88 bytes.
 type plyRec struct {
 	t        int64
 	san, uci string
@@ -140,15 +141,63 @@ type plyRec struct {
 	// landSeen: a colour or piece sensor saw a piece of the mover's
 	// colour set down on the move's landing while it was made.
 	landSeen bool
-	// stepSeen: squares next to the move's landing where a piece was set
-	// down before the landing filled, and lifted again (a knock from one
-	// onto the landing may have been read as the move: knockRevert);
-	// stepStood: those where it stood, not paused on its way.
-	stepSeen, stepStood chess.Bitboard
-	// liftT and landT: when the move's hand began (its piece last lifted
-	// from its square, or its victim taken off first) and last set its
-	// piece down on its landing while it was made (-1 when not seen).
-	liftT, landT int64
+	// step: what knockRevert asks of the move's hand, without a clock.
+	step stepRec
+}
+
+// stepRec is kept per published ply without a clock, small (the ply
+// record stays at 88 bytes): seen, the squares next to the move's landing
+// where a piece was set down before the landing filled, and lifted again
+// (a knock from one onto the landing may have been read as the move:
+// knockRevert), and stood, those where it stood, not paused on its way,
+// as masks over the landing's neighbours (nbMask); lift and land, when
+// the move's hand began (its piece last lifted from its square, or its
+// victim taken off first) and last set its piece down on its landing, in
+// ms after the ply's t (noStepTime when not seen).
+type stepRec struct {
+	seen, stood uint8
+	lift, land  int32
+}
+
+// noStepTime marks a time stepRec did not see.
+const noStepTime = math.MinInt32
+
+// nbMask is b's squares next to s as a mask over KingAttacks(s), in
+// square order.
+func nbMask(s chess.Square, b chess.Bitboard) uint8 {
+	var m uint8
+	k := 0
+	for a := chess.KingAttacks(s); a != 0; a &= a - 1 {
+		if b.Has(a.First()) {
+			m |= 1 << k
+		}
+		k++
+	}
+	return m
+}
+
+// nbSquares is the squares of mask m over KingAttacks(s) (nbMask).
+func nbSquares(s chess.Square, m uint8) chess.Bitboard {
+	var b chess.Bitboard
+	k := 0
+	for a := chess.KingAttacks(s); a != 0; a &= a - 1 {
+		if m&(1<<k) != 0 {
+			b |= a.First().Bitboard()
+		}
+		k++
+	}
+	return b
+}
+
+// liftT and landT are p.step's times in the game's ms (-1 when not seen).
+func (p *plyRec) liftT() int64 { return p.stepTime(p.step.lift) }
+func (p *plyRec) landT() int64 { return p.stepTime(p.step.land) }
+
+func (p *plyRec) stepTime(d int32) int64 {
+	if d == noStepTime {
+		return -1
+	}
+	return p.t + int64(d)
 }
 
 // cand is one explanation of the board: from hypothesis line (after taking

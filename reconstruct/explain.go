@@ -1331,12 +1331,12 @@ func (r *Reconstructor) knockRevert(stood, alone bool) (cand, bool) {
 	// The knock published as the move (the piece seen standing on the
 	// step first), put back unread before the next move: Qd1-b3 knocked
 	// onto c2 before it was read, Bxc3, the queen put back, then bxc3.
-	if x := r.plies[n-2].move; plainMove(x) && r.knockedForReply(n-2) {
-		seen := r.plies[n-2].stepSeen
+	if x := r.plies[n-2].move; r.plies[n-2].step.seen != 0 && !r.v.occ.Has(x.To()) && plainMove(x) && r.knockedForReply(n-2) {
+		seen := r.plies[n-2].step.seen
 		if stood {
-			seen = r.plies[n-2].stepStood
+			seen = r.plies[n-2].step.stood
 		}
-		for a := seen & r.v.occ; a != 0; a &= a - 1 {
+		for a := nbSquares(x.To(), seen) & r.v.occ; a != 0; a &= a - 1 {
 			if orig, ok := r.stepFrom(&r.befores[n-2], x, a.First()); ok {
 				if c, ok := r.knockedBack(2, orig, alone); ok {
 					return c, true
@@ -1368,15 +1368,15 @@ func (r *Reconstructor) knockRevert(stood, alone bool) (cand, bool) {
 // before the reply after it landed (a piece moved on, the reply begun at
 // once: Bh6, then Bg5 as dxc4 was made, read as Bh6 dxc4 Bg5).
 func (r *Reconstructor) knockShown(i int, orig chess.Move, stood bool) bool {
-	seen := r.plies[i].stepSeen
+	seen := r.plies[i].step.seen
 	if stood {
-		seen = r.plies[i].stepStood
+		seen = r.plies[i].step.stood
 	}
-	if r.stepped.ply == i && r.stepped.orig == orig || seen.Has(orig.To()) && r.knockedForReply(i) {
+	if r.stepped.ply == i && r.stepped.orig == orig || nbSquares(r.plies[i].move.To(), seen).Has(orig.To()) && r.knockedForReply(i) {
 		return true
 	}
 	pb, reply := &r.plies[i+2], &r.plies[i+1]
-	return pb.liftT >= 0 && reply.landT >= 0 && pb.liftT < reply.landT
+	return pb.liftT() >= 0 && reply.landT() >= 0 && pb.liftT() < reply.landT()
 }
 
 // knockedForReply reports whether the reply to ply i began within knockMs
@@ -1385,7 +1385,7 @@ func (r *Reconstructor) knockShown(i int, orig chess.Move, stood bool) bool {
 // later: Ra7's hand pushing the pawn onto a5 is no sign a5 was the move.)
 func (r *Reconstructor) knockedForReply(i int) bool {
 	x, reply := &r.plies[i], &r.plies[i+1]
-	return x.landT >= 0 && reply.liftT >= 0 && reply.liftT-x.landT <= knockMs
+	return x.landT() >= 0 && reply.liftT() >= 0 && reply.liftT()-x.landT() <= knockMs
 }
 
 // knockedBackRead reports whether c is knockRevert's reading: a move

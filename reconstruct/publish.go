@@ -842,13 +842,13 @@ func (r *Reconstructor) publish(t int64, out []Output) []Output {
 			if old.move == m {
 				alts = old.alts
 			}
-			stepSeen, stepStood, liftT, landT := old.stepSeen, old.stepStood, old.liftT, old.landT
+			step := old.step
 			*old = plyRec{move: m, t: old.t, san: n.san, uci: n.uci, uncertain: unc, blind: blind, blindPromo: blindPromo, alts: alts,
 				landSeen: old.landSeen && old.move == m}
 			if old.move == m {
-				r.plies[i].stepSeen, r.plies[i].stepStood, r.plies[i].liftT, r.plies[i].landT = stepSeen, stepStood, liftT, landT
-			} else {
-				r.plies[i].liftT, r.plies[i].landT = r.moveTimes(&before, m)
+				r.plies[i].step = step
+			} else if !r.clock {
+				r.plies[i].step = r.stepOf(&before, m, old.t, false)
 			}
 			r.pub[i] = m
 			r.befores[i] = before
@@ -857,9 +857,10 @@ func (r *Reconstructor) publish(t int64, out []Output) []Output {
 		o.Kind = Move
 		out = append(out, o)
 		r.plies = append(r.plies, plyRec{move: m, t: t, san: n.san, uci: n.uci, uncertain: unc, landSeen: r.landSeen(&before, m)})
-		p := &r.plies[len(r.plies)-1]
-		p.stepSeen, p.stepStood = r.stepSeen(&before, m)
-		p.liftT, p.landT = r.moveTimes(&before, m)
+		if !r.clock {
+			// (Only knockRevert, without a clock, asks these.)
+			r.plies[len(r.plies)-1].step = r.stepOf(&before, m, t, true)
+		}
 		r.pub = append(r.pub, m)
 		r.befores = append(r.befores, before)
 	}
@@ -907,6 +908,24 @@ func (r *Reconstructor) stepSeen(before *chess.Position, m chess.Move) (seen, st
 		}
 	}
 	return seen, stood
+}
+
+// stepOf is the stepRec of m, published at t (its squares next door
+// only if steps).
+func (r *Reconstructor) stepOf(before *chess.Position, m chess.Move, t int64, steps bool) stepRec {
+	st := stepRec{lift: noStepTime, land: noStepTime}
+	if steps {
+		seen, stood := r.stepSeen(before, m)
+		st.seen, st.stood = nbMask(m.To(), seen), nbMask(m.To(), stood)
+	}
+	lift, land := r.moveTimes(before, m)
+	if lift >= 0 {
+		st.lift = int32(lift - t)
+	}
+	if land >= 0 {
+		st.land = int32(land - t)
+	}
+	return st
 }
 
 // moveTimes is when m's hand began (its piece last lifted, or its
