@@ -1351,9 +1351,11 @@ func (r *Reconstructor) knockRevert(stood, alone bool) (cand, bool) {
 	if n >= 3 {
 		x, pb := r.plies[n-3].move, r.plies[n-1].move
 		if pb.From() == x.To() && pb.To() != x.From() && chess.KingAttacks(x.To()).Has(pb.To()) && !x.IsCastling() && !pb.IsCastling() {
-			if orig, ok := r.stepFrom(&r.befores[n-3], x, pb.To()); ok && r.knockShown(n-3, orig, stood) {
-				if c, ok := r.knockedBack(3, orig, false); ok {
-					return c, true
+			if r.knockShown(n-3, pb.To(), stood) {
+				if orig, ok := r.stepFrom(&r.befores[n-3], x, pb.To()); ok {
+					if c, ok := r.knockedBack(3, orig, false); ok {
+						return c, true
+					}
 				}
 			}
 		}
@@ -1361,18 +1363,19 @@ func (r *Reconstructor) knockRevert(stood, alone bool) (cand, bool) {
 	return cand{}, false
 }
 
-// knockShown reports whether the record shows ply i's piece on orig's
-// landing before the square it was published on: the ply was amended from
-// orig, or the piece was seen set down there first (standing there, if
-// stood), or it went back there
-// before the reply after it landed (a piece moved on, the reply begun at
-// once: Bh6, then Bg5 as dxc4 was made, read as Bh6 dxc4 Bg5).
-func (r *Reconstructor) knockShown(i int, orig chess.Move, stood bool) bool {
+// knockShown reports whether the record shows ply i's piece on to before
+// the square it was published on: the ply was amended from a move there,
+// or the piece was seen set down there first (standing there, if stood),
+// or it went back there before the reply after it landed (a piece moved
+// on, the reply begun at once: Bh6, then Bg5 as dxc4 was made, read as
+// Bh6 dxc4 Bg5).
+func (r *Reconstructor) knockShown(i int, to chess.Square, stood bool) bool {
 	seen := r.plies[i].step.seen
 	if stood {
 		seen = r.plies[i].step.stood
 	}
-	if r.stepped.ply == i && r.stepped.orig == orig || nbSquares(r.plies[i].move.To(), seen).Has(orig.To()) && r.knockedForReply(i) {
+	x := r.plies[i].move
+	if r.stepped.ply == i && r.stepped.orig.From() == x.From() && r.stepped.orig.To() == to || nbSquares(x.To(), seen).Has(to) && r.knockedForReply(i) {
 		return true
 	}
 	pb, reply := &r.plies[i+2], &r.plies[i+1]

@@ -894,8 +894,13 @@ func (r *Reconstructor) stepSeen(before *chess.Position, m chess.Move) (seen, st
 	if !ok {
 		return 0, 0
 	}
+	// (Most moves have no such square: one test on the record first.)
+	near := chess.KingAttacks(m.To()) &^ before.Occupied()
+	if near&rotBB(r.rec.placed&r.rec.lifted, r.orient) == 0 {
+		return 0, 0
+	}
 	path := chess.Between(m.From(), m.To())
-	for s := chess.KingAttacks(m.To()) &^ before.Occupied(); s != 0; s &= s - 1 {
+	for s := near; s != 0; s &= s - 1 {
 		a := s.First()
 		if on, ok := r.firstOn(a); ok && on < land {
 			// (On the way to the landing, a stand, not a touch-down.)
