@@ -1579,6 +1579,12 @@ func (r *Reconstructor) oneMove(c0 cand, p *chess.Position, lastTo chess.Square,
 // alone left them as touches: at bullet pace the next plies were then
 // read without it).
 func (r *Reconstructor) castlingPair(n0 int, p *chess.Position, rv *recView) {
+	// (The replying side's king and rights before any move: a move can
+	// only take rights away, and its king stands where it stood.)
+	other := p.SideToMove().Other()
+	if p.Castling()&castleRights(other) == 0 || !rv.lifted.Has(p.KingSquare(other)) {
+		return
+	}
 	occ := p.Occupied()
 	for i := n0; i < len(r.cands); i++ {
 		if r.cands[i].n != 1 {
