@@ -1818,10 +1818,10 @@ func (r *Reconstructor) resyncBack(rv *recView) {
 		}
 		// (Only from before a ply whose piece is no longer where it was
 		// published: one still standing there was likely made, and the
-		// board is lost for another reason.)
-		// Nor one knocked onto the next square: a square filled there
-		// that the published game leaves empty (a5, knocked onto b6 by
-		// b5's hand, is no a5 read wrong).
+		// board is lost for another reason. Nor one knocked onto the
+		// next square, which fills a square there that the published
+		// game leaves empty: a5 knocked onto b6 by b5's hand is no a5
+		// read wrong.)
 		land := moveLanding(r.pub[i])
 		extra := r.v.occ &^ r.lines[0].pos.Occupied()
 		if gone = gone || !r.v.occ.Has(land) && extra&chess.KingAttacks(land) == 0; !gone {

@@ -845,9 +845,12 @@ func (r *Reconstructor) publish(t int64, out []Output) []Output {
 			step := old.step
 			*old = plyRec{move: m, t: old.t, san: n.san, uci: n.uci, uncertain: unc, blind: blind, blindPromo: blindPromo, alts: alts,
 				landSeen: old.landSeen && old.move == m}
-			if old.move == m {
+			switch {
+			case old.move == m:
 				r.plies[i].step = step
-			} else if !r.clock {
+			case r.clock:
+				r.plies[i].step = stepRec{lift: noStepTime, land: noStepTime}
+			default:
 				r.plies[i].step = r.stepOf(&before, m, old.t, false)
 			}
 			r.pub[i] = m
@@ -856,7 +859,8 @@ func (r *Reconstructor) publish(t int64, out []Output) []Output {
 		}
 		o.Kind = Move
 		out = append(out, o)
-		r.plies = append(r.plies, plyRec{move: m, t: t, san: n.san, uci: n.uci, uncertain: unc, landSeen: r.landSeen(&before, m)})
+		r.plies = append(r.plies, plyRec{move: m, t: t, san: n.san, uci: n.uci, uncertain: unc, landSeen: r.landSeen(&before, m),
+			step: stepRec{lift: noStepTime, land: noStepTime}})
 		if !r.clock {
 			// (Only knockRevert, without a clock, asks these.)
 			r.plies[len(r.plies)-1].step = r.stepOf(&before, m, t, true)
