@@ -2,7 +2,6 @@ package reconstruct
 
 import (
 	"fmt"
-	"math"
 	"strings"
 
 	"github.com/boardd/boardd/chess"
@@ -153,14 +152,17 @@ type plyRec struct {
 // as masks over the landing's neighbours (nbMask); lift and land, when
 // the move's hand began (its piece last lifted from its square, or its
 // victim taken off first) and last set its piece down on its landing, in
-// ms after the ply's t (noStepTime when not seen).
+// ms after the ply's t, if known has liftKnown and landKnown (the zero
+// stepRec knows nothing).
 type stepRec struct {
-	seen, stood uint8
-	lift, land  int32
+	seen, stood, known uint8
+	lift, land         int32
 }
 
-// noStepTime marks a time stepRec did not see.
-const noStepTime = math.MinInt32
+const (
+	liftKnown uint8 = 1 << iota
+	landKnown
+)
 
 // nbMask is b's squares next to s as a mask over KingAttacks(s), in
 // square order.
@@ -190,11 +192,11 @@ func nbSquares(s chess.Square, m uint8) chess.Bitboard {
 }
 
 // liftT and landT are p.step's times in the game's ms (-1 when not seen).
-func (p *plyRec) liftT() int64 { return p.stepTime(p.step.lift) }
-func (p *plyRec) landT() int64 { return p.stepTime(p.step.land) }
+func (p *plyRec) liftT() int64 { return p.stepTime(p.step.lift, liftKnown) }
+func (p *plyRec) landT() int64 { return p.stepTime(p.step.land, landKnown) }
 
-func (p *plyRec) stepTime(d int32) int64 {
-	if d == noStepTime {
+func (p *plyRec) stepTime(d int32, k uint8) int64 {
+	if p.step.known&k == 0 {
 		return -1
 	}
 	return p.t + int64(d)

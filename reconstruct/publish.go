@@ -845,12 +845,9 @@ func (r *Reconstructor) publish(t int64, out []Output) []Output {
 			step := old.step
 			*old = plyRec{move: m, t: old.t, san: n.san, uci: n.uci, uncertain: unc, blind: blind, blindPromo: blindPromo, alts: alts,
 				landSeen: old.landSeen && old.move == m}
-			switch {
-			case old.move == m:
+			if old.move == m {
 				r.plies[i].step = step
-			case r.clock:
-				r.plies[i].step = stepRec{lift: noStepTime, land: noStepTime}
-			default:
+			} else if !r.clock {
 				r.plies[i].step = r.stepOf(&before, m, old.t, false)
 			}
 			r.pub[i] = m
@@ -859,8 +856,7 @@ func (r *Reconstructor) publish(t int64, out []Output) []Output {
 		}
 		o.Kind = Move
 		out = append(out, o)
-		r.plies = append(r.plies, plyRec{move: m, t: t, san: n.san, uci: n.uci, uncertain: unc, landSeen: r.landSeen(&before, m),
-			step: stepRec{lift: noStepTime, land: noStepTime}})
+		r.plies = append(r.plies, plyRec{move: m, t: t, san: n.san, uci: n.uci, uncertain: unc, landSeen: r.landSeen(&before, m)})
 		if !r.clock {
 			// (Only knockRevert, without a clock, asks these.)
 			r.plies[len(r.plies)-1].step = r.stepOf(&before, m, t, true)
@@ -922,17 +918,17 @@ func (r *Reconstructor) stepSeen(before *chess.Position, m chess.Move) (seen, st
 // stepOf is the stepRec of m, published at t (its squares next door
 // only if steps).
 func (r *Reconstructor) stepOf(before *chess.Position, m chess.Move, t int64, steps bool) stepRec {
-	st := stepRec{lift: noStepTime, land: noStepTime}
+	var st stepRec
 	if steps {
 		seen, stood := r.stepSeen(before, m)
 		st.seen, st.stood = nbMask(m.To(), seen), nbMask(m.To(), stood)
 	}
 	lift, land := r.moveTimes(before, m)
 	if lift >= 0 {
-		st.lift = int32(lift - t)
+		st.lift, st.known = int32(lift-t), st.known|liftKnown
 	}
 	if land >= 0 {
-		st.land = int32(land - t)
+		st.land, st.known = int32(land-t), st.known|landKnown
 	}
 	return st
 }
