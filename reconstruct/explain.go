@@ -1482,16 +1482,21 @@ func (r *Reconstructor) movesOnLast(c *cand) bool {
 // what replaces it.
 func (r *Reconstructor) lastSeen(rv *recView) recView {
 	rvb := *rv
-	n := len(r.plies)
-	pm, pb := r.plies[n-1].move, &r.befores[n-1]
+	r.seenPly(&rvb, len(r.plies)-1)
+	return rvb
+}
+
+// seenPly adds to rv the squares published ply i was seen to change (not
+// the landing of a capture whose victim nobody saw lifted).
+func (r *Reconstructor) seenPly(rv *recView, i int) {
+	pm, pb := r.plies[i].move, &r.befores[i]
 	all, _ := moveSquares(pb, pm)
 	seen := all & pb.Occupied()
-	if r.plies[n-1].blind {
+	if r.plies[i].blind {
 		seen &^= pm.To().Bitboard()
 	}
-	rvb.lifted |= seen
-	rvb.placed |= landings(pm)
-	return rvb
+	rv.lifted |= seen
+	rv.placed |= landings(pm)
 }
 
 // backCost is the cost of taking back one published ply.
@@ -1807,15 +1812,14 @@ func (r *Reconstructor) resyncBack(rv *recView) {
 	var rs resyncState
 	rs.r, rs.line, rs.budget = r, 0, fastResyncBudget
 	rvb := *rv
+	extra := r.v.occ &^ r.lines[0].pos.Occupied()
 	gone := false // a ply taken back left its landing empty on the board
 	for k := 1; k <= 2 && k <= n; k++ {
 		i := n - k
-		all, _ := moveSquares(&r.befores[i], r.pub[i])
-		rvb.lifted |= all & r.befores[i].Occupied()
-		rvb.placed |= landings(r.pub[i])
 		if r.plies[i].framed {
 			return
 		}
+		r.seenPly(&rvb, i)
 		// (Only from before a ply whose piece is no longer where it was
 		// published: one still standing there was likely made, and the
 		// board is lost for another reason. Nor one knocked onto the
@@ -1823,7 +1827,6 @@ func (r *Reconstructor) resyncBack(rv *recView) {
 		// game leaves empty: a5 knocked onto b6 by b5's hand is no a5
 		// read wrong.)
 		land := moveLanding(r.pub[i])
-		extra := r.v.occ &^ r.lines[0].pos.Occupied()
 		if gone = gone || !r.v.occ.Has(land) && extra&chess.KingAttacks(land) == 0; !gone {
 			continue
 		}
