@@ -437,6 +437,21 @@ func (r *Reconstructor) seqCost(p *chess.Position, lastTo chess.Square, moves []
 				// grid's worst cell fell from 75.8% to 70.2%.)
 				cost += costOverlap
 			}
+			if early && !rv.framed && !r.clock && r.sensor != trace.Occupancy && i > 0 {
+				// A reply lifted and set down before the piece of the
+				// move it answers was first seen on its square is done
+				// before it: the order is the other way round, or the
+				// landing another (150... Rb6 151. Rc4, then the rook
+				// slid b6-b5-b4, read as Rb5 Rc4 with b6 a touch). The
+				// early start alone is priced below; this is more.
+				// (Not on occupancy boards, whose fillings may be any
+				// piece's.)
+				if pf, ok := r.firstOn(prevLand); ok && t < pf {
+					if on, ok := r.lastOn(land); ok && on > t && on < pf {
+						cost += costOverlap
+					}
+				}
+			}
 			if early && !rv.framed {
 				// (A frame's changes all carry its one time: they say
 				// nothing of the order.)
