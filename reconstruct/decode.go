@@ -1374,7 +1374,7 @@ func (ds *decodeState) search(i int, p chess.Position, pb physBoard, prevT int64
 			}
 		}
 		if nf == 0 && r.sensor != trace.Occupancy && ds.n+2 <= maxDecodePlies {
-			if ds.recaptured(first, i, &p, &ml, &v, away, pb, knocked) {
+			if ds.recaptured(first, i, &p, &ml, &v, away, pb, knocked) || ds.liftReadLast(first, i, &p, &ml, &v, away, pb, knocked) {
 				return
 			}
 		}
@@ -2191,6 +2191,64 @@ func (ds *decodeState) recaptured(first, i int, p *chess.Position, ml *chess.Mov
 				}
 				ds.n -= 2
 			}
+		}
+	}
+	return false
+}
+
+// liftReadLast tries, at change i that no move fits, the lift of a
+// move's piece read after the move's landing and after the reply that
+// followed it: a slow sweep reads the squares in its own order (Bc1-d2
+// slid, d2 read filled, then ...Rh8-g8 read made, and only then c1
+// emptied, on a 250 ms sweep: nothing was published for the rest of the
+// game). The move's landing and the reply's two squares must each be
+// read within a sweep before change i, the reply's after that landing,
+// and the board must show the position after both (colour and piece
+// boards). It reports whether the search found a sequence.
+func (ds *decodeState) liftReadLast(first, i int, p *chess.Position, ml *chess.MoveList, v *view, away chess.Bitboard, pb physBoard, knocked chess.Bitboard) bool {
+	r := ds.r
+	evs := r.log.evs
+	if evs[i].Kind != trace.Off {
+		return false
+	}
+	gs := rotSquare(evs[i].Square, r.orient)
+	for _, m1 := range ml.Moves() {
+		if m1.From() != gs || m1.IsCastling() || m1.IsEnPassant() || m1.IsPromotion() || !ds.allowed(m1, 0) {
+			continue
+		}
+		landed := ds.lastChange(first, i, m1.To())
+		if landed < 0 || evs[landed].Kind != trace.On || !evs[landed].seenAs(p.PieceAt(m1.From())) || evs[i].T-evs[landed].T > r.sweepMs() {
+			continue
+		}
+		q1 := *p
+		q1.MakeMove(m1)
+		var ml2 chess.MoveList
+		q1.GenerateLegal(&ml2)
+		for _, m2 := range ml2.Moves() {
+			// (Not a piece next to m1's hand pushed a square: its
+			// knock.)
+			if !ds.allowed(m2, 1) || m2.IsPromotion() || handNear(m1).Has(m2.From()) && chess.KingAttacks(m2.From()).Has(m2.To()) ||
+				!ds.readBefore(i, landed, m2) {
+				continue
+			}
+			q2 := q1
+			q2.MakeMove(m2)
+			w := *v
+			w.occ |= away & q2.Occupied() & p.Occupied()
+			if w.diff(&q2) != 0 {
+				continue
+			}
+			ds.seq[ds.n], ds.seq[ds.n+1] = m1, m2
+			ds.quick[ds.n], ds.quick[ds.n+1] = false, false
+			ds.n += 2
+			if ds.gameOver(&q2, knocked) {
+				return true
+			}
+			ds.search(i+1, q2, pb, evs[i].T, moveLanding(m2), knocked)
+			if ds.found || ds.nodes > decodeBudget {
+				return true
+			}
+			ds.n -= 2
 		}
 	}
 	return false
