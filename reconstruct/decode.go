@@ -171,6 +171,10 @@ type decodeState struct {
 	astray [maxLogEvents]chess.Bitboard
 	strays bool // astray has a square
 	stray  bool // astray is applied
+	// nextDoor: recaptured turned down a reply that moved a piece next
+	// to the move's hand one square, as a knock; nearOK: the last pass
+	// takes it (knockOrMove).
+	nextDoor, nearOK bool
 	// noFall: detour never takes a piece of the lifted one's kind set
 	// down next to its square sooner than a carry for the lifted piece
 	// fallen there (the retry). fellNear: a put-back was taken for
@@ -360,6 +364,9 @@ func (r *Reconstructor) decodeFrom(start *chess.Position, ready int64, want []ch
 	if !ds.found && ds.bare() {
 		ds.search(0, *start, pb, -1, chess.NoSquare, 0)
 	}
+	if !ds.found && ds.knockOrMove() {
+		ds.search(0, *start, pb, -1, chess.NoSquare, 0)
+	}
 	if !ds.found || ds.n == 0 {
 		return catchMatch{}, false, ds.readyMet
 	}
@@ -520,6 +527,19 @@ func (ds *decodeState) bare() bool {
 	clear(ds.away[:n])
 	clear(ds.astray[:n])
 	ds.strays, ds.stray, ds.nodes, ds.n = false, false, 0, 0
+	return true
+}
+
+// knockOrMove readies a last search, when nothing else was found, in
+// which a reply read before the move it answers landed may move a piece
+// next to that move's hand one square, which the other passes take for
+// its knock: the later changes must bear it out (22... g6 read landing
+// after 23. Qf5-f4: nothing was published for the rest of the game).
+func (ds *decodeState) knockOrMove() bool {
+	if !ds.nextDoor || ds.nearOK {
+		return false
+	}
+	ds.nearOK, ds.stray, ds.nodes, ds.n = true, false, 0, 0
 	return true
 }
 
@@ -2162,8 +2182,11 @@ func (ds *decodeState) recaptured(first, i int, p *chess.Position, ml *chess.Mov
 					// (Not a piece next to m1's hand pushed a square: its
 					// knock, read as m1's piece slid on, Rc5-a5 over b5
 					// knocking b4 onto a4, was Rb5 Ra4 Ra5.)
-					if liftLate || handNear(m1).Has(m2.From()) && chess.KingAttacks(m2.From()).Has(m2.To()) || !ds.readBefore(i, j1, m2) ||
-						ds.stoodThrough(j1, i, p.PieceAt(m1.From()), to, m2) {
+					if liftLate || !ds.readBefore(i, j1, m2) || ds.stoodThrough(j1, i, p.PieceAt(m1.From()), to, m2) {
+						continue
+					}
+					if handNear(m1).Has(m2.From()) && chess.KingAttacks(m2.From()).Has(m2.To()) && !ds.nearOK {
+						ds.nextDoor = true
 						continue
 					}
 				} else if liftLate && m2.From() != gs || !liftLate && ds.lastLift(first, i, m2.From()) <= j1 {
