@@ -2219,15 +2219,21 @@ func (ds *decodeState) recaptured(first, i int, p *chess.Position, ml *chess.Mov
 	return false
 }
 
-// liftReadLast tries, at change i that no move fits, the lift of a
-// move's piece read after the move's landing and after the reply that
-// followed it: a slow sweep reads the squares in its own order (Bc1-d2
-// slid, d2 read filled, then ...Rh8-g8 read made, and only then c1
-// emptied, on a 250 ms sweep: nothing was published for the rest of the
-// game). The move's landing and the reply's two squares must each be
-// read within a sweep before change i, the reply's after that landing,
-// and the board must show the position after both (colour and piece
-// boards). It reports whether the search found a sequence.
+// liftReadLast tries, at change i that no move fits (a square emptied),
+// a move and its reply read interleaved by a slow sweep, which reads the
+// squares in its own order. The move's landing is read within a sweep
+// before change i, and change i is either
+//   - the move's own lift, read last, the reply read made after the
+//     landing (readBefore): Bc1-d2 slid, d2 read filled, then ...Rh8-g8
+//     read made, and only then c1 emptied, on a 250 ms sweep (nothing was
+//     published for the rest of the game); or
+//   - a square the reply slid over, read emptied last, the reply's lift
+//     and landing read around the move's landing (readAround): Qd5-a8
+//     read landing between ...Qg6-f7-e8's f7 and e8 filled (33 plies
+//     unpublished).
+//
+// The board must show the position after both (colour and piece boards).
+// It reports whether the search found a sequence.
 func (ds *decodeState) liftReadLast(first, i int, p *chess.Position, ml *chess.MoveList, v *view, away chess.Bitboard, pb physBoard, knocked chess.Bitboard) bool {
 	r := ds.r
 	evs := r.log.evs
@@ -2236,12 +2242,19 @@ func (ds *decodeState) liftReadLast(first, i int, p *chess.Position, ml *chess.M
 	}
 	gs := rotSquare(evs[i].Square, r.orient)
 	for _, m1 := range ml.Moves() {
-		if m1.From() != gs || m1.IsCastling() || m1.IsEnPassant() || m1.IsPromotion() || !ds.allowed(m1, 0) {
+		if m1.IsCastling() || m1.IsEnPassant() || m1.IsPromotion() || !ds.allowed(m1, 0) {
 			continue
 		}
 		landed := ds.lastChange(first, i, m1.To())
 		if landed < 0 || evs[landed].Kind != trace.On || !evs[landed].seenAs(p.PieceAt(m1.From())) || evs[i].T-evs[landed].T > r.sweepMs() {
 			continue
+		}
+		// The move's lift: change i, or read before its landing.
+		j1 := i
+		if m1.From() != gs {
+			if j1 = ds.lastLift(first, landed, m1.From()); j1 < 0 {
+				continue
+			}
 		}
 		q1 := *p
 		q1.MakeMove(m1)
@@ -2250,8 +2263,11 @@ func (ds *decodeState) liftReadLast(first, i int, p *chess.Position, ml *chess.M
 		for _, m2 := range ml2.Moves() {
 			// (Not a piece next to m1's hand pushed a square: its
 			// knock.)
-			if !ds.allowed(m2, 1) || m2.IsPromotion() || handNear(m1).Has(m2.From()) && chess.KingAttacks(m2.From()).Has(m2.To()) ||
-				!ds.readBefore(i, landed, m2) {
+			if !ds.allowed(m2, 1) || m2.IsPromotion() || m2.IsCastling() || m2.IsEnPassant() ||
+				handNear(m1).Has(m2.From()) && chess.KingAttacks(m2.From()).Has(m2.To()) {
+				continue
+			}
+			if m1.From() == gs && !ds.readBefore(i, landed, m2) || m1.From() != gs && (!chess.Between(m2.From(), m2.To()).Has(gs) || !ds.readAround(i, j1, landed, m2)) {
 				continue
 			}
 			q2 := q1
@@ -2275,6 +2291,22 @@ func (ds *decodeState) liftReadLast(first, i int, p *chess.Position, ml *chess.M
 		}
 	}
 	return false
+}
+
+// readAround reports whether reply m2, a plain move whose piece slid
+// over the square change i emptied, was read made around the landing of
+// the move it answers (change landed, its lift change j1): its square
+// emptied after j1 and its landing filled after that landing, each the
+// square's last change before change i and within a sweep of the landing
+// (liftReadLast).
+func (ds *decodeState) readAround(i, j1, landed int, m2 chess.Move) bool {
+	evs := ds.r.log.evs
+	off, on := ds.lastChange(j1+1, i, m2.From()), ds.lastChange(landed+1, i, m2.To())
+	if off < 0 || on < 0 || evs[off].Kind != trace.Off || evs[on].Kind != trace.On {
+		return false
+	}
+	t := evs[landed].T
+	return t-evs[off].T <= ds.r.sweepMs() && evs[on].T-t <= ds.r.sweepMs()
 }
 
 // restedElsewhere reports whether piece pc, lifted from from at change j1, was
