@@ -1737,6 +1737,9 @@ func (ds *decodeState) liftedWithVictim(first, i int, m chess.Move, q *chess.Pos
 	r := ds.r
 	evs := r.log.evs
 	own := d & q.ByColor(q.SideToMove())
+	if d.Count() == 2 && own == d && ds.castlingLifted(first, i, m, q, d) {
+		return true
+	}
 	if d.Count() != 2 || d&^q.Occupied() != 0 || own == 0 || own.More() {
 		return false
 	}
@@ -1750,6 +1753,39 @@ func (ds *decodeState) liftedWithVictim(first, i int, m chess.Move, q *chess.Pos
 			return false
 		}
 		if dt := evs[i].T - evs[j].T; dt > r.sweepMs() && (s == victim || dt > r.sweepMs()+minQuickCarryMs || handNear(m).Has(s)) {
+			return false
+		}
+	}
+	return true
+}
+
+// castlingLifted is liftedWithVictim for a castling begun as m landed:
+// own, two squares of the player to move in q (the position after m),
+// are the king's and the rook's of a castling legal there, both read
+// emptied within a sweep before change i (14... O-O, king and rook
+// lifted 101 ms after 14. Bg2 landed, read before it on a 250 ms sweep:
+// 52 plies unpublished).
+func (ds *decodeState) castlingLifted(first, i int, m chess.Move, q *chess.Position, own chess.Bitboard) bool {
+	r := ds.r
+	evs := r.log.evs
+	king := q.KingSquare(q.SideToMove())
+	if !own.Has(king) || handNear(m).Has(king) {
+		return false
+	}
+	rook := (own &^ king.Bitboard()).First()
+	castles := false
+	for _, c := range r.legal(q).Moves() {
+		if c.IsCastling() && c.From() == king && c.To() == rook {
+			castles = true
+			break
+		}
+	}
+	if !castles {
+		return false
+	}
+	for b := own; b != 0; b &= b - 1 {
+		j := ds.lastChange(first, i, b.First())
+		if j < 0 || evs[j].Kind != trace.Off || evs[i].T-evs[j].T > r.sweepMs() {
 			return false
 		}
 	}
