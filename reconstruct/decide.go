@@ -389,7 +389,7 @@ func (r *Reconstructor) replyBegins(ev *trace.Event, out []Output) []Output {
 		// so were read with the knock kept as another move.)
 		return r.adopt(best, r.lastChange, out)
 	}
-	if best < 0 || r.cands[best].back > 0 && !r.castlesPublishedPart(&r.cands[best]) {
+	if best < 0 || r.cands[best].back > 0 && !r.castlesPublishedPart(&r.cands[best]) && !r.movedOnLast(&r.cands[best]) {
 		if (r.rec.lifted|r.rec.placed).Count() < 3 && !r.twoLiftedUnseen(on) && !(best >= 0 && (r.putBackThenMoved(&r.cands[best]) || r.knockedBackRead(&r.cands[best]))) {
 			return out
 		}
@@ -3810,6 +3810,39 @@ func (r *Reconstructor) castlesPublishedPart(c *cand) bool {
 	}
 	m, pm := c.moves[0], r.plies[len(r.plies)-1].move
 	return rookPartOf(m, pm) || kingPartOf(m, pm)
+}
+
+// movedOnLast reports whether c changes the last published move into one
+// of the same piece from the same square over the published landing, the
+// piece seen leaving that landing after it was published and set down on
+// c's: a slide paused on the way and published there (Re3-f3 read
+// still for 400 ms, then on to g3). It touches only two squares, too few
+// for the search other changed moves wait for (castlesPublishedPart),
+// and at bullet pace the reply follows before the commit timer: the
+// reply's first change takes it (...Rg8-f8 begun 531 ms after g3 was
+// filled: e3f3 stood, and came back to e3 two plies later).
+func (r *Reconstructor) movedOnLast(c *cand) bool {
+	if c.back != 1 || c.n != 1 || c.stale || c.line != 0 || len(r.plies) == 0 || r.sensor == trace.Occupancy {
+		return false
+	}
+	pr := &r.plies[len(r.plies)-1]
+	m, pm := c.moves[0], pr.move
+	// (On its way: a piece knocked next door from where it landed is no
+	// slide gone on.)
+	if m.From() != pm.From() || m.IsCastling() || pm.IsCastling() || !chess.Between(m.From(), m.To()).Has(pm.To()) {
+		return false
+	}
+	// (Gone on within standMs of its landing there: a pause, not a
+	// landing that stood and a knock next door along the same line, Bc6
+	// knocked onto b7 a second after it landed.)
+	// (Its landing there read before it was published, or when.)
+	gone, ok1 := r.lastOff(moveLanding(pm))
+	on, ok2 := r.lastOn(moveLanding(m))
+	at := pr.t
+	if t, ok := r.lastOn(moveLanding(pm)); ok && t < at {
+		at = t
+	}
+	return ok1 && ok2 && gone >= pr.t && on >= pr.t && gone-at < standMs
 }
 
 // putBackThenMoved reports whether c takes back the last published move
