@@ -175,6 +175,10 @@ type decodeState struct {
 	// to the move's hand one square, as a knock; nearOK: the last pass
 	// takes it (knockOrMove).
 	nextDoor, nearOK bool
+	// paused: a landing a slide stood on longer than a touch-down before
+	// going on along its line was taken as a move; pauseOK: the second
+	// reading defers it as a touch-down (pausedOn).
+	paused, pauseOK bool
 	// noFall: detour never takes a piece of the lifted one's kind set
 	// down next to its square sooner than a carry for the lifted piece
 	// fallen there (the retry). fellNear: a put-back was taken for
@@ -369,6 +373,21 @@ func (r *Reconstructor) decodeFrom(start *chess.Position, ready int64, want []ch
 	}
 	if !ds.found || ds.n == 0 {
 		return catchMatch{}, false, ds.readyMet
+	}
+	if ds.paused && want == nil {
+		// A slide paused on its way (up to standMs) and gone on along its
+		// line is read again with the pause a touch-down, which waits
+		// for the slide's end: taken when it reaches the same board
+		// (Re4-h4 paused 386 ms on g4, then Nf1, then Rh4-e4 over g4: the
+		// first reading, Rg4 Nf1 Rg4-e4, reaches it too).
+		ds2 := decodeState{r: r, ready: ready, knockAt: -1, leftAt: -1, ex: ds.ex, start: start, pauseOK: true}
+		ds2.findAway()
+		ds2.search(0, *start, pb, -1, chess.NoSquare, 0)
+		if ds2.found && ds2.n == ds.n && ds2.end.Key() == ds.end.Key() && ds2.knockAt < 0 && !ds2.leftUsed && ds.knockAt < 0 && !ds.leftUsed {
+			m := catchMatch{n: ds2.n, pos: ds2.end}
+			copy(m.moves[:], ds2.seq[:ds2.n])
+			return m, true, ds.readyMet
+		}
 	}
 	m := catchMatch{n: ds.n, pos: ds.end}
 	copy(m.moves[:], ds.seq[:ds.n])
@@ -2064,8 +2083,17 @@ func (ds *decodeState) touchedDownOnWay(i int, p *chess.Position, m chess.Move) 
 	for j < len(evs) && evs[j].Square != to {
 		j++
 	}
-	if j >= len(evs) || evs[j].Kind != trace.Off || evs[j].T-evs[i].T > maxTouchMs+r.sweepMs() || j+1 >= len(evs) {
+	if j >= len(evs) || evs[j].Kind != trace.Off || j+1 >= len(evs) {
 		return false
+	}
+	if dt := evs[j].T - evs[i].T; dt > maxTouchMs+r.sweepMs() {
+		if dt > standMs+r.sweepMs() || !ds.slidOnFrom(i, j, p, m) {
+			return false
+		}
+		if !ds.pauseOK {
+			ds.paused = true
+			return false
+		}
 	}
 	goesTo := func(e *logEvent) bool {
 		if e.Kind != trace.On || !e.HasColour || e.Piece.Color() != pc.Color() || e.HasPieces && e.Piece != pc {
@@ -2091,6 +2119,26 @@ func (ds *decodeState) touchedDownOnWay(i int, p *chess.Position, m chess.Move) 
 		}
 		if sq != m.From() && !chess.Between(m.From(), m.To()).Has(sq) {
 			return false
+		}
+	}
+	return false
+}
+
+// slidOnFrom reports whether, among changes i+1..j+1 (m's landing set
+// down at change i and emptied at change j), m's piece was read set down
+// on a square beyond that landing on the line from m's square: a slide
+// paused there and gone on (touchedDownOnWay).
+func (ds *decodeState) slidOnFrom(i, j int, p *chess.Position, m chess.Move) bool {
+	r := ds.r
+	evs := r.log.evs
+	pc := p.PieceAt(m.From())
+	if m.IsCastling() || m.IsPromotion() || pc.Type() == chess.Pawn || pc.Type() == chess.Knight || pc.Type() == chess.King {
+		return false
+	}
+	for k := i + 1; k <= j+1 && k < len(evs); k++ {
+		e := &evs[k]
+		if e.Kind == trace.On && e.seenAs(pc) && chess.Between(m.From(), rotSquare(e.Square, r.orient)).Has(m.To()) {
+			return true
 		}
 	}
 	return false
