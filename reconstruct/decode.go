@@ -177,7 +177,7 @@ type decodeState struct {
 	nextDoor, nearOK bool
 	// paused: a landing a slide stood on longer than a touch-down before
 	// going on along its line was taken as a move; pauseOK: the second
-	// reading defers it as a touch-down (pausedOn).
+	// reading defers it as a touch-down (decodeFrom).
 	paused, pauseOK bool
 	// noFall: detour never takes a piece of the lifted one's kind set
 	// down next to its square sooner than a carry for the lifted piece
