@@ -586,6 +586,14 @@ func (r *Reconstructor) replyBegins(ev *trace.Event, out []Output) []Output {
 		}
 		hold = true
 	}
+	if hold && on && knock != 0 && !knock.More() && r.moves(&after, knock.First(), gs) {
+		// The piece taken for knocked, lifted next to the landing, is
+		// set down where it can move: it was the reply's, carried (Nd2
+		// lifted 194 ms after ...Rxe3 landed, read on c4: read as
+		// knocked, the knight's move was then read as Be2-c4, and the
+		// game went dark).
+		knock = 0
+	}
 	if hold {
 		landT, ok := r.lastOn(moveLanding(m))
 		if !ok {
