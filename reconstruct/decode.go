@@ -44,6 +44,15 @@ type evLog struct {
 	// reread: the decision being published is decodeBack's: its changes
 	// are prev and evs together, from the same position.
 	reread bool
+	// prev2: the changes of the decision before the last, up to the
+	// first of prev, from the board prev2Start and the position after
+	// nPrev2 plies (key prev2Key), when both only added plies
+	// (decodeBack2).
+	prev2      []logEvent
+	prev2Start physBoard
+	prev2OK    bool
+	nPrev2     int
+	prev2Key   uint64
 }
 
 // logEvent is what the log keeps of a square change (a trace event
@@ -59,13 +68,15 @@ type logEvent struct {
 
 // reset starts the log afresh from raw board pb.
 func (l *evLog) reset(pb *physBoard) {
-	l.evs, l.start, l.ok, l.prevOK = l.evs[:0], *pb, true, false
+	l.evs, l.start, l.ok, l.prevOK, l.prev2OK = l.evs[:0], *pb, true, false, false
 }
 
 // split records the log's first k changes as the last decision's, made
 // from the position after nPrev plies (key), and goes on from the board
 // after them with the rest (decodeBack).
 func (l *evLog) split(k, nPrev int, key uint64) {
+	l.prev2, l.prev2Start, l.prev2OK = append(l.prev2[:0], l.prev...), l.prevStart, l.prevOK && l.ok
+	l.nPrev2, l.prev2Key = l.nPrev, l.prevKey
 	l.prev, l.prevStart, l.prevOK = append(l.prev[:0], l.evs[:k]...), l.start, l.ok
 	l.nPrev, l.prevKey = nPrev, key
 	for j := range l.evs[:k] {
@@ -860,6 +871,57 @@ func (r *Reconstructor) decodeBack() (catchMatch, bool) {
 		return catchMatch{}, false
 	}
 	return m, true
+}
+
+// decodeBack2 is decodeBack from before the decision before the last,
+// over its changes, the last decision's and the log's, on a colour or
+// piece board whose game nothing reaches any more: a decision two back
+// may have published a ply wrong that the next one built on (76...
+// Qf4-f2, 77. Re3-e2, 77... Qf2-f3 read as 76... Qf3 with the rook
+// knocked, then 78. Rc3: nothing was published for 73 plies). The
+// sequence must reach beyond the game published and leave no piece
+// knocked off.
+func (r *Reconstructor) decodeBack2() (catchMatch, bool) {
+	l := &r.log
+	n := len(r.plies)
+	if r.clock || r.sensor == trace.Occupancy || !l.ok || !l.prevOK || !l.prev2OK || l.nPrev2 >= l.nPrev || l.nPrev > n ||
+		len(l.prev2)+len(l.prev)+len(l.evs) > maxLogEvents || r.befores[l.nPrev2].Key() != l.prev2Key {
+		return catchMatch{}, false
+	}
+	r.backBuf = append(append(append(r.backBuf[:0], l.prev2...), l.prev...), l.evs...)
+	m, ok := r.orderedOver(&r.befores[l.nPrev2], r.backBuf, &l.prev2Start)
+	if !ok || l.nPrev2+m.n <= n || m.knocked != 0 {
+		return catchMatch{}, false
+	}
+	m.back = n - l.nPrev2
+	for m.back > 1 && m.moves[0] == r.plies[n-m.back].move {
+		copy(m.moves[:], m.moves[1:m.n])
+		m.n, m.back, m.knockAt = m.n-1, m.back-1, m.knockAt-1
+	}
+	// (Not a ply amended onto a square its piece then leaves for the
+	// published landing, read there first: a knock put back read as two
+	// moves, 35. Ra7 read Ra6 and Ra6-a7 when the replying hand knocked
+	// the rook onto a6.)
+	if pm, am := r.plies[n-m.back].move, m.moves[0]; am != pm && am.From() == pm.From() && r.firstOnIn(r.backBuf, pm.To()) < r.firstOnIn(r.backBuf, am.To()) {
+		for _, mv := range m.moves[1:m.n] {
+			if mv.From() == am.To() && mv.To() == pm.To() {
+				return catchMatch{}, false
+			}
+		}
+	}
+	return m, true
+}
+
+// firstOnIn is the index of the first change among evs that fills game
+// square s (len(evs) if none).
+func (r *Reconstructor) firstOnIn(evs []logEvent, s chess.Square) int {
+	raw := unrotSquare(s, r.orient)
+	for i := range evs {
+		if evs[i].Square == raw && evs[i].Kind == trace.On {
+			return i
+		}
+	}
+	return len(evs)
 }
 
 // moverOnly reports whether every change since the published game last
@@ -2558,6 +2620,13 @@ func (r *Reconstructor) decode(t int64, minN int, out []Output) (_ []Output, ok 
 		}
 		if !bok {
 			if b, bok = r.movedOnDirect(); bok {
+				return r.adoptBack(&b, t, out), true
+			}
+			// (Two plies beyond the published game at least: one more
+			// read so is as likely a piece knocked onto the next square,
+			// which the alert timer judges, Be6 knocked onto d6 read as
+			// 14... Bd7 and 16... Qd6.)
+			if b, bok = r.decodeBack2(); bok && b.n-b.back >= max(minN, 2) {
 				return r.adoptBack(&b, t, out), true
 			}
 		}
