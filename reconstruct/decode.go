@@ -189,10 +189,13 @@ type decodeState struct {
 	// to the move's hand one square, as a knock; nearOK: the last pass
 	// takes it (knockOrMove).
 	nextDoor, nearOK bool
-	// paused: a landing a slide stood on longer than a touch-down before
-	// going on along its line was taken as a move; pauseOK: the second
-	// reading defers it as a touch-down (decodeFrom).
-	paused, pauseOK bool
+	// paused: the changes (pausedAt, the first of them) at which a
+	// slide stood longer than a touch-down before going on along its
+	// line, read as its landing; pauseOK: the second reading defers
+	// such a landing as a touch-down (decodeFrom).
+	pausedAt [4]int16
+	paused   int
+	pauseOK  bool
 	// noFall: detour never takes a piece of the lifted one's kind set
 	// down next to its square sooner than a carry for the lifted piece
 	// fallen there (the retry). fellNear: a put-back was taken for
@@ -388,7 +391,7 @@ func (r *Reconstructor) decodeFrom(start *chess.Position, ready int64, want []ch
 	if !ds.found || ds.n == 0 {
 		return catchMatch{}, false, ds.readyMet
 	}
-	if ds.paused && want == nil {
+	if want == nil && ds.tookPause() {
 		// A slide paused on its way (up to standMs) and gone on along its
 		// line is read again with the pause a touch-down, which waits
 		// for the slide's end: taken when it reaches the same board
@@ -2163,7 +2166,10 @@ func (ds *decodeState) touchedDownOnWay(i int, p *chess.Position, m chess.Move) 
 			return false
 		}
 		if !ds.pauseOK {
-			ds.paused = true
+			if ds.paused < len(ds.pausedAt) && !slices.Contains(ds.pausedAt[:ds.paused], int16(i)) {
+				ds.pausedAt[ds.paused] = int16(i)
+				ds.paused++
+			}
 			return false
 		}
 	}
@@ -2191,6 +2197,17 @@ func (ds *decodeState) touchedDownOnWay(i int, p *chess.Position, m chess.Move) 
 		}
 		if sq != m.From() && !chess.Between(m.From(), m.To()).Has(sq) {
 			return false
+		}
+	}
+	return false
+}
+
+// tookPause reports whether the sequence found took a move at a change
+// where a slide paused before going on (pausedAt).
+func (ds *decodeState) tookPause() bool {
+	for _, k := range ds.takenAt[:ds.n] {
+		if slices.Contains(ds.pausedAt[:ds.paused], k) {
+			return true
 		}
 	}
 	return false
