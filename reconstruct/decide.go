@@ -3823,12 +3823,13 @@ func (r *Reconstructor) castlesPublishedPart(c *cand) bool {
 // movedOnLast reports whether c changes the last published move into one
 // of the same piece from the same square over the published landing, the
 // piece seen leaving that landing after it was published and set down on
-// c's: a slide paused on the way and published there (Re3-f3 read
-// still for 400 ms, then on to g3). It touches only two squares, too few
-// for the search other changed moves wait for (castlesPublishedPart),
-// and at bullet pace the reply follows before the commit timer: the
-// reply's first change takes it (...Rg8-f8 begun 531 ms after g3 was
-// filled: e3f3 stood, and came back to e3 two plies later).
+// c's: a slide paused on the way and published there (37. Re3-g3 read
+// still on f3 for 400 ms, then on to g3). It touches only two squares,
+// too few for the search other changed moves wait for
+// (castlesPublishedPart), and at bullet pace the reply follows before the
+// commit timer: the reply's first change takes it (37... Rg8-e8 begun
+// 531 ms after g3 was filled: Rf3 stood, and 38. Rg3-e3 was read as
+// Rf3-e3).
 func (r *Reconstructor) movedOnLast(c *cand) bool {
 	if c.back != 1 || c.n != 1 || c.stale || c.line != 0 || len(r.plies) == 0 || r.sensor == trace.Occupancy {
 		return false
@@ -3840,10 +3841,9 @@ func (r *Reconstructor) movedOnLast(c *cand) bool {
 	if m.From() != pm.From() || m.IsCastling() || pm.IsCastling() || !chess.Between(m.From(), m.To()).Has(pm.To()) {
 		return false
 	}
-	// (Gone on within standMs of its landing there: a pause, not a
-	// landing that stood and a knock next door along the same line, Bc6
-	// knocked onto b7 a second after it landed.)
-	// (Its landing there read before it was published, or when.)
+	// Gone on within standMs of its landing there (read before it was
+	// published, or then): a pause, not a landing that stood and a knock
+	// along the same line (Bc6 knocked onto b7 a second after it landed).
 	gone, ok1 := r.lastOff(moveLanding(pm))
 	on, ok2 := r.lastOn(moveLanding(m))
 	at := pr.t

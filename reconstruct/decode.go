@@ -889,8 +889,8 @@ const backTwoChanges = 12
 // may have published a ply wrong that the next one built on (76...
 // Qf4-f2, 77. Re3-e2, 77... Qf2-f3 read as 76... Qf3 with the rook
 // knocked, then 78. Rc3: nothing was published for 73 plies). The
-// sequence must reach beyond the game published and leave no piece
-// knocked off.
+// sequence must reach beyond the game published (decode asks two plies)
+// and leave no piece knocked off.
 func (r *Reconstructor) decodeBack2() (catchMatch, bool) {
 	l := &r.log
 	n := len(r.plies)
@@ -1856,8 +1856,8 @@ func (ds *decodeState) liftedWithVictim(first, i int, m chess.Move, q *chess.Pos
 // castlingLifted is liftedWithVictim for a castling begun as m landed:
 // own, two squares of the player to move in q (the position after m),
 // are the king's and the rook's of a castling legal there, both read
-// emptied within a sweep before change i (14... O-O, king and rook
-// lifted 101 ms after 14. Bg2 landed, read before it on a 250 ms sweep:
+// emptied within a sweep before change i (4... O-O, king and rook
+// lifted 101 ms after 4. Bg2 landed, read before it on a 250 ms sweep:
 // 52 plies unpublished).
 func (ds *decodeState) castlingLifted(first, i int, m chess.Move, q *chess.Position, own chess.Bitboard) bool {
 	r := ds.r
