@@ -452,6 +452,9 @@ func (r *Reconstructor) replyBegins(ev *trace.Event, out []Output) []Output {
 	if c.n == 0 || c.back > 1 && !c.ordered || c.back == 1 && c.n != 1 && !c.ordered || c.stale {
 		return out
 	}
+	if c.back == 1 && c.n == 1 && !c.ordered && r.repliedBefore(c) {
+		return out
+	}
 	if c.n > 1 && knock == 0 && !c.ordered {
 		// Several moves at once: not when one move with pieces out of
 		// place explains the board better (a knock), unless that piece
@@ -3851,6 +3854,44 @@ func (r *Reconstructor) movedOnLast(c *cand) bool {
 		at = t
 	}
 	return ok1 && ok2 && gone >= pr.t && on >= pr.t && gone-at < standMs
+}
+
+// repliedBefore reports whether c, the last published move changed for
+// another of the same piece, comes after a reply that stood: a piece of
+// the player to move after that move was lifted and set down where it
+// can move, and stood there minReplyMs before the changed piece was
+// lifted again (colour and piece boards, no clock). The published move
+// was then made and answered; the board showing the reply undone is a
+// knock, not the move read wrong (12. h3 stood 469 ms, knocked back
+// onto h2 by 12... Bg4-e6's hand: 11... Bg4 was changed to Be6, h3 put
+// back was then read as the next move, and the game went dark).
+func (r *Reconstructor) repliedBefore(c *cand) bool {
+	if r.clock || r.sensor == trace.Occupancy || len(r.plies) == 0 {
+		return false
+	}
+	pm := r.plies[len(r.plies)-1].move
+	if c.moves[0].From() != pm.From() || pm.IsCastling() {
+		return false
+	}
+	again, ok := r.lastOff(moveLanding(pm))
+	if !ok {
+		return false
+	}
+	for _, mv := range r.legal(&r.lines[0].pos).Moves() {
+		if mv.IsCastling() {
+			continue
+		}
+		off, ok1 := r.firstOff(mv.From())
+		on, ok2 := r.firstOn(mv.To())
+		if !ok1 || !ok2 || off > on || on+minReplyMs > again {
+			continue
+		}
+		if gone, ok := r.firstOff(mv.To()); ok && gone > on && gone < on+minReplyMs {
+			continue
+		}
+		return true
+	}
+	return false
 }
 
 // putBackThenMoved reports whether c takes back the last published move
