@@ -401,13 +401,10 @@ func (r *Reconstructor) decodeFrom(start *chess.Position, ready int64, want []ch
 		ds2.findAway()
 		ds2.search(0, *start, pb, -1, chess.NoSquare, 0)
 		if ds2.found && ds2.n == ds.n && ds2.end.Key() == ds.end.Key() && ds2.knockAt < 0 && !ds2.leftUsed && ds.knockAt < 0 && !ds.leftUsed {
-			m := catchMatch{n: ds2.n, pos: ds2.end}
-			copy(m.moves[:], ds2.seq[:ds2.n])
-			return m, true, ds.readyMet
+			return ds2.match(), true, ds.readyMet
 		}
 	}
-	m := catchMatch{n: ds.n, pos: ds.end}
-	copy(m.moves[:], ds.seq[:ds.n])
+	m := ds.match()
 	if ds.knockAt >= 0 {
 		m.knocked, m.knockAt = ds.knockSq.Bitboard(), ds.knockAt
 	} else if ds.leftAt >= 0 && ds.leftUsed {
@@ -420,6 +417,13 @@ func (r *Reconstructor) decodeFrom(start *chess.Position, ready int64, want []ch
 		m.knocked, m.knockAt = ds.leftOnto, n-1
 	}
 	return m, true, ds.readyMet
+}
+
+// match is the sequence found, from the search's start to its end.
+func (ds *decodeState) match() catchMatch {
+	m := catchMatch{n: ds.n, pos: ds.end}
+	copy(m.moves[:], ds.seq[:ds.n])
+	return m
 }
 
 // view makes v, the board pb as the decoder compares it with p: the
@@ -868,11 +872,7 @@ func (r *Reconstructor) decodeBack() (catchMatch, bool) {
 		return catchMatch{}, false
 	}
 	m.back = n - l.nPrev
-	for m.back > 1 && m.moves[0] == r.plies[n-m.back].move {
-		// (Plies read again alike are not taken back.)
-		copy(m.moves[:], m.moves[1:m.n])
-		m.n, m.back, m.knockAt = m.n-1, m.back-1, m.knockAt-1
-	}
+	r.keepSameLead(&m)
 	if stood && !r.movedOnFirst(&m) {
 		return catchMatch{}, false
 	}
@@ -907,10 +907,7 @@ func (r *Reconstructor) decodeBack2() (catchMatch, bool) {
 		return catchMatch{}, false
 	}
 	m.back = n - l.nPrev2
-	for m.back > 1 && m.moves[0] == r.plies[n-m.back].move {
-		copy(m.moves[:], m.moves[1:m.n])
-		m.n, m.back, m.knockAt = m.n-1, m.back-1, m.knockAt-1
-	}
+	r.keepSameLead(&m)
 	// (Not a ply amended onto a square its piece then leaves for the
 	// published landing, read there first: a knock put back read as two
 	// moves, 35. Ra7 read Ra6 and Ra6-a7 when the replying hand knocked
@@ -935,6 +932,16 @@ func (r *Reconstructor) firstOnIn(evs []logEvent, s chess.Square) int {
 		}
 	}
 	return len(evs)
+}
+
+// keepSameLead drops from m, a reading that takes back m.back published
+// plies, the plies it reads again alike: they are not taken back.
+func (r *Reconstructor) keepSameLead(m *catchMatch) {
+	n := len(r.plies)
+	for m.back > 1 && m.moves[0] == r.plies[n-m.back].move {
+		copy(m.moves[:], m.moves[1:m.n])
+		m.n, m.back, m.knockAt = m.n-1, m.back-1, m.knockAt-1
+	}
 }
 
 // moverOnly reports whether every change since the published game last
@@ -1862,19 +1869,7 @@ func (ds *decodeState) liftedWithVictim(first, i int, m chess.Move, q *chess.Pos
 func (ds *decodeState) castlingLifted(first, i int, m chess.Move, q *chess.Position, own chess.Bitboard) bool {
 	r := ds.r
 	evs := r.log.evs
-	king := q.KingSquare(q.SideToMove())
-	if !own.Has(king) || handNear(m).Has(king) {
-		return false
-	}
-	rook := (own &^ king.Bitboard()).First()
-	castles := false
-	for _, c := range r.legal(q).Moves() {
-		if c.IsCastling() && c.From() == king && c.To() == rook {
-			castles = true
-			break
-		}
-	}
-	if !castles {
+	if handNear(m).Has(q.KingSquare(q.SideToMove())) || !castlingLifted(q, own) {
 		return false
 	}
 	for b := own; b != 0; b &= b - 1 {
@@ -2375,20 +2370,31 @@ func (ds *decodeState) recaptured(first, i int, p *chess.Position, ml *chess.Mov
 					}
 					continue
 				}
-				ds.seq[ds.n], ds.seq[ds.n+1] = m1, m2
-				ds.quick[ds.n], ds.quick[ds.n+1] = false, false
-				ds.n += 2
-				if ds.gameOver(&q2, knocked) {
+				if ds.takePair(i, m1, m2, &q2, pb, knocked) {
 					return true
 				}
-				ds.search(i+1, q2, pb, evs[i].T, moveLanding(m2), knocked)
-				if ds.found || ds.nodes > decodeBudget {
-					return true
-				}
-				ds.n -= 2
 			}
 		}
 	}
+	return false
+}
+
+// takePair takes m1 and its reply m2 together at change i, q2 the
+// position after both, and searches on from the next change (recaptured,
+// liftReadLast). It reports whether the search is over: a sequence found
+// or the budget spent.
+func (ds *decodeState) takePair(i int, m1, m2 chess.Move, q2 *chess.Position, pb physBoard, knocked chess.Bitboard) bool {
+	ds.seq[ds.n], ds.seq[ds.n+1] = m1, m2
+	ds.quick[ds.n], ds.quick[ds.n+1] = false, false
+	ds.n += 2
+	if ds.gameOver(q2, knocked) {
+		return true
+	}
+	ds.search(i+1, *q2, pb, ds.r.log.evs[i].T, moveLanding(m2), knocked)
+	if ds.found || ds.nodes > decodeBudget {
+		return true
+	}
+	ds.n -= 2
 	return false
 }
 
@@ -2450,17 +2456,9 @@ func (ds *decodeState) liftReadLast(first, i int, p *chess.Position, ml *chess.M
 			if w.diff(&q2) != 0 {
 				continue
 			}
-			ds.seq[ds.n], ds.seq[ds.n+1] = m1, m2
-			ds.quick[ds.n], ds.quick[ds.n+1] = false, false
-			ds.n += 2
-			if ds.gameOver(&q2, knocked) {
+			if ds.takePair(i, m1, m2, &q2, pb, knocked) {
 				return true
 			}
-			ds.search(i+1, q2, pb, evs[i].T, moveLanding(m2), knocked)
-			if ds.found || ds.nodes > decodeBudget {
-				return true
-			}
-			ds.n -= 2
 		}
 	}
 	return false
