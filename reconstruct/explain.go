@@ -652,7 +652,9 @@ func leftLater(moves []chess.Move, s chess.Square) bool {
 // setDownOnWay prices the squares move m from q crosses that were seen
 // filled after its piece was lifted (at lift), a touch-down or more
 // before it landed, and not emptied again until a sweep after the
-// landing: a piece set down there that never left, not the moving one
+// landing, or standing there standMs or longer: a piece set down there
+// (that never left, or a landing, Re5-c5 standing 871 ms while the reply
+// was made, then Rc5-a5: not Re5-b5 paused on c5), not the moving one
 // touching down on its way (e6 with its hand knocking the d6 pawn onto e5
 // is no e5 with the pawn knocked onto e6, unseen as it fell just as the
 // moving pawn left e6). A slid piece's first square, filled before its
@@ -676,7 +678,7 @@ func (r *Reconstructor) setDownOnWay(q *chess.Position, m chess.Move, lift int64
 		if !ok1 || on <= lift || on+minTouchMs > land {
 			continue
 		}
-		if off, ok2 := r.firstOff(y); ok2 && off <= land+r.sweepMs() {
+		if off, ok2 := r.firstOff(y); ok2 && off <= land+r.sweepMs() && off-on < standMs {
 			continue
 		}
 		cost += costUnseen
