@@ -464,7 +464,7 @@ func (r *Reconstructor) replyBegins(ev *trace.Event, out []Output) []Output {
 		// (recapturedUnseen), or the changes read in their order
 		// replaced the searches' reading (ordered).
 		if ix := r.inexactBest(); ix.cost < c.cost && !r.nextMoveBegun(&ix, c, rotSquare(s, r.orient), on) && !r.replyLiftedFirst(&ix, c) &&
-			!r.recapturedUnseen(&ix, c) {
+			!r.recapturedUnseen(&ix, c) && !r.replyStood(c, rotSquare(s, r.orient), on, t) {
 			if best, knock = r.knockedMove(s, c.cost); best < 0 {
 				return out
 			}
@@ -3892,6 +3892,32 @@ func (r *Reconstructor) repliedBefore(c *cand) bool {
 		return true
 	}
 	return false
+}
+
+// replyStood reports whether c, a move and its reply, is what the hands
+// did when the move's piece is lifted again (s, at t): the reply's piece
+// lifted after the move's landed, set down where the reply takes it and
+// left standing there
+// standMs or more, which no knock is, before the mover went on. (20.
+// Be3-d4, ...Qe5-f5 read 31 ms after the bishop landed on a 225 ms sweep
+// and standing 640 ms, then 21. Bxc5: read as the queen knocked and
+// Bd4 changed into Bxc5, then ...Qxc5 from e5, two plies lost.)
+func (r *Reconstructor) replyStood(c *cand, s chess.Square, on bool, t int64) bool {
+	if r.clock || r.sensor == trace.Occupancy || on || c.n != 2 || c.back != 0 {
+		return false
+	}
+	m, rep := c.moves[0], c.moves[1]
+	if m.IsCastling() || rep.IsCastling() || moveLanding(m) != s {
+		return false
+	}
+	land, ok0 := r.firstOn(s)
+	off, ok1 := r.firstOff(rep.From())
+	down, ok2 := r.firstOn(rep.To())
+	if !ok0 || !ok1 || !ok2 || off < land || off > down || down+standMs > t {
+		return false
+	}
+	gone, ok := r.lastOff(rep.To())
+	return !ok || gone < down
 }
 
 // putBackThenMoved reports whether c takes back the last published move
