@@ -209,6 +209,7 @@ func (r *Reconstructor) seqCost(p *chess.Position, lastTo chess.Square, moves []
 	prevOff := int64(-1)
 	var lastNeed chess.Bitboard
 	prevDone, prevOn, prevLand := int64(-1), int64(-1), chess.NoSquare
+	prevFrom := chess.NoSquare
 	// prevQuick: when the move before was done if its unseen capture next
 	// door was pushed off by a hand in a hurry (-1: as prevDone).
 	prevQuick := int64(-1)
@@ -446,7 +447,7 @@ func (r *Reconstructor) seqCost(p *chess.Position, lastTo chess.Square, moves []
 				// early start alone is priced below; this is more.
 				// (Not on occupancy boards, whose fillings may be any
 				// piece's.)
-				if pf, ok := r.firstOn(prevLand); ok && t < pf {
+				if pf, ok := r.firstOn(prevLand); ok && t < pf && !r.knockedFirst(q, prevFrom, prevLand, pf) {
 					if on, ok := r.lastOn(land); ok && on > t && on < pf {
 						cost += costOverlap
 					}
@@ -509,7 +510,7 @@ func (r *Reconstructor) seqCost(p *chess.Position, lastTo chess.Square, moves []
 			}
 			prevOff = t
 		}
-		prevDone, prevOn, prevLand = -1, -1, land
+		prevDone, prevOn, prevLand, prevFrom = -1, -1, land, from
 		prevQuick, prevEst = -1, false
 		later := laterTouch(moves[i+1:], land, rv)
 		// (Readings there only of other pieces are none of this move's
@@ -600,6 +601,41 @@ func (r *Reconstructor) seqCost(p *chess.Position, lastTo chess.Square, moves []
 	}
 	// Only a last move can be a piece still in the air.
 	return cost, lastNeed&^rv.lifted != 0
+}
+
+// knockedFirst reports whether the piece first seen on game square land
+// at pf (moved from from, standing there in q) was seen on a square next
+// door before, which emptied as land
+// filled: a hand knocked it off its landing before the sweep read it
+// there, and put it back (c2-c4, knocked onto b5 by ...Bc6-e4's hand
+// and put back: the reply was made before c4 was read, and no sooner
+// than the pawn got there). On piece boards the same piece, on colour
+// boards the same colour.
+func (r *Reconstructor) knockedFirst(q *chess.Position, from, land chess.Square, pf int64) bool {
+	rc := &r.rec
+	raw := unrotSquare(land, r.orient)
+	// Not a square the piece could have gone to from where it stood: it
+	// may have gone there first and on to land (Rb4-b6, then b6-b5: a
+	// move and a slide, or two moves).
+	pc := q.PieceAt(land)
+	reach := chess.Attacks(pc.Type(), pc.Color(), from, q.Occupied()&^land.Bitboard()) | from.Bitboard()
+	if pc.Type() == chess.Pawn {
+		reach |= chess.Between(from, land) | chess.FileA<<uint(from.File())
+	}
+	for b := chess.KingAttacks(land) &^ reach; b != 0; b &= b - 1 {
+		n := b.First()
+		on, ok1 := r.firstOn(n)
+		off, ok2 := r.lastOff(n)
+		if !ok1 || !ok2 || on >= pf || off < on || off+r.sweepMs() < pf {
+			continue
+		}
+		nr := unrotSquare(n, r.orient)
+		if r.sensor == trace.PieceSensor && rc.placedPieces[nr]&rc.placedPieces[raw] != 0 ||
+			r.sensor == trace.Colour && (rc.placedWhite.Has(nr) && rc.placedWhite.Has(raw) || rc.placedBlack.Has(nr) && rc.placedBlack.Has(raw)) {
+			return true
+		}
+	}
+	return false
 }
 
 // restedOn is when a move's piece came to rest on land, its square, where
