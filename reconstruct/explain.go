@@ -446,9 +446,12 @@ func (r *Reconstructor) seqCost(p *chess.Position, lastTo chess.Square, moves []
 				// slid b6-b5-b4, read as Rb5 Rc4 with b6 a touch). The
 				// early start alone is priced below; this is more.
 				// (Not on occupancy boards, whose fillings may be any
-				// piece's.)
+				// piece's. Nor when the two readings are near enough to
+				// be one sweep's, whose order is the sweep's: 13...
+				// Bc8-a6 read on a6 4 ms after 14. Qd1-h5 was read on h5,
+				// a 250 ms sweep, and the game went dark.)
 				if pf, ok := r.firstOn(prevLand); ok && t < pf && !r.knockedFirst(q, prevFrom, prevLand, pf) {
-					if on, ok := r.lastOn(land); ok && on > t && on < pf {
+					if on, ok := r.lastOn(land); ok && on > t && on+r.sweepNearMs() < pf {
 						cost += costOverlap
 					}
 				}
