@@ -2364,11 +2364,13 @@ func (ds *decodeState) recaptured(first, i int, p *chess.Position, ml *chess.Mov
 				q2.MakeMove(m2)
 				w := *v
 				w.occ |= away & q2.Occupied() & p.Occupied()
-				if w.diff(&q2) != 0 {
+				if d := w.diff(&q2); d != 0 {
 					if m2.To() == to && !liftLate && ds.n+3 <= maxDecodePlies && ds.chain3(first, i, p, &q2, m1, m2, &w, pb, knocked) {
 						return true
 					}
-					continue
+					if m2.To() != to || liftLate || !ds.nextLifted(first, i, &q2, d, &w, m2) {
+						continue
+					}
 				}
 				if ds.takePair(i, m1, m2, &q2, pb, knocked) {
 					return true
@@ -2377,6 +2379,21 @@ func (ds *decodeState) recaptured(first, i int, p *chess.Position, ml *chess.Mov
 		}
 	}
 	return false
+}
+
+// nextLifted reports whether d, the squares where the board at change i
+// differs from q2 (after a capture and its recapture, m2, the recapture's
+// landing read at i), is one piece of the player to move in q2, read
+// lifted after m2's piece and still in the hand: the next move begun
+// before the sweep read the recapture's landing (13... Bxf3, its landing
+// never read, 14. Bxf3, and the d8 queen lifted for 14... Qc7 before f3
+// was read: nothing was published for the rest of the game).
+func (ds *decodeState) nextLifted(first, i int, q2 *chess.Position, d chess.Bitboard, w *view, m2 chess.Move) bool {
+	if d.More() || d&q2.ByColor(q2.SideToMove()) != d || w.occ&d != 0 {
+		return false
+	}
+	k := ds.lastChange(first, i, d.First())
+	return k >= 0 && ds.r.log.evs[k].Kind == trace.Off && k > ds.lastLift(first, i, m2.From())
 }
 
 // takePair takes m1 and its reply m2 together at change i, q2 the
