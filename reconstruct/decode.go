@@ -2234,8 +2234,9 @@ func (ds *decodeState) slidOnFrom(i, j int, p *chess.Position, m chess.Move) boo
 // slid over e6, read on e6 before e7 emptied and gone from e6 after e5
 // filled, was e6 (and dxe6 en passant was read as dxe6). A piece that
 // goes on from there (a rook slid h1-e1 reads as Rhf1 when it leaves g1)
-// is still sliding; a pawn's double step is not (d4 emptied 225 ms after
-// d3 was the victim of cxd4 taken off first).
+// is still sliding, unless the other player lifts a piece first; a
+// pawn's double step is not (d4 emptied 225 ms after d3 was the victim
+// of cxd4 taken off first).
 func (ds *decodeState) slidPast(i int, p *chess.Position, m chess.Move) bool {
 	r := ds.r
 	evs := r.log.evs
@@ -2246,9 +2247,18 @@ func (ds *decodeState) slidPast(i int, p *chess.Position, m chess.Move) bool {
 		return true
 	}
 	to := unrotSquare(m.To(), r.orient)
+	side := p.SideToMove()
 	for j := i + 1; j < len(evs) && evs[j].T-evs[i].T <= maxTouchMs; j++ {
 		if evs[j].Square == to {
 			return false
+		}
+		if pc := p.PieceAt(rotSquare(evs[j].Square, r.orient)); evs[j].Kind == trace.Off && pc != chess.NoPiece && pc.Color() != side {
+			// The other player lifted a piece first: the reply began,
+			// and m's piece rested (Bc8-a6 paused on b7, b7 read
+			// emptied after a6 filled, Ra1-d1 lifted 24 ms later and
+			// ...Ba6-e2 286 ms after b7: nothing was published for 38
+			// plies).
+			return true
 		}
 	}
 	return true
