@@ -2367,7 +2367,20 @@ func (ds *decodeState) recaptured(first, i int, p *chess.Position, ml *chess.Mov
 						ds.nextDoor = true
 						continue
 					}
-				} else if liftLate && m2.From() != gs || !liftLate && ds.lastLift(first, i, m2.From()) <= j1 {
+				} else if liftLate && m2.From() != gs {
+					// (Or m2 the second capture there and change i the
+					// lift of a third's piece, read last: chain3.)
+					if ds.n+3 <= maxDecodePlies && ds.lastLift(first, i, m2.From()) > j1 {
+						q2 := q1
+						q2.MakeMove(m2)
+						w := *v
+						w.occ |= away & q2.Occupied() & p.Occupied()
+						if ds.chain3(first, i, p, &q2, m1, m2, &w, pb, knocked, gs) {
+							return true
+						}
+					}
+					continue
+				} else if !liftLate && ds.lastLift(first, i, m2.From()) <= j1 {
 					continue
 				}
 				q2 := q1
@@ -2375,7 +2388,7 @@ func (ds *decodeState) recaptured(first, i int, p *chess.Position, ml *chess.Mov
 				w := *v
 				w.occ |= away & q2.Occupied() & p.Occupied()
 				if d := w.diff(&q2); d != 0 {
-					if m2.To() == to && !liftLate && ds.n+3 <= maxDecodePlies && ds.chain3(first, i, p, &q2, m1, m2, &w, pb, knocked) {
+					if m2.To() == to && !liftLate && ds.n+3 <= maxDecodePlies && ds.chain3(first, i, p, &q2, m1, m2, &w, pb, knocked, chess.NoSquare) {
 						return true
 					}
 					if m2.To() != to || liftLate || !ds.nextLifted(first, i, &q2, d, &w, m2) {
@@ -2549,8 +2562,11 @@ func (ds *decodeState) setDownElsewhere(j1, hi int, pc chess.Piece, to chess.Squ
 // landed there and were taken within a sweep, no landing read, and the
 // piece set down at change i took m2's (9. Nxe5 Nxe5 10. dxe5, each
 // victim taken off first: only the pawn was read on e5). Each piece was
-// lifted after the one before; w is the board as compared with q2.
-func (ds *decodeState) chain3(first, i int, p, q2 *chess.Position, m1, m2 chess.Move, w *view, pb physBoard, knocked chess.Bitboard) bool {
+// lifted after the one before; w is the board as compared with q2. With
+// late, change i is the lift of m3's piece from late, read after its
+// landing (a slow sweep's order: Nc6-d4 and Ne2xd4 never read on d4,
+// ...exd4 read on d4 35 ms before e5 was read emptied).
+func (ds *decodeState) chain3(first, i int, p, q2 *chess.Position, m1, m2 chess.Move, w *view, pb physBoard, knocked chess.Bitboard, late chess.Square) bool {
 	evs := ds.r.log.evs
 	to := m2.To()
 	j2 := ds.lastLift(first, i, m2.From())
@@ -2560,7 +2576,8 @@ func (ds *decodeState) chain3(first, i int, p, q2 *chess.Position, m1, m2 chess.
 	var ml chess.MoveList
 	q2.GenerateLegal(&ml)
 	for _, m3 := range ml.Moves() {
-		if m3.To() != to || !ds.allowed(m3, 2) || m3.IsPromotion() && m3.Promotion() != chess.Queen && ds.r.sensor != trace.PieceSensor || ds.lastLift(first, i, m3.From()) <= j2 {
+		if m3.To() != to || !ds.allowed(m3, 2) || m3.IsPromotion() && m3.Promotion() != chess.Queen && ds.r.sensor != trace.PieceSensor ||
+			late != chess.NoSquare && m3.From() != late || late == chess.NoSquare && ds.lastLift(first, i, m3.From()) <= j2 {
 			continue
 		}
 		q3 := *q2
