@@ -1495,7 +1495,8 @@ func (ds *decodeState) search(i int, p chess.Position, pb physBoard, prevT int64
 			}
 		}
 		if nf == 0 && r.sensor != trace.Occupancy && ds.n+2 <= maxDecodePlies {
-			if ds.recaptured(first, i, &p, &ml, &v, away, pb, knocked) || ds.liftReadLast(first, i, &p, &ml, &v, away, pb, knocked) {
+			if ds.recaptured(first, i, &p, &ml, &v, away, pb, knocked) || ds.liftReadLast(first, i, &p, &ml, &v, away, pb, knocked) ||
+				ds.landedLate(first, i, &p, &ml, &v, away, pb, knocked) {
 				return
 			}
 		}
@@ -2436,6 +2437,78 @@ func (ds *decodeState) takePair(i int, m1, m2 chess.Move, q2 *chess.Position, pb
 	}
 	ds.n -= 2
 	return false
+}
+
+// landedLate tries, at change i that no move fits (a square filled), a
+// move whose landing was read within a sweep before i and the reply set
+// down at i, that reply's lift read after the move's lift and before its
+// landing: a slow sweep read the landing late, after the reply and the
+// next move had begun (17. Qd1-b3, ...Nd5-c7 and 18. Na3-c4 lifted before
+// a 300 ms sweep read b3: nothing was published for 57 plies). The board
+// shows the position after both, or with the next mover's piece still in
+// the hand (nextLifted).
+func (ds *decodeState) landedLate(first, i int, p *chess.Position, ml *chess.MoveList, v *view, away chess.Bitboard, pb physBoard, knocked chess.Bitboard) bool {
+	r := ds.r
+	evs := r.log.evs
+	if evs[i].Kind != trace.On {
+		return false
+	}
+	gs := rotSquare(evs[i].Square, r.orient)
+	for _, m1 := range ml.Moves() {
+		if m1.IsCastling() || m1.IsEnPassant() || m1.IsPromotion() || !ds.allowed(m1, 0) {
+			continue
+		}
+		landed := ds.lastChange(first, i, m1.To())
+		if landed < 0 || evs[landed].Kind != trace.On || !evs[landed].seenAs(p.PieceAt(m1.From())) || evs[i].T-evs[landed].T > r.sweepMs() {
+			continue
+		}
+		j1 := ds.lastLift(first, landed, m1.From())
+		if j1 < 0 {
+			continue
+		}
+		q1 := *p
+		q1.MakeMove(m1)
+		var ml2 chess.MoveList
+		q1.GenerateLegal(&ml2)
+		for _, m2 := range ml2.Moves() {
+			if m2.To() != gs || !ds.allowed(m2, 1) || m2.IsPromotion() || m2.IsCastling() || m2.IsEnPassant() || !evs[i].seenAs(q1.PieceAt(m2.From())) {
+				continue
+			}
+			if j2 := ds.lastLift(first, landed, m2.From()); j2 <= j1 {
+				continue
+			}
+			q2 := q1
+			q2.MakeMove(m2)
+			w := *v
+			w.occ |= away & q2.Occupied() & p.Occupied()
+			d := w.diff(&q2)
+			if d != 0 && !ds.nextLifted(first, i, &q2, d, &w, m2) {
+				continue
+			}
+			// Every change since m1's lift is one of the two moves' (or
+			// that next lift): no piece seen elsewhere on the way.
+			all1, _ := moveSquares(p, m1)
+			all2, _ := moveSquares(&q1, m2)
+			if !ds.onlyOn(j1+1, i, all1|all2|chess.Between(m1.From(), m1.To())|chess.Between(m2.From(), m2.To())|d) {
+				continue
+			}
+			if ds.takePair(i, m1, m2, &q2, pb, knocked) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// onlyOn reports whether changes lo..hi-1 are all on game squares b.
+func (ds *decodeState) onlyOn(lo, hi int, b chess.Bitboard) bool {
+	evs := ds.r.log.evs
+	for k := lo; k < hi; k++ {
+		if !b.Has(rotSquare(evs[k].Square, ds.r.orient)) {
+			return false
+		}
+	}
+	return true
 }
 
 // liftReadLast tries, at change i that no move fits (a square emptied),
