@@ -2559,7 +2559,11 @@ func (ds *decodeState) liftReadLast(first, i int, p *chess.Position, ml *chess.M
 				handNear(m1).Has(m2.From()) && chess.KingAttacks(m2.From()).Has(m2.To()) {
 				continue
 			}
-			if m1.From() == gs && !ds.readBefore(i, landed, m2) || m1.From() != gs && (!chess.Between(m2.From(), m2.To()).Has(gs) || !ds.readAround(i, j1, landed, m2)) {
+			// (The reply may be read made before the move's landing too,
+			// its landing read that near before, one sweep's order:
+			// 20... e6-e5, 21. Bc4-b5 read lifted and landed, then e5
+			// filled 14 ms after b5 and e6 emptied, a 300 ms sweep.)
+			if m1.From() == gs && !ds.readBefore(i, landed, m2) && !ds.readNear(i, first, landed, m2) || m1.From() != gs && (!chess.Between(m2.From(), m2.To()).Has(gs) || !ds.readAround(i, j1, landed, m2)) {
 				continue
 			}
 			q2 := q1
@@ -2695,6 +2699,19 @@ func (ds *decodeState) readBefore(i, j1 int, m2 chess.Move) bool {
 		}
 	}
 	return true
+}
+
+// readNear reports whether reply m2, a plain move, was read made since
+// change first, its landing read at most sweepNearMs before change
+// landed (the landing of the move it answers): one sweep's readings of
+// nearby squares, in the sweep's order, not the hands'.
+func (ds *decodeState) readNear(i, first, landed int, m2 chess.Move) bool {
+	if m2.IsCastling() || m2.IsEnPassant() || !ds.readBefore(i, first-1, m2) {
+		return false
+	}
+	k := ds.lastChange(first, i, m2.To())
+	evs := ds.r.log.evs
+	return k >= 0 && k < landed && evs[landed].T-evs[k].T <= ds.r.sweepNearMs()
 }
 
 // stoodThrough reports whether piece pc, lifted at change j1, was read
