@@ -1467,9 +1467,12 @@ func (ds *decodeState) search(i int, p chess.Position, pb physBoard, prevT int64
 		}
 		for f, m := range fit[:nf] {
 			// Sooner than a reply is ready, from next to where the move
-			// before landed (a recapture there aside): that hand may
-			// have knocked the piece there, unless the game went on.
-			quick := prevT >= 0 && begun >= 0 && begun-prevT < minReadyReplyMs && chess.KingAttacks(prevLand).Has(m.From()) && m.To() != prevLand
+			// before landed (a recapture there aside, en passant too: no
+			// knock takes the pawn that just stepped and lands behind
+			// it): that hand may have knocked the piece there, unless
+			// the game went on.
+			quick := prevT >= 0 && begun >= 0 && begun-prevT < minReadyReplyMs && chess.KingAttacks(prevLand).Has(m.From()) && m.To() != prevLand &&
+				!(m.IsEnPassant() && m.To()^8 == prevLand)
 			if rank[f] >= rankPushed {
 				if np < len(pushes) {
 					pushes[np] = pushedFit{i, m, quick, pb, knocked | falls[f]}
