@@ -362,6 +362,9 @@ func (r *Reconstructor) seqCost(p *chess.Position, lastTo chess.Square, moves []
 		}
 		if len(moves) > 1 && nl == 0 && !m.IsCastling() && (!rv.placed.Has(to) || r.placedOther(q, m) || r.filledBeforeLift(to, lift, lifted, moves[i+1:], rv)) {
 			cost += unseen
+			if lifted && !rv.placed.Has(to) && !rv.framed && !r.clock && r.sensor != trace.Occupancy && r.standsUnread(to, lift, moves[i+1:]) {
+				cost += unseen
+			}
 		}
 		if len(moves) > 1 && nl != 0 && !m.IsCastling() && r.sensor != trace.Occupancy && !rv.placed.Has(to) {
 			// On colour and piece boards a capture shows where it lands:
@@ -604,6 +607,22 @@ func (r *Reconstructor) seqCost(p *chess.Position, lastTo chess.Square, moves []
 	}
 	// Only a last move can be a piece still in the air.
 	return cost, lastNeed&^rv.lifted != 0
+}
+
+// standsUnread reports whether a piece set on to, never read there, would
+// have stood there longer than two sweeps: lifted at lift, and the later
+// move of rest that leaves to read landed only that much later (Qb7-f7,
+// f7 never read by a 250 ms sweep, then ...Qe5 and Qf7-f8 read on f8
+// 1 s after b7 emptied: the queen had stood on e7, knocked onto f8).
+func (r *Reconstructor) standsUnread(to chess.Square, lift int64, rest []chess.Move) bool {
+	for _, m := range rest {
+		if m.From() != to || m.IsCastling() {
+			continue
+		}
+		on, ok := r.firstOn(moveLanding(m))
+		return ok && on-lift > 2*r.sweepMs()+minCarryMs
+	}
+	return false
 }
 
 // knockedFirst reports whether the piece first seen on game square land
