@@ -710,9 +710,10 @@ func leftLater(moves []chess.Move, s chess.Square) bool {
 // setDownOnWay prices the squares move m from q crosses that were seen
 // filled after its piece was lifted (at lift), a touch-down or more
 // before it landed, and not emptied again until a sweep after the
-// landing, or standing there standMs or longer: a piece set down there
-// (that never left, or a landing, Re5-c5 standing 871 ms while the reply
-// was made, then Rc5-a5: not Re5-b5 paused on c5), not the moving one
+// landing, or standing there standMs or longer while the reply was made
+// (repliedDuring): a piece set down there (that never left, or a
+// landing, Re5-c5 standing 871 ms while the reply was made, then Rc5-a5:
+// not Re5-b5 paused on c5), not the moving one
 // touching down on its way (e6 with its hand knocking the d6 pawn onto e5
 // is no e5 with the pawn knocked onto e6, unseen as it fell just as the
 // moving pawn left e6). A slid piece's first square, filled before its
@@ -736,12 +737,36 @@ func (r *Reconstructor) setDownOnWay(q *chess.Position, m chess.Move, lift int64
 		if !ok1 || on <= lift || on+minTouchMs > land {
 			continue
 		}
-		if off, ok2 := r.firstOff(y); ok2 && off <= land+r.sweepMs() && off-on < standMs {
+		if off, ok2 := r.firstOff(y); ok2 && off <= land+r.sweepMs() && (off-on < standMs || !r.repliedDuring(q, on, off)) {
 			continue
 		}
 		cost += costUnseen
 	}
 	return cost
+}
+
+// repliedDuring reports whether, between on and off, a piece of the
+// player to reply in q (the position the move is made from, so its
+// opponent) was read lifted and a square read filled after that, a
+// sweep's neighbours before off: the reply made while the moving piece
+// stood. (A hand may hold its piece still on the way longer than
+// standMs; the opponent does not move meanwhile: Bg4-c8 paused 608 ms
+// on d7, Ra8-d8 709 ms on c8.)
+func (r *Reconstructor) repliedDuring(q *chess.Position, on, off int64) bool {
+	opp := q.ByColor(q.SideToMove().Other())
+	for b := rotBB(r.rec.lifted, r.orient) & opp; b != 0; b &= b - 1 {
+		a := b.First()
+		up, ok := r.lastOff(a)
+		if !ok || up <= on || up >= off {
+			continue
+		}
+		for c := rotBB(r.rec.placed, r.orient); c != 0; c &= c - 1 {
+			if down, ok := r.lastOn(c.First()); ok && down > up && down+r.sweepNearMs() < off {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // stoodCost prices the squares of stray (touched squares an explanation
