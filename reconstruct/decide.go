@@ -3897,11 +3897,11 @@ func (r *Reconstructor) repliedBefore(c *cand) bool {
 // replyStood reports whether c, a move and its reply, is what the hands
 // did when the move's piece is lifted again (s, at t): the reply's piece
 // lifted after the move's landed, set down where the reply takes it and
-// left standing there
-// standMs or more, which no knock is, before the mover went on. (20.
-// Be3-d4, ...Qe5-f5 read 31 ms after the bishop landed on a 225 ms sweep
-// and standing 640 ms, then 21. Bxc5: read as the queen knocked and
-// Bd4 changed into Bxc5, then ...Qxc5 from e5, two plies lost.)
+// left standing there standMs or more, which no knock is, before the
+// mover went on. (18. Be3-d4, ...Qe5-f5 read 31 ms after the bishop
+// landed on a 225 ms sweep and standing 640 ms, then 19. Bxc5: read as
+// the queen knocked and Bd4 changed into Bxc5, then ...Qxc5 from e5, two
+// plies lost.)
 func (r *Reconstructor) replyStood(c *cand, s chess.Square, on bool, t int64) bool {
 	if r.clock || r.sensor == trace.Occupancy || on || c.n != 2 || c.back != 0 {
 		return false

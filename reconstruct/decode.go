@@ -2446,7 +2446,7 @@ func (ds *decodeState) takePair(i int, m1, m2 chess.Move, q2 *chess.Position, pb
 // move whose landing was read within a sweep before i and the reply set
 // down at i, that reply's lift read after the move's lift and before its
 // landing: a slow sweep read the landing late, after the reply and the
-// next move had begun (17. Qd1-b3, ...Nd5-c7 and 18. Na3-c4 lifted before
+// next move had begun (13. Qd1-b3, ...Nd5-c7 and 14. Na3-c4 lifted before
 // a 300 ms sweep read b3: nothing was published for 57 plies). The board
 // shows the position after both, or with the next mover's piece still in
 // the hand (nextLifted).

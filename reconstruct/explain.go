@@ -627,12 +627,11 @@ func (r *Reconstructor) standsUnread(to chess.Square, lift int64, rest []chess.M
 
 // knockedFirst reports whether the piece first seen on game square land
 // at pf (moved from from, standing there in q) was seen on a square next
-// door before, which emptied as land
-// filled: a hand knocked it off its landing before the sweep read it
-// there, and put it back (c2-c4, knocked onto b5 by ...Bc6-e4's hand
-// and put back: the reply was made before c4 was read, and no sooner
-// than the pawn got there). On piece boards the same piece, on colour
-// boards the same colour.
+// door before, which emptied as land filled: a hand knocked it off its
+// landing before the sweep read it there, and put it back (c2-c4,
+// knocked onto b5 by ...Bc6-e4's hand and put back: the reply was made
+// before c4 was read, and no sooner than the pawn got there). On piece
+// boards the same piece, on colour boards the same colour.
 func (r *Reconstructor) knockedFirst(q *chess.Position, from, land chess.Square, pf int64) bool {
 	rc := &r.rec
 	raw := unrotSquare(land, r.orient)
