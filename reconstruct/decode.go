@@ -2149,7 +2149,21 @@ func (ds *decodeState) touchedDownOnWay(i int, p *chess.Position, m chess.Move) 
 	r := ds.r
 	evs := r.log.evs
 	to := unrotSquare(m.To(), r.orient)
-	if r.sensor == trace.Occupancy || m.IsCastling() || evs[i].Kind != trace.On || evs[i].Square != to {
+	if r.sensor == trace.Occupancy || m.IsCastling() {
+		return false
+	}
+	// taken: the change m is taken at; i, from here on, its landing's.
+	// (Taken at its square emptied, the landing read within a sweep
+	// before: a slide's landing read before its lift, ...Bd7-f5 paused
+	// on e6, e6 read filled 5 ms before d7 emptied, was never tried as a
+	// touch-down, and Be6 ... Be6-d7 was published.)
+	taken := i
+	if evs[i].Kind == trace.Off && evs[i].Square == unrotSquare(m.From(), r.orient) {
+		if k := ds.lastChange(0, i, m.To()); k >= 0 && evs[k].Kind == trace.On && evs[i].T-evs[k].T <= r.sweepMs() {
+			i = k
+		}
+	}
+	if evs[i].Kind != trace.On || evs[i].Square != to {
 		return false
 	}
 	pc := p.PieceAt(m.From())
@@ -2165,8 +2179,8 @@ func (ds *decodeState) touchedDownOnWay(i int, p *chess.Position, m chess.Move) 
 			return false
 		}
 		if !ds.pauseOK {
-			if ds.paused < len(ds.pausedAt) && !slices.Contains(ds.pausedAt[:ds.paused], int16(i)) {
-				ds.pausedAt[ds.paused] = int16(i)
+			if ds.paused < len(ds.pausedAt) && !slices.Contains(ds.pausedAt[:ds.paused], int16(taken)) {
+				ds.pausedAt[ds.paused] = int16(taken)
 				ds.paused++
 			}
 			return false
