@@ -2159,8 +2159,14 @@ func (ds *decodeState) touchedDownOnWay(i int, p *chess.Position, m chess.Move) 
 	// touch-down, and Be6 ... Be6-d7 was published.)
 	taken := i
 	if evs[i].Kind == trace.Off && evs[i].Square == unrotSquare(m.From(), r.orient) {
-		if k := ds.lastChange(0, i, m.To()); k >= 0 && evs[k].Kind == trace.On && evs[i].T-evs[k].T <= r.sweepMs() {
-			i = k
+		// (Looked for within the sweep only: this runs at every lift.)
+		for k := i - 1; k >= 0 && evs[i].T-evs[k].T <= r.sweepMs(); k-- {
+			if evs[k].Square == to {
+				if evs[k].Kind == trace.On {
+					i = k
+				}
+				break
+			}
 		}
 	}
 	if evs[i].Kind != trace.On || evs[i].Square != to {
