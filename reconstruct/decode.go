@@ -2272,17 +2272,33 @@ func (ds *decodeState) slidPast(i int, p *chess.Position, m chess.Move) bool {
 	}
 	to := unrotSquare(m.To(), r.orient)
 	side := p.SideToMove()
+	mover := p.PieceAt(m.From())
+	replied := false
 	for j := i + 1; j < len(evs) && evs[j].T-evs[i].T <= maxTouchMs; j++ {
+		gs := rotSquare(evs[j].Square, r.orient)
+		if replied {
+			// Read going on along its line after all: the lift was read
+			// before the slide's end, a sweep's order (Qb5-e2 over d3,
+			// ...Rc8 lifted, e2 read filled 85 ms after).
+			if e := &evs[j]; e.Kind == trace.On && e.seenAs(mover) && chess.Between(m.From(), gs).Has(m.To()) {
+				return false
+			}
+			continue
+		}
 		if evs[j].Square == to {
 			return false
 		}
-		if pc := p.PieceAt(rotSquare(evs[j].Square, r.orient)); evs[j].Kind == trace.Off && pc != chess.NoPiece && pc.Color() != side {
+		if pc := p.PieceAt(gs); evs[j].Kind == trace.Off && pc != chess.NoPiece && pc.Color() != side {
 			// The other player lifted a piece first: the reply began,
 			// and m's piece rested (Bc8-a6 paused on b7, b7 read
 			// emptied after a6 filled, Ra1-d1 lifted 24 ms later and
 			// ...Ba6-e2 286 ms after b7: nothing was published for 38
-			// plies).
-			return true
+			// plies), unless it is read going on along its line (on
+			// colour and piece boards, which tell its piece).
+			if r.sensor == trace.Occupancy {
+				return true
+			}
+			replied = true
 		}
 	}
 	return true
