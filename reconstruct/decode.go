@@ -2494,11 +2494,8 @@ func (ds *decodeState) landedLate(first, i int, p *chess.Position, ml *chess.Mov
 	}
 	gs := rotSquare(evs[i].Square, r.orient)
 	for _, m1 := range ml.Moves() {
-		if m1.IsCastling() || m1.IsEnPassant() || m1.IsPromotion() || !ds.allowed(m1, 0) {
-			continue
-		}
-		landed := ds.lastChange(first, i, m1.To())
-		if landed < 0 || evs[landed].Kind != trace.On || !evs[landed].seenAs(p.PieceAt(m1.From())) || evs[i].T-evs[landed].T > r.sweepMs() {
+		landed := ds.landedRead(first, i, p, m1)
+		if landed < 0 {
 			continue
 		}
 		j1 := ds.lastLift(first, landed, m1.From())
@@ -2539,6 +2536,22 @@ func (ds *decodeState) landedLate(first, i int, p *chess.Position, ml *chess.Mov
 	return false
 }
 
+// landedRead is the change at which plain move m1 from p (no castling,
+// en passant or promotion; one the search may take) was read landed: its
+// square's last change before change i, a filling seen as its piece
+// within a sweep before i (landedLate, liftReadLast). -1 if none.
+func (ds *decodeState) landedRead(first, i int, p *chess.Position, m1 chess.Move) int {
+	if m1.IsCastling() || m1.IsEnPassant() || m1.IsPromotion() || !ds.allowed(m1, 0) {
+		return -1
+	}
+	evs := ds.r.log.evs
+	k := ds.lastChange(first, i, m1.To())
+	if k < 0 || evs[k].Kind != trace.On || !evs[k].seenAs(p.PieceAt(m1.From())) || evs[i].T-evs[k].T > ds.r.sweepMs() {
+		return -1
+	}
+	return k
+}
+
 // onlyOn reports whether changes lo..hi-1 are all on game squares b.
 func (ds *decodeState) onlyOn(lo, hi int, b chess.Bitboard) bool {
 	evs := ds.r.log.evs
@@ -2573,11 +2586,8 @@ func (ds *decodeState) liftReadLast(first, i int, p *chess.Position, ml *chess.M
 	}
 	gs := rotSquare(evs[i].Square, r.orient)
 	for _, m1 := range ml.Moves() {
-		if m1.IsCastling() || m1.IsEnPassant() || m1.IsPromotion() || !ds.allowed(m1, 0) {
-			continue
-		}
-		landed := ds.lastChange(first, i, m1.To())
-		if landed < 0 || evs[landed].Kind != trace.On || !evs[landed].seenAs(p.PieceAt(m1.From())) || evs[i].T-evs[landed].T > r.sweepMs() {
+		landed := ds.landedRead(first, i, p, m1)
+		if landed < 0 {
 			continue
 		}
 		// The move's lift: change i, or read before its landing.
