@@ -376,6 +376,10 @@ func (r *Reconstructor) replyBegins(ev *trace.Event, out []Output) []Output {
 	}
 	r.decisions++
 	r.makeView()
+	if !on {
+		r.liftNow = rotSquare(s, r.orient)
+		defer func() { r.liftNow = chess.NoSquare }()
+	}
 	// Only an exact explanation is adopted here; most changes come in the
 	// middle of a move, which none explains, and cost no more. Several
 	// moves are searched for only when enough squares were touched for

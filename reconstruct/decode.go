@@ -3052,7 +3052,45 @@ func (r *Reconstructor) inOrder(moves []chess.Move) (_ catchMatch, ok bool) {
 		}
 		return m, true
 	}
+	if ok && m.n > n {
+		r.pausedLast(&m)
+	}
 	return m, ok
+}
+
+// pausedLast drops the last ply of m, a sequence the decoder read beyond
+// the moves searched, when the piece it moved is the one being lifted
+// now from where it landed and could go on along its line: a slide
+// paused there, still under way (Qd2-d4 paused 637 ms on d3, lifted on
+// to d4: Qd3 was published, and the queen's going on read as a knock).
+func (r *Reconstructor) pausedLast(m *catchMatch) {
+	if r.sensor == trace.Occupancy || r.liftNow == chess.NoSquare || m.back != 0 {
+		return
+	}
+	p := r.lines[0].pos
+	for _, mv := range m.moves[:m.n-1] {
+		p.MakeMove(mv)
+	}
+	last := m.moves[m.n-1]
+	pc := p.PieceAt(last.From())
+	if last.To() != r.liftNow || last.IsCastling() || last.IsPromotion() || p.PieceAt(last.To()) != chess.NoPiece {
+		return
+	}
+	if t := pc.Type(); t != chess.Bishop && t != chess.Rook && t != chess.Queen {
+		return
+	}
+	// The square beyond, on the line from its square: free to go on to.
+	beyond := chess.NoSquare
+	for b := chess.KingAttacks(last.To()); b != 0; b &= b - 1 {
+		if s := b.First(); chess.Between(last.From(), s).Has(last.To()) {
+			beyond = s
+		}
+	}
+	if beyond == chess.NoSquare || p.ByColor(pc.Color()).Has(beyond) {
+		return
+	}
+	m.n--
+	m.pos = p
 }
 
 // landReadLag is how much later than the piece landed a sweep may read

@@ -330,7 +330,10 @@ type Reconstructor struct {
 	state      gameState
 	lastChange int64
 	lastSq     chess.Square // the raw square of that change (NoSquare: a frame)
-	fired      uint8
+	// liftNow: the game square whose lift replyBegins decides on (not yet
+	// logged); NoSquare otherwise.
+	liftNow chess.Square
+	fired   uint8
 
 	lines   []line
 	stale   []line // a history set aside (keepStale)
@@ -547,7 +550,7 @@ func New(cfg Config) (*Reconstructor, error) {
 	if cfg.Sensor > trace.PieceSensor {
 		return nil, fmt.Errorf("reconstruct: unknown sensor kind %d", cfg.Sensor)
 	}
-	r := &Reconstructor{cfg: cfg, timing: cfg.Timing.withDefaults(), sensor: cfg.Sensor, clock: cfg.Clock}
+	r := &Reconstructor{cfg: cfg, timing: cfg.Timing.withDefaults(), sensor: cfg.Sensor, clock: cfg.Clock, liftNow: chess.NoSquare}
 	if cfg.Start != nil {
 		r.start = *cfg.Start
 	} else {
