@@ -1022,12 +1022,23 @@ func (r *Reconstructor) movedOnFirst(b *catchMatch) bool {
 	// the piece's own square emptied (not a victim's flicker on x).
 	fromOff := lastBefore(jy, unrotSquare(pm.From(), r.orient), trace.Off)
 	second := lastBefore(max(lastBefore(jy, x, trace.Off), 0), x, trace.On)
+	// A slider gone on along its line from the pause (Be3-c1 paused 616
+	// ms on d2): the reply's pieces may be read lifted before it is read
+	// gone on, a sweep late (f8 read lifted 23 ms before c1 filled). No
+	// knock sends a piece on along the line it came by.
+	var replier chess.Bitboard
+	if pt := r.befores[n-1].PieceAt(pm.From()).Type(); r.sensor != trace.Occupancy && (pt == chess.Bishop || pt == chess.Rook || pt == chess.Queen) &&
+		chess.Between(pm.From(), m0.To()).Has(pm.To()) {
+		after := r.befores[n-1]
+		after.MakeMove(pm)
+		replier = after.ByColor(after.SideToMove())
+	}
 	for k, jl := range [2]int{lastBefore(jy, x, trace.On), second} {
 		if jl < 0 || jy < 0 || k == 1 && jl < fromOff {
 			continue
 		}
 		lifted, j, victim := int64(-1), jl+1, !capture
-		for ; j < len(evs) && way.Has(rotSquare(evs[j].Square, r.orient)); j++ {
+		for ; j < len(evs) && (way.Has(rotSquare(evs[j].Square, r.orient)) || j < jy && evs[j].Kind == trace.Off && replier.Has(rotSquare(evs[j].Square, r.orient))); j++ {
 			if evs[j].Square == x && evs[j].Kind == trace.Off && lifted < 0 {
 				lifted = evs[j].T
 			}
