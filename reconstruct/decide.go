@@ -337,6 +337,17 @@ func (r *Reconstructor) onCommit(t int64, out []Output) []Output {
 		return out
 	}
 	c := &r.cands[best]
+	if c.back > 0 && c.n == 0 && !c.stale && c.line == 0 {
+		// A board back where an earlier ply left it reads as a takeback
+		// from the board alone; the changes in their order may read as
+		// moves that came back to it (a repetition: Re8, then Qd1 Rc8
+		// Qe2 in 535 ms, read as Re8 taken back), as End reads them.
+		var done bool
+		if out, done = r.decode(r.lastChange, c.back+1, out); done {
+			return out
+		}
+		c = &r.cands[best]
+	}
 	// A promotion on a board that cannot see the piece waits too: its
 	// promote input usually comes a moment after the piece is put down.
 	promoPending := c.n > 0 && c.moves[c.n-1].IsPromotion() && r.sensor != trace.PieceSensor && r.promo == chess.NoPieceType
