@@ -1443,6 +1443,9 @@ func (r *Reconstructor) knockRevert(stood, alone bool) (cand, bool) {
 			}
 		}
 	}
+	if c, ok := r.pawnPutBack(alone); ok {
+		return c, true
+	}
 	// The put-back read as a move of its own, the knock published as the
 	// move or amended to it (14... e5 knocked to e6 before it was read, 15.
 	// d5, the pawn put back, then 16... c6: not 14... e6 15. d5 16... e5
@@ -1460,6 +1463,118 @@ func (r *Reconstructor) knockRevert(stood, alone bool) (cand, bool) {
 		}
 	}
 	return cand{}, false
+}
+
+// putBackFirst reports whether game square s was last filled before
+// move m landed: a piece put back before the next move was made.
+func (r *Reconstructor) putBackFirst(s chess.Square, m chess.Move) bool {
+	on, ok := r.lastOn(s)
+	land, ok2 := r.lastOn(moveLanding(m))
+	return ok && ok2 && on < land
+}
+
+// pawnPutBack is knockRevert's reading of a pawn put back: one of the
+// last two published plies a pawn's step, the pawn then gone from where
+// it landed and standing one square nearer or farther on its file, where
+// its other step from its square would have gone. No pawn steps back,
+// and none goes on after the opponent moved, so the other step was the
+// move, the replying hand knocking the pawn before a sweep read it (4...
+// d6 knocked onto d5, read d7-d5, put back after 5. f3; 21... b5 knocked
+// onto b6, put back after 22. c5: both games went dark). Then the plies
+// published after it as they were, and up to two more moves that leave
+// the board shown (with three, a player's two could be read in either
+// order). Only alone, when nothing else explains the board (21...
+// b6 22. c5 b5 is as likely), and once two moves landed after the pawn
+// was put back (below). On colour and piece boards, which see the pawn
+// set down.
+func (r *Reconstructor) pawnPutBack(alone bool) (cand, bool) {
+	n := len(r.plies)
+	if r.sensor == trace.Occupancy || !alone {
+		return cand{}, false
+	}
+	for i := n - 1; i >= n-2 && i >= 0; i-- {
+		x, before := r.plies[i].move, &r.befores[i]
+		pc := before.PieceAt(x.From())
+		d := int(x.To()) - int(x.From())
+		if pc.Type() != chess.Pawn || x.IsPromotion() || x.IsEnPassant() || (d != 8 && d != -8 && d != 16 && d != -16) {
+			continue
+		}
+		alt := chess.Square(int(x.From()) + d/2) // the double step's square crossed
+		if d == 8 || d == -8 {
+			alt = chess.Square(int(x.To()) + d)
+		}
+		if r.v.occ.Has(x.To()) || !r.v.occ.Has(alt) || !r.v.colourKnown.Has(alt) || r.v.white.Has(alt) != (pc.Color() == chess.White) {
+			continue
+		}
+		orig, ok := r.stepFrom(before, x, alt)
+		if !ok {
+			continue
+		}
+		p := *before
+		p.MakeMove(orig)
+		c := cand{back: n - i, cost: r.lines[0].cost, ordered: true}
+		c.moves[0], c.n = orig, 1
+		legal := true
+		for _, m := range r.plies[i+1:] {
+			if !r.legal(&p).Contains(m.move) {
+				legal = false
+				break
+			}
+			p.MakeMove(m.move)
+			c.moves[c.n] = m.move
+			c.n++
+		}
+		if !legal {
+			continue
+		}
+		if !r.movesShown(&c, &p, 2) {
+			continue
+		}
+		// Two moves landed after the pawn was put back, the reply's and
+		// the pawn's side's next: a pawn knocked back would have been
+		// put forward again by then (a2-a4, the pawn knocked onto a3 as
+		// ...b4's hand withdrew, put back after d4).
+		after := 0
+		for _, m := range c.moves[1:c.n] {
+			if r.putBackFirst(alt, m) {
+				after++
+			}
+		}
+		if after >= 2 {
+			return c, true
+		}
+	}
+	return cand{}, false
+}
+
+// movesShown appends to c up to max moves from p, in turn, that leave
+// the board shown, each changing a square the board shows changed (a
+// move undone later is not looked for).
+func (r *Reconstructor) movesShown(c *cand, p *chess.Position, max int) bool {
+	d := r.v.diff(p) &^ r.excused(p)
+	if d == 0 {
+		return true
+	}
+	if max == 0 || c.n == len(c.moves) {
+		return false
+	}
+	// (Not r.legal: makeView may use its cache.)
+	var ml chess.MoveList
+	p.GenerateLegal(&ml)
+	for _, m := range ml.Moves() {
+		if all, _ := moveSquares(p, m); all&d == 0 {
+			continue
+		}
+		q := *p
+		q.MakeMove(m)
+		c.moves[c.n] = m
+		c.n++
+		if r.movesShown(c, &q, max-1) {
+			return true
+		}
+		c.n--
+	}
+	return false
 }
 
 // knockShown reports whether the record shows ply i's piece on to before
