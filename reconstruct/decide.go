@@ -388,8 +388,7 @@ func (r *Reconstructor) replyBegins(ev *trace.Event, out []Output) []Output {
 	r.decisions++
 	r.makeView()
 	if !on {
-		r.liftNow = rotSquare(s, r.orient)
-		defer func() { r.liftNow = chess.NoSquare }()
+		r.liftNow = rotSquare(s, r.orient) // (cleared once Feed is done with ev)
 	}
 	// Only an exact explanation is adopted here; most changes come in the
 	// middle of a move, which none explains, and cost no more. Several

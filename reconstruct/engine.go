@@ -330,10 +330,7 @@ type Reconstructor struct {
 	state      gameState
 	lastChange int64
 	lastSq     chess.Square // the raw square of that change (NoSquare: a frame)
-	// liftNow: the game square whose lift replyBegins decides on (not yet
-	// logged); NoSquare otherwise.
-	liftNow chess.Square
-	fired   uint8
+	fired      uint8
 
 	lines   []line
 	stale   []line // a history set aside (keepStale)
@@ -543,6 +540,9 @@ type Reconstructor struct {
 	// viewEdit is 0 while v shows raw, else the number (of editSeq) of
 	// the edit standReply made to it: explanations are kept per view.
 	viewEdit, editSeq uint32
+	// liftNow: the game square whose lift replyBegins decides on, not yet
+	// logged (pausedLast); NoSquare outside that event's Feed.
+	liftNow chess.Square
 }
 
 // New makes a Reconstructor for one board and game.
@@ -808,6 +808,7 @@ func (r *Reconstructor) Feed(ev *trace.Event, out []Output) []Output {
 	case trace.Promote:
 		out = r.promote(ev.Promo, ev.T, out)
 	}
+	r.liftNow = chess.NoSquare
 	if ev.Kind == trace.Off || ev.Kind == trace.On {
 		r.log.add(ev)
 	}
@@ -908,6 +909,7 @@ func (r *Reconstructor) fellFromSecond(ev *trace.Event) bool {
 // new event, so that a still board is acted on. A live daemon calls it
 // every 50-100 ms; Feed calls it itself.
 func (r *Reconstructor) Advance(t int64, out []Output) []Output {
+	r.liftNow = chess.NoSquare // (Feed may return before it clears it)
 	if r.slideOn && t > r.slideT {
 		out = r.slideOnLift(nil, out)
 	}
@@ -1585,6 +1587,7 @@ func (r *Reconstructor) noneOfTheMove(side chess.Color) bool {
 // End says the input is over at time t: a move standing on the board is
 // completed (a game's last move is often not followed by a press).
 func (r *Reconstructor) End(t int64, out []Output) []Output {
+	r.liftNow = chess.NoSquare
 	out = r.Advance(t, out)
 	if !r.begun {
 		return out
