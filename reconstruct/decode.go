@@ -201,6 +201,10 @@ type decodeState struct {
 	// fallen there (the retry). fellNear: a put-back was taken for
 	// another piece only so, and the retry may read it.
 	noFall, fellNear bool
+	// unread: landedUnread has readied its search; landedSq, the game
+	// squares it counts filled (away) before the game has them so.
+	unread   bool
+	landedSq chess.Bitboard
 	// touch[i]: change i is the lift or the put-back of such a piece,
 	// no move's change.
 	touch [maxLogEvents]bool
@@ -388,6 +392,9 @@ func (r *Reconstructor) decodeFrom(start *chess.Position, ready int64, want []ch
 	if !ds.found && ds.knockOrMove() {
 		ds.search(0, *start, pb, -1, chess.NoSquare, 0)
 	}
+	if !ds.found && ds.landedUnread() {
+		ds.search(0, *start, pb, -1, chess.NoSquare, 0)
+	}
 	if !ds.found || ds.n == 0 {
 		return catchMatch{}, false, ds.readyMet
 	}
@@ -568,6 +575,138 @@ func (ds *decodeState) bare() bool {
 	clear(ds.astray[:n])
 	ds.strays, ds.stray, ds.nodes, ds.n = false, false, 0, 0
 	return true
+}
+
+// landedUnread readies a last search, on colour and piece boards, in
+// which a piece lifted and first read set down on a square B, later
+// carried from B to a square C next to it, landed on C unread and was
+// knocked onto B (by the replying hand, before a sweep read C), then put
+// back: C counts as filled, B as empty, from B's filling to C's, and
+// those changes are no move's (4... d7-d6 knocked onto c6, 5. e4, the
+// pawn put back on d6: no move reaches c6, and the game went dark).
+func (ds *decodeState) landedUnread() bool {
+	r := ds.r
+	evs := r.log.evs
+	if r.sensor == trace.Occupancy || ds.unread {
+		return false
+	}
+	ds.unread = true
+	var next [maxLogEvents]int16
+	nextChanges(evs, &next)
+	pb := r.log.start
+	var lifted [maxLogEvents]liftedPiece
+	var found bool
+	for i := range evs {
+		ev := &evs[i]
+		if ev.Kind == trace.Off {
+			b := ev.Square.Bitboard()
+			lifted[i] = liftedPiece{ok: pb.colourKnown&b != 0, white: pb.white&b != 0, pc: pb.pieces[ev.Square], known: pb.pieceKnown&b != 0}
+		}
+		pb.apply(ev)
+	}
+	same := func(l *liftedPiece, e *logEvent) bool {
+		return l.ok && e.HasColour && (e.Piece.Color() == chess.White) == l.white && (!l.known || !e.HasPieces || e.Piece == l.pc)
+	}
+	var moved chess.Bitboard // raw squares changed since the log began
+	for i := range evs {
+		A := evs[i].Square
+		wasMoved := moved.Has(A)
+		moved |= A.Bitboard()
+		if evs[i].Kind != trace.Off || ds.touch[i] || !lifted[i].ok || wasMoved {
+			continue
+		}
+		// The piece of the log's first position lifted from A.
+		ga := rotSquare(A, r.orient)
+		pc := ds.start.PieceAt(ga)
+		if pc == chess.NoPiece || (pc.Color() == chess.White) != lifted[i].white {
+			continue
+		}
+		// k: the next setting down of such a piece, on B, with no other
+		// such piece lifted between, then a (B emptied) and b (C, next to
+		// B, filled with it).
+		k := i + 1
+		for k < len(evs) && !(evs[k].Kind == trace.On && same(&lifted[i], &evs[k])) && !(evs[k].Kind == trace.Off && lifted[k].ok && lifted[k].white == lifted[i].white) {
+			k++
+		}
+		if k >= len(evs) || evs[k].Kind != trace.On || ds.touch[k] || evs[k].Square == A {
+			continue
+		}
+		// (B where the piece cannot go from A, C where it can.)
+		if reaches(pc, ga, rotSquare(evs[k].Square, r.orient), false) {
+			continue
+		}
+		a := int(next[k])
+		if a < 0 || evs[a].Kind != trace.Off || ds.touch[a] {
+			continue
+		}
+		// (C may be read filled up to a sweep before B is read empty.)
+		bi := a - 1
+		for bi > k && evs[a].T-evs[bi].T <= r.sweepMs() {
+			bi--
+		}
+		for bi++; bi < len(evs) && evs[bi].T-evs[a].T <= knockMs && !(bi != a && evs[bi].Kind == trace.On && same(&lifted[i], &evs[bi]) && chess.KingAttacks(evs[k].Square).Has(evs[bi].Square)); bi++ {
+		}
+		if bi >= len(evs) || evs[bi].T-evs[a].T > knockMs || ds.touch[bi] {
+			continue
+		}
+		B, C := evs[k].Square, evs[bi].Square
+		if C == B || C == A || !chess.KingAttacks(B).Has(C) || ds.lastChangeRaw(k, bi, C) >= 0 || !reaches(pc, ga, rotSquare(C, r.orient), true) {
+			continue
+		}
+		ds.touch[k], ds.touch[a], ds.touch[bi] = true, true, true
+		gb, gc := rotSquare(B, r.orient).Bitboard(), rotSquare(C, r.orient).Bitboard()
+		for x := k; x < bi; x++ {
+			ds.away[x] |= gc
+		}
+		ds.landedSq |= gc
+		for x := k; x < a; x++ {
+			ds.astray[x] |= gb
+		}
+		found = true
+	}
+	if !found {
+		return false
+	}
+	ds.strays, ds.stray, ds.nodes, ds.n = true, true, 0, 0
+	return true
+}
+
+// reaches reports whether piece pc on from could move to to on an empty
+// board (a pawn diagonally only if capture).
+func reaches(pc chess.Piece, from, to chess.Square, capture bool) bool {
+	switch pc.Type() {
+	case chess.Pawn:
+		d := int(to) - int(from)
+		if pc.Color() == chess.Black {
+			d = -d
+		}
+		rank := int(from) / 8
+		if pc.Color() == chess.Black {
+			rank = 7 - rank
+		}
+		return d == 8 || d == 16 && rank == 1 || capture && chess.PawnAttacks(pc.Color(), from).Has(to)
+	case chess.Knight:
+		return chess.KnightAttacks(from).Has(to)
+	case chess.Bishop:
+		return chess.BishopAttacks(from, 0).Has(to)
+	case chess.Rook:
+		return chess.RookAttacks(from, 0).Has(to)
+	case chess.Queen:
+		return chess.QueenAttacks(from, 0).Has(to)
+	}
+	return chess.KingAttacks(from).Has(to)
+}
+
+// lastChangeRaw is the index of the last change of raw square s among
+// changes lo+1..hi-1, -1 if none.
+func (ds *decodeState) lastChangeRaw(lo, hi int, s chess.Square) int {
+	evs := ds.r.log.evs
+	for j := hi - 1; j > lo; j-- {
+		if evs[j].Square == s {
+			return j
+		}
+	}
+	return -1
 }
 
 // knockOrMove readies a last search, when nothing else was found, in
@@ -1400,7 +1539,7 @@ func (ds *decodeState) search(i int, p chess.Position, pb physBoard, prevT int64
 					}
 				}
 			}
-			if occ != vo|away&occ&p.Occupied() && (r.sensor == trace.Occupancy && !ds.liftedEarly(first, i, &p, p.SideToMove().Other(), m, occ&^vo, vo&^occ) || r.sensor != trace.Occupancy && !oneEarly(vo&^occ, occ&^(vo|away)) && !liftedTwo(vo&^occ, occ&^(vo|away))) {
+			if occ != vo|away&occ&(p.Occupied()|ds.landedSq) && (r.sensor == trace.Occupancy && !ds.liftedEarly(first, i, &p, p.SideToMove().Other(), m, occ&^vo, vo&^occ) || r.sensor != trace.Occupancy && !oneEarly(vo&^occ, occ&^(vo|away)) && !liftedTwo(vo&^occ, occ&^(vo|away))) {
 				// (On colour and piece boards one square of the position
 				// after m seen empty may be the reply's piece lifted
 				// early, or one seen filled its piece on its way:
@@ -1461,7 +1600,7 @@ func (ds *decodeState) search(i int, p chess.Position, pb physBoard, prevT int64
 			w := v
 			w.occ = vo
 			if fell|away != 0 {
-				w.occ |= fell | away&q.Occupied()&p.Occupied()
+				w.occ |= fell | away&q.Occupied()&(p.Occupied()|ds.landedSq)
 			}
 			if d := w.diff(&q); d != 0 && !ds.readEarly(first, i, m, &q, d, prevLand) {
 				continue
