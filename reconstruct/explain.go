@@ -1443,7 +1443,7 @@ func (r *Reconstructor) knockRevert(stood, alone bool) (cand, bool) {
 			}
 		}
 	}
-	if c, ok := r.pawnPutBack(alone); ok {
+	if c, ok := r.putBackUnread(alone); ok {
 		return c, true
 	}
 	// The put-back read as a move of its own, the knock published as the
@@ -1453,7 +1453,12 @@ func (r *Reconstructor) knockRevert(stood, alone bool) (cand, bool) {
 	if n >= 3 {
 		x, pb := r.plies[n-3].move, r.plies[n-1].move
 		if pb.From() == x.To() && pb.To() != x.From() && chess.KingAttacks(x.To()).Has(pb.To()) && !x.IsCastling() && !pb.IsCastling() {
-			if r.knockShown(n-3, pb.To(), stood) {
+			// (Or alone on colour and piece boards: nothing else
+			// explains the board, the same player having moved again,
+			// and the landing never read before the knock: 24. Bd3-c4 knocked onto b5 by the
+			// replying hand, put back after the reply and read 25.
+			// Bb5-c4, then 25. Nf3 made: nothing more was published.)
+			if r.knockShown(n-3, pb.To(), stood) || alone && r.sensor != trace.Occupancy {
 				if orig, ok := r.stepFrom(&r.befores[n-3], x, pb.To()); ok {
 					if c, ok := r.knockedBack(3, orig, false); ok {
 						return c, true
@@ -1465,92 +1470,132 @@ func (r *Reconstructor) knockRevert(stood, alone bool) (cand, bool) {
 	return cand{}, false
 }
 
-// putBackFirst reports whether game square s was last filled before
-// move m landed: a piece put back before the next move was made.
-func (r *Reconstructor) putBackFirst(s chess.Square, m chess.Move) bool {
-	on, ok := r.lastOn(s)
-	land, ok2 := r.lastOn(moveLanding(m))
-	return ok && ok2 && on < land
-}
+// maxPutBackPlies is how far back putBackUnread looks for the ply read
+// where its piece was knocked: a pawn knocked stays there while the
+// game goes on, often for a few moves.
+const maxPutBackPlies = 6
 
-// pawnPutBack is knockRevert's reading of a pawn put back: one of the
-// last two published plies a pawn's step, the pawn then gone from where
-// it landed and standing one square nearer or farther on its file, where
-// its other step from its square would have gone. No pawn steps back,
-// and none goes on after the opponent moved, so the other step was the
-// move, the replying hand knocking the pawn before a sweep read it (4...
-// d6 knocked onto d5, read d7-d5, put back after 5. f3; 21... b5 knocked
-// onto b6, put back after 22. c5: both games went dark). Then the plies
-// published after it as they were, and up to two more moves that leave
-// the board shown (with three, a player's two could be read in either
-// order). Only alone, when nothing else explains the board (21...
-// b6 22. c5 b5 is as likely), and once two moves landed after the pawn
-// was put back (below). On colour and piece boards, which see the pawn
-// set down.
-func (r *Reconstructor) pawnPutBack(alone bool) (cand, bool) {
+// putBackUnread is knockRevert's reading of a piece put back whose
+// landing no sweep read: one of the last maxPutBackPlies published plies
+// read where the replying hand knocked its piece, the piece then put
+// back next to there, on a square it could have moved to, and gone from
+// where it was read. Such a move was taken at the knock, and the
+// put-back, made after the reply or a few moves later, read as a move
+// of its own or as none (4... d6 knocked onto d5, read d7-d5, put back
+// after 5. f3; 24. Bd3-c4 knocked onto b5, put back after 24... Qf8:
+// both games went dark). For a pawn, which steps back nowhere, the
+// square is its other step's. Then the plies published after it as they
+// were, and up to three more moves that leave the board shown, landed
+// in the order they were read. Only alone, when nothing else explains
+// the board (21... b6 22. c5 b5 is as likely), and once two of those
+// moves landed after the piece was put back: a piece knocked as the
+// reply's hand withdrew is put forward again before two more moves are
+// made (a2-a4, knocked onto a3 98 ms after ...b4 landed, put back after
+// 11. d4, in the simulator's x0.03 cells). On colour and piece boards,
+// which see the piece set down.
+func (r *Reconstructor) putBackUnread(alone bool) (cand, bool) {
 	n := len(r.plies)
 	if r.sensor == trace.Occupancy || !alone {
 		return cand{}, false
 	}
-	for i := n - 1; i >= n-2 && i >= 0; i-- {
+	for i := n - 1; i >= n-maxPutBackPlies && i >= 0; i-- {
 		x, before := r.plies[i].move, &r.befores[i]
 		pc := before.PieceAt(x.From())
-		d := int(x.To()) - int(x.From())
-		if pc.Type() != chess.Pawn || x.IsPromotion() || x.IsEnPassant() || (d != 8 && d != -8 && d != 16 && d != -16) {
+		if !plainMove(x) || r.v.occ.Has(x.To()) {
 			continue
 		}
-		alt := chess.Square(int(x.From()) + d/2) // the double step's square crossed
-		if d == 8 || d == -8 {
-			alt = chess.Square(int(x.To()) + d)
-		}
-		if r.v.occ.Has(x.To()) || !r.v.occ.Has(alt) || !r.v.colourKnown.Has(alt) || r.v.white.Has(alt) != (pc.Color() == chess.White) {
-			continue
-		}
-		orig, ok := r.stepFrom(before, x, alt)
-		if !ok {
-			continue
-		}
-		p := *before
-		p.MakeMove(orig)
-		c := cand{back: n - i, cost: r.lines[0].cost, ordered: true}
-		c.moves[0], c.n = orig, 1
-		legal := true
-		for _, m := range r.plies[i+1:] {
-			if !r.legal(&p).Contains(m.move) {
-				legal = false
-				break
-			}
-			p.MakeMove(m.move)
-			c.moves[c.n] = m.move
-			c.n++
-		}
-		if !legal {
-			continue
-		}
-		if !r.movesShown(&c, &p, 2) {
-			continue
-		}
-		// Two moves landed after the pawn was put back, the reply's and
-		// the pawn's side's next: a pawn knocked back would have been
-		// put forward again by then (a2-a4, the pawn knocked onto a3 as
-		// ...b4's hand withdrew, put back after d4).
-		after := 0
-		for _, m := range c.moves[1:c.n] {
-			if r.putBackFirst(alt, m) {
-				after++
+		alts := chess.KingAttacks(x.To()) &^ x.From().Bitboard()
+		if d := int(x.To()) - int(x.From()); pc.Type() == chess.Pawn {
+			switch d {
+			case 8, -8:
+				alts = chess.Square(int(x.To()) + d).Bitboard() // the double step
+			case 16, -16:
+				alts = chess.Square(int(x.From()) + d/2).Bitboard() // the square crossed
+			default:
+				continue
 			}
 		}
-		if after >= 2 {
-			return c, true
+		alts &= r.v.occ & r.v.colourKnown
+		if pc.Color() == chess.White {
+			alts &= r.v.white
+		} else {
+			alts &^= r.v.white
+		}
+		for ; alts != 0; alts &= alts - 1 {
+			alt := alts.First()
+			if r.v.pieceKnown.Has(alt) && !r.v.byPiece[pc].Has(alt) {
+				continue
+			}
+			if c, ok := r.putBackAt(i, alt); ok {
+				return c, true
+			}
 		}
 	}
 	return cand{}, false
 }
 
+// putBackAt is putBackUnread's reading with published ply i's piece put
+// back on alt.
+func (r *Reconstructor) putBackAt(i int, alt chess.Square) (cand, bool) {
+	n := len(r.plies)
+	x, before := r.plies[i].move, &r.befores[i]
+	orig, ok := r.stepFrom(before, x, alt)
+	if !ok {
+		return cand{}, false
+	}
+	p := *before
+	p.MakeMove(orig)
+	c := cand{back: n - i, cost: r.lines[0].cost, ordered: true}
+	c.moves[0], c.n = orig, 1
+	for _, m := range r.plies[i+1:] {
+		if !r.legal(&p).Contains(m.move) {
+			return cand{}, false
+		}
+		p.MakeMove(m.move)
+		c.moves[c.n] = m.move
+		c.n++
+	}
+	if !r.movesShown(&c, &p, 3, -1) {
+		return cand{}, false
+	}
+	// Two moves landed after the piece was put back, and none of its
+	// side's was in the air then: that hand knocked it there (Qd2
+	// knocked onto e2 as Bg5-e3 was carried, read 31 ms before e3).
+	// (The published plies' own times: their squares may have changed
+	// since.)
+	put, _ := r.lastOn(alt)
+	side := before.SideToMove()
+	after := 0
+	q := *before
+	q.MakeMove(orig)
+	for k := 1; k < c.n; k++ {
+		m := c.moves[k]
+		var lift, land int64
+		var ok1, ok2 bool
+		if i+k < n {
+			lift, land = r.plies[i+k].liftT(), r.plies[i+k].landT()
+			ok1, ok2 = lift >= 0, land >= 0
+		} else {
+			lift, ok1 = r.lastOff(m.From())
+			land, ok2 = r.lastOn(moveLanding(m))
+		}
+		if ok1 && ok2 && q.SideToMove() == side && lift < put && put < land {
+			return cand{}, false
+		}
+		if ok2 && put < land {
+			after++
+		}
+		q.MakeMove(m)
+	}
+	return c, after >= 2
+}
+
 // movesShown appends to c up to max moves from p, in turn, that leave
 // the board shown, each changing a square the board shows changed (a
-// move undone later is not looked for).
-func (r *Reconstructor) movesShown(c *cand, p *chess.Position, max int) bool {
+// move undone later is not looked for), each landing last read no
+// sooner than the one before (landed; -1 for none; a recapture lands
+// where the capture did).
+func (r *Reconstructor) movesShown(c *cand, p *chess.Position, max int, landed int64) bool {
 	d := r.v.diff(p) &^ r.excused(p)
 	if d == 0 {
 		return true
@@ -1565,11 +1610,15 @@ func (r *Reconstructor) movesShown(c *cand, p *chess.Position, max int) bool {
 		if all, _ := moveSquares(p, m); all&d == 0 {
 			continue
 		}
+		land, ok := r.lastOn(moveLanding(m))
+		if !ok || land < landed {
+			continue
+		}
 		q := *p
 		q.MakeMove(m)
 		c.moves[c.n] = m
 		c.n++
-		if r.movesShown(c, &q, max-1) {
+		if r.movesShown(c, &q, max-1, land) {
 			return true
 		}
 		c.n--
