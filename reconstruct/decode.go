@@ -1208,6 +1208,18 @@ func plainMove(m chess.Move) bool {
 	return !m.IsCastling() && !m.IsPromotion() && !m.IsEnPassant()
 }
 
+// landsWithin reports whether raw square y is read filled among the
+// changes after change k, within a sweep of it: change k, off the way of
+// a piece gone on to y, was read in the sweep before it landed.
+func (r *Reconstructor) landsWithin(evs []logEvent, k int, y chess.Square) bool {
+	for j := k + 1; j < len(evs) && evs[j].T-evs[k].T <= r.sweepMs(); j++ {
+		if evs[j].Square == y && evs[j].Kind == trace.On {
+			return true
+		}
+	}
+	return false
+}
+
 // movedOnWay is the squares a hand carrying the piece of pm, published,
 // on to m0's square may be read on: both landings, the squares between
 // them and between the piece's own square and m0's, and its own square
@@ -1264,8 +1276,28 @@ func (r *Reconstructor) movedOnDirect() (catchMatch, bool) {
 		}
 		y := unrotSquare(m0.To(), r.orient)
 		way := movedOnWay(pm, m0)
+		// A slider gone on along its line: the reply's changes may be read
+		// within the sweep before its landing (Be7-b4 over c5, e2-e3 read
+		// 24-61 ms before b4): kept aside, decoded after it (early).
+		pt := pb.PieceAt(pm.From()).Type()
+		slidOn := r.sensor != trace.Occupancy && (pt == chess.Bishop || pt == chess.Rook || pt == chess.Queen) && chess.Between(pm.From(), m0.To()).Has(pm.To())
+		var early chess.Bitboard // raw squares of changes kept aside
+		nEarly := 0
 		lifted, jy, k, victim := int64(-1), -1, 0, pb.PieceAt(m0.To()) == chess.NoPiece
-		for ; k < len(evs) && way.Has(rotSquare(evs[k].Square, r.orient)); k++ {
+		for ; k < len(evs); k++ {
+			if !way.Has(rotSquare(evs[k].Square, r.orient)) {
+				if !slidOn || jy >= 0 || lifted < 0 || nEarly == 4 || !r.landsWithin(evs, k, y) {
+					break
+				}
+				early |= evs[k].Square.Bitboard()
+				nEarly++
+				continue
+			}
+			if early.Has(evs[k].Square) || slidOn && jy >= 0 && evs[k].Kind == trace.On {
+				// (After the landing a square on the way filled is
+				// another piece's: ...d6 after Bb4.)
+				break
+			}
 			switch {
 			case evs[k].Square == x && evs[k].Kind == trace.Off && lifted < 0:
 				lifted = evs[k].T
@@ -1282,13 +1314,30 @@ func (r *Reconstructor) movedOnDirect() (catchMatch, bool) {
 		q.MakeMove(m0)
 		m := catchMatch{back: 1, n: 1, pos: q}
 		m.moves[0] = m0
+		if nEarly > 0 && k == len(evs) {
+			continue // (the reply's changes kept aside need decoding)
+		}
 		if k < len(evs) {
 			// The plies after, from the board the piece's hand left.
 			start := l.start
-			for j := range evs[:k] {
-				start.apply(&evs[j])
+			rest := evs[k:]
+			if nEarly > 0 {
+				r.earlyBuf = r.earlyBuf[:0]
+				for j := range evs[:k] {
+					if early.Has(evs[j].Square) {
+						r.earlyBuf = append(r.earlyBuf, evs[j])
+					} else {
+						start.apply(&evs[j])
+					}
+				}
+				rest = append(r.earlyBuf, evs[k:]...)
+				r.earlyBuf = rest
+			} else {
+				for j := range evs[:k] {
+					start.apply(&evs[j])
+				}
 			}
-			d, ok := r.orderedOver(&q, evs[k:], &start)
+			d, ok := r.orderedOver(&q, rest, &start)
 			if !ok || d.knocked != 0 || 1+d.n > maxDecodePlies || putBackLater(m0, pm, d.moves[:d.n]) {
 				continue
 			}

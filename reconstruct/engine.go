@@ -479,6 +479,7 @@ type Reconstructor struct {
 	catchKey   uint64         // board (with the published plies and the cost allowed) a catch-up last failed on or acted on
 	catchBuf   []catchMatch
 	backBuf    []logEvent // decodeBack's changes
+	earlyBuf   []logEvent // movedOnDirect's, the reply's read early first
 
 	// silent: squares of the overlay that the hand of a move knocked, the
 	// move published as the reply began (knockedMove) and the squares not
