@@ -1606,24 +1606,46 @@ func (r *Reconstructor) movesShown(c *cand, p *chess.Position, max int, landed i
 	// (Not r.legal: makeView may use its cache.)
 	var ml chess.MoveList
 	p.GenerateLegal(&ml)
-	for _, m := range ml.Moves() {
-		if all, _ := moveSquares(p, m); all&d == 0 {
-			continue
+	// Double steps first: c7-c5 and dxc6 e.p. leave the board c7-c6 and
+	// dxc6 do, and only the double step explains c5 read filled.
+	moves := ml.Moves()
+	for pass := 0; pass < 2; pass++ {
+		for _, m := range moves {
+			if doubleStep(p, m) != (pass == 0) {
+				continue
+			}
+			if r.tryShown(c, p, m, d, max, landed) {
+				return true
+			}
 		}
-		land, ok := r.lastOn(moveLanding(m))
-		if !ok || land < landed {
-			continue
-		}
-		q := *p
-		q.MakeMove(m)
-		c.moves[c.n] = m
-		c.n++
-		if r.movesShown(c, &q, max-1, land) {
-			return true
-		}
-		c.n--
 	}
 	return false
+}
+
+// tryShown is movesShown with m, which changes a square of d, next.
+func (r *Reconstructor) tryShown(c *cand, p *chess.Position, m chess.Move, d chess.Bitboard, max int, landed int64) bool {
+	if all, _ := moveSquares(p, m); all&d == 0 {
+		return false
+	}
+	land, ok := r.lastOn(moveLanding(m))
+	if !ok || land < landed {
+		return false
+	}
+	q := *p
+	q.MakeMove(m)
+	c.moves[c.n] = m
+	c.n++
+	if r.movesShown(c, &q, max-1, land) {
+		return true
+	}
+	c.n--
+	return false
+}
+
+// doubleStep reports whether m is a pawn's double step in p.
+func doubleStep(p *chess.Position, m chess.Move) bool {
+	d := int(m.To()) - int(m.From())
+	return p.PieceAt(m.From()).Type() == chess.Pawn && (d == 16 || d == -16)
 }
 
 // knockShown reports whether the record shows ply i's piece on to before
