@@ -204,11 +204,16 @@ func (p *plyRec) stepTime(d int32, k uint8) int64 {
 
 // cand is one explanation of the board: from hypothesis line (after taking
 // back the last back plies of it) the moves made, and its cost.
+// candMoves is how many plies a candidate holds: a resync's, or a ply
+// read again several plies back with the plies since and up to four
+// more (putBackUnread).
+const candMoves = maxResync + 4
+
 type cand struct {
 	line   int
 	back   int
 	n      int
-	moves  [maxResync + 1]chess.Move
+	moves  [candMoves]chess.Move
 	cost   int
 	missed bool // a capture whose victim was never seen lifted
 	// stale: line indexes r.stale, a history set aside, and back is how

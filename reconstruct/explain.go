@@ -1361,7 +1361,7 @@ func (r *Reconstructor) explainNow(allowBack, allowResync bool) int {
 		} else {
 			ok = r.movedOnFirst(&b)
 		}
-		if ok && b.n <= len(r.cands[best].moves) && r.sameEnd(&b, &r.cands[best]) {
+		if ok && b.n <= maxResync+1 && r.sameEnd(&b, &r.cands[best]) {
 			c := cand{back: 1, n: b.n, cost: r.cands[best].cost, ordered: true}
 			copy(c.moves[:], b.moves[:b.n])
 			r.cands[best] = c
@@ -1389,7 +1389,7 @@ func (r *Reconstructor) explainNow(allowBack, allowResync bool) int {
 		// (Not a reading that leaves a square where a piece stood
 		// unexplained: Rg5-d5 paused on f5, then Ke3 and Rd5-g5, read
 		// Rf5 Ke3 Rg5 with the rook's stand on d5 a touch.)
-		if m, ok := r.decodeOrdered(); ok && m.n >= 2 && m.n <= len(r.cands[best].moves) && m.knocked == 0 && r.sameEnd(&m, &r.cands[best]) {
+		if m, ok := r.decodeOrdered(); ok && m.n >= 2 && m.n <= maxResync+1 && m.knocked == 0 && r.sameEnd(&m, &r.cands[best]) {
 			c := cand{n: m.n, cost: r.cands[best].cost, ordered: true}
 			copy(c.moves[:], m.moves[:m.n])
 			if !r.leavesStood(&c, &rv) {
@@ -1485,7 +1485,7 @@ const maxPutBackPlies = 6
 // after 5. f3; 24. Bd3-c4 knocked onto b5, put back after 24... Qf8:
 // both games went dark). For a pawn, which steps back nowhere, the
 // square is its other step's. Then the plies published after it as they
-// were, and up to three more moves that leave the board shown, landed
+// were, and up to four more moves that leave the board shown, landed
 // in the order they were read. Only alone, when nothing else explains
 // the board (21... b6 22. c5 b5 is as likely), and once two of those
 // moves landed after the piece was put back: a piece knocked as the
@@ -1555,7 +1555,7 @@ func (r *Reconstructor) putBackAt(i int, alt chess.Square) (cand, bool) {
 		c.moves[c.n] = m.move
 		c.n++
 	}
-	if !r.movesShown(&c, &p, 3, -1) {
+	if !r.movesShown(&c, &p, 4, -1) {
 		return cand{}, false
 	}
 	// Two moves landed after the piece was put back, and none of its
