@@ -205,9 +205,10 @@ func (p *plyRec) stepTime(d int32, k uint8) int64 {
 // cand is one explanation of the board: from hypothesis line (after taking
 // back the last back plies of it) the moves made, and its cost.
 // candMoves is how many plies a candidate holds: a resync's, or a ply
-// read again several plies back with the plies since and up to four
-// more (putBackUnread).
-const candMoves = maxResync + 4
+// read again a few plies back with the plies since and the moves after
+// (putBackUnread, which finds no reading longer than this). Ten cost
+// the replay 1-2.5% of its speed for a few more readings.
+const candMoves = maxResync + 1
 
 type cand struct {
 	line   int
