@@ -650,7 +650,7 @@ func (ds *decodeState) landedUnread() bool {
 			continue
 		}
 		B, C := evs[k].Square, evs[bi].Square
-		if C == B || C == A || !chess.KingAttacks(B).Has(C) || ds.lastChangeRaw(k, bi, C) >= 0 || !reaches(pc, ga, rotSquare(C, r.orient), true) {
+		if C == B || C == A || !chess.KingAttacks(B).Has(C) || ds.lastChange(k+1, bi, rotSquare(C, r.orient)) >= 0 || !reaches(pc, ga, rotSquare(C, r.orient), true) {
 			continue
 		}
 		ds.touch[k], ds.touch[a], ds.touch[bi] = true, true, true
@@ -674,39 +674,21 @@ func (ds *decodeState) landedUnread() bool {
 // reaches reports whether piece pc on from could move to to on an empty
 // board (a pawn diagonally only if capture).
 func reaches(pc chess.Piece, from, to chess.Square, capture bool) bool {
-	switch pc.Type() {
-	case chess.Pawn:
-		d := int(to) - int(from)
-		if pc.Color() == chess.Black {
-			d = -d
-		}
-		rank := int(from) / 8
-		if pc.Color() == chess.Black {
-			rank = 7 - rank
-		}
-		return d == 8 || d == 16 && rank == 1 || capture && chess.PawnAttacks(pc.Color(), from).Has(to)
-	case chess.Knight:
-		return chess.KnightAttacks(from).Has(to)
-	case chess.Bishop:
-		return chess.BishopAttacks(from, 0).Has(to)
-	case chess.Rook:
-		return chess.RookAttacks(from, 0).Has(to)
-	case chess.Queen:
-		return chess.QueenAttacks(from, 0).Has(to)
+	if pc.Type() != chess.Pawn {
+		return chess.Attacks(pc.Type(), pc.Color(), from, 0).Has(to)
 	}
-	return chess.KingAttacks(from).Has(to)
+	d, rank := int(to)-int(from), int(from)/8
+	if pc.Color() == chess.Black {
+		d, rank = -d, 7-rank
+	}
+	return d == 8 || d == 16 && rank == 1 || capture && chess.PawnAttacks(pc.Color(), from).Has(to)
 }
 
-// lastChangeRaw is the index of the last change of raw square s among
-// changes lo+1..hi-1, -1 if none.
-func (ds *decodeState) lastChangeRaw(lo, hi int, s chess.Square) int {
-	evs := ds.r.log.evs
-	for j := hi - 1; j > lo; j-- {
-		if evs[j].Square == s {
-			return j
-		}
-	}
-	return -1
+// slidOnLine reports whether a piece of type t moved from from to via
+// and then on to to went on along the line it came by (a bishop, rook
+// or queen): no knock sends a piece so.
+func slidOnLine(t chess.PieceType, from, via, to chess.Square) bool {
+	return (t == chess.Bishop || t == chess.Rook || t == chess.Queen) && chess.Between(from, to).Has(via)
 }
 
 // knockOrMove readies a last search, when nothing else was found, in
@@ -1166,8 +1148,7 @@ func (r *Reconstructor) movedOnFirst(b *catchMatch) bool {
 	// gone on, a sweep late (f8 read lifted 23 ms before c1 filled). No
 	// knock sends a piece on along the line it came by.
 	var replier chess.Bitboard
-	if pt := r.befores[n-1].PieceAt(pm.From()).Type(); r.sensor != trace.Occupancy && (pt == chess.Bishop || pt == chess.Rook || pt == chess.Queen) &&
-		chess.Between(pm.From(), m0.To()).Has(pm.To()) {
+	if r.sensor != trace.Occupancy && slidOnLine(r.befores[n-1].PieceAt(pm.From()).Type(), pm.From(), pm.To(), m0.To()) {
 		after := r.befores[n-1]
 		after.MakeMove(pm)
 		replier = after.ByColor(after.SideToMove())
@@ -1279,8 +1260,7 @@ func (r *Reconstructor) movedOnDirect() (catchMatch, bool) {
 		// A slider gone on along its line: the reply's changes may be read
 		// within the sweep before its landing (Be7-b4 over c5, e2-e3 read
 		// 24-61 ms before b4): kept aside, decoded after it (early).
-		pt := pb.PieceAt(pm.From()).Type()
-		slidOn := r.sensor != trace.Occupancy && (pt == chess.Bishop || pt == chess.Rook || pt == chess.Queen) && chess.Between(pm.From(), m0.To()).Has(pm.To())
+		slidOn := r.sensor != trace.Occupancy && slidOnLine(pb.PieceAt(pm.From()).Type(), pm.From(), pm.To(), m0.To())
 		var early chess.Bitboard // raw squares of changes kept aside
 		nEarly := 0
 		lifted, jy, k, victim := int64(-1), -1, 0, pb.PieceAt(m0.To()) == chess.NoPiece
@@ -3275,13 +3255,10 @@ func (r *Reconstructor) pausedLast(m *catchMatch) {
 	if last.To() != r.liftNow || last.IsCastling() || last.IsPromotion() || p.PieceAt(last.To()) != chess.NoPiece {
 		return
 	}
-	if t := pc.Type(); t != chess.Bishop && t != chess.Rook && t != chess.Queen {
-		return
-	}
 	// The square beyond, on the line from its square: free to go on to.
 	beyond := chess.NoSquare
 	for b := chess.KingAttacks(last.To()); b != 0; b &= b - 1 {
-		if s := b.First(); chess.Between(last.From(), s).Has(last.To()) {
+		if s := b.First(); slidOnLine(pc.Type(), last.From(), last.To(), s) {
 			beyond = s
 		}
 	}

@@ -204,17 +204,11 @@ func (p *plyRec) stepTime(d int32, k uint8) int64 {
 
 // cand is one explanation of the board: from hypothesis line (after taking
 // back the last back plies of it) the moves made, and its cost.
-// candMoves is how many plies a candidate holds: a resync's, or a ply
-// read again a few plies back with the plies since and the moves after
-// (putBackUnread, which finds no reading longer than this). Ten cost
-// the replay 1-2.5% of its speed for a few more readings.
-const candMoves = maxResync + 1
-
 type cand struct {
 	line   int
 	back   int
 	n      int
-	moves  [candMoves]chess.Move
+	moves  [maxResync + 1]chess.Move
 	cost   int
 	missed bool // a capture whose victim was never seen lifted
 	// stale: line indexes r.stale, a history set aside, and back is how

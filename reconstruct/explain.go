@@ -1361,7 +1361,7 @@ func (r *Reconstructor) explainNow(allowBack, allowResync bool) int {
 		} else {
 			ok = r.movedOnFirst(&b)
 		}
-		if ok && b.n <= maxResync+1 && r.sameEnd(&b, &r.cands[best]) {
+		if ok && b.n <= len(r.cands[best].moves) && r.sameEnd(&b, &r.cands[best]) {
 			c := cand{back: 1, n: b.n, cost: r.cands[best].cost, ordered: true}
 			copy(c.moves[:], b.moves[:b.n])
 			r.cands[best] = c
@@ -1389,7 +1389,7 @@ func (r *Reconstructor) explainNow(allowBack, allowResync bool) int {
 		// (Not a reading that leaves a square where a piece stood
 		// unexplained: Rg5-d5 paused on f5, then Ke3 and Rd5-g5, read
 		// Rf5 Ke3 Rg5 with the rook's stand on d5 a touch.)
-		if m, ok := r.decodeOrdered(); ok && m.n >= 2 && m.n <= maxResync+1 && m.knocked == 0 && r.sameEnd(&m, &r.cands[best]) {
+		if m, ok := r.decodeOrdered(); ok && m.n >= 2 && m.n <= len(r.cands[best].moves) && m.knocked == 0 && r.sameEnd(&m, &r.cands[best]) {
 			c := cand{n: m.n, cost: r.cands[best].cost, ordered: true}
 			copy(c.moves[:], m.moves[:m.n])
 			if !r.leavesStood(&c, &rv) {
@@ -1455,9 +1455,10 @@ func (r *Reconstructor) knockRevert(stood, alone bool) (cand, bool) {
 		if pb.From() == x.To() && pb.To() != x.From() && chess.KingAttacks(x.To()).Has(pb.To()) && !x.IsCastling() && !pb.IsCastling() {
 			// (Or alone on colour and piece boards: nothing else
 			// explains the board, the same player having moved again,
-			// and the landing never read before the knock: 24. Bd3-c4 knocked onto b5 by the
-			// replying hand, put back after the reply and read 25.
-			// Bb5-c4, then 25. Nf3 made: nothing more was published.)
+			// and the landing never read before the knock: 24. Bd3-c4
+			// knocked onto b5 by the replying hand, put back after the
+			// reply and read 25. Bb5-c4, then 25. Nf3 made: nothing
+			// more was published.)
 			if r.knockShown(n-3, pb.To(), stood) || alone && r.sensor != trace.Occupancy {
 				if orig, ok := r.stepFrom(&r.befores[n-3], x, pb.To()); ok {
 					if c, ok := r.knockedBack(3, orig, false); ok {
@@ -1564,10 +1565,7 @@ func (r *Reconstructor) putBackAt(i int, alt chess.Square) (cand, bool) {
 	// (The published plies' own times: their squares may have changed
 	// since.)
 	put, _ := r.lastOn(alt)
-	side := before.SideToMove()
 	after := 0
-	q := *before
-	q.MakeMove(orig)
 	for k := 1; k < c.n; k++ {
 		m := c.moves[k]
 		var lift, land int64
@@ -1579,13 +1577,12 @@ func (r *Reconstructor) putBackAt(i int, alt chess.Square) (cand, bool) {
 			lift, ok1 = r.lastOff(m.From())
 			land, ok2 = r.lastOn(moveLanding(m))
 		}
-		if ok1 && ok2 && q.SideToMove() == side && lift < put && put < land {
-			return cand{}, false
+		if ok1 && ok2 && k%2 == 0 && lift < put && put < land {
+			return cand{}, false // (moves[k], k even, is the piece's side's)
 		}
 		if ok2 && put < land {
 			after++
 		}
-		q.MakeMove(m)
 	}
 	return c, after >= 2
 }
