@@ -1500,11 +1500,12 @@ func (r *Reconstructor) putBackUnread(alone bool) (cand, bool) {
 		return cand{}, false
 	}
 	for i := n - 1; i >= n-maxPutBackPlies && i >= 0; i-- {
-		x, before := r.plies[i].move, &r.befores[i]
-		pc := before.PieceAt(x.From())
-		if !plainMove(x) || r.v.occ.Has(x.To()) {
+		x := r.plies[i].move
+		if !plainMove(x) || r.v.occ.Has(x.To()) || r.movedFrom(i, x.To()) {
 			continue
 		}
+		before := &r.befores[i]
+		pc := before.PieceAt(x.From())
 		alts := chess.KingAttacks(x.To()) &^ x.From().Bitboard()
 		if d := int(x.To()) - int(x.From()); pc.Type() == chess.Pawn {
 			switch d {
@@ -1524,8 +1525,8 @@ func (r *Reconstructor) putBackUnread(alone bool) (cand, bool) {
 		}
 		for ; alts != 0; alts &= alts - 1 {
 			alt := alts.First()
-			if r.v.pieceKnown.Has(alt) && !r.v.byPiece[pc].Has(alt) {
-				continue
+			if r.v.pieceKnown.Has(alt) && !r.v.byPiece[pc].Has(alt) || !reaches(pc, x.From(), alt, true) {
+				continue // (before putBackAt's move generation)
 			}
 			if c, ok := r.putBackAt(i, alt); ok {
 				return c, true
@@ -1533,6 +1534,21 @@ func (r *Reconstructor) putBackUnread(alone bool) (cand, bool) {
 		}
 	}
 	return cand{}, false
+}
+
+// movedFrom reports whether the first published ply after ply i to
+// change square s moved a piece from it: ply i's piece moved on, no
+// reading of it elsewhere keeps that ply legal.
+func (r *Reconstructor) movedFrom(i int, s chess.Square) bool {
+	for _, pr := range r.plies[i+1:] {
+		if pr.move.From() == s {
+			return true
+		}
+		if pr.move.To() == s {
+			return false
+		}
+	}
+	return false
 }
 
 // putBackAt is putBackUnread's reading with published ply i's piece put
