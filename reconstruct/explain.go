@@ -1,6 +1,8 @@
 package reconstruct
 
 import (
+	"slices"
+
 	"github.com/boardd/boardd/chess"
 	"github.com/boardd/boardd/trace"
 )
@@ -1446,6 +1448,9 @@ func (r *Reconstructor) knockRevert(stood, alone bool) (cand, bool) {
 	if c, ok := r.putBackUnread(alone); ok {
 		return c, true
 	}
+	if c, ok := r.knockReadAsMove(alone); ok {
+		return c, true
+	}
 	// The put-back read as a move of its own, the knock published as the
 	// move or amended to it (14... e5 knocked to e6 before it was read, 15.
 	// d5, the pawn put back, then 16... c6: not 14... e6 15. d5 16... e5
@@ -1536,6 +1541,105 @@ func (r *Reconstructor) putBackUnread(alone bool) (cand, bool) {
 	return cand{}, false
 }
 
+// knockReadSearch bounds the positions knockReadAsMove tries.
+const knockReadSearch = 20000
+
+// knockReadAsMove is knockRevert's reading of a piece knocked next door
+// where a move of its side goes, read as that side's move, and put back
+// where it stood some moves later: one of the last maxPutBackPlies
+// published plies stepped its piece next door, the board shows it back
+// where it came from and its landing empty, and no ply since changed
+// either square (c4 knocked onto c5 as 7... Bb4 landed, read 8. c5, the
+// queen's 8. Qe2 and 9. Qe3 read 9. Qd2-e3, the pawn put back before
+// 9... Bxe1: the game went dark). The plies from the first that landed
+// after the knock are read again: the fewest moves, none of them the
+// knock, that leave the board shown, each changing a square the board
+// shows changed, in the order their landings were read where a
+// published ply with the same piece and landing tells it. Only alone,
+// on colour and piece boards, which see what was put back.
+func (r *Reconstructor) knockReadAsMove(alone bool) (cand, bool) {
+	n := len(r.plies)
+	if r.sensor == trace.Occupancy || !alone {
+		return cand{}, false
+	}
+	for i := n - 1; i >= n-maxPutBackPlies && i >= 0; i-- {
+		x := r.plies[i].move
+		if !plainMove(x) || !chess.KingAttacks(x.From()).Has(x.To()) || r.v.occ.Has(x.To()) || !r.v.occ.Has(x.From()) {
+			continue
+		}
+		pc := r.befores[i].PieceAt(x.From())
+		if r.v.colourKnown.Has(x.From()) && r.v.white.Has(x.From()) != (pc.Color() == chess.White) || r.v.pieceKnown.Has(x.From()) && !r.v.byPiece[pc].Has(x.From()) {
+			continue
+		}
+		if r.touchedAfter(i, x.From().Bitboard()|x.To().Bitboard()) {
+			continue
+		}
+		lift := r.plies[i].liftT()
+		if lift < 0 {
+			continue
+		}
+		j := i
+		for j > 0 && j > n-len(cand{}.moves) && r.plies[j-1].landT() > lift {
+			j--
+		}
+		// (The knock is a hand's while its move was made, or as it
+		// withdrew.)
+		knocked := false
+		for k := max(j-1, 0); k < n; k++ {
+			t1, t2 := r.plies[k].liftT(), r.plies[k].landT()
+			if k != i && t2 >= 0 && (t2-knockMs <= lift && lift <= t2+knockMs || t1 >= 0 && t1 <= lift && lift <= t2) {
+				knocked = true
+			}
+		}
+		if !knocked {
+			continue
+		}
+		// A landing a published ply of the same piece (and colour) made
+		// tells when;
+		// one where such a ply's piece was seen set down first, or one
+		// read since, is allowed; no other.
+		landAt := func(p *chess.Position, m chess.Move) (int64, bool) {
+			to, pc := moveLanding(m), p.PieceAt(m.From())
+			t, ok := r.lastOn(to)
+			if !ok {
+				t = -1
+			}
+			for k := j; k < n; k++ {
+				pm := r.plies[k].move
+				if k == i || r.befores[k].PieceAt(pm.From()) != pc {
+					continue
+				}
+				if moveLanding(pm) == to && r.plies[k].landT() >= 0 {
+					t, ok = max(t, r.plies[k].landT()), true
+				} else if nbSquares(moveLanding(pm), r.plies[k].step.seen).Has(to) {
+					ok = true
+				}
+			}
+			return t, ok
+		}
+		s := shownSearch{r: r, landAt: landAt, budget: knockReadSearch}
+		for L := n - j - 1; L <= n-j+1 && L <= len(cand{}.moves); L++ {
+			c := cand{back: n - j, cost: r.lines[0].cost, ordered: true}
+			p := r.befores[j]
+			if s.moves(&c, &p, L, -1) && c.n == L && !slices.Contains(c.moves[:c.n], x) {
+				return c, true
+			}
+		}
+	}
+	return cand{}, false
+}
+
+// touchedAfter reports whether a published ply after ply i changed a
+// square of b.
+func (r *Reconstructor) touchedAfter(i int, b chess.Bitboard) bool {
+	for k := i + 1; k < len(r.plies); k++ {
+		if all, _ := moveSquares(&r.befores[k], r.plies[k].move); all&b != 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // movedFrom reports whether the first published ply after ply i to
 // change square s moved a piece from it: ply i's piece moved on, no
 // reading of it elsewhere keeps that ply legal.
@@ -1609,11 +1713,27 @@ func (r *Reconstructor) putBackAt(i int, alt chess.Square) (cand, bool) {
 // sooner than the one before (landed; -1 for none; a recapture lands
 // where the capture did).
 func (r *Reconstructor) movesShown(c *cand, p *chess.Position, max int, landed int64) bool {
+	s := shownSearch{r: r, budget: -1}
+	return s.moves(c, p, max, landed)
+}
+
+// shownSearch is movesShown's search: landAt, when set, tells when a
+// move landed (-1: not known, no order asked of it; ok false: the move
+// is not allowed) instead of the record; budget, when not negative,
+// bounds the positions tried.
+type shownSearch struct {
+	r      *Reconstructor
+	landAt func(p *chess.Position, m chess.Move) (int64, bool)
+	budget int
+}
+
+func (s *shownSearch) moves(c *cand, p *chess.Position, max int, landed int64) bool {
+	r := s.r
 	d := r.v.diff(p) &^ r.excused(p)
 	if d == 0 {
 		return true
 	}
-	if max == 0 || c.n == len(c.moves) {
+	if max == 0 || c.n == len(c.moves) || s.budget == 0 {
 		return false
 	}
 	// (Not r.legal: makeView may use its cache.)
@@ -1627,7 +1747,7 @@ func (r *Reconstructor) movesShown(c *cand, p *chess.Position, max int, landed i
 			if doubleStep(p, m) != (pass == 0) {
 				continue
 			}
-			if r.tryShown(c, p, m, d, max, landed) {
+			if s.try(c, p, m, d, max, landed) {
 				return true
 			}
 		}
@@ -1635,20 +1755,36 @@ func (r *Reconstructor) movesShown(c *cand, p *chess.Position, max int, landed i
 	return false
 }
 
-// tryShown is movesShown with m, which changes a square of d, next.
-func (r *Reconstructor) tryShown(c *cand, p *chess.Position, m chess.Move, d chess.Bitboard, max int, landed int64) bool {
+// try is moves with m, which changes a square of d, next.
+func (s *shownSearch) try(c *cand, p *chess.Position, m chess.Move, d chess.Bitboard, max int, landed int64) bool {
 	if all, _ := moveSquares(p, m); all&d == 0 {
 		return false
 	}
-	land, ok := r.lastOn(moveLanding(m))
-	if !ok || land < landed {
-		return false
+	var land int64
+	if s.landAt != nil {
+		t, ok := s.landAt(p, m)
+		if !ok || t >= 0 && t < landed {
+			return false
+		}
+		land = landed
+		if t > land {
+			land = t
+		}
+	} else {
+		t, ok := s.r.lastOn(moveLanding(m))
+		if !ok || t < landed {
+			return false
+		}
+		land = t
+	}
+	if s.budget > 0 {
+		s.budget--
 	}
 	q := *p
 	q.MakeMove(m)
 	c.moves[c.n] = m
 	c.n++
-	if r.movesShown(c, &q, max-1, land) {
+	if s.moves(c, &q, max-1, land) {
 		return true
 	}
 	c.n--
