@@ -1555,8 +1555,11 @@ const knockReadSearch = 20000
 // after the knock are read again: the fewest moves, none of them the
 // knock, that leave the board shown, each changing a square the board
 // shows changed, in the order their landings were read where a
-// published ply with the same piece and landing tells it. Only alone,
-// on colour and piece boards, which see what was put back.
+// published ply with the same piece and landing tells it, and every
+// other ply published since landing again where it did (not 78. Re5+
+// Kc6 79. Qa8+ Kb6, the rook knocked back onto e6 by 80. Qd5's hand,
+// read as 78. Qa8 Kb6 79. Qd5: the king's c6 was read). Only alone, on
+// colour and piece boards, which see what was put back.
 func (r *Reconstructor) knockReadAsMove(alone bool) (cand, bool) {
 	n := len(r.plies)
 	if r.sensor == trace.Occupancy || !alone {
@@ -1621,12 +1624,41 @@ func (r *Reconstructor) knockReadAsMove(alone bool) (cand, bool) {
 		for L := n - j - 1; L <= n-j+1 && L <= len(cand{}.moves); L++ {
 			c := cand{back: n - j, cost: r.lines[0].cost, ordered: true}
 			p := r.befores[j]
-			if s.moves(&c, &p, L, -1) && c.n == L && !slices.Contains(c.moves[:c.n], x) {
+			if s.moves(&c, &p, L, -1) && c.n == L && !slices.Contains(c.moves[:c.n], x) && r.landingsKept(&c, j, i) {
 				return c, true
 			}
 		}
 	}
 	return cand{}, false
+}
+
+// landingsKept reports whether c, read again from published ply j, has
+// every published ply from j on but ply i land where it was published,
+// the same piece (from elsewhere, if it was read moving twice as once).
+func (r *Reconstructor) landingsKept(c *cand, j, i int) bool {
+	p := r.befores[j]
+	var pcs [len(cand{}.moves)]chess.Piece
+	for q, m := range c.moves[:c.n] {
+		pcs[q] = p.PieceAt(m.From())
+		p.MakeMove(m)
+	}
+	for k := j; k < len(r.plies); k++ {
+		if k == i {
+			continue
+		}
+		pm := r.plies[k].move
+		pc, to, found := r.befores[k].PieceAt(pm.From()), moveLanding(pm), false
+		for q, m := range c.moves[:c.n] {
+			if moveLanding(m) == to && pcs[q] == pc {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
 }
 
 // touchedAfter reports whether a published ply after ply i changed a
