@@ -1381,6 +1381,11 @@ func (r *Reconstructor) explainNow(allowBack, allowResync bool) int {
 			}
 			r.cands = append(r.cands, c)
 			best = len(r.cands) - 1
+		} else if best >= 0 {
+			if c, ok := r.movedOnBeforeReply(&r.cands[best]); ok {
+				r.cands = append(r.cands, c)
+				best = len(r.cands) - 1
+			}
 		}
 	}
 	if best >= 0 && r.changedLast(&r.cands[best]) {
@@ -1630,6 +1635,65 @@ func (r *Reconstructor) knockReadAsMove(alone bool) (cand, bool) {
 		}
 	}
 	return cand{}, false
+}
+
+// movedOnBeforeReply reads b, moves after the last published ply whose
+// second is that ply's piece moved on from where it was published, as
+// that ply amended to where the piece went when it was read set down
+// there before the reply landed: the piece, set down and let go, moved on
+// while the reply was under way (2... Qe6, its hand taking c4's pawn off,
+// 3. f2 lifted, the queen moved on to c4 before f3 landed: not 3. f3
+// Qxc4, whose queen would have landed before the move it answers, but
+// 2... Qxc4 3. f3; read Qe6 and f3 with the queen's capture misplaced
+// pieces, the game went dark when the queen was taken on c3). Without a
+// clock (no press completes the move) on colour and piece boards, which
+// see the piece set down.
+func (r *Reconstructor) movedOnBeforeReply(b *cand) (cand, bool) {
+	n := len(r.plies)
+	if r.clock || r.sensor == trace.Occupancy || r.state != statePlay || n == 0 || b.back != 0 || b.n < 2 || b.line != 0 || b.stale {
+		return cand{}, false
+	}
+	x, on := r.plies[n-1].move, b.moves[1]
+	if !plainMove(x) || !plainMove(on) || on.From() != x.To() || on.To() == x.From() {
+		return cand{}, false
+	}
+	// The piece left where it was published and landed on, both before
+	// the reply landed; not next door, where a replying hand knocks
+	// pieces (even on along their line: Bc4 knocked onto b5).
+	left, ok0 := r.lastOff(x.To())
+	landOn, ok1 := r.lastOn(on.To())
+	reply, ok2 := r.lastOn(moveLanding(b.moves[0]))
+	if !ok0 || !ok1 || !ok2 || landOn >= reply || left >= reply || landOn < left || chess.KingAttacks(x.To()).Has(on.To()) {
+		return cand{}, false
+	}
+	m, ok := r.stepFrom(&r.befores[n-1], x, on.To())
+	if !ok {
+		return cand{}, false
+	}
+	// (What amending a published ply costs: less than the sequence whose
+	// piece landed before the move it answers, or squares misplaced.)
+	c := cand{back: 1, cost: r.lines[0].cost + backCost(r.clock), ordered: true}
+	p := r.befores[n-1]
+	for k, mv := range b.moves[:b.n] {
+		if k == 0 {
+			c.moves[c.n] = m
+			c.n++
+			p.MakeMove(m)
+		}
+		if k == 1 {
+			continue
+		}
+		if !r.legal(&p).Contains(mv) {
+			return cand{}, false
+		}
+		p.MakeMove(mv)
+		c.moves[c.n] = mv
+		c.n++
+	}
+	if r.v.diff(&p)&^r.excused(&p) != 0 {
+		return cand{}, false
+	}
+	return c, true
 }
 
 // landingsKept reports whether c, read again from published ply j, has
