@@ -1381,11 +1381,9 @@ func (r *Reconstructor) explainNow(allowBack, allowResync bool) int {
 			}
 			r.cands = append(r.cands, c)
 			best = len(r.cands) - 1
-		} else if best >= 0 {
-			if c, ok := r.movedOnBeforeReply(&r.cands[best]); ok {
-				r.cands = append(r.cands, c)
-				best = len(r.cands) - 1
-			}
+		} else if c, ok := r.movedOnBeforeReply(best); ok {
+			r.cands = append(r.cands, c)
+			best = len(r.cands) - 1
 		}
 	}
 	if best >= 0 && r.changedLast(&r.cands[best]) {
@@ -1637,74 +1635,111 @@ func (r *Reconstructor) knockReadAsMove(alone bool) (cand, bool) {
 	return cand{}, false
 }
 
-// movedOnBeforeReply reads b, moves after the last published ply whose
-// second is that ply's piece moved on from where it was published, as
-// that ply amended to where the piece went when it was read set down
-// there before the reply landed: the piece, set down and let go, moved on
-// while the reply was under way (2... Qe6, its hand taking c4's pawn off,
-// 3. f2 lifted, the queen moved on to c4 before f3 landed: not 3. f3
-// Qxc4, whose queen would have landed before the move it answers, but
-// 2... Qxc4 3. f3; read Qe6 and f3 with the queen's capture misplaced
-// pieces, the game went dark when the queen was taken on c3). Without a
-// clock (no press completes the move) on colour and piece boards, which
-// see the piece set down.
-func (r *Reconstructor) movedOnBeforeReply(b *cand) (cand, bool) {
+// movedOnBeforeReply reads the last published ply's piece, gone from
+// where it was published and read set down two or more squares away
+// before the reply landed, as that ply amended to where it went: the
+// piece, set down and let go, moved on while the reply was under way.
+// With best, moves after that ply whose second is its piece moved on
+// (2... Qe6, its hand taking c4's pawn off, 3. f2 lifted, the queen
+// moved on to c4 before f3 landed: not 3. f3 Qxc4, whose queen would
+// have landed before the move it answers, but 2... Qxc4 3. f3; read Qe6
+// and f3 with the queen's capture misplaced pieces, the game went dark
+// when the queen was taken on c3); alone (best < 0), where no move
+// takes the piece on (2. Ng1-h3, then on to f3 as 2... e6 was made:
+// nothing more was published), up to two moves after it, landed later,
+// that leave the board shown. Not next door, where a replying hand
+// knocks pieces (even on along their line: Bc4 knocked onto b5). Without
+// a clock (no press completes the move) on colour and piece boards,
+// which see the piece set down.
+func (r *Reconstructor) movedOnBeforeReply(best int) (cand, bool) {
 	n := len(r.plies)
-	if r.clock || r.sensor == trace.Occupancy || r.state != statePlay || n == 0 || b.back != 0 || b.n < 2 || b.line != 0 || b.stale {
+	if r.clock || r.sensor == trace.Occupancy || r.state != statePlay || n == 0 {
 		return cand{}, false
 	}
-	x, on := r.plies[n-1].move, b.moves[1]
-	if !plainMove(x) || !plainMove(on) || on.From() != x.To() || on.To() == x.From() {
+	x := r.plies[n-1].move
+	left, ok := r.lastOff(x.To())
+	if !plainMove(x) || r.v.occ.Has(x.To()) || !ok {
 		return cand{}, false
 	}
-	// The piece left where it was published and landed on, both before
-	// the reply landed; not next door, where a replying hand knocks
-	// pieces (even on along their line: Bc4 knocked onto b5).
-	left, ok0 := r.lastOff(x.To())
-	landOn, ok1 := r.lastOn(on.To())
-	reply, ok2 := r.lastOn(moveLanding(b.moves[0]))
-	if !ok0 || !ok1 || !ok2 || landOn >= reply || left >= reply || landOn < left || chess.KingAttacks(x.To()).Has(on.To()) {
-		return cand{}, false
-	}
-	m, ok := r.stepFrom(&r.befores[n-1], x, on.To())
-	if !ok {
-		return cand{}, false
-	}
-	// (What amending a published ply costs: less than the sequence whose
+	// (What amending a published ply costs: less than a sequence whose
 	// piece landed before the move it answers, or squares misplaced.)
 	c := cand{back: 1, cost: r.lines[0].cost + backCost(r.clock), ordered: true}
-	p := r.befores[n-1]
-	for k, mv := range b.moves[:b.n] {
-		if k == 0 {
-			c.moves[c.n] = m
-			c.n++
-			p.MakeMove(m)
-		}
-		if k == 1 {
-			continue
-		}
-		if !r.legal(&p).Contains(mv) {
+	if best >= 0 {
+		b := &r.cands[best]
+		if b.back != 0 || b.n < 2 || b.line != 0 || b.stale {
 			return cand{}, false
 		}
-		p.MakeMove(mv)
-		c.moves[c.n] = mv
-		c.n++
+		on := b.moves[1]
+		if !plainMove(on) || on.From() != x.To() || on.To() == x.From() || chess.KingAttacks(x.To()).Has(on.To()) {
+			return cand{}, false
+		}
+		landOn, ok1 := r.lastOn(on.To())
+		reply, ok2 := r.firstOn(moveLanding(b.moves[0])) // (not a knock's put-back there)
+		if !ok1 || !ok2 || landOn >= reply || left >= reply || landOn < left {
+			return cand{}, false
+		}
+		m, ok := r.stepFrom(&r.befores[n-1], x, on.To())
+		if !ok {
+			return cand{}, false
+		}
+		p := r.befores[n-1]
+		for k, mv := range b.moves[:b.n] {
+			if k == 0 {
+				c.moves[c.n] = m
+				c.n++
+				p.MakeMove(m)
+			}
+			if k == 1 {
+				continue
+			}
+			if !r.legal(&p).Contains(mv) {
+				return cand{}, false
+			}
+			p.MakeMove(mv)
+			c.moves[c.n] = mv
+			c.n++
+		}
+		return c, r.v.diff(&p)&^r.excused(&p) == 0
 	}
-	if r.v.diff(&p)&^r.excused(&p) != 0 {
-		return cand{}, false
+	before := &r.befores[n-1]
+	for _, m := range r.legal(before).Moves() {
+		if m.From() != x.From() || m == x || !plainMove(m) || !r.v.occ.Has(m.To()) || chess.KingAttacks(x.To()).Has(m.To()) {
+			continue
+		}
+		landOn, ok := r.lastOn(m.To())
+		if !ok || landOn < left {
+			continue
+		}
+		p := *before
+		p.MakeMove(m)
+		c.moves[0], c.n = m, 1
+		if r.movesShown(&c, &p, 2, landOn) && c.n >= 2 {
+			return c, true
+		}
 	}
-	return c, true
+	return cand{}, false
 }
 
 // landingsKept reports whether c, read again from published ply j, has
 // every published ply from j on but ply i land where it was published,
-// the same piece (from elsewhere, if it was read moving twice as once).
+// the same piece: the same move, or one from a landing that no published
+// ply made (Qd2-e3 read again as Qd2-e2 and Qe2-e3: the queen's stand
+// on e2 a move; not Bd3 and Bxc4 read again as Bxc4 and Bd3).
 func (r *Reconstructor) landingsKept(c *cand, j, i int) bool {
 	p := r.befores[j]
 	var pcs [len(cand{}.moves)]chess.Piece
 	for q, m := range c.moves[:c.n] {
 		pcs[q] = p.PieceAt(m.From())
 		p.MakeMove(m)
+	}
+	published := func(q int) bool {
+		for k := j; k < len(r.plies); k++ {
+			pm := r.plies[k].move
+			if k != i && moveLanding(pm) == moveLanding(c.moves[q]) && r.befores[k].PieceAt(pm.From()) == pcs[q] {
+				return true
+			}
+		}
+		return false
 	}
 	for k := j; k < len(r.plies); k++ {
 		if k == i {
@@ -1713,10 +1748,19 @@ func (r *Reconstructor) landingsKept(c *cand, j, i int) bool {
 		pm := r.plies[k].move
 		pc, to, found := r.befores[k].PieceAt(pm.From()), moveLanding(pm), false
 		for q, m := range c.moves[:c.n] {
-			if moveLanding(m) == to && pcs[q] == pc {
+			if moveLanding(m) != to || pcs[q] != pc {
+				continue
+			}
+			if m == pm {
 				found = true
 				break
 			}
+			for q2 := range q {
+				if moveLanding(c.moves[q2]) == m.From() && pcs[q2] == pc && !published(q2) {
+					found = true
+				}
+			}
+			break
 		}
 		if !found {
 			return false
