@@ -1601,14 +1601,16 @@ func (r *Reconstructor) knockReadAsMove(alone bool) (cand, bool) {
 			continue
 		}
 		// A landing a published ply of the same piece (and colour) made
-		// tells when;
-		// one where such a ply's piece was seen set down first, or one
-		// read since, is allowed; no other.
+		// tells when; one where such a ply's piece was seen set down
+		// first, one read since, or one the board shows changed since
+		// ply j (2... d3 after 2. Qd1-e2 knocked, its landing read before
+		// the last publication) is allowed; no other.
+		changed := r.v.diff(&r.befores[j])
 		landAt := func(p *chess.Position, m chess.Move) (int64, bool) {
 			to, pc := moveLanding(m), p.PieceAt(m.From())
 			t, ok := r.lastOn(to)
 			if !ok {
-				t = -1
+				t, ok = -1, changed.Has(to)
 			}
 			for k := j; k < n; k++ {
 				pm := r.plies[k].move
@@ -1623,12 +1625,18 @@ func (r *Reconstructor) knockReadAsMove(alone bool) (cand, bool) {
 			}
 			return t, ok
 		}
+		// (Then with the squares alerted out of place since the knock
+		// read as the moves' too: 2... d3 after 2. Qd1-e2 knocked, a
+		// pawn moved out of turn.)
 		s := shownSearch{r: r, landAt: landAt, budget: knockReadSearch}
-		for L := n - j - 1; L <= n-j+1 && L <= len(cand{}.moves); L++ {
-			c := cand{back: n - j, cost: r.lines[0].cost, ordered: true}
-			p := r.befores[j]
-			if s.moves(&c, &p, L, -1) && c.n == L && !slices.Contains(c.moves[:c.n], x) && r.landingsKept(&c, j, i) {
-				return c, true
+		for pass := 0; pass < 2 && (pass == 0 || r.overlay != 0); pass++ {
+			s.plain = pass == 1
+			for L := n - j - 1; L <= n-j+3 && L <= len(cand{}.moves); L++ {
+				c := cand{back: n - j, cost: r.lines[0].cost, ordered: true}
+				p := r.befores[j]
+				if s.moves(&c, &p, L, -1) && c.n == L && !slices.Contains(c.moves[:c.n], x) && r.landingsKept(&c, j, i) {
+					return c, true
+				}
 			}
 		}
 	}
@@ -1865,11 +1873,17 @@ type shownSearch struct {
 	r      *Reconstructor
 	landAt func(p *chess.Position, m chess.Move) (int64, bool)
 	budget int
+	// plain: the squares the arbiter was told are out of place are not
+	// excused (the moves read again may be what put them there).
+	plain bool
 }
 
 func (s *shownSearch) moves(c *cand, p *chess.Position, max int, landed int64) bool {
 	r := s.r
-	d := r.v.diff(p) &^ r.excused(p)
+	d := r.v.diff(p)
+	if !s.plain {
+		d &^= r.excused(p)
+	}
 	if d == 0 {
 		return true
 	}
