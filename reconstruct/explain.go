@@ -1602,15 +1602,16 @@ func (r *Reconstructor) knockReadAsMove(alone bool) (cand, bool) {
 		}
 		// A landing a published ply of the same piece (and colour) made
 		// tells when; one where such a ply's piece was seen set down
-		// first, one read since, or one the board shows changed since
-		// ply j (2... d3 after 2. Qd1-e2 knocked, its landing read before
-		// the last publication) is allowed; no other.
-		changed := r.v.diff(&r.befores[j])
+		// first, one read since, or one alerted out of place that the
+		// board shows changed since ply j (2. d3 after 2. Qd1-e2 knocked:
+		// a pawn moved out of turn) is allowed; no other (any square
+		// changed since: 36 more false alerts in the stress grid).
+		alerted := r.v.diff(&r.befores[j]) & r.overlay
 		landAt := func(p *chess.Position, m chess.Move) (int64, bool) {
 			to, pc := moveLanding(m), p.PieceAt(m.From())
 			t, ok := r.lastOn(to)
 			if !ok {
-				t, ok = -1, changed.Has(to)
+				t, ok = -1, alerted.Has(to)
 			}
 			for k := j; k < n; k++ {
 				pm := r.plies[k].move
