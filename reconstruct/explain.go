@@ -1568,7 +1568,8 @@ func (r *Reconstructor) knockReadAsMove(alone bool) (cand, bool) {
 	if r.sensor == trace.Occupancy || !alone {
 		return cand{}, false
 	}
-	for i := n - 1; i >= n-maxPutBackPlies && i >= 0; i-- {
+	budget := knockReadSearch // (all the plies' searches together)
+	for i := n - 1; i >= n-maxPutBackPlies && i >= 0 && budget > 0; i-- {
 		x := r.plies[i].move
 		if !plainMove(x) || !chess.KingAttacks(x.From()).Has(x.To()) || r.v.occ.Has(x.To()) || !r.v.occ.Has(x.From()) {
 			continue
@@ -1629,7 +1630,7 @@ func (r *Reconstructor) knockReadAsMove(alone bool) (cand, bool) {
 		// (Then with the squares alerted out of place since the knock
 		// read as the moves' too: 2... d3 after 2. Qd1-e2 knocked, a
 		// pawn moved out of turn.)
-		s := shownSearch{r: r, landAt: landAt, budget: knockReadSearch}
+		s := shownSearch{r: r, landAt: landAt, budget: budget}
 		for pass := 0; pass < 2 && (pass == 0 || r.overlay != 0); pass++ {
 			s.plain = pass == 1
 			for L := n - j - 1; L <= n-j+3 && L <= len(cand{}.moves); L++ {
@@ -1640,6 +1641,7 @@ func (r *Reconstructor) knockReadAsMove(alone bool) (cand, bool) {
 				}
 			}
 		}
+		budget = s.budget
 	}
 	return cand{}, false
 }
