@@ -1676,41 +1676,14 @@ func (r *Reconstructor) movedOnBeforeReply(best int) (cand, bool) {
 	// piece landed before the move it answers, or squares misplaced.)
 	c := cand{back: 1, cost: r.lines[0].cost + backCost(r.clock), ordered: true}
 	if best >= 0 {
-		b := &r.cands[best]
-		if b.back != 0 || b.n < 2 || b.line != 0 || b.stale {
+		if c, ok := r.movedOnRead(&r.cands[best], c, x, left); ok {
+			return c, true
+		}
+		if r.cands[best].cost <= c.cost {
 			return cand{}, false
 		}
-		on := b.moves[1]
-		if !plainMove(on) || on.From() != x.To() || on.To() == x.From() || chess.KingAttacks(x.To()).Has(on.To()) {
-			return cand{}, false
-		}
-		landOn, ok1 := r.lastOn(on.To())
-		reply, ok2 := r.firstOn(moveLanding(b.moves[0])) // (not a knock's put-back there)
-		if !ok1 || !ok2 || landOn >= reply || left >= reply || landOn < left {
-			return cand{}, false
-		}
-		m, ok := r.stepFrom(&r.befores[n-1], x, on.To())
-		if !ok {
-			return cand{}, false
-		}
-		p := r.befores[n-1]
-		for k, mv := range b.moves[:b.n] {
-			if k == 0 {
-				c.moves[c.n] = m
-				c.n++
-				p.MakeMove(m)
-			}
-			if k == 1 {
-				continue
-			}
-			if !r.legal(&p).Contains(mv) {
-				return cand{}, false
-			}
-			p.MakeMove(mv)
-			c.moves[c.n] = mv
-			c.n++
-		}
-		return c, r.v.diff(&p)&^r.excused(&p) == 0
+		// (Or as alone, against moves that cost more: 13... Qd8-c8 on to
+		// e7 as 14. Rg1 was made, read Rf1 Qc5 Rg1 Qe7.)
 	}
 	before := &r.befores[n-1]
 	for _, m := range r.legal(before).Moves() {
@@ -1724,11 +1697,58 @@ func (r *Reconstructor) movedOnBeforeReply(best int) (cand, bool) {
 		p := *before
 		p.MakeMove(m)
 		c.moves[0], c.n = m, 1
-		if r.movesShown(&c, &p, 2, landOn) && c.n >= 2 {
+		if !r.movesShown(&c, &p, 2, landOn) || c.n < 2 {
+			continue
+		}
+		// (The reply first landed after it, not a knock's put-back there;
+		// or it took the piece.)
+		if to := moveLanding(c.moves[1]); to == m.To() {
+			return c, true
+		} else if reply, ok := r.firstOn(to); ok && reply > landOn {
 			return c, true
 		}
 	}
 	return cand{}, false
+}
+
+// movedOnRead is movedOnBeforeReply's reading of b, moves after the last
+// published ply x whose second is x's piece moved on, as c.
+func (r *Reconstructor) movedOnRead(b *cand, c cand, x chess.Move, left int64) (cand, bool) {
+	n := len(r.plies)
+	if b.back != 0 || b.n < 2 || b.line != 0 || b.stale {
+		return cand{}, false
+	}
+	on := b.moves[1]
+	if !plainMove(on) || on.From() != x.To() || on.To() == x.From() || chess.KingAttacks(x.To()).Has(on.To()) {
+		return cand{}, false
+	}
+	landOn, ok1 := r.lastOn(on.To())
+	reply, ok2 := r.firstOn(moveLanding(b.moves[0])) // (not a knock's put-back there)
+	if !ok1 || !ok2 || landOn >= reply || left >= reply || landOn < left {
+		return cand{}, false
+	}
+	m, ok := r.stepFrom(&r.befores[n-1], x, on.To())
+	if !ok {
+		return cand{}, false
+	}
+	p := r.befores[n-1]
+	for k, mv := range b.moves[:b.n] {
+		if k == 0 {
+			c.moves[c.n] = m
+			c.n++
+			p.MakeMove(m)
+		}
+		if k == 1 {
+			continue
+		}
+		if !r.legal(&p).Contains(mv) {
+			return cand{}, false
+		}
+		p.MakeMove(mv)
+		c.moves[c.n] = mv
+		c.n++
+	}
+	return c, r.v.diff(&p)&^r.excused(&p) == 0
 }
 
 // landingsKept reports whether c, read again from published ply j, has
