@@ -1731,24 +1731,27 @@ func (r *Reconstructor) movedOnRead(b *cand, c cand, x chess.Move, left int64) (
 	if !ok {
 		return cand{}, false
 	}
+	// m, then b's moves but the piece's moving on.
 	p := r.befores[n-1]
+	p.MakeMove(m)
+	c.moves[0], c.n = m, 1
 	for k, mv := range b.moves[:b.n] {
-		if k == 0 {
-			c.moves[c.n] = m
-			c.n++
-			p.MakeMove(m)
-		}
-		if k == 1 {
-			continue
-		}
-		if !r.legal(&p).Contains(mv) {
+		if k != 1 && !r.playOn(&c, &p, mv) {
 			return cand{}, false
 		}
-		p.MakeMove(mv)
-		c.moves[c.n] = mv
-		c.n++
 	}
 	return c, r.v.diff(&p)&^r.excused(&p) == 0
+}
+
+// playOn makes m in p and adds it to c, if it is legal there.
+func (r *Reconstructor) playOn(c *cand, p *chess.Position, m chess.Move) bool {
+	if !r.legal(p).Contains(m) {
+		return false
+	}
+	p.MakeMove(m)
+	c.moves[c.n] = m
+	c.n++
+	return true
 }
 
 // landingsKept reports whether c, read again from published ply j, has
@@ -1840,12 +1843,9 @@ func (r *Reconstructor) putBackAt(i int, alt chess.Square) (cand, bool) {
 	c := cand{back: n - i, cost: r.lines[0].cost, ordered: true}
 	c.moves[0], c.n = orig, 1
 	for _, m := range r.plies[i+1:] {
-		if !r.legal(&p).Contains(m.move) {
+		if !r.playOn(&c, &p, m.move) {
 			return cand{}, false
 		}
-		p.MakeMove(m.move)
-		c.moves[c.n] = m.move
-		c.n++
 	}
 	if !r.movesShown(&c, &p, 4, -1) {
 		return cand{}, false
