@@ -42,6 +42,9 @@ type catchMatch struct {
 	// by the hand of moves[knockAt].
 	knocked chess.Bitboard
 	knockAt int
+	// putBack: the piece knocked off was put back (the ordered decoder's
+	// readings).
+	putBack bool
 }
 
 // structural is what a catch-up taking back back plies and making n

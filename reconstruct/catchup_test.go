@@ -382,3 +382,30 @@ func TestRookFirstCastlingCaughtUp(t *testing.T) {
 11331 on d2 B`).wait(3000)
 	h.expect(start, "e4 d5 exd5 Qxd5 Nc3 Qa5 d4 Nf6 Nf3 Bf5 Bc4 e6 O-O c6 Bd2", "castling-rook-first@13")
 }
+
+// TestTwoKnocksReadAsPliesPutBack: without a clock on an occupancy
+// board, 1... g6's hand knocks the h7 pawn onto h6 131 ms after the pawn
+// landed, and 2. d4's hand knocks the e4 pawn onto e5; both are put back
+// 1.1-1.4 s later. The still board before the put-backs reads, from
+// changes whose order the searches no longer have, as 1... g6 2. e5 h6
+// 3. d4, and the commit timer publishes that. The pieces put back show
+// the board that 1... g6 2. d4 reaches, and the ordered decoder, over
+// the changes of that decision and those since, reads exactly that (the
+// knocks and their put-backs no move's): the two plies too many are
+// taken back before the alert timer, with no alert (a game of seed 1 of
+// the stress grid, x1, 5% knocks, ended with 24 of its 139 plies
+// published, wrong from the third).
+func TestTwoKnocksReadAsPliesPutBack(t *testing.T) {
+	h := newHands(t, trace.Occupancy, chess.NewPosition())
+	h.at(81826, trace.Off, "e2", chess.NoPiece).at(82109, trace.On, "e4", chess.WhitePawn)
+	h.at(118003, trace.Off, "g7", chess.NoPiece).at(118362, trace.On, "g6", chess.BlackPawn)
+	h.at(118493, trace.Off, "h7", chess.NoPiece).at(118592, trace.On, "h6", chess.BlackPawn) // knocked
+	h.at(119006, trace.Off, "d2", chess.NoPiece).at(119269, trace.On, "d4", chess.WhitePawn)
+	h.at(119369, trace.Off, "e4", chess.NoPiece).at(119480, trace.On, "e5", chess.WhitePawn) // knocked
+	h.at(120542, trace.Off, "h6", chess.NoPiece).at(120893, trace.On, "h7", chess.BlackPawn) // put back
+	h.at(120893, trace.Off, "e5", chess.NoPiece).at(120893, trace.On, "e4", chess.WhitePawn) // put back
+	h.at(131154, trace.Off, "f8", chess.NoPiece).at(131553, trace.On, "g7", chess.BlackBishop)
+	h.at(133105, trace.Off, "b1", chess.NoPiece).at(133367, trace.On, "c3", chess.WhiteKnight)
+	h.wait(5000)
+	h.expect(nil, "e4 g6 d4 Bg7 Nc3", "")
+}

@@ -235,6 +235,9 @@ type decodeState struct {
 	n      int
 	found  bool
 	end    chess.Position
+	// leftOff: the sequence found leaves the piece knocked off off the
+	// board (else it was put back).
+	leftOff bool
 	// want, when set, is the only sequence tried (replays).
 	want []chess.Move
 	// prefix: the search ends when want is taken (takenThrough).
@@ -414,7 +417,7 @@ func (r *Reconstructor) decodeFrom(start *chess.Position, ready int64, want []ch
 	}
 	m := ds.match()
 	if ds.knockAt >= 0 {
-		m.knocked, m.knockAt = ds.knockSq.Bitboard(), ds.knockAt
+		m.knocked, m.knockAt, m.putBack = ds.knockSq.Bitboard(), ds.knockAt, !ds.leftOff
 	} else if ds.leftAt >= 0 && ds.leftUsed {
 		// (Left knocked onto the next square: named as of the move
 		// decoded last before the knock.)
@@ -1043,7 +1046,7 @@ func samePlacement(a, b *chess.Position) bool {
 func (r *Reconstructor) decodeBack() (catchMatch, bool) {
 	l := &r.log
 	n := len(r.plies)
-	if r.clock || !l.ok || !l.prevOK || l.nPrev >= n || len(l.prev)+len(l.evs) > maxLogEvents || r.befores[l.nPrev].Key() != l.prevKey {
+	if !r.backReady() {
 		return catchMatch{}, false
 	}
 	// The board stood still showing what the decision published three
@@ -1053,9 +1056,8 @@ func (r *Reconstructor) decodeBack() (catchMatch, bool) {
 	if stood && !r.lastLandingLeft(l.evs) {
 		return catchMatch{}, false // (nothing moved on: not worth decoding)
 	}
-	r.backBuf = append(append(r.backBuf[:0], l.prev...), l.evs...)
-	m, ok := r.orderedOver(&r.befores[l.nPrev], r.backBuf, &l.prevStart)
-	if !ok || l.nPrev+m.n < n || m.knocked != 0 {
+	m, ok := r.orderedBack()
+	if !ok || l.nPrev+m.n < n || m.knocked != 0 && !m.putBack {
 		return catchMatch{}, false
 	}
 	m.back = n - l.nPrev
@@ -1063,6 +1065,51 @@ func (r *Reconstructor) decodeBack() (catchMatch, bool) {
 	if stood && !r.movedOnFirst(&m) {
 		return catchMatch{}, false
 	}
+	return m, true
+}
+
+// backReady reports whether the last decision's changes are kept, without
+// a clock, from the position it started at (decodeBack, decodeFewer).
+func (r *Reconstructor) backReady() bool {
+	l := &r.log
+	return !r.clock && l.ok && l.prevOK && l.nPrev < len(r.plies) && len(l.prev)+len(l.evs) <= maxLogEvents && r.befores[l.nPrev].Key() == l.prevKey
+}
+
+// orderedBack is the ordered decoder from the position the last decision
+// started at, over its changes and the log's.
+func (r *Reconstructor) orderedBack() (catchMatch, bool) {
+	l := &r.log
+	r.backBuf = append(append(r.backBuf[:0], l.prev...), l.evs...)
+	return r.orderedOver(&r.befores[l.nPrev], r.backBuf, &l.prevStart)
+}
+
+// decodeFewer is the ordered decoder from the position the decision
+// before the last one left, over that decision's changes and the log's,
+// where it reads fewer plies than the last decision published: that
+// decision read, from changes whose order it had lost, plies that pieces
+// knocked onto the next square looked like (g6, its hand knocking h7
+// onto h6, and d4, e4 knocked onto e5, published as g6 e5 h6 d4), and
+// the pieces put back show the board the fewer plies reach. Taken only
+// where the published game is not the board and the sequence is, every
+// square as the sensors tell and none excused, with no piece left
+// knocked off.
+func (r *Reconstructor) decodeFewer() (catchMatch, bool) {
+	l := &r.log
+	n := len(r.plies)
+	if !r.backReady() {
+		return catchMatch{}, false
+	}
+	var v view
+	r.raw.makeView(r.orient, &v)
+	if v.diff(&r.lines[0].pos) == 0 {
+		return catchMatch{}, false
+	}
+	m, ok := r.orderedBack()
+	if !ok || l.nPrev+m.n >= n || m.knocked != 0 && !m.putBack || v.diff(&m.pos) != 0 {
+		return catchMatch{}, false
+	}
+	m.back = n - l.nPrev
+	r.keepSameLead(&m)
 	return m, true
 }
 
@@ -1765,7 +1812,7 @@ func (ds *decodeState) search(i int, p chess.Position, pb physBoard, prevT int64
 		// board still for the alert timer: the moves are made, and the
 		// piece is out of place (Nf3, its hand knocking the h2 pawn off
 		// the board, the moves fast before it: nothing was published).
-		ds.found, ds.end = true, p
+		ds.found, ds.end, ds.leftOff = true, p, true
 		return
 	}
 	for _, k := range knocks[:nk] {
@@ -3065,6 +3112,9 @@ func (r *Reconstructor) decode(t int64, minN int, out []Output) (_ []Output, ok 
 			return r.adoptBack(&b, t, out), true
 		}
 		if !bok {
+			if b, bok = r.decodeFewer(); bok {
+				return r.adoptBack(&b, t, out), true
+			}
 			if b, bok = r.movedOnDirect(); bok {
 				return r.adoptBack(&b, t, out), true
 			}
