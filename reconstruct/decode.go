@@ -1119,7 +1119,8 @@ const backTwoChanges = 12
 
 // decodeBack2 is decodeBack from before the decision before the last,
 // over its changes, the last decision's and the log's, on a colour or
-// piece board whose game nothing reaches any more: a decision two back
+// piece board whose game nothing reaches any more, or an occupancy board
+// with an alert standing (inTrouble): a decision two back
 // may have published a ply wrong that the next one built on (76...
 // Qf4-f2, 77. Re3-e2, 77... Qf2-f3 read as 76... Qf3 with the rook
 // knocked, then 78. Rc3: nothing was published for 73 plies). The
@@ -1131,7 +1132,7 @@ func (r *Reconstructor) decodeBack2() (catchMatch, bool) {
 	// (Only once the board has gone on a few plies with nothing
 	// published: decode fails on most changes in the middle of a move,
 	// and reading three decisions' changes each time cost the replay 8%.)
-	if len(l.evs) < backTwoChanges || r.clock || r.sensor == trace.Occupancy || !l.ok || !l.prevOK || !l.prev2OK || l.nPrev2 >= l.nPrev || l.nPrev > n ||
+	if len(l.evs) < backTwoChanges || r.clock || r.sensor == trace.Occupancy && !r.inTrouble() || !l.ok || !l.prevOK || !l.prev2OK || l.nPrev2 >= l.nPrev || l.nPrev > n ||
 		len(l.prev2)+len(l.prev)+len(l.evs) > maxLogEvents || r.befores[l.nPrev2].Key() != l.prev2Key {
 		return catchMatch{}, false
 	}
@@ -1154,6 +1155,12 @@ func (r *Reconstructor) decodeBack2() (catchMatch, bool) {
 		}
 	}
 	return m, true
+}
+
+// inTrouble reports whether an alert stands: pieces out of place, or an
+// illegal move.
+func (r *Reconstructor) inTrouble() bool {
+	return r.overlay&^r.silent != 0 || r.state == stateIrregular
 }
 
 // firstOnIn is the index of the first change among evs that fills game
@@ -3108,7 +3115,7 @@ func (r *Reconstructor) decode(t int64, minN int, out []Output) (_ []Output, ok 
 		// (On colour and piece boards also as many plies, one amended:
 		// Qc7-f4 slid over d6, read there as c7 emptied, Qd6 published.)
 		b, bok := r.decodeBack()
-		if bok && (b.n-b.back >= minN || r.sensor != trace.Occupancy && b.n >= b.back && r.moverOnly() || r.movedOnFirst(&b)) {
+		if bok && (b.n-b.back >= minN || r.sensor != trace.Occupancy && b.n >= b.back && r.moverOnly() || r.movedOnFirst(&b) || r.backOnAlert(&b)) {
 			return r.adoptBack(&b, t, out), true
 		}
 		if !bok {
@@ -3139,6 +3146,24 @@ func (r *Reconstructor) decode(t int64, minN int, out []Output) (_ []Output, ok 
 		return out, false
 	}
 	return r.adoptDecoded(&m, t, out), true
+}
+
+// backOnAlert reports, on an occupancy board at the alert timer, whether
+// b, decodeBack's sequence, makes two plies or more beyond those it takes
+// back and ends exactly where the board is, none of its squares excused:
+// the alternative is pieces out of place, and a reading of every change
+// in order, the last decision's too, is likelier than that (10... dxc6
+// 11. Qe1 Nd7, a pawn knocked onto b6 and put back among them, read from
+// the still board as Nxe4 Qe1, the knight's capture unseen; 12. d3 and
+// 12... O-O then alerted as White moving twice). A single piece knocked
+// onto a square a move reaches looks like one ply, not two.
+func (r *Reconstructor) backOnAlert(b *catchMatch) bool {
+	if r.sensor != trace.Occupancy || !r.decodeLeft || b.n-b.back < 2 || b.knocked != 0 && !b.putBack {
+		return false
+	}
+	var v view
+	r.raw.makeView(r.orient, &v)
+	return v.diff(&b.pos) == 0
 }
 
 // decodable reports whether the game is in a state where decode may
