@@ -409,3 +409,29 @@ func TestTwoKnocksReadAsPliesPutBack(t *testing.T) {
 	h.wait(5000)
 	h.expect(nil, "e4 g6 d4 Bg7 Nc3", "")
 }
+
+// TestCaptureReadOnAKnockPutBack: with a clock on an occupancy board,
+// 36... Qxe2 is a swap faster than a scan (the e2 queen never read
+// lifted), and the black queen's hand knocks the f2 pawn off as it
+// goes, putting it back 1.3 s later before the press: the changes read
+// as 36... Qxf2+, its victim seen lifted and the square filled again.
+// 37. Rxe2 then takes the piece on e2, White's own queen in that
+// reading: an illegal move was alerted, and the game was lost in
+// readings that ended it as White's third illegal move (a game of seed
+// 1 of the stress grid, x0.3, 5% knocks, 12% fast swaps: 146 false
+// alerts, 74 of 231 plies published). The queen's other captures are
+// hypotheses again, and 37. Rxe2 shows which it was.
+func TestCaptureReadOnAKnockPutBack(t *testing.T) {
+	start := mustFEN(t, "r7/2p2pk1/1b1p3p/1p1P4/1P5B/2P2qP1/4QP2/4R1K1 b - - 4 36")
+	h := newHands(t, trace.Occupancy, start)
+	h.pressAt(1000, chess.White)
+	h.at(2000, trace.Off, "f3", chess.NoPiece).at(2200, trace.Off, "f2", chess.NoPiece) // knocked
+	h.at(3500, trace.On, "f2", chess.WhitePawn).pressAt(4100, chess.Black)              // put back
+	h.at(6700, trace.Off, "e1", chess.NoPiece).at(6850, trace.Off, "e2", chess.NoPiece)
+	h.at(7000, trace.On, "e2", chess.WhiteRook).pressAt(7400, chess.White)
+	h.movedAt(43500, "a8", 44350, "a1", chess.BlackRook, 45250)
+	h.movedAt(54400, "g1", 54650, "g2", chess.WhiteKing, 56200)
+	h.movedAt(59700, "a1", 60000, "c1", chess.BlackRook, 60400)
+	h.wait(5000)
+	h.expect(start, "Qxe2 Rxe2 Ra1+ Kg2 Rc1", "")
+}

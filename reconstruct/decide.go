@@ -269,16 +269,24 @@ func (r *Reconstructor) revive() bool {
 	n0 := len(r.lines)
 	for i := len(r.plies) - 1; i >= 0 && i >= len(r.plies)-maxRevive; i-- {
 		pr := &r.plies[i]
-		if !pr.blind && !pr.blindPromo && len(pr.alts) == 0 {
-			continue
-		}
 		m := pr.move
 		before := &r.befores[i]
+		// On an occupancy board the last ply, a capture whose victim was
+		// seen lifted and the square filled again, may as well have
+		// been a piece knocked off there and put back while the
+		// capture was made next door faster than a scan (72... Qxe2,
+		// its hand knocking f2 off and putting it back, read as
+		// Qxf2+; 73. Rxe2 then an illegal move, and the game lost):
+		// its other captures come back too.
+		seenCapture := r.sensor == trace.Occupancy && i == len(r.plies)-1 && !pr.blind && !m.IsCastling() && before.PieceAt(m.To()) != chess.NoPiece
+		if !pr.blind && !pr.blindPromo && len(pr.alts) == 0 && !seenCapture {
+			continue
+		}
 		for _, a := range r.legal(before).Moves() {
 			// Another capture by the same piece, or another piece
 			// promoted to on the same square, or another move that
 			// explained the board with other pieces misplaced.
-			otherCapture := pr.blind && a.To() != m.To() && before.PieceAt(a.To()) != chess.NoPiece &&
+			otherCapture := (pr.blind || seenCapture) && a.To() != m.To() && before.PieceAt(a.To()) != chess.NoPiece &&
 				(!a.IsPromotion() || a.Promotion() == chess.Queen)
 			otherPromo := pr.blindPromo && a.To() == m.To() && a != m
 			sameFrom := a.From() == m.From() && !a.IsCastling()
