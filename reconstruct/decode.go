@@ -1057,6 +1057,7 @@ func (r *Reconstructor) decodeBack() (catchMatch, bool) {
 		return catchMatch{}, false // (nothing moved on: not worth decoding)
 	}
 	m, ok := r.orderedBack()
+	r.backMemo.key, r.backMemo.m, r.backMemo.ok = r.backKey(), m, ok
 	if !ok || l.nPrev+m.n < n || m.knocked != 0 && !m.putBack {
 		return catchMatch{}, false
 	}
@@ -1073,6 +1074,12 @@ func (r *Reconstructor) decodeBack() (catchMatch, bool) {
 func (r *Reconstructor) backReady() bool {
 	l := &r.log
 	return !r.clock && l.ok && l.prevOK && l.nPrev < len(r.plies) && len(l.prev)+len(l.evs) <= maxLogEvents && r.befores[l.nPrev].Key() == l.prevKey
+}
+
+// backKey identifies the changes orderedBack reads: the published plies
+// and the hypotheses' version, the last change and how many the log holds.
+func (r *Reconstructor) backKey() [4]int64 {
+	return [4]int64{int64(len(r.plies)), int64(r.ver), r.lastChange, int64(len(r.log.evs))}
 }
 
 // orderedBack is the ordered decoder from the position the last decision
@@ -1101,10 +1108,21 @@ func (r *Reconstructor) decodeFewer() (catchMatch, bool) {
 	}
 	var v view
 	r.raw.makeView(r.orient, &v)
-	if v.diff(&r.lines[0].pos) == 0 {
+	// (Only where the board now shows otherwise a square the decision's
+	// plies changed: else the pieces put back are not what it read, and
+	// the decoding, most often of a move under way, is not worth making.)
+	var touched chess.Bitboard
+	for j := l.nPrev; j < n; j++ {
+		all, _ := moveSquares(&r.befores[j], r.pub[j])
+		touched |= all
+	}
+	if v.diff(&r.lines[0].pos)&touched == 0 {
 		return catchMatch{}, false
 	}
-	m, ok := r.orderedBack()
+	m, ok := r.backMemo.m, r.backMemo.ok
+	if r.backMemo.key != r.backKey() {
+		m, ok = r.orderedBack()
+	}
 	if !ok || l.nPrev+m.n >= n || m.knocked != 0 && !m.putBack || v.diff(&m.pos) != 0 {
 		return catchMatch{}, false
 	}

@@ -479,7 +479,14 @@ type Reconstructor struct {
 	catchKey   uint64         // board (with the published plies and the cost allowed) a catch-up last failed on or acted on
 	catchBuf   []catchMatch
 	backBuf    []logEvent // decodeBack's changes
-	earlyBuf   []logEvent // movedOnDirect's, the reply's read early first
+	// backMemo: decodeBack's last reading, for decodeFewer to ask of the
+	// same changes.
+	backMemo struct {
+		key [4]int64
+		m   catchMatch
+		ok  bool
+	}
+	earlyBuf []logEvent // movedOnDirect's, the reply's read early first
 
 	// silent: squares of the overlay that the hand of a move knocked, the
 	// move published as the reply began (knockedMove) and the squares not
