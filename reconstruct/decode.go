@@ -1051,8 +1051,9 @@ func (r *Reconstructor) decodeBack() (catchMatch, bool) {
 	}
 	// The board stood still showing what the decision published three
 	// times as long as a move is committed: that stood, unless its
-	// piece was moved on (movedOnFirst, checked below).
-	stood := len(l.prev) > 0 && len(l.evs) > 0 && l.evs[0].T-l.prev[len(l.prev)-1].T >= 3*r.timing.CommitMs
+	// piece was moved on (movedOnFirst, checked below), or it left
+	// changes no ply of it reads (passedUnread).
+	stood := len(l.prev) > 0 && len(l.evs) > 0 && l.evs[0].T-l.prev[len(l.prev)-1].T >= 3*r.timing.CommitMs && r.passedUnread() == 0
 	if stood && !r.lastLandingLeft(l.evs) {
 		return catchMatch{}, false // (nothing moved on: not worth decoding)
 	}
@@ -1067,6 +1068,40 @@ func (r *Reconstructor) decodeBack() (catchMatch, bool) {
 		return catchMatch{}, false
 	}
 	return m, true
+}
+
+// passedUnread is, on an occupancy board, the game squares that the last
+// decision's changes filled and emptied again, empty before them, that
+// none of its plies moved a piece to, from or over: a piece set down
+// there and taken on, which the plies published do not read (Qd4-d3-d2,
+// Bxb2 and Qxb2 with both victims swapped unseen, read as Qxd5 Bxb2,
+// d3 and d2 no move's).
+func (r *Reconstructor) passedUnread() chess.Bitboard {
+	l := &r.log
+	if r.sensor != trace.Occupancy || !l.prevOK || l.nPrev > len(r.plies) {
+		return 0
+	}
+	var filled, passed chess.Bitboard
+	for i := range l.prev {
+		e := &l.prev[i]
+		b := e.Square.Bitboard()
+		switch {
+		case e.Kind == trace.On && l.prevStart.occ&b == 0:
+			filled |= b
+		case e.Kind == trace.Off && filled&b != 0:
+			passed |= b
+		}
+	}
+	if passed == 0 {
+		return 0
+	}
+	var read chess.Bitboard
+	for j := l.nPrev; j < len(r.plies); j++ {
+		all, _ := moveSquares(&r.befores[j], r.pub[j])
+		m := r.pub[j]
+		read |= all | chess.Between(m.From(), m.To())
+	}
+	return rotBB(passed, r.orient) &^ read
 }
 
 // backReady reports whether the last decision's changes are kept, without
@@ -3176,12 +3211,32 @@ func (r *Reconstructor) decode(t int64, minN int, out []Output) (_ []Output, ok 
 // 12... O-O then alerted as White moving twice). A single piece knocked
 // onto a square a move reaches looks like one ply, not two.
 func (r *Reconstructor) backOnAlert(b *catchMatch) bool {
-	if r.sensor != trace.Occupancy || !r.decodeLeft || b.n-b.back < 2 || b.knocked != 0 && !b.putBack {
+	if r.sensor != trace.Occupancy || b.n-b.back < 2 || b.knocked != 0 && !b.putBack || !r.decodeLeft && !r.readsPassed(b) {
 		return false
 	}
 	var v view
 	r.raw.makeView(r.orient, &v)
 	return v.diff(&b.pos) == 0
+}
+
+// readsPassed reports whether b, decodeBack's sequence, moves a piece to,
+// from or over a square the last decision's plies left filled and
+// emptied again with no move of theirs (passedUnread): it reads changes
+// the published plies do not, which the still board's searches, blind to
+// their order, may never come back to.
+func (r *Reconstructor) readsPassed(b *catchMatch) bool {
+	passed := r.passedUnread()
+	if passed == 0 {
+		return false
+	}
+	p := r.befores[len(r.plies)-b.back]
+	var read chess.Bitboard
+	for _, m := range b.moves[:b.n] {
+		all, _ := moveSquares(&p, m)
+		read |= all | chess.Between(m.From(), m.To())
+		p.MakeMove(m)
+	}
+	return passed&read != 0
 }
 
 // decodable reports whether the game is in a state where decode may
