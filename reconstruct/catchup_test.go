@@ -435,3 +435,26 @@ func TestCaptureReadOnAKnockPutBack(t *testing.T) {
 	h.wait(5000)
 	h.expect(start, "Qxe2 Rxe2 Ra1+ Kg2 Rc1", "")
 }
+
+// TestKnockedAtTheLandingAfterAnEarlyPress: with a clock on an occupancy
+// board, 35. gxf5 is pressed 120 ms before the pawn lands, and the hand
+// knocks Black's g6 pawn onto h5 2 ms after the landing and leaves it.
+// No reply begins that soon, so that hand knocked it: after AlertMs it is
+// alerted as White's, as on colour and piece boards. A change 400 ms
+// after the landing may be the reply under way, and is not alerted.
+func TestKnockedAtTheLandingAfterAnEarlyPress(t *testing.T) {
+	for _, after := range []int64{2, 400} {
+		start := mustFEN(t, "8/6k1/1p4p1/5p2/1p1b2P1/1B3R2/1r1r1P1P/5RK1 w - - 1 35")
+		h := newHands(t, trace.Occupancy, start)
+		h.pressAt(1000, chess.Black)
+		h.at(2000, trace.Off, "f5", chess.NoPiece).at(2800, trace.Off, "g4", chess.NoPiece)
+		h.pressAt(3100, chess.White).at(3220, trace.On, "f5", chess.WhitePawn)
+		h.at(3220+after, trace.Off, "g6", chess.NoPiece).at(3280+after, trace.On, "h5", chess.BlackPawn)
+		h.wait(8000)
+		want := "misplaced-pieces@69"
+		if after > 250 {
+			want = ""
+		}
+		h.expect(start, "gxf5", want)
+	}
+}

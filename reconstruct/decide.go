@@ -1638,8 +1638,11 @@ func (r *Reconstructor) knockedLeft(t int64, out []Output) []Output {
 // its put-back was a hesitation of Black's. The squares it left are
 // named with them; they are accepted either way until put right.
 func (r *Reconstructor) displacedAfterPress(t int64, out []Output) []Output {
-	if r.sensor == trace.Occupancy || r.state != statePlay || len(r.plies) == 0 || r.overlay != 0 {
+	if r.state != statePlay || len(r.plies) == 0 || r.overlay != 0 {
 		return out
+	}
+	if r.sensor == trace.Occupancy {
+		return r.knockedAtLanding(t, out)
 	}
 	P := &r.lines[0].pos
 	pressed := P.SideToMove().Other()
@@ -1655,6 +1658,48 @@ func (r *Reconstructor) displacedAfterPress(t int64, out []Output) []Output {
 	r.alertKey = r.viewKey()
 	r.setOverlay(d0, P, len(r.plies))
 	return r.misplaced(out, t, P.Ply(), pressed, P, d0)
+}
+
+// knockedAtLanding is displacedAfterPress on an occupancy board, which
+// cannot tell whose piece stands where: the squares out of place must all
+// have changed last within minReplyMs after the pressed move landed,
+// sooner than any reply begins, so the hand that made it knocked them
+// (gxf5 pressed 111 ms before it landed, the g6 pawn knocked onto h5 2
+// ms after and left: nothing was alerted).
+func (r *Reconstructor) knockedAtLanding(t int64, out []Output) []Output {
+	P := &r.lines[0].pos
+	d := r.v.diff(P)
+	if d == 0 || d.Count() > 4 || r.viewKey() == r.alertKey {
+		return out
+	}
+	land := r.plies[len(r.plies)-1].t
+	for b := d; b != 0; b &= b - 1 {
+		s := b.First()
+		on, okOn := r.lastOn(s)
+		off, okOff := r.lastOff(s)
+		if !okOn && !okOff {
+			return out
+		}
+		last := max(on, off)
+		if !okOn {
+			last = off
+		} else if !okOff {
+			last = on
+		}
+		if last < land || last > land+minReplyMs {
+			return out
+		}
+	}
+	// (Not squares a move of the player to move leaves as they are: the
+	// reply may be under way, its press to come.)
+	for _, m := range r.legal(P).Moves() {
+		if P.OccupancyAfter(m) == r.v.occ {
+			return out
+		}
+	}
+	r.alertKey = r.viewKey()
+	r.setOverlay(d, P, len(r.plies))
+	return r.misplaced(out, t, P.Ply(), P.SideToMove().Other(), P, d)
 }
 
 // knockedOffAtPress reports whether the squares gone, pieces of the player
