@@ -458,3 +458,24 @@ func TestKnockedAtTheLandingAfterAnEarlyPress(t *testing.T) {
 		h.expect(start, "gxf5", want)
 	}
 }
+
+// TestPressWithAKnockOntoTheNextSquare: with a clock on an occupancy
+// board, 20. Bh7-e4 is pressed 23 ms before the bishop lands, and the
+// lifting hand has knocked Black's g7 pawn onto f6, put back after the
+// landing. At the press the board shows the bishop in the hand, g7
+// emptied and f6 filled: the knock is no sign that the pressed move is
+// done, and the press waits for the landing (a clock-without-move
+// penalty was alerted). The knock stands out of place at the press, and
+// is alerted as White's (as documented for a knock put back after it).
+func TestPressWithAKnockOntoTheNextSquare(t *testing.T) {
+	start := mustFEN(t, "3r1r1k/1bp1bppB/p3p2p/1p2P3/8/PPB1P3/2Q2PPP/5RK1 w - - 0 20")
+	h := newHands(t, trace.Occupancy, start)
+	h.pressAt(1000, chess.Black)
+	h.at(3751, trace.Off, "h7", chess.NoPiece)
+	h.at(3860, trace.Off, "g7", chess.NoPiece).at(3909, trace.On, "f6", chess.BlackPawn)
+	h.pressAt(4303, chess.White).at(4326, trace.On, "e4", chess.WhiteBishop)
+	h.at(4799, trace.Off, "f6", chess.NoPiece).at(5130, trace.On, "g7", chess.BlackPawn)
+	h.movedAt(6880, "c7", 7199, "c6", chess.BlackPawn, 7439)
+	h.wait(5000)
+	h.expect(start, "Be4 c6", "misplaced-pieces@39")
+}

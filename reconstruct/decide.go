@@ -3393,6 +3393,9 @@ func (r *Reconstructor) pressInHand(t int64) bool {
 			}
 		}
 	}
+	if r.sensor == trace.Occupancy && d&lifted != 0 {
+		d &^= r.knockedOnto(P, d, lifted)
+	}
 	if gone := d &^ lifted & P.ByColor(side.Other()) &^ r.v.occ; d&lifted != 0 && gone.Count() <= 2 {
 		// Pieces of the opponent's gone are no sign the pressed move
 		// is done: a victim taken off first, the capturing piece in
@@ -3474,6 +3477,56 @@ func (r *Reconstructor) pressInHand(t int64) bool {
 		r.inHandUntil = max(oddUntil, carryUntil)
 	}
 	return inHand
+}
+
+// knockedOnto is, on an occupancy board judging a press with the
+// presser's piece in the hand (lifted), the squares of d that show an
+// opponent's piece knocked onto the next empty square by that hand: the
+// piece's square emptied and the square next to it filled, both after
+// the lift and within knockMs of it, where the piece in the hand cannot
+// land. They are no sign the pressed move is done (Bh7-e4 pressed 23 ms
+// before it landed, its hand having knocked g7 onto f6 as it lifted: a
+// clock-without-move penalty).
+func (r *Reconstructor) knockedOnto(P *chess.Position, d, lifted chess.Bitboard) chess.Bitboard {
+	first := int64(-1)
+	for e := lifted & d; e != 0; e &= e - 1 {
+		off, ok := r.lastOff(e.First())
+		if !ok {
+			return 0
+		}
+		if first < 0 || off < first {
+			first = off
+		}
+	}
+	within := func(s chess.Square, on bool) bool {
+		tt, ok := r.lastOff(s)
+		if on {
+			tt, ok = r.lastOn(s)
+		}
+		return ok && tt >= first && tt <= first+knockMs
+	}
+	var landings chess.Bitboard
+	for _, m := range r.legal(P).Moves() {
+		if lifted.Has(m.From()) {
+			landings |= moveLanding(m).Bitboard()
+		}
+	}
+	gone := d &^ lifted & P.ByColor(P.SideToMove().Other()) &^ r.v.occ
+	filled := d & r.v.occ &^ P.Occupied() &^ landings
+	var knocked chess.Bitboard
+	for g := gone; g != 0; g &= g - 1 {
+		s := g.First()
+		if !within(s, false) {
+			continue
+		}
+		for f := filled & chess.KingAttacks(s) &^ knocked; f != 0; f &= f - 1 {
+			if within(f.First(), true) {
+				knocked |= s.Bitboard() | f.First().Bitboard()
+				break
+			}
+		}
+	}
+	return knocked
 }
 
 // knockedBeside reports whether lifted, two squares of the side to move
