@@ -479,3 +479,26 @@ func TestPressWithAKnockOntoTheNextSquare(t *testing.T) {
 	h.wait(5000)
 	h.expect(start, "Be4 c6", "misplaced-pieces@39")
 }
+
+// TestPressedWithANeighbourKnockedAfterIt: with a clock on an occupancy
+// board, 20. Nf6-d5 is pressed 98 ms before the knight lands, and the
+// landing hand knocks Black's d6 bishop onto e6 (put back 1.3 s later,
+// as 20... Bxd5 is made). The bishop's lift, 87 ms after the press, came
+// sooner than any reply begins and next to where the knight can land:
+// no reply's first change, and the press waits for the landing. (It was
+// judged on the board before that lift, the knight in the hand, as
+// Nxg4, a capture nobody saw; Bxd5 then read as a quiet Bd5, and both
+// histories showed the same squares filled from then on.)
+func TestPressedWithANeighbourKnockedAfterIt(t *testing.T) {
+	start := mustFEN(t, "r6r/1pp1k3/p1bb1Nn1/4p1Np/2P1P1pP/P7/1P3PP1/R1BR2K1 w - - 3 20")
+	h := newHands(t, trace.Occupancy, start)
+	h.pressAt(1000, chess.Black)
+	h.at(3000, trace.Off, "f6", chess.NoPiece).pressAt(3333, chess.White)
+	h.at(3420, trace.Off, "d6", chess.NoPiece).at(3439, trace.On, "d5", chess.WhiteKnight)
+	h.at(3490, trace.On, "e6", chess.BlackBishop)
+	h.at(4280, trace.Off, "c6", chess.NoPiece).at(4580, trace.Off, "e6", chess.NoPiece)
+	h.at(4624, trace.Off, "d5", chess.NoPiece).at(4755, trace.On, "d6", chess.BlackBishop)
+	h.at(5414, trace.On, "d5", chess.BlackBishop).pressAt(5488, chess.Black)
+	h.wait(5000)
+	h.expect(start, "Nd5+ Bxd5", "")
+}

@@ -1040,6 +1040,16 @@ func (r *Reconstructor) liftAfterPress(ev *trace.Event, out []Output) []Output {
 			r.blindVictim, r.blindVictimSq, r.blindVictimT = r.raw, gs, ev.T
 			return out
 		}
+		if r.sensor == trace.Occupancy && pc != chess.NoPiece && pc.Color() != r.pressSide && r.blindOnSq == chess.NoSquare &&
+			r.blindVictimSq == chess.NoSquare && ev.T-r.pressT < minReplyMs && r.nextToLanding(gs) {
+			// An opponent's piece lifted sooner after the press than a
+			// reply begins, next to an empty square the piece in the
+			// hand can land on: the landing hand knocking it (Nf6-d5
+			// pressed 98 ms before it landed, the d6 bishop knocked
+			// onto e6 as it did: Nxg4, a capture nobody saw, was
+			// published). The landing decides.
+			return out
+		}
 		if r.blindOnSq == chess.NoSquare {
 			return r.decideBeforeVictim(out)
 		}
@@ -1542,6 +1552,18 @@ func (r *Reconstructor) takesFromLifted(s chess.Square) bool {
 		return false
 	}
 	return r.landsFromLifted(s)
+}
+
+// nextToLanding reports whether game square s is next to an empty square
+// a piece of the pending press's side lifted off the board can move to.
+func (r *Reconstructor) nextToLanding(s chess.Square) bool {
+	P := &r.lines[0].pos
+	for n := chess.KingAttacks(s) &^ P.Occupied(); n != 0; n &= n - 1 {
+		if r.landsFromLifted(n.First()) {
+			return true
+		}
+	}
+	return false
 }
 
 // decideBeforeVictim decides the pending press, on the board before a
