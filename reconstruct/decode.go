@@ -1127,7 +1127,7 @@ func (r *Reconstructor) orderedBack() (catchMatch, bool) {
 
 // decodeFewer is the ordered decoder from the position the decision
 // before the last one left, over that decision's changes and the log's,
-// where it reads fewer plies than the last decision published: that
+// where it reads no more plies than the last decision published: that
 // decision read, from changes whose order it had lost, plies that pieces
 // knocked onto the next square looked like (g6, its hand knocking h7
 // onto h6, and d4, e4 knocked onto e5, published as g6 e5 h6 d4), and
@@ -1158,7 +1158,7 @@ func (r *Reconstructor) decodeFewer() (catchMatch, bool) {
 	if r.backMemo.key != r.backKey() {
 		m, ok = r.orderedBack()
 	}
-	if !ok || l.nPrev+m.n >= n || m.knocked != 0 && !m.putBack || v.diff(&m.pos) != 0 {
+	if !ok || l.nPrev+m.n > n || m.knocked != 0 && !m.putBack || v.diff(&m.pos) != 0 {
 		return catchMatch{}, false
 	}
 	m.back = n - l.nPrev
@@ -3171,10 +3171,10 @@ func (r *Reconstructor) decode(t int64, minN int, out []Output) (_ []Output, ok 
 		if bok && (b.n-b.back >= minN || r.sensor != trace.Occupancy && b.n >= b.back && r.moverOnly() || r.movedOnFirst(&b) || r.backOnAlert(&b)) {
 			return r.adoptBack(&b, t, out), true
 		}
+		if f, fok := r.decodeFewer(); fok {
+			return r.adoptBack(&f, t, out), true
+		}
 		if !bok {
-			if b, bok = r.decodeFewer(); bok {
-				return r.adoptBack(&b, t, out), true
-			}
 			if b, bok = r.movedOnDirect(); bok {
 				return r.adoptBack(&b, t, out), true
 			}

@@ -720,10 +720,23 @@ func (r *Reconstructor) resetLog(n0, nOld int, out []Output) {
 		return
 	}
 	added := !r.clock && len(r.plies) > nOld && r.log.ok
-	for i := n0; added && i < len(out); i++ {
+	div := len(r.plies) // the first ply retracted or amended
+	for i := n0; i < len(out); i++ {
 		if out[i].Kind == Retract || out[i].Kind == Amend {
 			added = false
+			div = min(div, out[i].Ply-1-r.start.Ply())
 		}
+	}
+	if l := &r.log; !added && !r.clock && l.ok && l.prevOK && l.nPrev <= div && l.nPrev < len(r.befores) && r.befores[l.nPrev].Key() == l.prevKey {
+		// (A decision that changed only plies the one before it
+		// published, from the same position: their changes and its
+		// own go on from there, for the next one to read again (dxc6
+		// amended to dxe6 with Bxe2 h3 read from a knock, then the
+		// pawn put back: nothing read the changes in order again, and
+		// the game stayed 176 plies behind).)
+		l.prev = append(l.prev, l.evs...)
+		l.evs, l.start = l.evs[:0], r.raw
+		return
 	}
 	if !added {
 		r.log.reset(&r.raw)
