@@ -1154,16 +1154,50 @@ func (r *Reconstructor) decodeFewer() (catchMatch, bool) {
 	if v.diff(&r.lines[0].pos)&touched == 0 {
 		return catchMatch{}, false
 	}
+	if len(l.prev) > 0 && len(l.evs) > 0 && l.evs[0].T-l.prev[len(l.prev)-1].T >= 3*r.timing.CommitMs {
+		// (The board stood showing what the decision published, as
+		// decodeBack asks: a piece then put back had stood out of place
+		// that long, which the alert timer judges.)
+		return catchMatch{}, false
+	}
 	m, ok := r.backMemo.m, r.backMemo.ok
 	if r.backMemo.key != r.backKey() {
 		m, ok = r.orderedBack()
 	}
-	if !ok || l.nPrev+m.n > n || m.knocked != 0 && !m.putBack || v.diff(&m.pos) != 0 {
+	if !ok || l.nPrev+m.n > n || m.knocked != 0 && (!m.putBack || r.stoodKnocked(m.knocked)) || v.diff(&m.pos) != 0 {
 		return catchMatch{}, false
 	}
 	m.back = n - l.nPrev
 	r.keepSameLead(&m)
 	return m, true
+}
+
+// stoodKnocked reports whether the board stood still for AlertMs, among
+// the changes decodeFewer reads, while a piece on a square of knocked was
+// off it: put back only after it stood out of place that long, which the
+// arbiter is told of (7.4.1), not a knock to read past (the black queen
+// moved from f6 to f5 by White's hand after 35. Qxg7+, put back 52 s
+// later as 35... Kxg7 was made).
+func (r *Reconstructor) stoodKnocked(knocked chess.Bitboard) bool {
+	l := &r.log
+	var raw chess.Bitboard
+	for b := knocked; b != 0; b &= b - 1 {
+		raw |= unrotSquare(b.First(), r.orient).Bitboard()
+	}
+	out, last := false, int64(-1)
+	for _, evs := range [2][]logEvent{l.prev, l.evs} {
+		for i := range evs {
+			e := &evs[i]
+			if out && e.T-last >= r.timing.AlertMs {
+				return true
+			}
+			if raw.Has(e.Square) {
+				out = e.Kind == trace.Off
+			}
+			last = e.T
+		}
+	}
+	return false
 }
 
 // backTwoChanges is how many changes since the published game last
