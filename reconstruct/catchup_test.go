@@ -1,6 +1,7 @@
 package reconstruct
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/boardd/boardd/chess"
@@ -501,4 +502,27 @@ func TestPressedWithANeighbourKnockedAfterIt(t *testing.T) {
 	h.at(5414, trace.On, "d5", chess.BlackBishop).pressAt(5488, chess.Black)
 	h.wait(5000)
 	h.expect(start, "Nd5+ Bxd5", "")
+}
+
+// TestDisplacedLongNotReadPast: without a clock on an occupancy board,
+// 18. Qxg7+ lands and White's hand moves the black queen from f6 to f5
+// at once; it stands there 52 s and is put back as 18... Kxg7 is made. A
+// piece out of place that long is the arbiter's to hear of (7.4.1), not
+// a knock for a reading of the changes to pass over: a reading that read
+// the game and the put-back queen raised no alert at all (the corpus's
+// seed-2 irregular game 270, its injected misplaced queen missed).
+func TestDisplacedLongNotReadPast(t *testing.T) {
+	start := mustFEN(t, "2r2rk1/p1Q3p1/4bq2/4p1p1/4P3/5P2/PP1P2PP/n1B2RK1 w - - 1 18")
+	h := newHands(t, trace.Occupancy, start)
+	h.at(1000, trace.Off, "c7", chess.NoPiece).at(1391, trace.Off, "g7", chess.NoPiece)
+	h.at(1611, trace.On, "g7", chess.WhiteQueen)
+	h.at(1740, trace.Off, "f6", chess.NoPiece).at(1808, trace.On, "f5", chess.BlackQueen)
+	h.at(53598, trace.Off, "f5", chess.NoPiece).at(53880, trace.On, "f6", chess.BlackQueen)
+	h.at(54432, trace.Off, "g8", chess.NoPiece).at(54631, trace.Off, "g7", chess.NoPiece)
+	h.at(54811, trace.On, "g7", chess.BlackKing)
+	h.wait(5000)
+	_, outs := h.run(Config{Start: start})
+	if a := alertList(outs); !strings.Contains(a, "misplaced-pieces") {
+		t.Errorf("alerts %q, want a misplaced-pieces alert for the queen out of place 52 s", a)
+	}
 }
