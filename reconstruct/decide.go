@@ -274,9 +274,9 @@ func (r *Reconstructor) revive() bool {
 		// On an occupancy board the last ply, a capture whose victim was
 		// seen lifted and the square filled again, may as well have
 		// been a piece knocked off there and put back while the
-		// capture was made next door faster than a scan (72... Qxe2,
+		// capture was made next door faster than a scan (36... Qxe2,
 		// its hand knocking f2 off and putting it back, read as
-		// Qxf2+; 73. Rxe2 then an illegal move, and the game lost):
+		// Qxf2+; 37. Rxe2 then an illegal move, and the game lost):
 		// its other captures come back too.
 		seenCapture := r.sensor == trace.Occupancy && i == len(r.plies)-1 && !pr.blind && !m.IsCastling() && before.PieceAt(m.To()) != chess.NoPiece
 		if !pr.blind && !pr.blindPromo && len(pr.alts) == 0 && !seenCapture {

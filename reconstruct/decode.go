@@ -1176,8 +1176,8 @@ func (r *Reconstructor) decodeFewer() (catchMatch, bool) {
 // the changes decodeFewer reads, while a piece on a square of knocked was
 // off it: put back only after it stood out of place that long, which the
 // arbiter is told of (7.4.1), not a knock to read past (the black queen
-// moved from f6 to f5 by White's hand after 35. Qxg7+, put back 52 s
-// later as 35... Kxg7 was made).
+// moved from f6 to f5 by White's hand after 18. Qxg7+, put back 52 s
+// later as 18... Kxg7 was made).
 func (r *Reconstructor) stoodKnocked(knocked chess.Bitboard) bool {
 	l := &r.log
 	var raw chess.Bitboard
