@@ -1053,7 +1053,7 @@ func (r *Reconstructor) decodeBack() (catchMatch, bool) {
 	// times as long as a move is committed: that stood, unless its
 	// piece was moved on (movedOnFirst, checked below), or it left
 	// changes no ply of it reads (passedUnread).
-	stood := len(l.prev) > 0 && len(l.evs) > 0 && l.evs[0].T-l.prev[len(l.prev)-1].T >= 3*r.timing.CommitMs && r.passedUnread() == 0
+	stood := r.decisionStood() && r.passedUnread() == 0
 	if stood && !r.lastLandingLeft(l.evs) {
 		return catchMatch{}, false // (nothing moved on: not worth decoding)
 	}
@@ -1095,13 +1095,31 @@ func (r *Reconstructor) passedUnread() chess.Bitboard {
 	if passed == 0 {
 		return 0
 	}
-	var read chess.Bitboard
-	for j := l.nPrev; j < len(r.plies); j++ {
-		all, _ := moveSquares(&r.befores[j], r.pub[j])
-		m := r.pub[j]
-		read |= all | chess.Between(m.From(), m.To())
+	return rotBB(passed, r.orient) &^ playedSquares(&r.befores[l.nPrev], r.pub[l.nPrev:], true)
+}
+
+// playedSquares is the squares moves, made from p in turn, move a piece
+// from or to (moveSquares), and with over those between a move's from
+// and to squares too (a slide's path).
+func playedSquares(p *chess.Position, moves []chess.Move, over bool) chess.Bitboard {
+	q := *p
+	var sq chess.Bitboard
+	for _, m := range moves {
+		all, _ := moveSquares(&q, m)
+		sq |= all
+		if over {
+			sq |= chess.Between(m.From(), m.To())
+		}
+		q.MakeMove(m)
 	}
-	return rotBB(passed, r.orient) &^ read
+	return sq
+}
+
+// decisionStood reports whether the board stood still, after the last
+// decision's changes, three times as long as a move is committed.
+func (r *Reconstructor) decisionStood() bool {
+	l := &r.log
+	return len(l.prev) > 0 && len(l.evs) > 0 && l.evs[0].T-l.prev[len(l.prev)-1].T >= 3*r.timing.CommitMs
 }
 
 // backReady reports whether the last decision's changes are kept, without
@@ -1146,15 +1164,10 @@ func (r *Reconstructor) decodeFewer() (catchMatch, bool) {
 	// (Only where the board now shows otherwise a square the decision's
 	// plies changed: else the pieces put back are not what it read, and
 	// the decoding, most often of a move under way, is not worth making.)
-	var touched chess.Bitboard
-	for j := l.nPrev; j < n; j++ {
-		all, _ := moveSquares(&r.befores[j], r.pub[j])
-		touched |= all
-	}
-	if v.diff(&r.lines[0].pos)&touched == 0 {
+	if v.diff(&r.lines[0].pos)&playedSquares(&r.befores[l.nPrev], r.pub[l.nPrev:], false) == 0 {
 		return catchMatch{}, false
 	}
-	if len(l.prev) > 0 && len(l.evs) > 0 && l.evs[0].T-l.prev[len(l.prev)-1].T >= 3*r.timing.CommitMs {
+	if r.decisionStood() {
 		// (The board stood showing what the decision published, as
 		// decodeBack asks: a piece then put back had stood out of place
 		// that long, which the alert timer judges.)
@@ -3263,14 +3276,7 @@ func (r *Reconstructor) readsPassed(b *catchMatch) bool {
 	if passed == 0 {
 		return false
 	}
-	p := r.befores[len(r.plies)-b.back]
-	var read chess.Bitboard
-	for _, m := range b.moves[:b.n] {
-		all, _ := moveSquares(&p, m)
-		read |= all | chess.Between(m.From(), m.To())
-		p.MakeMove(m)
-	}
-	return passed&read != 0
+	return passed&playedSquares(&r.befores[len(r.plies)-b.back], b.moves[:b.n], true) != 0
 }
 
 // decodable reports whether the game is in a state where decode may
