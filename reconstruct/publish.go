@@ -92,8 +92,13 @@ func (r *Reconstructor) adopt(bi int, t int64, out []Output) []Output {
 	}
 	if L := &r.lines[0]; L.stale {
 		// Back in a history set aside: the move that was taken back
-		// then was legal only in the other one.
-		out = r.alertIllegalTakenBack(L.illegalAt, L.illegal, t, out)
+		// then was legal only in the other one. One legal there too
+		// was no illegal move: the board read the history set aside
+		// wrongly (another capture nobody saw), and that history
+		// explains the moves made since.
+		if !r.legalAt(L.illegalAt, L.illegal) {
+			out = r.alertIllegalTakenBack(L.illegalAt, L.illegal, t, out)
+		}
 		for i := range r.lines {
 			r.lines[i].stale = false
 		}
@@ -367,6 +372,16 @@ func (r *Reconstructor) keepTakenBack(best cand, keep int, retracted chess.Move)
 		}
 		r.spare = append(r.spare, L)
 	}
+}
+
+// legalAt reports whether move m is legal at ply index i of the best
+// hypothesis.
+func (r *Reconstructor) legalAt(i int, m chess.Move) bool {
+	p := r.start
+	for _, mv := range r.lines[0].moves[:i] {
+		p.MakeMove(mv)
+	}
+	return r.legal(&p).Contains(m)
 }
 
 // alertIllegalTakenBack reports move m, made at ply index i and now taken
