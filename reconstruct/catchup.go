@@ -473,10 +473,18 @@ func (r *Reconstructor) catchUp(t int64, final bool, ixCost, ixPlies int, presse
 	// (What the search may cost is part of the question: a later decision
 	// may allow more.)
 	key := r.viewKey() ^ uint64(len(r.plies))<<48 ^ uint64(limit)*0x9e3779b97f4a7c15
+	if final && r.catchSeen != 0 {
+		// (Another search than the one the decision before made.)
+		key ^= uint64(r.catchSeen) * 0xbf58476d1ce4e5b9
+	}
 	if key == r.catchKey {
 		return out, false
 	}
 	found := r.catchSearch(limit, false)
+	if len(found) == 0 && final && r.catchSeen != 0 {
+		// (Dearer plies are taken only as seenMoved.)
+		found = r.catchSearch(limit+costOverlap, false)
+	}
 	if len(found) == 0 && r.sensor == trace.Occupancy {
 		// Then with pieces moving from squares touched (catchState):
 		// a second search, so that the first keeps its budget for
@@ -565,7 +573,21 @@ func (r *Reconstructor) catchUp(t int64, final bool, ixCost, ixPlies int, presse
 		limit -= misplaced * (r.staleOv - stale)
 	}
 	if best.cost+r.catchMargin(best.back) >= limit {
-		return out, false
+		// At the alert timer, pieces gone that plies found move where
+		// the board saw them go are no pieces knocked off (seenMoved).
+		if !final || r.catchSeen == 0 {
+			return out, false
+		}
+		bi = -1
+		for i := range found {
+			if f := &found[i]; f.back == 0 && (bi < 0 || f.cost < found[bi].cost) && r.seenMoved(f.moves[:f.n], &f.pos, r.catchSeen) {
+				bi = i
+			}
+		}
+		if bi < 0 {
+			return out, false
+		}
+		best = found[bi]
 	}
 	if ambiguous && !final {
 		// A later board may tell them apart.

@@ -1571,7 +1571,7 @@ func (r *Reconstructor) onAlertTimer(t int64, out []Output) []Output {
 	best, ix, useIx := r.weigh(true)
 	r.deepResync = false
 	if useIx && best >= 0 && (r.replyCapturedUnseen(&ix, &r.cands[best]) || r.replyLiftedFirst(&ix, &r.cands[best]) ||
-		r.recapturedUnseen(&ix, &r.cands[best]) || r.thirdCaptureSeenMade(&ix, &r.cands[best])) {
+		r.recapturedUnseen(&ix, &r.cands[best]) || r.thirdCaptureSeenMade(&ix, &r.cands[best]) || r.seenMovedCand(&ix, &r.cands[best])) {
 		useIx = false
 	}
 	if !useIx {
@@ -1587,8 +1587,9 @@ func (r *Reconstructor) onAlertTimer(t int64, out []Output) []Output {
 	if r.state == stateIrregular || !r.inProgress(false) {
 		var ok bool
 		r.catchKeep = r.state != stateIrregular && r.illegalByMover(&ix)
+		r.catchSeen = r.seenGone(&ix)
 		out, ok = r.catchUp(r.lastChange, true, ix.cost, ix.plies(), false, 0, out)
-		r.catchKeep = false
+		r.catchKeep, r.catchSeen = false, 0
 		if ok {
 			return r.knockedLeft(t, out)
 		}
@@ -1613,7 +1614,42 @@ func (r *Reconstructor) onAlertTimer(t int64, out []Output) []Output {
 		// the board to come back.
 		return out
 	}
+	if r.state != stateIrregular && r.inProgress(false) {
+		// (Not tried above: pieces gone that plies move as the board saw,
+		// seenMoved.)
+		var ok bool
+		r.catchSeen = r.seenGone(&ix)
+		out, ok = r.catchUp(r.lastChange, true, ix.cost, ix.plies(), false, 0, out)
+		r.catchSeen = 0
+		if ok {
+			return r.knockedLeft(t, out)
+		}
+	}
 	return r.actInexact(ix, r.lines[0].pos.SideToMove(), t, false, out)
+}
+
+// seenMovedCand reports whether explanation c, moves from the published
+// game, moves the pieces ix leaves gone as the board saw (seenMoved).
+func (r *Reconstructor) seenMovedCand(ix *inexact, c *cand) bool {
+	gone := r.seenGone(ix)
+	if gone == 0 || c.back != 0 || c.stale || c.n == 0 {
+		return false
+	}
+	after := r.lines[c.line].pos
+	for _, m := range c.moves[:c.n] {
+		after.MakeMove(m)
+	}
+	return r.seenMoved(c.moves[:c.n], &after, gone)
+}
+
+// seenGone is, on an occupancy board, the squares inexact explanation ix
+// names out of place when they are all read empty and it is no illegal
+// move: the pieces the catch-up may find moved (catchSeen).
+func (r *Reconstructor) seenGone(ix *inexact) chess.Bitboard {
+	if r.sensor != trace.Occupancy || ix.illegal || ix.diff&r.v.occ != 0 {
+		return 0
+	}
+	return ix.diff
 }
 
 // knockedLeft alerts the pieces held as knocked (silent) that the board,

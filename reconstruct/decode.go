@@ -3248,6 +3248,51 @@ func (r *Reconstructor) decode(t int64, minN int, out []Output) (_ []Output, ok 
 	return r.adoptDecoded(&m, t, out), true
 }
 
+// seenMoved reports whether moves, plies from the published game ending
+// in position after, leave the raw board as it reads and move the piece of each square of gone (game
+// squares an alert would name as emptied) as the board's log shows: the
+// square it lands on emptied, then the piece lifted, then that square
+// filled. A piece knocked off the board shows no such landing; a piece
+// that captured victim first, or moved onto a square that a capture
+// nobody saw had just emptied, does (17... Qxg3 after 17. Rxf3 unseen;
+// 25. cxb5 unseen, then 25... c4).
+func (r *Reconstructor) seenMoved(moves []chess.Move, after *chess.Position, gone chess.Bitboard) bool {
+	for g := gone; g != 0; g &= g - 1 {
+		a := g.First()
+		ok := false
+		for _, mv := range moves {
+			if mv.From() == a && !mv.IsCastling() && r.landedAfterLift(a, moveLanding(mv)) {
+				ok = true
+				break
+			}
+		}
+		if !ok {
+			return false
+		}
+	}
+	var w view
+	r.raw.makeView(r.orient, &w)
+	return w.diff(after) == 0
+}
+
+// landedAfterLift reports whether the board's log shows game square to
+// emptied, then game square from emptied, then to filled.
+func (r *Reconstructor) landedAfterLift(from, to chess.Square) bool {
+	f, v := unrotSquare(from, r.orient), unrotSquare(to, r.orient)
+	seen := 0
+	for _, e := range r.log.evs {
+		switch {
+		case seen == 0 && e.Square == v && e.Kind == trace.Off:
+			seen = 1
+		case seen == 1 && e.Square == f && e.Kind == trace.Off:
+			seen = 2
+		case seen == 2 && e.Square == v && e.Kind == trace.On:
+			return true
+		}
+	}
+	return false
+}
+
 // backOnAlert reports, on an occupancy board at the alert timer, whether
 // b, decodeBack's sequence, makes two plies or more beyond those it takes
 // back and ends exactly where the board is, none of its squares excused:

@@ -465,6 +465,11 @@ type Reconstructor struct {
 	// as Qg3 Qe3 fxe3: the illegal move went unalerted, and when the pawn
 	// was put back the rest of the game went dark).
 	catchKeep bool
+	// catchSeen: the catch-up under way runs at the alert timer on an
+	// occupancy board against these squares read empty out of place (not
+	// an illegal move): plies found that move their pieces as the board
+	// saw are taken at a higher price (seenMoved).
+	catchSeen chess.Bitboard
 	// decodeShort: ... and the inexact explanation leaves more than one
 	// piece out of place: a short decoded run is taken on occupancy
 	// boards too (decode).
