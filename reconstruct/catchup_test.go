@@ -526,3 +526,20 @@ func TestDisplacedLongNotReadPast(t *testing.T) {
 		t.Errorf("alerts %q, want a misplaced-pieces alert for the queen out of place 52 s", a)
 	}
 }
+
+// TestIllegalReadAsPlyMadeUnseen: without a clock on an occupancy board,
+// 30... gxf5 is a swap faster than a scan (g6 lifted, f5 never read
+// empty) and 31. g6 steps onto the square it left: g6 emptied, then g5,
+// then g6 filled. Alone, the last three changes read as the white pawn
+// taking straight ahead on g6 with Black to move, and the alert timer
+// alerted that illegal move before the end of the input published
+// gxf5 g6 (a game of seed 1 of the stress grid, x0.03, 5% knocks, 12%
+// fast swaps).
+func TestIllegalReadAsPlyMadeUnseen(t *testing.T) {
+	start := mustFEN(t, "r2q1n1R/3kb1Q1/p2pbBp1/1p1p2P1/5P2/8/PPP4P/2K1R3 w - - 5 30")
+	h := newHands(t, trace.Occupancy, start)
+	h.at(1000, trace.Off, "f4", chess.NoPiece).at(1231, trace.On, "f5", chess.WhitePawn)
+	h.at(1713, trace.Off, "g6", chess.NoPiece) // gxf5, swapped unseen
+	h.at(2331, trace.Off, "g5", chess.NoPiece).at(2553, trace.On, "g6", chess.WhitePawn)
+	h.expect(start, "f5 gxf5 g6", "")
+}

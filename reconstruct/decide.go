@@ -1629,17 +1629,29 @@ func (r *Reconstructor) onAlertTimer(t int64, out []Output) []Output {
 }
 
 // seenMovedCand reports whether explanation c, moves from the published
-// game, moves the pieces ix leaves gone as the board saw (seenMoved).
+// game, moves the pieces ix leaves gone as the board saw (seenMoved), or,
+// on an occupancy board, makes ix's illegal move as a ply of its own as
+// the board saw it: the piece on its square had moved on, unseen, first
+// (60... gxf5 swapped faster than a scan, then 61. g6 read as the pawn
+// taking straight ahead).
 func (r *Reconstructor) seenMovedCand(ix *inexact, c *cand) bool {
-	gone := r.seenGone(ix)
-	if gone == 0 || c.back != 0 || c.stale || c.n == 0 {
+	if c.back != 0 || c.stale || c.n == 0 {
 		return false
 	}
 	after := r.lines[c.line].pos
 	for _, m := range c.moves[:c.n] {
 		after.MakeMove(m)
 	}
-	return r.seenMoved(c.moves[:c.n], &after, gone)
+	if r.sensor == trace.Occupancy && ix.illegal && ix.move == chess.NoMove && ix.ill.from != ix.ill.to {
+		for _, m := range c.moves[:c.n] {
+			if m.From() == ix.ill.from && moveLanding(m) == ix.ill.to && !m.IsCastling() {
+				return r.seenMoved(c.moves[:c.n], &after, ix.ill.from.Bitboard())
+			}
+		}
+		return false
+	}
+	gone := r.seenGone(ix)
+	return gone != 0 && r.seenMoved(c.moves[:c.n], &after, gone)
 }
 
 // seenGone is, on an occupancy board, the squares inexact explanation ix
