@@ -95,8 +95,11 @@ func (r *Reconstructor) adopt(bi int, t int64, out []Output) []Output {
 		// then was legal only in the other one. One legal there too
 		// was no illegal move: the board read the history set aside
 		// wrongly (another capture nobody saw), and that history
-		// explains the moves made since.
-		if !r.legalAt(L.illegalAt, L.illegal) {
+		// explains the moves made since. Nor was a capture whose victim
+		// nobody saw lifted: a reading of a swap faster than a scan (39...
+		// exf5, read so after 39. Nxd5 was read as Nxf5, when the pawn
+		// was seen taking on d5).
+		if !r.legalAt(L.illegalAt, L.illegal) && !r.blindAt(L.illegalAt, L.illegal) {
 			out = r.alertIllegalTakenBack(L.illegalAt, L.illegal, t, out)
 		}
 		for i := range r.lines {
@@ -382,6 +385,12 @@ func (r *Reconstructor) legalAt(i int, m chess.Move) bool {
 		p.MakeMove(mv)
 	}
 	return r.legal(&p).Contains(m)
+}
+
+// blindAt reports whether move m was published at ply index i as a
+// capture whose victim nobody saw lifted.
+func (r *Reconstructor) blindAt(i int, m chess.Move) bool {
+	return i < len(r.plies) && r.plies[i].move == m && r.plies[i].blind
 }
 
 // alertIllegalTakenBack reports move m, made at ply index i and now taken
