@@ -580,7 +580,7 @@ func (r *Reconstructor) catchUp(t int64, final bool, ixCost, ixPlies int, presse
 		}
 		bi = -1
 		for i := range found {
-			if f := &found[i]; f.back == 0 && (bi < 0 || f.cost < found[bi].cost) && r.seenMoved(f.moves[:f.n], &f.pos, r.catchSeen) {
+			if f := &found[i]; f.back == 0 && (bi < 0 || f.cost < found[bi].cost) && r.seenMoved(f.moves[:f.n], &f.pos, r.catchSeen, 0) {
 				bi = i
 			}
 		}

@@ -1645,13 +1645,18 @@ func (r *Reconstructor) seenMovedCand(ix *inexact, c *cand) bool {
 	if r.sensor == trace.Occupancy && ix.illegal && ix.move == chess.NoMove && ix.ill.from != ix.ill.to {
 		for _, m := range c.moves[:c.n] {
 			if m.From() == ix.ill.from && moveLanding(m) == ix.ill.to && !m.IsCastling() {
-				return r.seenMoved(c.moves[:c.n], &after, ix.ill.from.Bitboard())
+				return r.seenMoved(c.moves[:c.n], &after, ix.ill.from.Bitboard(), 0)
 			}
 		}
 		return false
 	}
 	gone := r.seenGone(ix)
-	return gone != 0 && r.seenMoved(c.moves[:c.n], &after, gone)
+	var far chess.Bitboard
+	if m := ix.move; m != chess.NoMove && !m.IsCastling() {
+		// (Not next to where the move's hand took its piece or set it.)
+		far = ^(chess.KingAttacks(m.From()) | chess.KingAttacks(moveLanding(m)) | m.From().Bitboard() | moveLanding(m).Bitboard())
+	}
+	return gone != 0 && r.seenMoved(c.moves[:c.n], &after, gone, far)
 }
 
 // seenGone is, on an occupancy board, the squares inexact explanation ix

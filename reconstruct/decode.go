@@ -3249,19 +3249,23 @@ func (r *Reconstructor) decode(t int64, minN int, out []Output) (_ []Output, ok 
 }
 
 // seenMoved reports whether moves, plies from the published game ending
-// in position after, leave the raw board as it reads and move the piece of each square of gone (game
-// squares an alert would name as emptied) as the board's log shows: the
-// square it lands on emptied, then the piece lifted, then that square
-// filled. A piece knocked off the board shows no such landing; a piece
-// that captured victim first, or moved onto a square that a capture
-// nobody saw had just emptied, does (17... Qxg3 after 17. Rxf3 unseen;
-// 25. cxb5 unseen, then 25... c4).
-func (r *Reconstructor) seenMoved(moves []chess.Move, after *chess.Position, gone chess.Bitboard) bool {
+// in position after, leave the raw board as it reads and move the piece
+// of each square of gone (game squares an alert would name as emptied)
+// as the board's log shows: the square it lands on emptied, then the
+// piece lifted, then that square filled. A piece knocked off the board
+// shows no such landing; a piece that captured victim first, or moved
+// onto a square that a capture nobody saw had just emptied, does (17...
+// Qxg3 after 17. Rxf3 unseen; 25. cxb5 unseen, then 25... c4). On the
+// squares of far, where no hand the alert's reading has at work could
+// have knocked the piece, its lift and then its landing are enough
+// (15. Rf5, f1 lifted and f5 filled, read as 14... Qf5 and the f1 rook
+// knocked off).
+func (r *Reconstructor) seenMoved(moves []chess.Move, after *chess.Position, gone, far chess.Bitboard) bool {
 	for g := gone; g != 0; g &= g - 1 {
 		a := g.First()
 		ok := false
 		for _, mv := range moves {
-			if mv.From() == a && !mv.IsCastling() && r.landedAfterLift(a, moveLanding(mv)) {
+			if mv.From() == a && !mv.IsCastling() && (r.landedAfterLift(a, moveLanding(mv)) || far.Has(a) && r.liftThenLand(a, moveLanding(mv))) {
 				ok = true
 				break
 			}
@@ -3273,6 +3277,22 @@ func (r *Reconstructor) seenMoved(moves []chess.Move, after *chess.Position, gon
 	var w view
 	r.raw.makeView(r.orient, &w)
 	return w.diff(after) == 0
+}
+
+// liftThenLand reports whether the board's log shows game square from
+// emptied, then game square to filled.
+func (r *Reconstructor) liftThenLand(from, to chess.Square) bool {
+	f, v := unrotSquare(from, r.orient), unrotSquare(to, r.orient)
+	lifted := false
+	for _, e := range r.log.evs {
+		switch {
+		case e.Square == f && e.Kind == trace.Off:
+			lifted = true
+		case lifted && e.Square == v && e.Kind == trace.On:
+			return true
+		}
+	}
+	return false
 }
 
 // landedAfterLift reports whether the board's log shows game square to
