@@ -473,17 +473,22 @@ func (r *Reconstructor) catchUp(t int64, final bool, ixCost, ixPlies int, presse
 	// (What the search may cost is part of the question: a later decision
 	// may allow more.)
 	key := r.viewKey() ^ uint64(len(r.plies))<<48 ^ uint64(limit)*0x9e3779b97f4a7c15
-	if final && r.catchSeen != 0 {
+	if final && (r.catchSeen != 0 || r.catchIll != chess.NoMove) {
 		// (Another search than the one the decision before made.)
-		key ^= uint64(r.catchSeen) * 0xbf58476d1ce4e5b9
+		key ^= (uint64(r.catchSeen) + uint64(r.catchIll)) * 0xbf58476d1ce4e5b9
 	}
 	if key == r.catchKey {
 		return out, false
 	}
 	found := r.catchSearch(limit, false)
-	if len(found) == 0 && final && r.catchSeen != 0 {
-		// (Dearer plies are taken only as seenMoved.)
-		found = r.catchSearch(limit+costOverlap, false)
+	if len(found) == 0 && final && (r.catchSeen != 0 || r.catchIll != chess.NoMove) {
+		// (Dearer plies are taken only as seenMoved; against a move
+		// read illegal, with two plies taken back.)
+		more := costOverlap
+		if r.catchIll != chess.NoMove {
+			more += 2*costBack + r.catchMargin(2)
+		}
+		found = r.catchSearch(limit+more, false)
 	}
 	if len(found) == 0 && r.sensor == trace.Occupancy {
 		// Then with pieces moving from squares touched (catchState):
@@ -492,9 +497,11 @@ func (r *Reconstructor) catchUp(t int64, final bool, ixCost, ixPlies int, presse
 		found = r.catchSearch(limit, true)
 	}
 	if pressed || r.catchKeep {
+		// (Plies taken back against a move read illegal only where that
+		// move is one of theirs, made as the board saw: seenCatch.)
 		k := 0
 		for _, f := range found {
-			if pressed && f.n > 0 && f.pos.SideToMove() != side || !pressed && f.back == 0 {
+			if pressed && f.n > 0 && f.pos.SideToMove() != side || !pressed && (f.back == 0 || final && r.catchIll != chess.NoMove && r.seenCatch(&f)) {
 				found[k] = f
 				k++
 			}
@@ -575,12 +582,12 @@ func (r *Reconstructor) catchUp(t int64, final bool, ixCost, ixPlies int, presse
 	if best.cost+r.catchMargin(best.back) >= limit {
 		// At the alert timer, pieces gone that plies found move where
 		// the board saw them go are no pieces knocked off (seenMoved).
-		if !final || r.catchSeen == 0 {
+		if !final || r.catchSeen == 0 && r.catchIll == chess.NoMove {
 			return out, false
 		}
 		bi = -1
 		for i := range found {
-			if f := &found[i]; f.back == 0 && (bi < 0 || f.cost < found[bi].cost) && r.seenMoved(f.moves[:f.n], &f.pos, r.catchSeen, 0) {
+			if f := &found[i]; (bi < 0 || f.cost < found[bi].cost) && r.seenCatch(f) {
 				bi = i
 			}
 		}
@@ -595,6 +602,28 @@ func (r *Reconstructor) catchUp(t int64, final bool, ixCost, ixPlies int, presse
 	}
 	r.catchKey = key
 	return r.adoptCatch(found, bi, t, out), true
+}
+
+// seenCatch reports whether catch-up match f moves the pieces as the
+// board saw (seenMoved): those of the squares read gone (catchSeen), from
+// the published game; or the piece of the move read illegal (catchIll),
+// as one of its plies, with at most two published plies taken back.
+func (r *Reconstructor) seenCatch(f *catchMatch) bool {
+	if m := r.catchIll; m != chess.NoMove {
+		if f.back > 2 {
+			return false
+		}
+		for _, mv := range f.moves[:f.n] {
+			if mv.From() == m.From() && moveLanding(mv) == m.To() && !mv.IsCastling() {
+				r.seenPrev = f.back > 0
+				ok := r.seenMoved(f.moves[:f.n], &f.pos, m.From().Bitboard(), 0)
+				r.seenPrev = false
+				return ok
+			}
+		}
+		return false
+	}
+	return f.back == 0 && r.seenMoved(f.moves[:f.n], &f.pos, r.catchSeen, 0)
 }
 
 // adoptCatch makes the catch-up matches within pruneGap of found[bi]

@@ -1587,9 +1587,9 @@ func (r *Reconstructor) onAlertTimer(t int64, out []Output) []Output {
 	if r.state == stateIrregular || !r.inProgress(false) {
 		var ok bool
 		r.catchKeep = r.state != stateIrregular && r.illegalByMover(&ix)
-		r.catchSeen = r.seenGone(&ix)
+		r.catchSeen, r.catchIll = r.seenGone(&ix), r.seenIllegal(&ix)
 		out, ok = r.catchUp(r.lastChange, true, ix.cost, ix.plies(), false, 0, out)
-		r.catchKeep, r.catchSeen = false, 0
+		r.catchKeep, r.catchSeen, r.catchIll = false, 0, chess.NoMove
 		if ok {
 			return r.knockedLeft(t, out)
 		}
@@ -1618,9 +1618,9 @@ func (r *Reconstructor) onAlertTimer(t int64, out []Output) []Output {
 		// (Not tried above: pieces gone that plies move as the board saw,
 		// seenMoved.)
 		var ok bool
-		r.catchSeen = r.seenGone(&ix)
+		r.catchSeen, r.catchIll = r.seenGone(&ix), r.seenIllegal(&ix)
 		out, ok = r.catchUp(r.lastChange, true, ix.cost, ix.plies(), false, 0, out)
-		r.catchSeen = 0
+		r.catchSeen, r.catchIll = 0, chess.NoMove
 		if ok {
 			return r.knockedLeft(t, out)
 		}
@@ -1635,17 +1635,27 @@ func (r *Reconstructor) onAlertTimer(t int64, out []Output) []Output {
 // (60... gxf5 swapped faster than a scan, then 61. g6 read as the pawn
 // taking straight ahead).
 func (r *Reconstructor) seenMovedCand(ix *inexact, c *cand) bool {
-	if c.back != 0 || c.stale || c.n == 0 {
+	if c.stale || c.n == 0 || c.back > 2 || c.back > 0 && (c.line != 0 || !ix.illegal) {
 		return false
 	}
 	after := r.lines[c.line].pos
+	if c.back > 0 {
+		after = r.befores[len(r.plies)-c.back]
+	}
 	for _, m := range c.moves[:c.n] {
 		after.MakeMove(m)
 	}
 	if r.sensor == trace.Occupancy && ix.illegal && ix.move == chess.NoMove && ix.ill.from != ix.ill.to {
+		// (Also with published plies taken back, whose changes the
+		// last decision read: 27... axb6, b6 emptied, a5 lifted, b6
+		// filled, read as a rook going a5-b6 after 27. Rxb6, a swap
+		// nobody saw, was read as Rxa5 on a pawn knocked and put back.)
 		for _, m := range c.moves[:c.n] {
 			if m.From() == ix.ill.from && moveLanding(m) == ix.ill.to && !m.IsCastling() {
-				return r.seenMoved(c.moves[:c.n], &after, ix.ill.from.Bitboard(), 0)
+				r.seenPrev = c.back > 0
+				ok := r.seenMoved(c.moves[:c.n], &after, ix.ill.from.Bitboard(), 0)
+				r.seenPrev = false
+				return ok
 			}
 		}
 		return false
@@ -1657,6 +1667,16 @@ func (r *Reconstructor) seenMovedCand(ix *inexact, c *cand) bool {
 		far = ^(chess.KingAttacks(m.From()) | chess.KingAttacks(moveLanding(m)) | m.From().Bitboard() | moveLanding(m).Bitboard())
 	}
 	return gone != 0 && r.seenMoved(c.moves[:c.n], &after, gone, far)
+}
+
+// seenIllegal is, on an occupancy board, the move inexact explanation ix
+// reads as illegal (one piece moved, nothing else), NoMove if none: the
+// catch-up may find it a ply made as the board saw (catchIll).
+func (r *Reconstructor) seenIllegal(ix *inexact) chess.Move {
+	if r.sensor != trace.Occupancy || !ix.illegal || ix.move != chess.NoMove || ix.ill.from == ix.ill.to || r.overlay != 0 || r.state != statePlay {
+		return chess.NoMove
+	}
+	return chess.NewMove(ix.ill.from, ix.ill.to)
 }
 
 // seenGone is, on an occupancy board, the squares inexact explanation ix

@@ -3300,7 +3300,11 @@ func (r *Reconstructor) liftThenLand(from, to chess.Square) bool {
 func (r *Reconstructor) landedAfterLift(from, to chess.Square) bool {
 	f, v := unrotSquare(from, r.orient), unrotSquare(to, r.orient)
 	seen := 0
-	for _, e := range r.log.evs {
+	var prev []logEvent
+	if r.seenPrev {
+		prev = r.log.prev
+	}
+	for _, e := range slices.Concat(prev, r.log.evs) {
 		switch {
 		case seen == 0 && e.Square == v && e.Kind == trace.Off:
 			seen = 1
