@@ -543,3 +543,30 @@ func TestIllegalReadAsPlyMadeUnseen(t *testing.T) {
 	h.at(2331, trace.Off, "g5", chess.NoPiece).at(2553, trace.On, "g6", chess.WhitePawn)
 	h.expect(start, "f5 gxf5 g6", "")
 }
+
+// TestStoodPieceKnockedNotAmended: 10. Nbd2 stands on d2 for 7 s; 11.
+// Rad1's hand knocks the knight onto c3 as it lets go, and 11... Nbd7's
+// hand knocks e6 onto d5; both are put back while 12. Ne1 is made. On
+// colour and piece boards 10. Nbd2 was amended to Nc3 (a piece set on c3
+// unread and knocked onto d2 by the reply's hand, putBackUnread), the
+// game lost from there: 107 plies behind in a game of the stress grid
+// (seed 1, x0.1, 5% knocks, no clock). A piece that stood where it landed
+// for the alert timer before the reply began was not knocked there.
+func TestStoodPieceKnockedNotAmended(t *testing.T) {
+	start := mustFEN(t, "rn1q1rk1/pb3ppp/1p1ppn2/8/1pPP4/3Q1NP1/PP2PPBP/RN3RK1 w - - 0 10")
+	for _, s := range []trace.Sensor{trace.Colour, trace.PieceSensor} {
+		h := newHands(t, s, start)
+		h.at(25492, trace.Off, "b1", chess.NoPiece).at(25662, trace.On, "d2", chess.WhiteKnight)
+		h.at(32716, trace.Off, "d8", chess.NoPiece).at(33074, trace.On, "c7", chess.BlackQueen)
+		h.at(34996, trace.Off, "a1", chess.NoPiece).at(35195, trace.On, "d1", chess.WhiteRook)
+		h.at(35331, trace.Off, "d2", chess.NoPiece).at(35467, trace.On, "c3", chess.WhiteKnight) // knocked
+		h.at(35949, trace.Off, "b8", chess.NoPiece).at(36078, trace.On, "d7", chess.BlackKnight)
+		h.at(36206, trace.Off, "e6", chess.NoPiece).at(36301, trace.On, "d5", chess.BlackPawn)   // knocked
+		h.at(37711, trace.Off, "c3", chess.NoPiece).at(37806, trace.On, "d2", chess.WhiteKnight) // put back
+		h.at(38273, trace.Off, "f3", chess.NoPiece)
+		h.at(38413, trace.Off, "d5", chess.NoPiece).at(38496, trace.On, "e1", chess.WhiteKnight)
+		h.at(38615, trace.On, "e6", chess.BlackPawn) // put back
+		h.wait(3000)
+		h.expect(start, "Nbd2 Qc7 Rad1 Nbd7 Ne1", "")
+	}
+}

@@ -1512,6 +1512,15 @@ func (r *Reconstructor) putBackUnread(alone bool) (cand, bool) {
 		if !plainMove(x) || r.v.occ.Has(x.To()) || r.movedFrom(i, x.To()) {
 			continue
 		}
+		if i+1 < n {
+			// (Not a piece that stood where it landed for the alert
+			// timer before the reply's was lifted: the reply's hand did
+			// not knock it there. 10. Nbd2, standing on d2 for 7 s, was
+			// amended to Nc3 when 11. Rad1's hand knocked it onto c3.)
+			if land, lift := r.plies[i].landT(), r.plies[i+1].liftT(); land >= 0 && lift-land >= r.timing.AlertMs {
+				continue
+			}
+		}
 		before := &r.befores[i]
 		pc := before.PieceAt(x.From())
 		alts := chess.KingAttacks(x.To()) &^ x.From().Bitboard()
