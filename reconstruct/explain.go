@@ -577,6 +577,9 @@ func (r *Reconstructor) seqCost(p *chess.Position, lastTo chess.Square, moves []
 	stray := rv.touched() &^ expl
 	cost += costStrayNear*(stray&zone).Count() + costStrayFar*(stray&^zone).Count()
 	cost += r.stoodCost(p, stray, movers, rv)
+	if r.sensor == trace.Occupancy {
+		cost += costMisplacedN * r.wentNextDoor(need&rv.lifted, stray&rv.lifted&rv.placed&^p.Occupied())
+	}
 	if len(moves) > 0 && stray&rv.lifted&rv.placed != 0 {
 		// An opponent's piece the first move's piece could have taken,
 		// lifted and a piece put back on its square: what a capture there
@@ -609,6 +612,36 @@ func (r *Reconstructor) seqCost(p *chess.Position, lastTo chess.Square, moves []
 	}
 	// Only a last move can be a piece still in the air.
 	return cost, lastNeed&^rv.lifted != 0
+}
+
+// wentNextDoor counts the squares of victims (game squares of captures'
+// victims seen lifted) whose piece the board shows fallen onto an empty
+// square next door and put back: that square filled less than knockMs
+// after the victim's square emptied, and emptied again before the
+// victim's square filled last. A hand knocked it there; no capture took
+// it (29... Qxe5 pushing the rook off unseen, its hand knocking d4 onto
+// e3 and putting it back, read as Qxd4, then alerted three times). nb:
+// the squares filled and emptied that no move of the reading explains.
+func (r *Reconstructor) wentNextDoor(victims, nb chess.Bitboard) int {
+	n := 0
+	for v := victims; v != 0; v &= v - 1 {
+		sq := v.First()
+		off, ok1 := r.firstOff(sq)
+		on, ok2 := r.lastOn(sq)
+		if !ok1 || !ok2 || on < off {
+			continue
+		}
+		for b := nb & chess.KingAttacks(sq); b != 0; b &= b - 1 {
+			s := b.First()
+			fill, ok3 := r.firstOn(s)
+			gone, ok4 := r.lastOff(s)
+			if ok3 && ok4 && fill > off && fill-off < knockMs && gone > fill && gone < on {
+				n++
+				break
+			}
+		}
+	}
+	return n
 }
 
 // standsUnread reports whether a piece set on to, never read there, would
