@@ -1647,8 +1647,8 @@ func (r *Reconstructor) seenMovedCand(ix *inexact, c *cand) bool {
 	}
 	if r.sensor == trace.Occupancy && ix.illegal && ix.move == chess.NoMove && ix.ill.from != ix.ill.to {
 		// (Also with published plies taken back, whose changes the
-		// last decision read: 27... axb6, b6 emptied, a5 lifted, b6
-		// filled, read as a rook going a5-b6 after 27. Rxb6, a swap
+		// last decision read: 27. axb6, b6 emptied, a5 lifted, b6
+		// filled, read as a rook going a5-b6 after 26... Rxb6, a swap
 		// nobody saw, was read as Rxa5 on a pawn knocked and put back.)
 		for _, m := range c.moves[:c.n] {
 			if m.From() == ix.ill.from && moveLanding(m) == ix.ill.to && !m.IsCastling() {

@@ -619,7 +619,7 @@ func (r *Reconstructor) seqCost(p *chess.Position, lastTo chess.Square, moves []
 // square next door and put back: that square filled less than knockMs
 // after the victim's square emptied, and emptied again before the
 // victim's square filled last. A hand knocked it there; no capture took
-// it (29... Qxe5 pushing the rook off unseen, its hand knocking d4 onto
+// it (28... Qxe5 pushing the rook off unseen, its hand knocking d4 onto
 // e3 and putting it back, read as Qxd4, then alerted three times). nb:
 // the squares filled and emptied that no move of the reading explains.
 func (r *Reconstructor) wentNextDoor(victims, nb chess.Bitboard) int {
