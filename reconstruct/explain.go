@@ -203,7 +203,7 @@ func moveSquares(p *chess.Position, m chess.Move) (all, needLift chess.Bitboard)
 // missed reports that the last move is a capture whose victim was never
 // seen lifted.
 func (r *Reconstructor) seqCost(p *chess.Position, lastTo chess.Square, moves []chess.Move, rv *recView) (cost int, missed bool) {
-	var expl, need, zone, captured chess.Bitboard
+	var expl, need, zone, way, captured chess.Bitboard
 	// q is the position each move is made from: p itself for the first,
 	// a copy made on only when there is a next move.
 	q := p
@@ -329,6 +329,7 @@ func (r *Reconstructor) seqCost(p *chess.Position, lastTo chess.Square, moves []
 			cost += r.capturePrices(q, m.From(), lastTo).relative(r, q, m, lastTo)
 		}
 		if !m.IsCastling() {
+			way |= chess.Between(from, to)
 			zone |= chess.Between(from, to) | chess.KingAttacks(from)&chess.KingAttacks(to)
 		}
 		if !m.IsCastling() && from == q.KingSquare(q.SideToMove()) && q.Castling()&castleRights(q.SideToMove()) != 0 {
@@ -578,7 +579,8 @@ func (r *Reconstructor) seqCost(p *chess.Position, lastTo chess.Square, moves []
 	cost += costStrayNear*(stray&zone).Count() + costStrayFar*(stray&^zone).Count()
 	cost += r.stoodCost(p, stray, movers, rv)
 	if r.sensor == trace.Occupancy {
-		cost += costMisplacedN * r.wentNextDoor(need&rv.lifted, stray&rv.lifted&rv.placed&^p.Occupied())
+		// (Not a square on a move's way: a capture sliding there.)
+		cost += costMisplacedN * r.wentNextDoor(need&rv.lifted, stray&rv.lifted&rv.placed&^p.Occupied()&^way)
 	}
 	if len(moves) > 0 && stray&rv.lifted&rv.placed != 0 {
 		// An opponent's piece the first move's piece could have taken,
