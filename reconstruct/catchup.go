@@ -610,18 +610,7 @@ func (r *Reconstructor) catchUp(t int64, final bool, ixCost, ixPlies int, presse
 // as one of its plies, with at most two published plies taken back.
 func (r *Reconstructor) seenCatch(f *catchMatch) bool {
 	if m := r.catchIll; m != chess.NoMove {
-		if f.back > 2 {
-			return false
-		}
-		for _, mv := range f.moves[:f.n] {
-			if mv.From() == m.From() && moveLanding(mv) == m.To() && !mv.IsCastling() {
-				r.seenPrev = f.back > 0
-				ok := r.seenMoved(f.moves[:f.n], &f.pos, m.From().Bitboard(), 0)
-				r.seenPrev = false
-				return ok
-			}
-		}
-		return false
+		return f.back <= 2 && r.playsSeen(f.moves[:f.n], &f.pos, m, f.back)
 	}
 	return f.back == 0 && r.seenMoved(f.moves[:f.n], &f.pos, r.catchSeen, 0)
 }

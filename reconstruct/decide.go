@@ -1645,20 +1645,12 @@ func (r *Reconstructor) seenMovedCand(ix *inexact, c *cand) bool {
 	for _, m := range c.moves[:c.n] {
 		after.MakeMove(m)
 	}
-	if r.sensor == trace.Occupancy && ix.illegal && ix.move == chess.NoMove && ix.ill.from != ix.ill.to {
+	if r.sensor == trace.Occupancy && ix.illegal {
 		// (Also with published plies taken back, whose changes the
 		// last decision read: 27. axb6, b6 emptied, a5 lifted, b6
 		// filled, read as a rook going a5-b6 after 26... Rxb6, a swap
 		// nobody saw, was read as Rxa5 on a pawn knocked and put back.)
-		for _, m := range c.moves[:c.n] {
-			if m.From() == ix.ill.from && moveLanding(m) == ix.ill.to && !m.IsCastling() {
-				r.seenPrev = c.back > 0
-				ok := r.seenMoved(c.moves[:c.n], &after, ix.ill.from.Bitboard(), 0)
-				r.seenPrev = false
-				return ok
-			}
-		}
-		return false
+		return ix.move == chess.NoMove && ix.ill.from != ix.ill.to && r.playsSeen(c.moves[:c.n], &after, chess.NewMove(ix.ill.from, ix.ill.to), c.back)
 	}
 	gone := r.seenGone(ix)
 	var far chess.Bitboard
@@ -1667,6 +1659,21 @@ func (r *Reconstructor) seenMovedCand(ix *inexact, c *cand) bool {
 		far = ^(chess.KingAttacks(m.From()) | chess.KingAttacks(moveLanding(m)) | m.From().Bitboard() | moveLanding(m).Bitboard())
 	}
 	return gone != 0 && r.seenMoved(c.moves[:c.n], &after, gone, far)
+}
+
+// playsSeen reports whether moves, made from the published game with
+// back plies taken back and ending in position after, make move ill (a
+// move read illegal) as one of theirs, as the board saw (seenMoved).
+func (r *Reconstructor) playsSeen(moves []chess.Move, after *chess.Position, ill chess.Move, back int) bool {
+	for _, m := range moves {
+		if m.From() == ill.From() && moveLanding(m) == ill.To() && !m.IsCastling() {
+			r.seenPrev = back > 0
+			ok := r.seenMoved(moves, after, ill.From().Bitboard(), 0)
+			r.seenPrev = false
+			return ok
+		}
+	}
+	return false
 }
 
 // seenIllegal is, on an occupancy board, the move inexact explanation ix

@@ -3265,7 +3265,9 @@ func (r *Reconstructor) seenMoved(moves []chess.Move, after *chess.Position, gon
 		a := g.First()
 		ok := false
 		for _, mv := range moves {
-			if mv.From() == a && !mv.IsCastling() && (r.landedAfterLift(a, moveLanding(mv)) || far.Has(a) && r.liftThenLand(a, moveLanding(mv))) {
+			to := moveLanding(mv)
+			if mv.From() == a && !mv.IsCastling() && (r.logShows(logStep{to, trace.Off}, logStep{a, trace.Off}, logStep{to, trace.On}) ||
+				far.Has(a) && r.logShows(logStep{a, trace.Off}, logStep{to, trace.On})) {
 				ok = true
 				break
 			}
@@ -3279,39 +3281,28 @@ func (r *Reconstructor) seenMoved(moves []chess.Move, after *chess.Position, gon
 	return w.diff(after) == 0
 }
 
-// liftThenLand reports whether the board's log shows game square from
-// emptied, then game square to filled.
-func (r *Reconstructor) liftThenLand(from, to chess.Square) bool {
-	f, v := unrotSquare(from, r.orient), unrotSquare(to, r.orient)
-	lifted := false
-	for _, e := range r.log.evs {
-		switch {
-		case e.Square == f && e.Kind == trace.Off:
-			lifted = true
-		case lifted && e.Square == v && e.Kind == trace.On:
-			return true
-		}
-	}
-	return false
+// logStep is a change of a game square: emptied (trace.Off) or filled.
+type logStep struct {
+	sq   chess.Square
+	kind trace.Kind
 }
 
-// landedAfterLift reports whether the board's log shows game square to
-// emptied, then game square from emptied, then to filled.
-func (r *Reconstructor) landedAfterLift(from, to chess.Square) bool {
-	f, v := unrotSquare(from, r.orient), unrotSquare(to, r.orient)
-	seen := 0
+// logShows reports whether the board's log (and with seenPrev the last
+// decision's changes before it) shows the changes of steps in that
+// order, others between them.
+func (r *Reconstructor) logShows(steps ...logStep) bool {
 	var prev []logEvent
 	if r.seenPrev {
 		prev = r.log.prev
 	}
-	for _, e := range slices.Concat(prev, r.log.evs) {
-		switch {
-		case seen == 0 && e.Square == v && e.Kind == trace.Off:
-			seen = 1
-		case seen == 1 && e.Square == f && e.Kind == trace.Off:
-			seen = 2
-		case seen == 2 && e.Square == v && e.Kind == trace.On:
-			return true
+	k := 0
+	for _, evs := range [2][]logEvent{prev, r.log.evs} {
+		for _, e := range evs {
+			if e.Square == unrotSquare(steps[k].sq, r.orient) && e.Kind == steps[k].kind {
+				if k++; k == len(steps) {
+					return true
+				}
+			}
 		}
 	}
 	return false
