@@ -111,6 +111,9 @@ func rotBB(b chess.Bitboard, q uint8) chess.Bitboard {
 // unrotSquare maps a game square back to the raw square (for messages).
 func unrotSquare(s chess.Square, q uint8) chess.Square { return rotSquare(s, (4-q)&3) }
 
+// unrotBB maps a game bitboard back to raw squares.
+func unrotBB(b chess.Bitboard, q uint8) chess.Bitboard { return rotBB(b, (4-q)&3) }
+
 // makeView renders the raw board in game coordinates.
 func (pb *physBoard) makeView(q uint8, v *view) {
 	if q&3 == 0 {

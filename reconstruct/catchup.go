@@ -473,7 +473,8 @@ func (r *Reconstructor) catchUp(t int64, final bool, ixCost, ixPlies int, presse
 	// (What the search may cost is part of the question: a later decision
 	// may allow more.)
 	key := r.viewKey() ^ uint64(len(r.plies))<<48 ^ uint64(limit)*0x9e3779b97f4a7c15
-	if final && (r.catchSeen != 0 || r.catchIll != chess.NoMove) {
+	seen := final && (r.catchSeen != 0 || r.catchIll != chess.NoMove) // (seenCatch)
+	if seen {
 		// (Another search than the one the decision before made.)
 		key ^= (uint64(r.catchSeen) + uint64(r.catchIll)) * 0xbf58476d1ce4e5b9
 	}
@@ -481,7 +482,7 @@ func (r *Reconstructor) catchUp(t int64, final bool, ixCost, ixPlies int, presse
 		return out, false
 	}
 	found := r.catchSearch(limit, false)
-	if len(found) == 0 && final && (r.catchSeen != 0 || r.catchIll != chess.NoMove) {
+	if len(found) == 0 && seen {
 		// (Dearer plies are taken only as seenMoved; against a move
 		// read illegal, with two plies taken back.)
 		more := costOverlap
@@ -501,7 +502,7 @@ func (r *Reconstructor) catchUp(t int64, final bool, ixCost, ixPlies int, presse
 		// move is one of theirs, made as the board saw: seenCatch.)
 		k := 0
 		for _, f := range found {
-			if pressed && f.n > 0 && f.pos.SideToMove() != side || !pressed && (f.back == 0 || final && r.catchIll != chess.NoMove && r.seenCatch(&f)) {
+			if pressed && f.n > 0 && f.pos.SideToMove() != side || !pressed && (f.back == 0 || seen && r.catchIll != chess.NoMove && r.seenCatch(&f)) {
 				found[k] = f
 				k++
 			}
@@ -582,7 +583,7 @@ func (r *Reconstructor) catchUp(t int64, final bool, ixCost, ixPlies int, presse
 	if best.cost+r.catchMargin(best.back) >= limit {
 		// At the alert timer, pieces gone that plies found move where
 		// the board saw them go are no pieces knocked off (seenMoved).
-		if !final || r.catchSeen == 0 && r.catchIll == chess.NoMove {
+		if !seen {
 			return out, false
 		}
 		bi = -1
@@ -612,7 +613,7 @@ func (r *Reconstructor) seenCatch(f *catchMatch) bool {
 	if m := r.catchIll; m != chess.NoMove {
 		return f.back <= 2 && r.playsSeen(f.moves[:f.n], &f.pos, m, f.back)
 	}
-	return f.back == 0 && r.seenMoved(f.moves[:f.n], &f.pos, r.catchSeen, 0)
+	return f.back == 0 && r.seenMoved(f.moves[:f.n], &f.pos, r.catchSeen, 0, false)
 }
 
 // adoptCatch makes the catch-up matches within pruneGap of found[bi]

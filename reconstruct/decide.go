@@ -1102,10 +1102,7 @@ func (r *Reconstructor) adoptKnocked(best int, knock chess.Bitboard, t int64, ou
 	r.silentAfter = P
 	r.silentAfter.MakeMove(c.moves[c.n-1])
 	n0 := len(r.plies)
-	var raw chess.Bitboard
-	for b := knock; b != 0; b &= b - 1 {
-		raw |= unrotSquare(b.First(), r.orient).Bitboard()
-	}
+	raw := unrotBB(knock, r.orient)
 	// A piece lifted and not set down anywhere stays lifted in the
 	// record: the lift may have been the reply's (a knight next to the
 	// landing lifted 472 ms after it, then set on c3: with its lift
@@ -1587,9 +1584,8 @@ func (r *Reconstructor) onAlertTimer(t int64, out []Output) []Output {
 	if r.state == stateIrregular || !r.inProgress(false) {
 		var ok bool
 		r.catchKeep = r.state != stateIrregular && r.illegalByMover(&ix)
-		r.catchSeen, r.catchIll = r.seenGone(&ix), r.seenIllegal(&ix)
-		out, ok = r.catchUp(r.lastChange, true, ix.cost, ix.plies(), false, 0, out)
-		r.catchKeep, r.catchSeen, r.catchIll = false, 0, chess.NoMove
+		out, ok = r.catchUpSeen(&ix, out)
+		r.catchKeep = false
 		if ok {
 			return r.knockedLeft(t, out)
 		}
@@ -1618,14 +1614,20 @@ func (r *Reconstructor) onAlertTimer(t int64, out []Output) []Output {
 		// (Not tried above: pieces gone that plies move as the board saw,
 		// seenMoved.)
 		var ok bool
-		r.catchSeen, r.catchIll = r.seenGone(&ix), r.seenIllegal(&ix)
-		out, ok = r.catchUp(r.lastChange, true, ix.cost, ix.plies(), false, 0, out)
-		r.catchSeen, r.catchIll = 0, chess.NoMove
-		if ok {
+		if out, ok = r.catchUpSeen(&ix, out); ok {
 			return r.knockedLeft(t, out)
 		}
 	}
 	return r.actInexact(ix, r.lines[0].pos.SideToMove(), t, false, out)
+}
+
+// catchUpSeen is the alert timer's catch-up against inexact explanation
+// ix, taking plies found that move the pieces it leaves gone, or make the
+// move it reads illegal, as the board saw (seenCatch).
+func (r *Reconstructor) catchUpSeen(ix *inexact, out []Output) ([]Output, bool) {
+	r.catchSeen, r.catchIll = r.seenGone(ix), r.seenIllegal(ix)
+	defer func() { r.catchSeen, r.catchIll = 0, chess.NoMove }()
+	return r.catchUp(r.lastChange, true, ix.cost, ix.plies(), false, 0, out)
 }
 
 // seenMovedCand reports whether explanation c, moves from the published
@@ -1635,7 +1637,7 @@ func (r *Reconstructor) onAlertTimer(t int64, out []Output) []Output {
 // (60... gxf5 swapped faster than a scan, then 61. g6 read as the pawn
 // taking straight ahead).
 func (r *Reconstructor) seenMovedCand(ix *inexact, c *cand) bool {
-	if c.stale || c.n == 0 || c.back > 2 || c.back > 0 && (c.line != 0 || !ix.illegal) {
+	if r.sensor != trace.Occupancy || c.stale || c.n == 0 || c.back > 2 || c.back > 0 && (c.line != 0 || !ix.illegal) {
 		return false
 	}
 	after := r.lines[c.line].pos
@@ -1645,7 +1647,7 @@ func (r *Reconstructor) seenMovedCand(ix *inexact, c *cand) bool {
 	for _, m := range c.moves[:c.n] {
 		after.MakeMove(m)
 	}
-	if r.sensor == trace.Occupancy && ix.illegal {
+	if ix.illegal {
 		// (Also with published plies taken back, whose changes the
 		// last decision read: 27. axb6, b6 emptied, a5 lifted, b6
 		// filled, read as a rook going a5-b6 after 26... Rxb6, a swap
@@ -1658,7 +1660,7 @@ func (r *Reconstructor) seenMovedCand(ix *inexact, c *cand) bool {
 		// (Not next to where the move's hand took its piece or set it.)
 		far = ^(chess.KingAttacks(m.From()) | chess.KingAttacks(moveLanding(m)) | m.From().Bitboard() | moveLanding(m).Bitboard())
 	}
-	return gone != 0 && r.seenMoved(c.moves[:c.n], &after, gone, far)
+	return gone != 0 && r.seenMoved(c.moves[:c.n], &after, gone, far, false)
 }
 
 // playsSeen reports whether moves, made from the published game with
@@ -1667,10 +1669,7 @@ func (r *Reconstructor) seenMovedCand(ix *inexact, c *cand) bool {
 func (r *Reconstructor) playsSeen(moves []chess.Move, after *chess.Position, ill chess.Move, back int) bool {
 	for _, m := range moves {
 		if m.From() == ill.From() && moveLanding(m) == ill.To() && !m.IsCastling() {
-			r.seenPrev = back > 0
-			ok := r.seenMoved(moves, after, ill.From().Bitboard(), 0)
-			r.seenPrev = false
-			return ok
+			return r.seenMoved(moves, after, ill.From().Bitboard(), 0, back > 0)
 		}
 	}
 	return false
@@ -1753,22 +1752,8 @@ func (r *Reconstructor) knockedAtLanding(t int64, out []Output) []Output {
 		return out
 	}
 	land := r.plies[len(r.plies)-1].t
-	for b := d; b != 0; b &= b - 1 {
-		s := b.First()
-		on, okOn := r.lastOn(s)
-		off, okOff := r.lastOff(s)
-		if !okOn && !okOff {
-			return out
-		}
-		last := max(on, off)
-		if !okOn {
-			last = off
-		} else if !okOff {
-			last = on
-		}
-		if last < land || last > land+minReplyMs {
-			return out
-		}
+	if d&^r.changedAfter(land-1) != 0 || d&r.changedAfter(land+minReplyMs) != 0 {
+		return out
 	}
 	// (Not squares a move of the player to move leaves as they are: the
 	// reply may be under way, its press to come.)

@@ -1193,10 +1193,7 @@ func (r *Reconstructor) decodeFewer() (catchMatch, bool) {
 // later as 18... Kxg7 was made).
 func (r *Reconstructor) stoodKnocked(knocked chess.Bitboard) bool {
 	l := &r.log
-	var raw chess.Bitboard
-	for b := knocked; b != 0; b &= b - 1 {
-		raw |= unrotSquare(b.First(), r.orient).Bitboard()
-	}
+	raw := unrotBB(knocked, r.orient)
 	out, last := false, int64(-1)
 	for _, evs := range [2][]logEvent{l.prev, l.evs} {
 		for i := range evs {
@@ -3259,15 +3256,16 @@ func (r *Reconstructor) decode(t int64, minN int, out []Output) (_ []Output, ok 
 // squares of far, where no hand the alert's reading has at work could
 // have knocked the piece, its lift and then its landing are enough
 // (15. Rf5, f1 lifted and f5 filled, read as 14... Qf5 and the f1 rook
-// knocked off).
-func (r *Reconstructor) seenMoved(moves []chess.Move, after *chess.Position, gone, far chess.Bitboard) bool {
+// knocked off). With withPrev the last decision's changes count too
+// (plies it published taken back).
+func (r *Reconstructor) seenMoved(moves []chess.Move, after *chess.Position, gone, far chess.Bitboard, withPrev bool) bool {
 	for g := gone; g != 0; g &= g - 1 {
 		a := g.First()
 		ok := false
 		for _, mv := range moves {
 			to := moveLanding(mv)
-			if mv.From() == a && !mv.IsCastling() && (r.logShows(logStep{to, trace.Off}, logStep{a, trace.Off}, logStep{to, trace.On}) ||
-				far.Has(a) && r.logShows(logStep{a, trace.Off}, logStep{to, trace.On})) {
+			if mv.From() == a && !mv.IsCastling() && (r.logShows(withPrev, logStep{to, trace.Off}, logStep{a, trace.Off}, logStep{to, trace.On}) ||
+				far.Has(a) && r.logShows(withPrev, logStep{a, trace.Off}, logStep{to, trace.On})) {
 				ok = true
 				break
 			}
@@ -3287,12 +3285,12 @@ type logStep struct {
 	kind trace.Kind
 }
 
-// logShows reports whether the board's log (and with seenPrev the last
+// logShows reports whether the board's log (and with withPrev the last
 // decision's changes before it) shows the changes of steps in that
 // order, others between them.
-func (r *Reconstructor) logShows(steps ...logStep) bool {
+func (r *Reconstructor) logShows(withPrev bool, steps ...logStep) bool {
 	var prev []logEvent
-	if r.seenPrev {
+	if withPrev {
 		prev = r.log.prev
 	}
 	k := 0

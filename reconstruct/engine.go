@@ -473,9 +473,6 @@ type Reconstructor struct {
 	// catchIll: ... or against this move read illegal, made as a ply of
 	// the plies found (seenCatch).
 	catchIll chess.Move
-	// seenPrev: seenMoved reads the last decision's changes too (plies
-	// it published taken back).
-	seenPrev bool
 	// decodeShort: ... and the inexact explanation leaves more than one
 	// piece out of place: a short decoded run is taken on occupancy
 	// boards too (decode).

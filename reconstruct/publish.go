@@ -377,13 +377,19 @@ func (r *Reconstructor) keepTakenBack(best cand, keep int, retracted chess.Move)
 	}
 }
 
-// legalAt reports whether move m is legal at ply index i of the best
-// hypothesis.
-func (r *Reconstructor) legalAt(i int, m chess.Move) bool {
+// bestBefore is the position before ply index i of the best hypothesis.
+func (r *Reconstructor) bestBefore(i int) chess.Position {
 	p := r.start
 	for _, mv := range r.lines[0].moves[:i] {
 		p.MakeMove(mv)
 	}
+	return p
+}
+
+// legalAt reports whether move m is legal at ply index i of the best
+// hypothesis.
+func (r *Reconstructor) legalAt(i int, m chess.Move) bool {
+	p := r.bestBefore(i)
 	return r.legal(&p).Contains(m)
 }
 
@@ -396,10 +402,7 @@ func (r *Reconstructor) blindAt(i int, m chess.Move) bool {
 // alertIllegalTakenBack reports move m, made at ply index i and now taken
 // back, as the illegal move it was in the history the game returned to.
 func (r *Reconstructor) alertIllegalTakenBack(i int, m chess.Move, t int64, out []Output) []Output {
-	p := r.start
-	for _, mv := range r.lines[0].moves[:i] {
-		p.MakeMove(mv)
-	}
+	p := r.bestBefore(i)
 	from, to := m.From(), m.To()
 	pc := p.PieceAt(from)
 	what := fmt.Sprintf("%s %s-%s", pc.Type(), from, to)
@@ -690,9 +693,7 @@ func (r *Reconstructor) changedSince(k int) chess.Bitboard {
 		if !m.IsCastling() {
 			all |= chess.Between(m.From(), m.To())
 		}
-		for e := all | nl; e != 0; e &= e - 1 {
-			own |= unrotSquare(e.First(), r.orient).Bitboard()
-		}
+		own |= unrotBB(all|nl, r.orient)
 	}
 	done := int64(-1)
 	for e := own & (r.rec.lifted | r.rec.placed); e != 0; e &= e - 1 {
