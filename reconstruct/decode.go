@@ -3259,13 +3259,22 @@ func (r *Reconstructor) decode(t int64, minN int, out []Output) (_ []Output, ok 
 // knocked off). With withPrev the last decision's changes count too
 // (plies it published taken back).
 func (r *Reconstructor) seenMoved(moves []chess.Move, after *chess.Position, gone, far chess.Bitboard, withPrev bool) bool {
+	for _, mv := range moves {
+		// (Every ply's piece seen lifted: not plies invented around
+		// the one that reads the board, their pieces never read
+		// leaving: 5. Ne5 d3 6. Nxc6 dxc2 7. Nd4+ for 5. Nxd4 Nxd4??,
+		// the pinned knight's illegal capture.)
+		if !r.logShows(withPrev, logStep{mv.From(), trace.Off}) {
+			return false
+		}
+	}
 	for g := gone; g != 0; g &= g - 1 {
 		a := g.First()
 		ok := false
 		for _, mv := range moves {
 			to := moveLanding(mv)
 			if mv.From() == a && !mv.IsCastling() && (r.logShows(withPrev, logStep{to, trace.Off}, logStep{a, trace.Off}, logStep{to, trace.On}) ||
-				far.Has(a) && r.logShows(withPrev, logStep{a, trace.Off}, logStep{to, trace.On})) {
+				far.Has(a) && landsAlone(moves, to) && r.logShows(withPrev, logStep{a, trace.Off}, logStep{to, trace.On})) {
 				ok = true
 				break
 			}
@@ -3279,6 +3288,19 @@ func (r *Reconstructor) seenMoved(moves []chess.Move, after *chess.Position, gon
 	return w.diff(after) == 0
 }
 
+// landsAlone reports whether to is the landing of one ply of moves only:
+// its filling read is that ply's (not 3... Qxd6, the knocked queen's
+// square and d6's filling by 3. d6 read as the queen taking there).
+func landsAlone(moves []chess.Move, to chess.Square) bool {
+	n := 0
+	for _, m := range moves {
+		if moveLanding(m) == to {
+			n++
+		}
+	}
+	return n == 1
+}
+
 // logStep is a change of a game square: emptied (trace.Off) or filled.
 type logStep struct {
 	sq   chess.Square
@@ -3286,15 +3308,18 @@ type logStep struct {
 }
 
 // logShows reports whether the board's log (and with withPrev the last
-// decision's changes before it) shows the changes of steps in that
+// two decisions' changes before it) shows the changes of steps in that
 // order, others between them.
 func (r *Reconstructor) logShows(withPrev bool, steps ...logStep) bool {
-	var prev []logEvent
+	var prev, prev2 []logEvent
 	if withPrev {
 		prev = r.log.prev
+		if r.log.prev2OK {
+			prev2 = r.log.prev2
+		}
 	}
 	k := 0
-	for _, evs := range [2][]logEvent{prev, r.log.evs} {
+	for _, evs := range [3][]logEvent{prev2, prev, r.log.evs} {
 		for _, e := range evs {
 			if e.Square == unrotSquare(steps[k].sq, r.orient) && e.Kind == steps[k].kind {
 				if k++; k == len(steps) {

@@ -237,3 +237,34 @@ func TestTwoPressesJudgedTogether(t *testing.T) {
 		t.Errorf("Bg2 carries %d ms and Bxg2 %d ms, want each its player's reading", w, b)
 	}
 }
+
+// TestTrueIrregularityAlerted replays traces of an independent hand
+// model (testdata/irregular, occupancy boards without a clock) whose
+// last move is a true irregularity: an illegal capture made victim first
+// soon after the move before, or a piece knocked off the board and left.
+// Readings that move pieces as the board saw (seenMoved) must not
+// explain it away with plies nobody saw made: an irregularity alert is
+// raised and no ply is published beyond "# irregular-after:".
+func TestTrueIrregularityAlerted(t *testing.T) {
+	files, err := filepath.Glob("testdata/irregular/*.trace")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no traces in testdata/irregular: %v", err)
+	}
+	for _, name := range files {
+		t.Run(filepath.Base(name), func(t *testing.T) {
+			r, all, last := replayTrace(t, name)
+			all = append(all, r.End(last+10000, nil)...)
+			alerted := false
+			for _, o := range all {
+				alerted = alerted || o.Kind == Alert && o.Alert.Irregular()
+			}
+			if !alerted {
+				t.Errorf("no irregularity alert (moves %q)", sanList(r))
+			}
+			limit, _ := strconv.Atoi(wantedLine(t, name, "# irregular-after: "))
+			if len(r.Moves()) > limit {
+				t.Errorf("%d plies published, want at most %d (%q)", len(r.Moves()), limit, sanList(r))
+			}
+		})
+	}
+}
