@@ -909,16 +909,16 @@ func (r *Reconstructor) fallenPickedUp(gs chess.Square) bool {
 // fellFromSecond reports whether ev, on a colour or piece board, fills an
 // empty square next to the second piece lifted while a lift next to the
 // move's landing is held, with that piece as far as the sensor tells, and
-// not where the held piece can move (unless the sensor tells the pieces
-// apart), within knockMs of its lift.
+// not where the held piece can move (unless the sensor tells it from the
+// held piece), within knockMs of its lift.
 func (r *Reconstructor) fellFromSecond(ev *trace.Event) bool {
 	h := &r.held
 	if r.sensor == trace.Occupancy || !ev.HasColour || h.secondT == 0 || r.raw.occ.Has(ev.Square) ||
 		!chess.KingAttacks(h.second).Has(ev.Square) || ev.T-h.secondT > knockMs {
 		return false
 	}
-	pc := h.after.PieceAt(rotSquare(h.second, r.orient))
-	return r.seenAs(ev, pc) && (ev.HasPieces || !r.moves(&h.after, rotSquare(h.sq, r.orient), rotSquare(ev.Square, r.orient)))
+	pc, gh := h.after.PieceAt(rotSquare(h.second, r.orient)), rotSquare(h.sq, r.orient)
+	return r.seenAs(ev, pc) && (ev.HasPieces && pc != h.after.PieceAt(gh) || !r.moves(&h.after, gh, rotSquare(ev.Square, r.orient)))
 }
 
 // Advance tells the reconstruction that board time t has come without a

@@ -573,3 +573,36 @@ func TestChess960LongCastlingLikeAKingMove(t *testing.T) {
 	h.move("d1", "d3").wait(3000)
 	h.expect(start, "O-O-O b6 Rd3", "")
 }
+
+// TestPawnFallenBesideTheHeldPawn: without a clock on piece boards, 3.
+// d5's pawn lifted 473 ms after 2... c5 landed next to it (held: the
+// mover's hand may knock it), and the hand knocking the c4 pawn, which
+// falls on d3, while d5 is read filled first. Both are white pawns: d5
+// was read as the knocked c4 pawn fallen beside its square and d3 as the
+// held pawn gone nowhere it can, and nothing was published until the
+// knocked pieces were back 5 s later (3 plies behind). The held pawn
+// goes where it can move: d5 is its landing.
+func TestPawnFallenBesideTheHeldPawn(t *testing.T) {
+	for _, s := range []trace.Sensor{trace.Colour, trace.PieceSensor} {
+		h := newHands(t, s, chess.NewPosition())
+		h.at(2595, trace.Off, "d2", 0).at(2908, trace.On, "d4", chess.WhitePawn)
+		h.at(4045, trace.Off, "g8", 0).at(4228, trace.On, "f6", chess.BlackKnight)
+		h.at(4842, trace.Off, "c2", 0).at(4904, trace.On, "c4", chess.WhitePawn)
+		h.at(5498, trace.Off, "c7", 0).at(5685, trace.On, "c5", chess.BlackPawn)
+		h.at(6158, trace.Off, "d4", 0).at(6404, trace.Off, "c4", 0).at(6439, trace.On, "d5", chess.WhitePawn).at(6627, trace.On, "d3", chess.WhitePawn)
+		h.at(8256, trace.Off, "e7", 0).at(8377, trace.Off, "d3", 0).at(8474, trace.On, "e6", chess.BlackPawn)
+		h.at(8478, trace.Off, "f6", 0).at(8654, trace.On, "c4", chess.WhitePawn).at(8697, trace.On, "f5", chess.BlackKnight)
+		h.at(9306, trace.Off, "b1", 0)
+		mark := len(h.evs)
+		h.at(9623, trace.On, "c3", chess.WhiteKnight)
+		h.at(11197, trace.Off, "f5", 0).at(11228, trace.On, "f6", chess.BlackKnight)
+		before, atEnd, outs := h.publishedAt(mark)
+		if before != "d4 Nf6 c4 c5 d5 e6" || atEnd != "d4 Nf6 c4 c5 d5 e6 Nc3" {
+			t.Errorf("%v: %q published as Nc3 lands, %q at the end; want \"d4 Nf6 c4 c5 d5 e6\" and Nc3 after it", s, before, atEnd)
+		}
+		if got := alertList(outs); got != "" {
+			t.Errorf("%v: alerts %q, want none", s, got)
+		}
+	}
+}
+
