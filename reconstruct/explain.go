@@ -1552,7 +1552,7 @@ func (r *Reconstructor) putBackUnread(alone bool) (cand, bool) {
 			// timer before the reply's was lifted: the reply's hand did
 			// not knock it there. 10. Nbd2, standing on d2 for 7 s, was
 			// amended to Nc3 when 11. Rad1's hand knocked it onto c3.)
-			if land, lift := r.plies[i].landT(), r.plies[i+1].liftT(); land >= 0 && lift-land >= r.timing.AlertMs {
+			if land, lift := r.plies[i].landT(), r.plies[i+1].liftT(); land >= 0 && lift-land >= r.timing.AlertMs || r.knockedByLater(i, x.To()) {
 				continue
 			}
 		}
@@ -1586,6 +1586,25 @@ func (r *Reconstructor) putBackUnread(alone bool) (cand, bool) {
 		}
 	}
 	return cand{}, false
+}
+
+// knockedByLater reports whether game square sq, where published ply i
+// was read landing, was emptied within knockMs after a later ply than
+// the reply landed next to it: that ply's hand knocked the piece, which
+// had stood where it was read (10. Nbd2, read there 31 ms after b1 was
+// lifted and knocked onto c3 by 11. Rad1's hand 225 ms after the rook
+// landed on d1, had been amended to Nc3 and the game went dark).
+func (r *Reconstructor) knockedByLater(i int, sq chess.Square) bool {
+	// (The record forgets which squares were lifted at each decision, not
+	// when each was last: sq is empty now, so that is when it emptied.)
+	gone := r.rec.lastOff[unrotSquare(sq, r.orient)]
+	for j := i + 2; j < len(r.plies); j++ {
+		land := r.plies[j].landT()
+		if land >= 0 && gone >= land && gone < land+knockMs && chess.KingAttacks(moveLanding(r.plies[j].move)).Has(sq) {
+			return true
+		}
+	}
+	return false
 }
 
 // knockReadSearch bounds the positions knockReadAsMove tries.

@@ -606,3 +606,34 @@ func TestPawnFallenBesideTheHeldPawn(t *testing.T) {
 	}
 }
 
+// TestKnockedByTheNextMoveNotAmended: without a clock, 10. Nbd2, read
+// on d2 31 ms after b1 was lifted, stands through 10... Qc7; 11. Rad1's
+// hand knocks it onto c3 225 ms after the rook lands on d1, and it is
+// put back 2.2 s later, after 11... Nbd7 (whose hand knocks e6 onto d5).
+// The knight on c3 had been read as a piece the reply's hand knocked
+// as it landed there unread (putBackUnread): 10. Nbd2 was amended to Nc3,
+// and the put-back and all that followed were alerted as misplaced, the
+// game dark for 100 plies. The square emptied as a later move landed
+// next to it was that move's hand's knock.
+func TestKnockedByTheNextMoveNotAmended(t *testing.T) {
+	start := mustFEN(t, "rn1q1rk1/pb1p1ppp/1p2pn2/8/1pPP4/5NP1/PP2PPBP/RN1Q1RK1 w - - 4 9")
+	for _, s := range []trace.Sensor{trace.Colour, trace.PieceSensor} {
+		h := newHands(t, s, start)
+		h.at(15319, trace.Off, "g1", 0).at(15519, trace.On, "g1", chess.WhiteKing)
+		h.at(16110, trace.Off, "d1", 0).at(16360, trace.On, "d3", chess.WhiteQueen)
+		h.at(17035, trace.On, "d6", chess.BlackPawn).at(17060, trace.Off, "d7", 0)
+		h.at(17704, trace.Off, "b1", 0).at(17735, trace.On, "d2", chess.WhiteKnight)
+		h.at(19885, trace.Off, "d8", 0).at(20057, trace.On, "c7", chess.BlackQueen)
+		h.at(20501, trace.Off, "a1", 0).at(20710, trace.On, "d1", chess.WhiteRook)
+		h.at(20935, trace.Off, "d2", 0).at(21157, trace.On, "c3", chess.WhiteKnight)
+		h.at(21679, trace.Off, "b8", 0).at(21860, trace.On, "d7", chess.BlackKnight)
+		h.at(22010, trace.On, "d5", chess.BlackPawn).at(22038, trace.Off, "e6", 0)
+		h.at(23335, trace.On, "d2", chess.WhiteKnight).at(23357, trace.Off, "c3", 0)
+		h.at(23966, trace.Off, "f3", 0).at(24113, trace.On, "e1", chess.WhiteKnight)
+		h.at(24210, trace.Off, "d5", 0).at(24438, trace.On, "e6", chess.BlackPawn)
+		h.at(24854, trace.Off, "b7", 0).at(25144, trace.Off, "g2", 0).at(25544, trace.On, "g2", chess.BlackBishop)
+		h.at(26113, trace.Off, "e1", 0).at(26344, trace.Off, "g2", 0).at(26544, trace.On, "g2", chess.WhiteKnight)
+		h.at(27076, trace.Off, "a8", 0).at(27282, trace.On, "c8", chess.BlackRook)
+		h.expect(start, "Qd3 d6 Nbd2 Qc7 Rad1 Nbd7 Ne1 Bxg2 Nxg2 Rac8", "")
+	}
+}
