@@ -1552,7 +1552,7 @@ func (r *Reconstructor) putBackUnread(alone bool) (cand, bool) {
 			// timer before the reply's was lifted: the reply's hand did
 			// not knock it there. 10. Nbd2, standing on d2 for 7 s, was
 			// amended to Nc3 when 11. Rad1's hand knocked it onto c3.)
-			if land, lift := r.plies[i].landT(), r.plies[i+1].liftT(); land >= 0 && lift-land >= r.timing.AlertMs || r.knockedByLater(i, x.To()) {
+			if land, lift := r.plies[i].landT(), r.plies[i+1].liftT(); land >= 0 && lift-land >= r.timing.AlertMs {
 				continue
 			}
 		}
@@ -1580,6 +1580,9 @@ func (r *Reconstructor) putBackUnread(alone bool) (cand, bool) {
 			if r.v.pieceKnown.Has(alt) && !r.v.byPiece[pc].Has(alt) || !reaches(pc, x.From(), alt, true) {
 				continue // (before putBackAt's move generation)
 			}
+			if r.landedBeside(x.To(), alt) {
+				continue
+			}
 			if c, ok := r.putBackAt(i, alt); ok {
 				return c, true
 			}
@@ -1588,19 +1591,20 @@ func (r *Reconstructor) putBackUnread(alone bool) (cand, bool) {
 	return cand{}, false
 }
 
-// knockedByLater reports whether game square sq, where published ply i
-// was read landing, was emptied within knockMs after a later ply than
-// the reply landed next to it: that ply's hand knocked the piece, which
-// had stood where it was read (10. Nbd2, read there 31 ms after b1 was
-// lifted and knocked onto c3 by 11. Rad1's hand 225 ms after the rook
-// landed on d1, had been amended to Nc3 and the game went dark).
-func (r *Reconstructor) knockedByLater(i int, sq chess.Square) bool {
-	// (The record forgets which squares were lifted at each decision, not
-	// when each was last: sq is empty now, so that is when it emptied.)
+// landedBeside reports whether a square next to game square sq, where a
+// published ply was read landing, other than alt, shows a piece set down
+// less than knockMs before sq emptied: a move landing there (published
+// or not yet) whose hand knocked the piece, which had stood where it was
+// read. (10. Nbd2, knocked onto c3 by 11. Rad1's hand 225 ms after the
+// rook landed on d1, had been amended to Nc3, and 11... a6 knocked onto a5
+// as 13. cxb5 landed to a5, each game then dark for 12-100 plies.)
+func (r *Reconstructor) landedBeside(sq, alt chess.Square) bool {
+	// (The record forgets which squares were touched at each decision,
+	// not when each was last: sq is empty now, so that is when it
+	// emptied, and a square filled now was filled last then.)
 	gone := r.rec.lastOff[unrotSquare(sq, r.orient)]
-	for j := i + 2; j < len(r.plies); j++ {
-		land := r.plies[j].landT()
-		if land >= 0 && gone >= land && gone < land+knockMs && chess.KingAttacks(moveLanding(r.plies[j].move)).Has(sq) {
+	for b := chess.KingAttacks(sq) &^ alt.Bitboard() & r.v.occ; b != 0; b &= b - 1 {
+		if on := r.rec.lastOn[unrotSquare(b.First(), r.orient)]; on <= gone && gone < on+knockMs {
 			return true
 		}
 	}

@@ -637,3 +637,31 @@ func TestKnockedByTheNextMoveNotAmended(t *testing.T) {
 		h.expect(start, "Qd3 d6 Nbd2 Qc7 Rad1 Nbd7 Ne1 Bxg2 Nxg2 Rac8", "")
 	}
 }
+
+// TestKnockedByALandingNextDoorNotAmended: without a clock, 11... a6
+// stands through 12. Bb2 and 12... b5; 13. cxb5, its victim taken off
+// first, knocks the a6 pawn onto a5, read there 3 ms before the pawn
+// lands on b5 and 31 ms before a6 reads empty, and Black's hand puts it
+// back after 14. Nxd4. The pawn on a5 had been read as 11... a5 landed
+// unread and knocked onto a6 by the reply's hand (putBackUnread): a6 was
+// amended to a5, and the put-back alerted (12 plies behind). A piece
+// gone from where it stood as a move landed next to it was that move's
+// hand's knock.
+func TestKnockedByALandingNextDoorNotAmended(t *testing.T) {
+	start := mustFEN(t, "2rq1rk1/pp1bbppp/2nppn2/8/2PNP3/1P4P1/P3NPBP/R1BQ1RK1 b - - 0 11")
+	for _, s := range []trace.Sensor{trace.Colour, trace.PieceSensor} {
+		h := newHands(t, s, start)
+		h.at(119681, trace.Off, "a7", 0).at(119900, trace.On, "a6", chess.BlackPawn)
+		h.at(121501, trace.Off, "c1", 0).at(121529, trace.On, "b2", chess.WhiteBishop)
+		h.at(123622, trace.On, "b5", chess.BlackPawn).at(123685, trace.Off, "b7", 0)
+		h.at(124372, trace.Off, "b5", 0).at(124845, trace.Off, "c4", 0).at(125119, trace.On, "a5", chess.BlackPawn)
+		h.at(125122, trace.On, "b5", chess.WhitePawn).at(125150, trace.Off, "a6", 0)
+		h.at(125658, trace.Off, "c6", 0).at(126099, trace.Off, "d4", 0).at(126099, trace.On, "d4", chess.BlackKnight)
+		h.at(127619, trace.Off, "a5", 0).at(127900, trace.On, "a6", chess.BlackPawn)
+		h.at(128540, trace.Off, "e2", 0).at(128849, trace.Off, "d4", 0).at(128849, trace.On, "d4", chess.WhiteKnight)
+		h.at(129372, trace.Off, "b5", 0).at(129872, trace.On, "b5", chess.BlackPawn).at(129900, trace.Off, "a6", 0)
+		h.at(130505, trace.Off, "d1", 0).at(130786, trace.On, "d2", chess.WhiteQueen)
+		h.at(149724, trace.Off, "d8", 0).at(150154, trace.On, "b6", chess.BlackQueen)
+		h.expect(start, "a6 Bb2 b5 cxb5 Nxd4 Nxd4 axb5 Qd2 Qb6", "")
+	}
+}
