@@ -1502,7 +1502,7 @@ func (r *Reconstructor) knockRevert(stood, alone bool) (cand, bool) {
 			// knocked onto b5 by the replying hand, put back after the
 			// reply and read 25. Bb5-c4, then 25. Nf3 made: nothing
 			// more was published.)
-			if r.knockShown(n-3, pb.To(), stood) || alone && r.sensor != trace.Occupancy {
+			if (r.knockShown(n-3, pb.To(), stood) || alone && r.sensor != trace.Occupancy) && !r.landedBeside(x.To(), pb.To()) {
 				if orig, ok := r.stepFrom(&r.befores[n-3], x, pb.To()); ok {
 					if c, ok := r.knockedBack(3, orig, false); ok {
 						return c, true
@@ -1592,20 +1592,37 @@ func (r *Reconstructor) putBackUnread(alone bool) (cand, bool) {
 }
 
 // landedBeside reports whether a square next to game square sq, where a
-// published ply was read landing, other than alt, shows a piece set down
-// less than knockMs before sq emptied: a move landing there (published
-// or not yet) whose hand knocked the piece, which had stood where it was
-// read. (10. Nbd2, knocked onto c3 by 11. Rad1's hand 225 ms after the
-// rook landed on d1, had been amended to Nc3, and 11... a6 knocked onto a5
-// as 13. cxb5 landed to a5, each game then dark for 12-100 plies.)
+// published ply was read landing, other than alt, was filled less than
+// knockMs before sq emptied: a move landing there (published or not yet)
+// whose hand knocked the piece, which had stood where it was read. (10.
+// Nbd2, knocked onto c3 by 11. Rad1's hand 225 ms after the rook landed
+// on d1, had been amended to Nc3; 11... a6, knocked onto a5 as 13. cxb5
+// landed, to a5; 13. Qf3, knocked onto e2 as 13... dxe4 landed, to Qe2:
+// each game then dark for 12-100 plies.)
 func (r *Reconstructor) landedBeside(sq, alt chess.Square) bool {
 	// (The record forgets which squares were touched at each decision,
 	// not when each was last: sq is empty now, so that is when it
-	// emptied, and a square filled now was filled last then.)
+	// emptied, and a square filled now was filled last then; the log
+	// keeps those filled and changed since.)
 	gone := r.rec.lastOff[unrotSquare(sq, r.orient)]
-	for b := chess.KingAttacks(sq) &^ alt.Bitboard() & r.v.occ; b != 0; b &= b - 1 {
-		if on := r.rec.lastOn[unrotSquare(b.First(), r.orient)]; on <= gone && gone < on+knockMs {
+	near := chess.KingAttacks(sq) &^ alt.Bitboard()
+	landed := func(s chess.Square, on int64) bool {
+		return near.Has(s) && on <= gone && gone < on+knockMs
+	}
+	for b := near & r.v.occ; b != 0; b &= b - 1 {
+		if landed(b.First(), r.rec.lastOn[unrotSquare(b.First(), r.orient)]) {
 			return true
+		}
+	}
+	var prev2 []logEvent
+	if r.log.prev2OK {
+		prev2 = r.log.prev2
+	}
+	for _, evs := range [3][]logEvent{prev2, r.log.prev, r.log.evs} {
+		for _, e := range evs {
+			if e.Kind == trace.On && landed(rotSquare(e.Square, r.orient), e.T) {
+				return true
+			}
 		}
 	}
 	return false

@@ -665,3 +665,28 @@ func TestKnockedByALandingNextDoorNotAmended(t *testing.T) {
 		h.expect(start, "a6 Bb2 b5 cxb5 Nxd4 Nxd4 axb5 Qd2 Qb6", "")
 	}
 }
+
+// TestKnockedOntoAMoveSquareNotAmended: without a clock, 13. Qf3 stands
+// through 13... dxe4's lifts; as the pawn lands on e4 its hand knocks
+// the queen onto e2 (read there 187 ms later, f3 empty 36 ms after
+// that), and 14. Nxe4 is made before the queen is put back. The queen
+// on e2 had been read as 13. Qe2 knocked onto f3 before a sweep read
+// it, and the put-back as a move: Qf3 was amended to Qe2, and the queen
+// put back on f3 was alerted, the game dark for 77 plies. The queen
+// left f3 as a move landed next to it.
+func TestKnockedOntoAMoveSquareNotAmended(t *testing.T) {
+	start := mustFEN(t, "r1bqr1k1/ppp2ppp/5n2/3p4/4P3/2PBQ3/PP1N1PPP/4RRK1 b - - 1 12")
+	for _, s := range []trace.Sensor{trace.Colour, trace.PieceSensor} {
+		h := newHands(t, s, start)
+		h.at(34904, trace.Off, "c8", 0).at(35072, trace.On, "f5", chess.BlackBishop)
+		h.at(40256, trace.Off, "e3", 0).at(40760, trace.On, "f3", chess.WhiteQueen)
+		h.at(41314, trace.Off, "d5", 0).at(41537, trace.Off, "e4", 0).at(42037, trace.On, "e4", chess.BlackPawn)
+		h.at(42224, trace.On, "e2", chess.WhiteQueen).at(42260, trace.Off, "f3", 0)
+		h.at(43037, trace.Off, "e4", 0).at(43470, trace.Off, "d2", 0).at(43537, trace.On, "e4", chess.WhiteKnight)
+		h.at(44724, trace.Off, "e2", 0).at(45010, trace.On, "f3", chess.WhiteQueen)
+		h.at(45572, trace.Off, "f5", 0).at(46037, trace.Off, "e4", 0).at(46037, trace.On, "e4", chess.BlackBishop)
+		h.at(46502, trace.Off, "d3", 0).at(46787, trace.Off, "e4", 0).at(47037, trace.On, "e4", chess.WhiteBishop)
+		h.at(47627, trace.On, "d7", chess.BlackQueen).at(47658, trace.Off, "d8", 0).at(48470, trace.On, "d2", chess.BlackQueen).at(48502, trace.Off, "d7", 0)
+		h.expect(start, "Bf5 Qf3 dxe4 Nxe4 Bxe4 Bxe4 Qd2", "")
+	}
+}
