@@ -690,3 +690,49 @@ func TestKnockedOntoAMoveSquareNotAmended(t *testing.T) {
 		h.expect(start, "Bf5 Qf3 dxe4 Nxe4 Bxe4 Bxe4 Qd2", "")
 	}
 }
+
+// TestReplyKnockingTwoSquaresAway: without a clock, 28. Rxb7 and, 723 ms
+// after it landed, White's queen on c6 lifted 7 ms before Black's
+// bishop on e6, two files away: the hand reaching for the bishop
+// knocked the queen onto b5, where it lies until after 29. Rxd7+. The
+// lift of the mover's piece was held as a touch, released only when a
+// piece of the player to reply next to it was lifted that soon after:
+// Rxb7 was published only once the queen was back (3 plies behind as
+// 29... Qxd7 began). Two squares away, the replying hand knocks it too.
+func TestReplyKnockingTwoSquaresAway(t *testing.T) {
+	start := mustFEN(t, "2k2b1r/1r5p/pQ2bp2/2p2qp1/2P5/2n3P1/P2NPP1P/1R2R1K1 w - - 0 27")
+	for _, s := range []trace.Sensor{trace.Colour, trace.PieceSensor} {
+		h := newHands(t, s, start)
+		h.at(62813, trace.Off, "b6", 0).at(63067, trace.On, "c6", chess.WhiteQueen)
+		h.at(64379, trace.Off, "c8", 0).at(64383, trace.On, "d8", chess.BlackKing)
+		h.at(66156, trace.Off, "b1", 0).at(66594, trace.Off, "b7", 0).at(66594, trace.On, "b7", chess.WhiteRook)
+		h.at(67317, trace.Off, "c6", 0).at(67324, trace.Off, "e6", 0).at(67352, trace.On, "d7", chess.BlackBishop).at(67531, trace.On, "b5", chess.WhiteQueen)
+		h.at(68102, trace.Off, "d7", 0).at(68594, trace.Off, "b7", 0).at(68852, trace.On, "d7", chess.WhiteRook)
+		h.at(69531, trace.Off, "b5", 0).at(69567, trace.On, "c6", chess.WhiteQueen)
+		h.at(70102, trace.Off, "d7", 0)
+		mark := len(h.evs) - 1
+		h.at(70547, trace.Off, "f5", 0).at(70852, trace.On, "d7", chess.BlackQueen)
+		h.at(71567, trace.Off, "c6", 0).at(71578, trace.Off, "f6", 0).at(71828, trace.On, "f6", chess.WhiteQueen)
+		r, err := New(Config{Sensor: s, Start: start})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var before string
+		var out, outs []Output
+		for i := range h.evs {
+			if i == mark {
+				before = sanList(r)
+			}
+			out = r.Feed(&h.evs[i], out[:0])
+			outs = append(outs, out...)
+		}
+		outs = append(outs, r.End(h.now+10000, out[:0])...)
+		atEnd := sanList(r)
+		if !strings.HasPrefix(before, "Qc6+ Kd8 Rxb7") || atEnd != "Qc6+ Kd8 Rxb7 Bd7 Rxd7+ Qxd7 Qxf6+" {
+			t.Errorf("%v: %q published as 29... Qxd7 begins, %q at the end; want Qc6+ Kd8 Rxb7 at least, then Bd7 Rxd7+ Qxd7 Qxf6+", s, before, atEnd)
+		}
+		if got := alertList(outs); got != "" {
+			t.Errorf("%v: alerts %q, want none", s, got)
+		}
+	}
+}
