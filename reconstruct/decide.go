@@ -311,6 +311,21 @@ func (r *Reconstructor) revive() bool {
 	return true
 }
 
+// knockRead reports whether ix, on a colour or piece board, is one move
+// whose hand knocked one or two pieces as it was made (knockedDuring, not
+// well before it began): the alert timer judges the knocked pieces, and
+// the ordered decoder is not asked for more plies at the commit timer
+// (Qb3-c4 touching down on d5, its hand knocking the bishop from b4 onto
+// a3 as it landed, was read Qd5 Ba3 Qc4, the put-back then Bb4 and two
+// alerts followed).
+func (r *Reconstructor) knockRead(ix *inexact) bool {
+	if r.sensor == trace.Occupancy || ix.move == chess.NoMove || ix.reply != chess.NoMove {
+		return false
+	}
+	ok, early := r.knockedDuring(ix)
+	return ok && !early
+}
+
 // onCommit runs when the board has been still for CommitMs: without a
 // clock, a move standing on the board is published. A capture whose
 // victim was never seen lifted waits for the alert timer: on occupancy
@@ -338,7 +353,7 @@ func (r *Reconstructor) onCommit(t int64, out []Output) []Output {
 			r.catchKeep = r.illegalByMover(&ix)
 			out, ok = r.catchUp(r.lastChange, false, ix.cost, ix.plies(), false, 0, out)
 			r.catchKeep = false
-			if !ok {
+			if !ok && !r.knockRead(&ix) {
 				out, _ = r.decode(r.lastChange, 3, out)
 			}
 		}

@@ -736,3 +736,24 @@ func TestReplyKnockingTwoSquaresAway(t *testing.T) {
 		}
 	}
 }
+
+// TestTouchDownAndKnockNotReadAsThreePlies: without a clock, 26. Qb3-c4
+// touches down on d5 for a sweep, and its hand knocks the bishop from b4
+// onto a3 as it lands; Black puts the bishop back 2.2 s later and takes
+// on c4 (the victim pushed off). At the commit timer the ordered decoder
+// read the changes as 26. Qd5 Ba3 27. Qc4, the put-back as 27... Bb4,
+// and four misplaced-pieces alerts followed. One move whose hand knocked
+// a piece as it was made is the alert timer's to judge.
+func TestTouchDownAndKnockNotReadAsThreePlies(t *testing.T) {
+	start := mustFEN(t, "8/2k3pp/2n1P1p1/pq4P1/1b3PP1/1Q2P1K1/P2r4/1RR5 w - - 0 26")
+	for _, s := range []trace.Sensor{trace.Colour, trace.PieceSensor} {
+		h := newHands(t, s, start)
+		h.at(121879, trace.Off, "b3", 0).at(121949, trace.On, "d5", chess.WhiteQueen).at(122199, trace.Off, "d5", 0)
+		h.at(122375, trace.On, "a3", chess.BlackBishop).at(122410, trace.Off, "b4", 0).at(122414, trace.On, "c4", chess.WhiteQueen)
+		h.at(124625, trace.Off, "a3", 0).at(124660, trace.On, "b4", chess.BlackBishop)
+		h.at(125191, trace.Off, "b5", 0).at(125414, trace.Off, "c4", 0).at(125414, trace.On, "c4", chess.BlackQueen)
+		h.at(125820, trace.Off, "c1", 0).at(126164, trace.Off, "c4", 0).at(126164, trace.On, "c4", chess.WhiteRook)
+		h.at(130660, trace.Off, "b4", 0).at(131016, trace.On, "e7", chess.BlackBishop)
+		h.expect(start, "Qc4 Qxc4 Rxc4 Be7", "")
+	}
+}
