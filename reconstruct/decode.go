@@ -3561,10 +3561,47 @@ func (r *Reconstructor) inOrder(moves []chess.Move) (_ catchMatch, ok bool) {
 		}
 		return m, true
 	}
+	if ok && m.n > n && r.sensor != trace.Occupancy && r.landsOverlap(m.moves[:m.n]) {
+		return catchMatch{}, false
+	}
 	if ok && m.n > n {
 		r.pausedLast(&m)
 	}
 	return m, ok
+}
+
+// landsOverlap reports whether moves, the decoder's reading of the log
+// from the published position, have a ply whose landing was read before
+// the landing of the ply before it: both hands on the board at once. A
+// reading with more plies than the searches' is not taken so on colour
+// and piece boards (c7-c5 sliding over c6, its hand knocking the queen
+// from c4 onto c3, put back later: read c6 Qc3 c5 Qc4, the pawn landing
+// on c5 188 ms before the queen on c3, and five false alerts followed).
+func (r *Reconstructor) landsOverlap(moves []chess.Move) bool {
+	evs := r.log.evs
+	at := -1 // the change at which the ply before was read landing
+	for _, m := range moves {
+		to := unrotSquare(moveLanding(m), r.orient)
+		next := -1
+		for i := at + 1; i < len(evs); i++ {
+			if evs[i].Kind == trace.On && evs[i].Square == to {
+				next = i
+				break
+			}
+		}
+		if next < 0 {
+			// (Read landing only before the ply before it was: overlap.
+			// Never read landing: a swap faster than a sweep, no order.)
+			for i := at; i >= 0; i-- {
+				if evs[i].Kind == trace.On && evs[i].Square == to {
+					return true
+				}
+			}
+			return false
+		}
+		at = next
+	}
+	return false
 }
 
 // pausedLast drops the last ply of m, a sequence the decoder read beyond

@@ -757,3 +757,26 @@ func TestTouchDownAndKnockNotReadAsThreePlies(t *testing.T) {
 		h.expect(start, "Qc4 Qxc4 Rxc4 Be7", "")
 	}
 }
+
+// TestSlideAndKnockNotReadAsFourPlies: without a clock, 5... c5 slides
+// over c6 and its hand knocks White's queen from c4 onto c3, read there
+// 188 ms after the pawn on c5; White puts the queen back 1.75 s later.
+// The searches read 5... c5 on the board put right; the ordered decoder
+// read the changes as 5... c6 6. Qc3 c5 7. Qc4, two plies landing at
+// once, and took that over it: five false alerts followed and the game
+// was lost for 35 plies. A reading with more plies than the searches'
+// whose plies land out of order is not taken on colour and piece boards.
+func TestSlideAndKnockNotReadAsFourPlies(t *testing.T) {
+	start := mustFEN(t, "rnb1kbnr/pppq1ppp/4p3/8/2Q5/6P1/PP1PPPBP/RNB1K1NR b KQkq - 0 5")
+	for _, s := range []trace.Sensor{trace.Colour, trace.PieceSensor} {
+		h := newHands(t, s, start)
+		h.at(272795, trace.On, "c6", chess.BlackPawn).at(272826, trace.Off, "c7", 0).at(272982, trace.Off, "c4", 0)
+		h.at(273013, trace.On, "c5", chess.BlackPawn).at(273045, trace.Off, "c6", 0).at(273201, trace.On, "c3", chess.WhiteQueen)
+		h.at(274951, trace.Off, "c3", 0).at(275232, trace.On, "c4", chess.WhiteQueen)
+		h.at(298404, trace.Off, "g1", 0).at(298713, trace.On, "f3", chess.WhiteKnight)
+		h.at(299353, trace.Off, "b8", 0).at(299545, trace.On, "c6", chess.BlackKnight)
+		h.at(304646, trace.Off, "e1", 0).at(304904, trace.On, "g1", chess.WhiteKing).at(305408, trace.Off, "h1", 0).at(305650, trace.On, "f1", chess.WhiteRook)
+		h.at(312623, trace.Off, "g8", 0).at(313056, trace.On, "f6", chess.BlackKnight)
+		h.expect(start, "c5 Nf3 Nc6 O-O Nf6", "")
+	}
+}
