@@ -1359,21 +1359,23 @@ func (r *Reconstructor) resolveHeld(s chess.Square, t int64, out []Output) []Out
 	return out
 }
 
-// replyKnocked reports whether the lift of game square gs at t, after the
-// held lift of the mover's piece on gh, is the reply's first act, the
+// replyKnocked reports whether the change of game square gs at t, after
+// the held lift of the mover's piece on gh, is the reply's first act, the
 // held lift its hand's knock: on colour and piece boards, a piece of the
 // player to reply at most two squares from gh (the hand reaching for it
-// passes over a square between) lifted sooner after than a hand goes from
-// one piece to another, when the held move's hand knocked nothing (and
-// not one that can take it: a victim taken off first), the held lift
-// knockMs or more after the move landed (sooner, the moving hand may
-// still be on its piece: a slide resting on its way).
+// passes over a square between) lifted, or set down on an empty square
+// there where it can move (Feed checked: carried faster than a sweep, its
+// landing read first; 33... h4 with the g3 pawn knocked off), sooner
+// after than a hand goes from one piece to another, when the held move's
+// hand knocked nothing (and not one that can take it: a victim taken off
+// first), the held lift knockMs or more after the move landed (sooner,
+// the moving hand may still be on its piece: a slide resting on its way).
 func (r *Reconstructor) replyKnocked(gh, gs chess.Square, t int64) bool {
 	h := &r.held
 	return r.sensor != trace.Occupancy && !h.on && !h.near && h.knock == 0 && r.overlay == 0 &&
 		h.after.ByColor(h.after.SideToMove().Other()).Has(gh) && t-h.t < minQuickCarryMs && h.t-h.landT >= knockMs &&
-		around(chess.KingAttacks(gh)).Has(gs) && h.after.ByColor(h.after.SideToMove()).Has(gs) && r.raw.occ.Has(unrotSquare(gs, r.orient)) &&
-		!r.captures(&h.after, gs, gh)
+		around(chess.KingAttacks(gh)).Has(gs) && (!r.raw.occ.Has(unrotSquare(gs, r.orient)) && h.after.PieceAt(gs) == chess.NoPiece ||
+		h.after.ByColor(h.after.SideToMove()).Has(gs) && r.raw.occ.Has(unrotSquare(gs, r.orient)) && !r.captures(&h.after, gs, gh))
 }
 
 // knockedOnTheWay reports whether game square gs holds a piece of the

@@ -780,3 +780,47 @@ func TestSlideAndKnockNotReadAsFourPlies(t *testing.T) {
 		h.expect(start, "c5 Nf3 Nc6 O-O Nf6", "")
 	}
 }
+
+// TestReplyLandingReadBeforeItsKnock: without a clock, 33. Re2 and, 789
+// ms after it landed, White's g3 pawn read lifted, then Black's pawn on h4
+// and h5 empty 36 and 67 ms later: 33... h4's hand knocked g3 off the
+// board on its way, and White puts it back after 34. Kf2. The lift of
+// White's pawn was held as a touch, and the landing on h4 (read before
+// the lift of h5, carried faster than a sweep) dropped it, so nothing
+// was published until the pawn was back (3 plies behind as 34... hxg3+
+// began). A piece of the player to reply set down near the held lift
+// that soon is the reply, as its lift is.
+func TestReplyLandingReadBeforeItsKnock(t *testing.T) {
+	start := mustFEN(t, "6k1/1b3p1p/p3p3/7p/3r4/2N5/PP3RPP/6K1 w - - 4 32")
+	for _, s := range []trace.Sensor{trace.Colour, trace.PieceSensor} {
+		h := newHands(t, s, start)
+		h.at(96797, trace.Off, "g2", 0).at(96828, trace.On, "g3", chess.WhitePawn)
+		h.at(97485, trace.Off, "g8", 0).at(97703, trace.On, "g7", chess.BlackKing)
+		h.at(98293, trace.Off, "f2", 0).at(98539, trace.On, "e2", chess.WhiteRook)
+		h.at(99328, trace.Off, "g3", 0).at(99364, trace.On, "h4", chess.BlackPawn).at(99395, trace.Off, "h5", 0)
+		h.at(100016, trace.Off, "g1", 0)
+		mark := len(h.evs) - 1
+		h.at(100293, trace.On, "f2", chess.WhiteKing).at(101828, trace.On, "g3", chess.WhitePawn)
+		h.at(102578, trace.Off, "g3", 0).at(102864, trace.Off, "h4", 0).at(103078, trace.On, "g3", chess.BlackPawn)
+		r, err := New(Config{Sensor: s, Start: start})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var before string
+		var out, outs []Output
+		for i := range h.evs {
+			if i == mark {
+				before = sanList(r)
+			}
+			out = r.Feed(&h.evs[i], out[:0])
+			outs = append(outs, out...)
+		}
+		outs = append(outs, r.End(h.now+10000, out[:0])...)
+		if atEnd := sanList(r); before != "g3 Kg7 Re2" || atEnd != "g3 Kg7 Re2 h4 Kf2 hxg3+" {
+			t.Errorf("%v: %q published as 34. Kf2 begins, %q at the end; want \"g3 Kg7 Re2\", then h4 Kf2 hxg3+", s, before, atEnd)
+		}
+		if got := alertList(outs); got != "" {
+			t.Errorf("%v: alerts %q, want none", s, got)
+		}
+	}
+}
