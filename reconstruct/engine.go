@@ -737,12 +737,16 @@ func (r *Reconstructor) Feed(ev *trace.Event, out []Output) []Output {
 			h.ok = false
 		}
 		if r.held.ok && ev.Square != r.held.sq && r.raw.occ.Has(ev.Square) {
-			own, n := r.held.own, len(r.plies)
+			own, on, n := r.held.own, r.held.on, len(r.plies)
 			out = r.resolveHeld(ev.Square, ev.T, out)
-			if r.notVictim != 0 || own && len(r.plies) == n {
+			if r.notVictim != 0 || own && len(r.plies) == n || on && !r.held.ok && len(r.plies) == n {
 				// (A lift of the mover's piece that no reply's lift
-				// followed at once was a touch: this change is judged
-				// as any other.)
+				// followed at once was a touch, and a landing no lift
+				// of a piece that could have slid there followed was
+				// no reply's: this change is judged as any other. 18...
+				// bxc3's first lift, after 18. d4 knocked e5 onto e6,
+				// was no reply, and 18. d4 waited 4 s for the pawn to
+				// be put back.)
 				out = r.replyBegins(ev, out)
 				r.notVictim = 0
 			}

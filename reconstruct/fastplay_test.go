@@ -824,3 +824,45 @@ func TestReplyLandingReadBeforeItsKnock(t *testing.T) {
 		}
 	}
 }
+
+// TestReplyLiftAfterAKnockLandingHeld: without a clock, 17... Bc8, then
+// 18. d4's hand knocks the e5 pawn onto e6, read there 281 ms after e5 emptied (held:
+// a landing next to Black's pieces may be a reply slid there), and 18...
+// bxc3 begins 676 ms later with b4 lifted. The lift of b4 was no slide
+// from next door and dropped the hold, and was never judged as the
+// reply's: 18. d4 was published only once the pawn was back, 3 plies
+// behind.
+func TestReplyLiftAfterAKnockLandingHeld(t *testing.T) {
+	start := mustFEN(t, "1r1qnrk1/1b3ppp/p2p4/2p1p1b1/PpB1P3/2PP2N1/1P3PPP/R1BQR1K1 b - - 0 17")
+	for _, s := range []trace.Sensor{trace.Colour, trace.PieceSensor} {
+		h := newHands(t, s, start)
+		h.at(81951, trace.Off, "b7", 0).at(81959, trace.On, "d7", chess.BlackBishop).at(82209, trace.Off, "d7", 0).at(82486, trace.On, "c8", chess.BlackBishop)
+		h.at(83084, trace.Off, "d3", 0).at(83115, trace.On, "d4", chess.WhitePawn).at(83150, trace.Off, "e5", 0).at(83431, trace.On, "e6", chess.BlackPawn)
+		h.at(84107, trace.Off, "b4", 0)
+		mark := len(h.evs)
+		h.at(84580, trace.Off, "c3", 0).at(84580, trace.On, "c3", chess.BlackPawn).at(84865, trace.Off, "d4", 0)
+		h.at(85681, trace.Off, "e6", 0).at(85900, trace.On, "e5", chess.BlackPawn)
+		h.at(86580, trace.Off, "c3", 0).at(87045, trace.Off, "b2", 0).at(87080, trace.On, "c3", chess.WhitePawn).at(87115, trace.On, "d4", chess.WhitePawn)
+		h.at(87767, trace.Off, "c1", 0).at(88158, trace.Off, "g5", 0).at(88267, trace.On, "c1", chess.BlackBishop)
+		r, err := New(Config{Sensor: s, Start: start})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var before string
+		var out, outs []Output
+		for i := range h.evs {
+			if i == mark {
+				before = sanList(r)
+			}
+			out = r.Feed(&h.evs[i], out[:0])
+			outs = append(outs, out...)
+		}
+		outs = append(outs, r.End(h.now+10000, out[:0])...)
+		if atEnd := sanList(r); before != "Bc8 d4" || atEnd != "Bc8 d4 bxc3 bxc3 Bxc1" {
+			t.Errorf("%v: %q published as b4 is lifted, %q at the end; want \"Bc8 d4\", then bxc3 bxc3 Bxc1", s, before, atEnd)
+		}
+		if got := alertList(outs); got != "" {
+			t.Errorf("%v: alerts %q, want none", s, got)
+		}
+	}
+}
