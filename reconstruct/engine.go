@@ -870,13 +870,17 @@ func (r *Reconstructor) unreplacedChosen(ev *trace.Event, out []Output) []Output
 }
 
 // slideGoesOn reports whether ev, on a colour or piece board, fills an
-// empty square next to the held landing with the piece seen there, soon
-// after it: a slide crossing one square after another.
+// empty square next to the held landing, or one further on its line,
+// with the piece seen there, soon after it: a slide crossing one square
+// after another.
 func (r *Reconstructor) slideGoesOn(ev *trace.Event) bool {
 	h := &r.held
 	s, b := ev.Square, &r.raw
+	// (One further: the sweep read the square between after it, Rf6-b6
+	// read on e6, c6, then d6 3 ms later.)
+	next := chess.KingAttacks(h.sq).Has(s) || chess.Between(h.sq, s).Count() == 1
 	if r.sensor == trace.Occupancy || !ev.HasColour || b.occ.Has(s) || !b.occ.Has(h.sq) ||
-		!chess.KingAttacks(h.sq).Has(s) || ev.T-h.t > slideSlackMs || !b.colourKnown.Has(h.sq) ||
+		!next || ev.T-h.t > slideSlackMs || !b.colourKnown.Has(h.sq) ||
 		b.white.Has(h.sq) != (ev.Piece.Color() == chess.White) {
 		return false
 	}

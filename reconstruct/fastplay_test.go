@@ -866,3 +866,45 @@ func TestReplyLiftAfterAKnockLandingHeld(t *testing.T) {
 		}
 	}
 }
+
+// TestSlideReadOutOfOrderHeld: without a clock, 42... Bc4, then 43. Rb6
+// slid from f6, read on e6, on c6 194 ms later and on d6 3 ms after
+// that (the sweep reads c6 first), its hand knocking the b7 pawn onto a6;
+// Black puts it back after 43... Ra2. The landing on e6, held as the
+// slide's first square, was dropped when c6 was read before d6, and
+// 42... Bc4 was published only once the pawn was back, 3 plies behind.
+func TestSlideReadOutOfOrderHeld(t *testing.T) {
+	start := mustFEN(t, "5k2/1p3p1p/5R2/P2p4/7P/1b2P1P1/3r2B1/6K1 b - - 0 42")
+	for _, s := range []trace.Sensor{trace.Colour, trace.PieceSensor} {
+		h := newHands(t, s, start)
+		h.at(100015, trace.Off, "b3", 0).at(100243, trace.On, "c4", chess.BlackBishop)
+		h.at(100699, trace.On, "e6", chess.WhiteRook).at(100893, trace.On, "c6", chess.WhiteRook).at(100896, trace.On, "d6", chess.WhiteRook)
+		h.at(100899, trace.Off, "e6", 0).at(100902, trace.Off, "f6", 0)
+		mark := len(h.evs)
+		h.at(101090, trace.On, "b6", chess.WhiteRook).at(101093, trace.Off, "c6", 0).at(101096, trace.Off, "d6", 0)
+		h.at(101315, trace.Off, "b7", 0).at(101487, trace.On, "a6", chess.BlackPawn)
+		h.at(101996, trace.Off, "d2", 0).at(102187, trace.On, "a2", chess.BlackRook)
+		h.at(102887, trace.Off, "a6", 0).at(103115, trace.On, "b7", chess.BlackPawn)
+		h.at(103715, trace.Off, "b7", 0).at(104090, trace.Off, "b6", 0).at(104315, trace.On, "b7", chess.WhiteRook)
+		r, err := New(Config{Sensor: s, Start: start})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var before string
+		var out, outs []Output
+		for i := range h.evs {
+			if i == mark {
+				before = sanList(r)
+			}
+			out = r.Feed(&h.evs[i], out[:0])
+			outs = append(outs, out...)
+		}
+		outs = append(outs, r.End(h.now+10000, out[:0])...)
+		if atEnd := sanList(r); before != "Bc4" || atEnd != "Bc4 Rb6 Ra2 Rxb7" {
+			t.Errorf("%v: %q published as f6 empties, %q at the end; want \"Bc4\", then Rb6 Ra2 Rxb7", s, before, atEnd)
+		}
+		if got := alertList(outs); got != "" {
+			t.Errorf("%v: alerts %q, want none", s, got)
+		}
+	}
+}
