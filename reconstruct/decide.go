@@ -316,7 +316,7 @@ func (r *Reconstructor) revive() bool {
 // well before it began): the alert timer judges the knocked pieces, and
 // the ordered decoder is not asked for more plies at the commit timer
 // (Qb3-c4 touching down on d5, its hand knocking the bishop from b4 onto
-// a3 as it landed, was read Qd5 Ba3 Qc4, the put-back then Bb4 and two
+// a3 as it landed, was read Qd5 Ba3 Qc4, the put-back then Bb4, and four
 // alerts followed).
 func (r *Reconstructor) knockRead(ix *inexact) bool {
 	if r.sensor == trace.Occupancy || ix.move == chess.NoMove || ix.reply != chess.NoMove {
@@ -1372,10 +1372,15 @@ func (r *Reconstructor) resolveHeld(s chess.Square, t int64, out []Output) []Out
 // the moving hand may still be on its piece: a slide resting on its way).
 func (r *Reconstructor) replyKnocked(gh, gs chess.Square, t int64) bool {
 	h := &r.held
-	return r.sensor != trace.Occupancy && !h.on && !h.near && h.knock == 0 && r.overlay == 0 &&
-		h.after.ByColor(h.after.SideToMove().Other()).Has(gh) && t-h.t < minQuickCarryMs && h.t-h.landT >= knockMs &&
-		around(chess.KingAttacks(gh)).Has(gs) && (!r.raw.occ.Has(unrotSquare(gs, r.orient)) && h.after.PieceAt(gs) == chess.NoPiece ||
-		h.after.ByColor(h.after.SideToMove()).Has(gs) && r.raw.occ.Has(unrotSquare(gs, r.orient)) && !r.captures(&h.after, gs, gh))
+	if r.sensor == trace.Occupancy || h.on || h.near || h.knock != 0 || r.overlay != 0 ||
+		!h.after.ByColor(h.after.SideToMove().Other()).Has(gh) || t-h.t >= minQuickCarryMs || h.t-h.landT < knockMs ||
+		!around(chess.KingAttacks(gh)).Has(gs) {
+		return false
+	}
+	if !r.raw.occ.Has(unrotSquare(gs, r.orient)) {
+		return h.after.PieceAt(gs) == chess.NoPiece // set down
+	}
+	return h.after.ByColor(h.after.SideToMove()).Has(gs) && !r.captures(&h.after, gs, gh)
 }
 
 // knockedOnTheWay reports whether game square gs holds a piece of the
