@@ -1592,9 +1592,10 @@ func (r *Reconstructor) putBackUnread(alone bool) (cand, bool) {
 }
 
 // landedBeside reports whether a square next to game square sq, where a
-// published ply was read landing, other than alt, was filled less than
-// knockMs before sq emptied: a move landing there (published or not yet)
-// whose hand knocked the piece, which had stood where it was read. (10.
+// published ply was read landing and which is empty now, other than alt,
+// was filled less than knockMs before sq emptied: a move landing there
+// (published or not yet) whose hand knocked the piece, which had stood
+// where it was read. (10.
 // Nbd2, knocked onto c3 by 11. Rad1's hand 225 ms after the rook landed
 // on d1, had been amended to Nc3; 11... a6, knocked onto a5 as 13. cxb5
 // landed, to a5; 13. Qf3, knocked onto e2 as 13... dxe4 landed, to Qe2:
@@ -1604,6 +1605,9 @@ func (r *Reconstructor) landedBeside(sq, alt chess.Square) bool {
 	// not when each was last: sq is empty now, so that is when it
 	// emptied, and a square filled now was filled last then; the log
 	// keeps those filled and changed since.)
+	if r.v.occ.Has(sq) {
+		return false
+	}
 	gone := r.rec.lastOff[unrotSquare(sq, r.orient)]
 	near := chess.KingAttacks(sq) &^ alt.Bitboard()
 	landed := func(s chess.Square, on int64) bool {
