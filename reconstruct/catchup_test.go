@@ -240,7 +240,14 @@ func (h *hands) darkRun(gap int64, moves ...string) *hands {
 // and returns the moves published just before event mark and at the end.
 func (h *hands) publishedAt(mark int) (before, atEnd string, outs []Output) {
 	h.t.Helper()
-	r, err := New(Config{Sensor: h.sensor})
+	return h.publishedFromAt(nil, mark)
+}
+
+// publishedFromAt is publishedAt for a game from start (nil: the
+// standard position).
+func (h *hands) publishedFromAt(start *chess.Position, mark int) (before, atEnd string, outs []Output) {
+	h.t.Helper()
+	r, err := New(Config{Sensor: h.sensor, Start: start})
 	if err != nil {
 		h.t.Fatal(err)
 	}

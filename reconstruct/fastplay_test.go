@@ -713,21 +713,7 @@ func TestReplyKnockingTwoSquaresAway(t *testing.T) {
 		mark := len(h.evs) - 1
 		h.at(70547, trace.Off, "f5", 0).at(70852, trace.On, "d7", chess.BlackQueen)
 		h.at(71567, trace.Off, "c6", 0).at(71578, trace.Off, "f6", 0).at(71828, trace.On, "f6", chess.WhiteQueen)
-		r, err := New(Config{Sensor: s, Start: start})
-		if err != nil {
-			t.Fatal(err)
-		}
-		var before string
-		var out, outs []Output
-		for i := range h.evs {
-			if i == mark {
-				before = sanList(r)
-			}
-			out = r.Feed(&h.evs[i], out[:0])
-			outs = append(outs, out...)
-		}
-		outs = append(outs, r.End(h.now+10000, out[:0])...)
-		atEnd := sanList(r)
+		before, atEnd, outs := h.publishedFromAt(start, mark)
 		if !strings.HasPrefix(before, "Qc6+ Kd8 Rxb7") || atEnd != "Qc6+ Kd8 Rxb7 Bd7 Rxd7+ Qxd7 Qxf6+" {
 			t.Errorf("%v: %q published as 29... Qxd7 begins, %q at the end; want Qc6+ Kd8 Rxb7 at least, then Bd7 Rxd7+ Qxd7 Qxf6+", s, before, atEnd)
 		}
@@ -802,21 +788,8 @@ func TestReplyLandingReadBeforeItsKnock(t *testing.T) {
 		mark := len(h.evs) - 1
 		h.at(100293, trace.On, "f2", chess.WhiteKing).at(101828, trace.On, "g3", chess.WhitePawn)
 		h.at(102578, trace.Off, "g3", 0).at(102864, trace.Off, "h4", 0).at(103078, trace.On, "g3", chess.BlackPawn)
-		r, err := New(Config{Sensor: s, Start: start})
-		if err != nil {
-			t.Fatal(err)
-		}
-		var before string
-		var out, outs []Output
-		for i := range h.evs {
-			if i == mark {
-				before = sanList(r)
-			}
-			out = r.Feed(&h.evs[i], out[:0])
-			outs = append(outs, out...)
-		}
-		outs = append(outs, r.End(h.now+10000, out[:0])...)
-		if atEnd := sanList(r); before != "g3 Kg7 Re2" || atEnd != "g3 Kg7 Re2 h4 Kf2 hxg3+" {
+		before, atEnd, outs := h.publishedFromAt(start, mark)
+		if before != "g3 Kg7 Re2" || atEnd != "g3 Kg7 Re2 h4 Kf2 hxg3+" {
 			t.Errorf("%v: %q published as 34. Kf2 begins, %q at the end; want \"g3 Kg7 Re2\", then h4 Kf2 hxg3+", s, before, atEnd)
 		}
 		if got := alertList(outs); got != "" {
@@ -844,21 +817,8 @@ func TestReplyLiftAfterAKnockLandingHeld(t *testing.T) {
 		h.at(85681, trace.Off, "e6", 0).at(85900, trace.On, "e5", chess.BlackPawn)
 		h.at(86580, trace.Off, "c3", 0).at(87045, trace.Off, "b2", 0).at(87080, trace.On, "c3", chess.WhitePawn).at(87115, trace.On, "d4", chess.WhitePawn)
 		h.at(87767, trace.Off, "c1", 0).at(88158, trace.Off, "g5", 0).at(88267, trace.On, "c1", chess.BlackBishop)
-		r, err := New(Config{Sensor: s, Start: start})
-		if err != nil {
-			t.Fatal(err)
-		}
-		var before string
-		var out, outs []Output
-		for i := range h.evs {
-			if i == mark {
-				before = sanList(r)
-			}
-			out = r.Feed(&h.evs[i], out[:0])
-			outs = append(outs, out...)
-		}
-		outs = append(outs, r.End(h.now+10000, out[:0])...)
-		if atEnd := sanList(r); before != "Bc8 d4" || atEnd != "Bc8 d4 bxc3 bxc3 Bxc1" {
+		before, atEnd, outs := h.publishedFromAt(start, mark)
+		if before != "Bc8 d4" || atEnd != "Bc8 d4 bxc3 bxc3 Bxc1" {
 			t.Errorf("%v: %q published as b4 is lifted, %q at the end; want \"Bc8 d4\", then bxc3 bxc3 Bxc1", s, before, atEnd)
 		}
 		if got := alertList(outs); got != "" {
@@ -886,21 +846,8 @@ func TestSlideReadOutOfOrderHeld(t *testing.T) {
 		h.at(101996, trace.Off, "d2", 0).at(102187, trace.On, "a2", chess.BlackRook)
 		h.at(102887, trace.Off, "a6", 0).at(103115, trace.On, "b7", chess.BlackPawn)
 		h.at(103715, trace.Off, "b7", 0).at(104090, trace.Off, "b6", 0).at(104315, trace.On, "b7", chess.WhiteRook)
-		r, err := New(Config{Sensor: s, Start: start})
-		if err != nil {
-			t.Fatal(err)
-		}
-		var before string
-		var out, outs []Output
-		for i := range h.evs {
-			if i == mark {
-				before = sanList(r)
-			}
-			out = r.Feed(&h.evs[i], out[:0])
-			outs = append(outs, out...)
-		}
-		outs = append(outs, r.End(h.now+10000, out[:0])...)
-		if atEnd := sanList(r); before != "Bc4" || atEnd != "Bc4 Rb6 Ra2 Rxb7" {
+		before, atEnd, outs := h.publishedFromAt(start, mark)
+		if before != "Bc4" || atEnd != "Bc4 Rb6 Ra2 Rxb7" {
 			t.Errorf("%v: %q published as f6 empties, %q at the end; want \"Bc4\", then Rb6 Ra2 Rxb7", s, before, atEnd)
 		}
 		if got := alertList(outs); got != "" {
