@@ -921,6 +921,16 @@ func (r *Reconstructor) knockedMove(s chess.Square, exact int) (int, chess.Bitbo
 			// the queen set on d7 and the rook knocked off e7.
 			continue
 		}
+		if lift && r.sensor == trace.Colour && r.victimFirst(&ix, gs) && r.victimFirst(o, gs) {
+			// Both have there a piece of the mover the reply can take,
+			// alike on a colour board: its victim taken off first either
+			// way, held so for the cheaper (19... Bc8 with the queen knocked from b8 onto a7,
+			// or Qc8 with the bishop knocked from b7 onto a7, c8 then
+			// lifted for Nxc8: nothing was held, and at the knight's
+			// lift 19... Qa7 was read with the bishop knocked off).
+			r.knockOr = true
+			continue
+		}
 		return -1, 0
 	}
 	r.ver++ // r.cands no longer holds what explain found

@@ -855,3 +855,27 @@ func TestSlideReadOutOfOrderHeld(t *testing.T) {
 		}
 	}
 }
+
+// TestVictimLiftedInEitherKnockReading: without a clock on a colour
+// board, after 17... Kf8 18. Qc3 f6 19. Nc5, 19... Bc8 slid from b7 with the hand knocking the queen from b8
+// onto a7, then 20. Nxc8, the bishop lifted first. As c8 is lifted the
+// board reads as well as 19... Qc8 with the bishop knocked from b7 onto
+// a7 (a colour board cannot tell the two), and either way c8 holds the
+// victim: nothing was held, and at the knight's lift 19... Qa7 was read
+// with the bishop knocked off, one false alert and 26 plies behind. The
+// lift is held as the victim for the cheaper reading; the queen put back
+// on b8 confirms it.
+func TestVictimLiftedInEitherKnockReading(t *testing.T) {
+	start := mustFEN(t, "rq2k1nr/1b3p1p/2nNp1p1/8/4PP2/1N2Q3/PPP3PP/2KR3R b kq - 0 17")
+	h := newHands(t, trace.Colour, start)
+	h.at(90183, trace.Off, "e8", 0).at(90185, trace.On, "f8", chess.BlackKing)
+	h.at(91121, trace.Off, "e3", 0).at(91318, trace.On, "c3", chess.WhiteQueen)
+	h.at(98572, trace.Off, "f7", 0).at(98860, trace.On, "f6", chess.BlackPawn)
+	h.at(100016, trace.Off, "b3", 0).at(100243, trace.On, "c5", chess.WhiteKnight)
+	h.at(100866, trace.Off, "b7", 0).at(100880, trace.On, "c8", chess.BlackBishop).at(100979, trace.Off, "b8", 0).at(101065, trace.On, "a7", chess.BlackQueen)
+	h.at(101480, trace.Off, "c8", 0).at(101957, trace.Off, "d6", 0).at(102180, trace.On, "c8", chess.WhiteKnight)
+	h.at(102965, trace.Off, "a7", 0).at(103179, trace.On, "b8", chess.BlackQueen)
+	h.at(108579, trace.Off, "b8", 0).at(108980, trace.Off, "c8", 0).at(109380, trace.On, "c8", chess.BlackQueen)
+	h.at(109943, trace.Off, "c5", 0).at(110269, trace.On, "d7", chess.WhiteKnight)
+	h.expect(start, "Kf8 Qc3 f6 Nc5 Bc8 Nxc8 Qxc8 Nd7+", "")
+}
