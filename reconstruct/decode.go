@@ -3307,10 +3307,10 @@ type logStep struct {
 	kind trace.Kind
 }
 
-// logShows reports whether the board's log (and with withPrev the last
-// two decisions' changes before it) shows the changes of steps in that
-// order, others between them.
-func (r *Reconstructor) logShows(withPrev bool, steps ...logStep) bool {
+// logWindow is the board's log in order: with withPrev the last two
+// decisions' changes before it (the one before the last only where it
+// follows on), then the changes since.
+func (r *Reconstructor) logWindow(withPrev bool) [3][]logEvent {
 	var prev, prev2 []logEvent
 	if withPrev {
 		prev = r.log.prev
@@ -3318,8 +3318,15 @@ func (r *Reconstructor) logShows(withPrev bool, steps ...logStep) bool {
 			prev2 = r.log.prev2
 		}
 	}
+	return [3][]logEvent{prev2, prev, r.log.evs}
+}
+
+// logShows reports whether the board's log (and with withPrev the last
+// two decisions' changes before it) shows the changes of steps in that
+// order, others between them.
+func (r *Reconstructor) logShows(withPrev bool, steps ...logStep) bool {
 	k := 0
-	for _, evs := range [3][]logEvent{prev2, prev, r.log.evs} {
+	for _, evs := range r.logWindow(withPrev) {
 		for _, e := range evs {
 			if e.Square == unrotSquare(steps[k].sq, r.orient) && e.Kind == steps[k].kind {
 				if k++; k == len(steps) {

@@ -1595,11 +1595,10 @@ func (r *Reconstructor) putBackUnread(alone bool) (cand, bool) {
 // published ply was read landing and which is empty now, other than alt,
 // was filled less than knockMs before sq emptied: a move landing there
 // (published or not yet) whose hand knocked the piece, which had stood
-// where it was read. (10.
-// Nbd2, knocked onto c3 by 11. Rad1's hand 225 ms after the rook landed
-// on d1, had been amended to Nc3; 11... a6, knocked onto a5 as 13. cxb5
-// landed, to a5; 13. Qf3, knocked onto e2 as 13... dxe4 landed, to Qe2:
-// each game then dark for 12-100 plies.)
+// where it was read. (10. Nbd2, knocked onto c3 by 11. Rad1's hand 225
+// ms after the rook landed on d1, had been amended to Nc3; 11... a6,
+// knocked onto a5 as 13. cxb5 landed, to a5; 13. Qf3, knocked onto e2
+// as 13... dxe4 landed, to Qe2: each game then dark for 12-100 plies.)
 func (r *Reconstructor) landedBeside(sq, alt chess.Square) bool {
 	// (The record forgets which squares were touched at each decision,
 	// not when each was last: sq is empty now, so that is when it
@@ -1618,11 +1617,7 @@ func (r *Reconstructor) landedBeside(sq, alt chess.Square) bool {
 			return true
 		}
 	}
-	var prev2 []logEvent
-	if r.log.prev2OK {
-		prev2 = r.log.prev2
-	}
-	for _, evs := range [3][]logEvent{prev2, r.log.prev, r.log.evs} {
+	for _, evs := range r.logWindow(true) {
 		for _, e := range evs {
 			if e.Kind == trace.On && landed(rotSquare(e.Square, r.orient), e.T) {
 				return true
