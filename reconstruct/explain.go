@@ -2474,7 +2474,7 @@ func (r *Reconstructor) resync(rv *recView) {
 			// none of their moves reach: a deeper one may (a king seen
 			// on e2 for a second between f3 and f2, the other side
 			// moving meanwhile, is a ply more), up to two plies deeper.
-			if d >= found+2 || !r.allStood(r.cands[n0:], rv) {
+			if d >= found+2 || !r.allStood(r.cands[n0:], rv) && !r.deeperCheaper(r.cands[n0:], d) {
 				return
 			}
 		}
@@ -2582,6 +2582,29 @@ func (r *Reconstructor) seqStood(p *chess.Position, moves []chess.Move, rv *recV
 		q.MakeMove(m)
 	}
 	return r.stoodCost(p, rv.touched()&^expl, movers, rv) > 0
+}
+
+// deeperCheaper reports whether a sequence a ply longer than depth d may
+// yet cost less than every one found (cs): what it costs at least, its
+// plies beyond the first, is below the cheapest found. A sequence read
+// with a missed capture and a hand out of order (3... Ne5 4. dxe5 for
+// 3... dxc4 4. d5 Ne5, the capture's landing never seen emptied) pays
+// for the evidence it does not fit; the true one a ply deeper does not.
+func (r *Reconstructor) deeperCheaper(cs []cand, d int) bool {
+	if d >= 4 || r.rec.framed {
+		return false
+	}
+	least := cs[0].cost
+	for i := range cs {
+		least = min(least, cs[i].cost)
+	}
+	floor := r.lines[0].cost
+	for li := range r.lines[:min(len(r.lines), maxResyncLines)] {
+		floor = min(floor, r.lines[li].cost)
+	}
+	// (Without a clock a first capture nobody saw taken waits for the
+	// reply: its ply is not priced.)
+	return floor+costResyncPly*(d-1) < least
 }
 
 type resyncState struct {
