@@ -277,6 +277,12 @@ func (r *Reconstructor) seqCost(p *chess.Position, lastTo chess.Square, moves []
 			back, ok3 := r.lastOn(from)
 			if first, _ := r.firstOff(from); ok1 && ok2 && ok3 && first < land && land < gone && gone < back && back < lift {
 				lift = first
+			} else if first < lift && i+1 < len(moves) && r.touchedDown(moves[len(moves)-1], from, first) {
+				// Nor a lift of a piece a later move's hand set down
+				// there on its way (Bf5 touching down on f6 after 10...
+				// Nxd5 11. exd5, both pushed off): this move began with
+				// the first.
+				lift = first
 			}
 		}
 		if nl&captured != 0 && !m.IsCastling() && !rv.framed {
@@ -1075,6 +1081,34 @@ func (r *Reconstructor) placedOther(p *chess.Position, m chess.Move) bool {
 		pc = chess.NewPiece(pc.Color(), m.Promotion())
 	}
 	return r.rec.placedOther(unrotSquare(m.To(), r.orient), pc)
+}
+
+// touchedDown reports whether game square s, filled again after first
+// and emptied since, was a touch-down of m, the last move of a sequence:
+// its piece lifted before s filled and set down on its landing after s
+// emptied, s resting less than a stand and next to where the piece came
+// from or passed before its landing (not beyond it: a queen slid on
+// through s onto that landing is another move). (Of a move inside the
+// sequence, the lifts and landings its reading takes may be knocks and
+// slides of others: 31... Qh4 32. Qxa6 Qxe4 with knocks on h5 and e5,
+// and a queen slid through f4, read as 31... Qf5 32. exf5 e4, then a
+// false alert and five more.)
+func (r *Reconstructor) touchedDown(m chess.Move, s chess.Square, first int64) bool {
+	on, ok1 := r.firstOn(s)
+	off, ok2 := r.lastOff(s)
+	if !ok1 || !ok2 || on < first || off < on || off-on >= standMs || m.IsCastling() {
+		return false
+	}
+	lift, ok3 := r.lastOff(m.From())
+	land, ok4 := r.lastOn(m.To())
+	if !ok3 || !ok4 || on < lift || land < off {
+		return false
+	}
+	way := chess.KingAttacks(m.From())
+	for b := chess.Between(m.From(), m.To()); b != 0; b &= b - 1 {
+		way |= chess.KingAttacks(b.First())
+	}
+	return way.Has(s)
 }
 
 // crossedLater reports whether a later move of a sequence leaves events on

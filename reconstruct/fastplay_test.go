@@ -896,3 +896,20 @@ func TestCaptureLandingUnseenThreePlies(t *testing.T) {
 	h.at(4688, trace.Off, "c6", chess.NoPiece).at(4907, trace.On, "e5", chess.NoPiece)
 	h.expect(start, "dxc4 d5 Ne5", "")
 }
+
+// TestTouchDownOnACaptureSquareAfterward: on an occupancy board without
+// a clock, 10... Nxd5 11. exd5, both pushed off (d5 never reads empty),
+// then after a long think 11... Bf5 touching down on f6 first. f6's
+// last lift is the bishop's touch-down, not the knight's move, which
+// began before 11. exd5 did: read as the knight's, the three plies were
+// out of order and dearer than 11... Bf5 with e4 and f6 misplaced, a
+// false alert followed by five more.
+func TestTouchDownOnACaptureSquareAfterward(t *testing.T) {
+	start := mustFEN(t, "r2qk2r/1p1nbppp/p2pbn2/3Np3/4P3/1N2BP2/PPPQ2PP/R3KB1R b KQkq - 4 10")
+	h := newHands(t, trace.Occupancy, start)
+	h.at(2685, trace.Off, "f6", chess.NoPiece) // 10... Nxd5, pushing the knight off
+	h.at(3399, trace.Off, "e4", chess.NoPiece) // 11. exd5, pushing the knight off
+	h.at(95124, trace.Off, "e6", chess.NoPiece).at(95345, trace.On, "f6", chess.NoPiece)
+	h.at(95685, trace.Off, "f6", chess.NoPiece).at(95942, trace.On, "f5", chess.NoPiece)
+	h.expect(start, "Nxd5 exd5 Bf5", "")
+}
