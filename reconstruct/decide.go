@@ -359,6 +359,10 @@ func (r *Reconstructor) onCommit(t int64, out []Output) []Output {
 		}
 		return out
 	}
+	if c := &r.cands[best]; c.n >= 3 && r.sensor == trace.Occupancy && r.inHandCheaper(c.n, c.cost) {
+		// A piece in the hand, to be put back: wait for it.
+		return out
+	}
 	c := &r.cands[best]
 	if c.back > 0 && c.n == 0 && !c.stale && c.line == 0 {
 		// A board back where an earlier ply left it reads as a takeback
@@ -379,6 +383,43 @@ func (r *Reconstructor) onCommit(t int64, out []Output) []Output {
 	}
 	return out
 }
+
+// inHandCheaper reports, for an occupancy board explained by n plies at
+// cost, whether a piece still in the hand would explain it as well in
+// fewer plies: a square seen emptied, empty now, that had a piece in the
+// published game, read as filled again, explained by fewer plies for
+// less, with that piece out of place (costMisplaced). 2. c4 with its
+// hand knocking d4 onto e3, put back, 2... f5 knocking e6 off, and 3. g3
+// made while e6 was in the hand, were read as six plies, 2. d5 f5 3. c4
+// exd5 4. g3 d4 (cost 243: ply after ply against the order of the
+// events), and the game was lost for good once e6 was put back.
+func (r *Reconstructor) inHandCheaper(n, cost int) bool {
+	held := rotBB(r.rec.lifted, r.orient) &^ r.v.occ & r.lines[0].pos.Occupied()
+	if held.Count() > maxInHand {
+		return false
+	}
+	// (The explanation of the board as it is stays the caller's.)
+	r.candsKept = append(r.candsKept[:0], r.cands...)
+	key, ok, best, resync, stood := r.explKey, r.explained, r.explBest, r.explResync, r.explStood
+	defer func() {
+		r.replyBack()
+		r.cands = append(r.cands[:0], r.candsKept...)
+		r.explKey, r.explained, r.explBest, r.explResync, r.explStood = key, ok, best, resync, stood
+	}()
+	for ; held != 0; held &= held - 1 {
+		r.replyBack()
+		r.v.occ |= held.First().Bitboard()
+		r.editSeq++
+		r.viewEdit = r.editSeq
+		if b := r.explainFirst(true); b >= 0 && r.cands[b].n < n && r.cands[b].cost+costMisplaced < cost {
+			return true
+		}
+	}
+	return false
+}
+
+// maxInHand bounds the squares inHandCheaper tries (each a search).
+const maxInHand = 6
 
 // replyBegins runs before event ev, a change of raw square s at t (on: an
 // empty square filled, else a lift). Without a clock, a board that stood still

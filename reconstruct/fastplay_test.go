@@ -913,3 +913,24 @@ func TestTouchDownOnACaptureSquareAfterward(t *testing.T) {
 	h.at(95685, trace.Off, "f6", chess.NoPiece).at(95942, trace.On, "f5", chess.NoPiece)
 	h.expect(start, "Nxd5 exd5 Bf5", "")
 }
+
+// TestKnockedPieceInTheHandNotSixPlies: on an occupancy board without a
+// clock, 2. c4's hand knocks d4 onto e3 and puts it back, 2... f5 slides
+// in and knocks e6 off, and 3. g3 is made while e6 is in the hand. At the
+// commit timer the board was read as six plies, 2. d5 f5 3. c4 exd5 4.
+// g3 d4, every one against the order of the events; e6 was put back 150
+// ms later, and the game was lost for good. Three plies and a piece in
+// the hand explain it for less: the commit timer waits for it.
+func TestKnockedPieceInTheHandNotSixPlies(t *testing.T) {
+	start := mustFEN(t, "rnbqkbnr/pppp1ppp/4p3/8/3P4/8/PPP1PPPP/RNBQKBNR w KQkq - 0 2")
+	h := newHands(t, trace.Occupancy, start)
+	h.at(4882, trace.Off, "c2", chess.NoPiece).at(5107, trace.On, "c4", chess.NoPiece)
+	h.at(5207, trace.Off, "d4", chess.NoPiece).at(5365, trace.On, "e3", chess.NoPiece) // knocked
+	h.at(5853, trace.On, "f6", chess.NoPiece).at(5875, trace.Off, "f7", chess.NoPiece) // f5, slid
+	h.at(5950, trace.On, "f5", chess.NoPiece).at(5953, trace.Off, "f6", chess.NoPiece)
+	h.at(6052, trace.Off, "e6", chess.NoPiece)                                         // knocked off
+	h.at(6585, trace.Off, "e3", chess.NoPiece).at(6767, trace.On, "d4", chess.NoPiece) // put back
+	h.at(7263, trace.Off, "g2", chess.NoPiece).at(7265, trace.On, "g3", chess.NoPiece)
+	h.at(8412, trace.On, "e6", chess.NoPiece) // put back
+	h.expect(start, "c4 f5 g3", "")
+}
