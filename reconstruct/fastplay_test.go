@@ -934,3 +934,35 @@ func TestKnockedPieceInTheHandNotSixPlies(t *testing.T) {
 	h.at(8412, trace.On, "e6", chess.NoPiece) // put back
 	h.expect(start, "c4 f5 g3", "")
 }
+
+// TestReleasedMoveTakenBackNoted: without a clock, 3. Nc3 let go on its
+// square, then moved back to b1 2.5 s later while Black has not begun,
+// and made again: the retraction comes with a takeback note for the
+// arbiter (a released move stands, Art. 4.7, unless the players agreed,
+// which the board cannot tell), on every sensor kind.
+func TestReleasedMoveTakenBackNoted(t *testing.T) {
+	start := mustFEN(t, "rnbqkbnr/ppp2ppp/4p3/3p4/2PP4/8/PP2PPPP/RNBQKBNR w KQkq - 0 3")
+	for _, s := range allSensors {
+		h := newHands(t, s, start)
+		h.move("b1", "c3").wait(2500).move("c3", "b1").wait(5000).move("b1", "c3").wait(3000).move("g8", "f6")
+		r, outs := h.run(Config{Start: start})
+		if got := sanList(r); got != "Nc3 Nf6" {
+			t.Errorf("%s: moves %q, want %q", s, got, "Nc3 Nf6")
+		}
+		notes := 0
+		for _, o := range outs {
+			if o.Kind == Note && o.Note == NoteTakeback {
+				notes++
+				if want := "before 3. Nc3,"; !strings.Contains(o.Text, want) || o.Ply != 5 || o.Squares != sq(t, "b1").Bitboard()|sq(t, "c3").Bitboard() {
+					t.Errorf("%s: note %s, want ply 5, b1 and c3, %q", s, AppendJSON(nil, &o), want)
+				}
+			}
+		}
+		if notes != 1 || countKind(outs, Retract, false) != 1 || alertList(outs) != "" {
+			t.Errorf("%s: %d takeback notes, %d retractions, alerts %q; want 1, 1, none", s, notes, countKind(outs, Retract, false), alertList(outs))
+			for _, o := range outs {
+				t.Logf("%s", AppendJSON(nil, &o))
+			}
+		}
+	}
+}

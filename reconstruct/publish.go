@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/boardd/boardd/chess"
 	"github.com/boardd/boardd/rules"
@@ -789,6 +791,38 @@ func (r *Reconstructor) movedOn() bool {
 	return v.diff(&r.lines[0].pos) != 0
 }
 
+// takebackNote tells the arbiter, on a board without a clock, that the
+// board went back to the position before published ply n: the plies from
+// n on, each let go on its square, are taken back. A released move
+// stands (Art. 4.7 in every edition), but the board cannot tell a
+// takeback the players agreed in a friendly game from a player moving a
+// piece back out of turn; the arbiter can.
+func (r *Reconstructor) takebackNote(t int64, n int, out []Output) []Output {
+	var sq chess.Bitboard
+	var b strings.Builder
+	for i := n; i < len(r.plies); i++ {
+		m := r.plies[i].move
+		sq |= m.From().Bitboard() | m.To().Bitboard()
+		if i > n {
+			b.WriteByte(' ')
+		}
+		if ply := r.befores[i].Ply() + 1; i == n || ply%2 == 1 {
+			b.WriteString(strconv.Itoa((ply + 1) / 2))
+			if ply%2 == 1 {
+				b.WriteString(". ")
+			} else {
+				b.WriteString("... ")
+			}
+		}
+		b.WriteString(r.plySAN(i))
+	}
+	text := "the board went back to the position before " + b.String() + ", and the move is taken back: a move let go on its square stands (Art. 4.7) unless the players agreed"
+	if len(r.plies)-n > 1 {
+		text = "the board went back to the position before " + b.String() + ", and the moves are taken back: a move let go on its square stands (Art. 4.7) unless the players agreed"
+	}
+	return r.note(out, NoteTakeback, t, sq, text)
+}
+
 // publish brings the published moves in line with the best hypothesis:
 // retractions, amendments, then new moves.
 func (r *Reconstructor) publish(t int64, out []Output) []Output {
@@ -815,6 +849,9 @@ func (r *Reconstructor) publish(t int64, out []Output) []Output {
 	}
 	for k < len(pub) && pub[k] == lm[k] {
 		k++
+	}
+	if n := len(L.moves); !r.clock && r.state == statePlay && len(r.plies) > n && k >= n {
+		out = r.takebackNote(t, n, out)
 	}
 	for len(r.plies) > len(L.moves) {
 		p := &r.plies[len(r.plies)-1]
