@@ -116,6 +116,7 @@ type line struct {
 // small fields come last, which keeps it at 88 bytes.
 type plyRec struct {
 	t        int64
+	shown    int64 // when the move as it stands was published (t, or its amendment's)
 	san, uci string
 	// alts: for a move published with misplaced pieces, the other moves
 	// that explained the board nearly as well with other squares out of

@@ -793,7 +793,8 @@ func (r *Reconstructor) movedOn() bool {
 
 // takebackNote tells the arbiter, on a board without a clock, that the
 // board went back to the position before published ply n: the plies from
-// n on, each let go on its square, are taken back. A released move
+// n on, the last standing for ReleaseMs or more (let go: not a reading
+// corrected a moment after it was published), are taken back. A released move
 // stands (Art. 4.7 in every edition), but the board cannot tell a
 // takeback the players agreed in a friendly game from a player moving a
 // piece back out of turn; the arbiter can.
@@ -850,7 +851,7 @@ func (r *Reconstructor) publish(t int64, out []Output) []Output {
 	for k < len(pub) && pub[k] == lm[k] {
 		k++
 	}
-	if n := len(L.moves); !r.clock && r.state == statePlay && len(r.plies) > n && k >= n {
+	if n := len(L.moves); !r.clock && r.state == statePlay && len(r.plies) > n && k >= n && t-r.plies[len(r.plies)-1].shown >= r.timing.ReleaseMs {
 		out = r.takebackNote(t, n, out)
 	}
 	for len(r.plies) > len(L.moves) {
@@ -918,7 +919,11 @@ func (r *Reconstructor) publish(t int64, out []Output) []Output {
 				alts = old.alts
 			}
 			step := old.step
-			*old = plyRec{move: m, t: old.t, san: n.san, uci: n.uci, uncertain: unc, blind: blind, blindPromo: blindPromo, alts: alts,
+			shown := old.shown
+			if old.move != m {
+				shown = t
+			}
+			*old = plyRec{move: m, t: old.t, shown: shown, san: n.san, uci: n.uci, uncertain: unc, blind: blind, blindPromo: blindPromo, alts: alts,
 				landSeen: old.landSeen && old.move == m}
 			if old.move == m {
 				r.plies[i].step = step
@@ -931,7 +936,7 @@ func (r *Reconstructor) publish(t int64, out []Output) []Output {
 		}
 		o.Kind = Move
 		out = append(out, o)
-		r.plies = append(r.plies, plyRec{move: m, t: t, san: n.san, uci: n.uci, uncertain: unc, landSeen: r.landSeen(&before, m)})
+		r.plies = append(r.plies, plyRec{move: m, t: t, shown: t, san: n.san, uci: n.uci, uncertain: unc, landSeen: r.landSeen(&before, m)})
 		if !r.clock {
 			// (Only knockRevert, without a clock, asks these.)
 			r.plies[len(r.plies)-1].step = r.stepOf(&before, m, t, true)
