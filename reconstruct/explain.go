@@ -277,11 +277,13 @@ func (r *Reconstructor) seqCost(p *chess.Position, lastTo chess.Square, moves []
 			back, ok3 := r.lastOn(from)
 			if first, _ := r.firstOff(from); ok1 && ok2 && ok3 && first < land && land < gone && gone < back && back < lift {
 				lift = first
-			} else if first < lift && i+1 < len(moves) && r.touchedDown(moves[len(moves)-1], from, first) {
+			} else if first < lift && (i+1 < len(moves) && r.touchedDown(moves[len(moves)-1], from, first) || r.knockedThere(from, first)) {
 				// Nor a lift of a piece a later move's hand set down
 				// there on its way (Bf5 touching down on f6 after 10...
-				// Nxd5 11. exd5, both pushed off): this move began with
-				// the first.
+				// Nxd5 11. exd5, both pushed off), or of a piece knocked
+				// there from next door and put back (18... f5, 19. gxf5
+				// pushed off, its hand knocking e6 onto f7): this move
+				// began with the first.
 				lift = first
 			}
 		}
@@ -1081,6 +1083,28 @@ func (r *Reconstructor) placedOther(p *chess.Position, m chess.Move) bool {
 		pc = chess.NewPiece(pc.Color(), m.Promotion())
 	}
 	return r.rec.placedOther(unrotSquare(m.To(), r.orient), pc)
+}
+
+// knockedThere reports whether game square s, emptied at first, was
+// filled since by a piece knocked there from a neighbouring square (its
+// first emptying less than knockMs before) and emptied again to put that
+// piece back (the neighbour's first filling less than knockMs after):
+// the lifts of s after first were that piece's.
+func (r *Reconstructor) knockedThere(s chess.Square, first int64) bool {
+	on, ok1 := r.firstOn(s)
+	off, ok2 := r.lastOff(s)
+	if !ok1 || !ok2 || on < first || off < on {
+		return false
+	}
+	for b := chess.KingAttacks(s); b != 0; b &= b - 1 {
+		n := b.First()
+		gone, ok3 := r.firstOff(n)
+		back, ok4 := r.firstOn(n)
+		if ok3 && ok4 && gone <= on && on-gone < knockMs && off <= back && back-off < knockMs {
+			return true
+		}
+	}
+	return false
 }
 
 // touchedDown reports whether game square s, filled again after first

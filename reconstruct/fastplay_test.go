@@ -966,3 +966,20 @@ func TestReleasedMoveTakenBackNoted(t *testing.T) {
 		}
 	}
 }
+
+// TestKnockedOntoTheMovesSquareAndPutBack: on an occupancy board without
+// a clock, 18... f5, then 19. gxf5 pushing the pawn off (f5 never reads
+// empty), its hand knocking e6 onto f7, put back, and 19... exf5. f7's
+// last lift is the knocked pawn picked up, not 18... f5's: read so, 19.
+// gxf5 began before the move it answers and the three plies were dearer
+// than f5 with g4 and e6 misplaced, a false alert and three more.
+func TestKnockedOntoTheMovesSquareAndPutBack(t *testing.T) {
+	start := mustFEN(t, "1k3qr1/1bp1bp2/pp2p2p/6p1/3B1PPn/1P2P1N1/P1P1BQ1P/1K4R1 b - - 0 18")
+	h := newHands(t, trace.Occupancy, start)
+	h.at(4972, trace.Off, "f7", chess.NoPiece).at(5275, trace.On, "f5", chess.NoPiece)
+	h.at(5700, trace.Off, "g4", chess.NoPiece)                                         // 19. gxf5, pushing the pawn off
+	h.at(6036, trace.Off, "e6", chess.NoPiece).at(6087, trace.On, "f7", chess.NoPiece) // knocked onto f7
+	h.at(7417, trace.Off, "f7", chess.NoPiece).at(7516, trace.On, "e6", chess.NoPiece) // put back
+	h.at(9806, trace.Off, "e6", chess.NoPiece).at(9905, trace.Off, "f5", chess.NoPiece).at(10040, trace.On, "f5", chess.NoPiece)
+	h.expect(start, "f5 gxf5 exf5", "")
+}
