@@ -2315,7 +2315,18 @@ func (r *Reconstructor) atPosition(t int64, out []Output) []Output {
 	// (Squares out of place put right are no hesitation: the note below
 	// says they are back.)
 	if touched := rv.touched() &^ r.overlay; touched != 0 && r.state != stateIrregular && r.state != stateSetup {
+		n := len(out)
 		out = r.note(out, NoteHesitation, t, touched, "pieces lifted and put back: "+touched.List())
+		// The side whose pieces they are, when they are one side's: the
+		// player who moved may touch them again before the reply (a
+		// move made, taken back and made again), and a touch-move
+		// question is that player's.
+		p := &r.lines[0].pos
+		for _, c := range [2]chess.Color{chess.White, chess.Black} {
+			if on := touched & p.Occupied(); on != 0 && on&^p.ByColor(c) == 0 {
+				out[n].Side = c
+			}
+		}
 	}
 	if r.state == stateIrregular {
 		r.state = statePlay

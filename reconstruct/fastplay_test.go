@@ -983,3 +983,36 @@ func TestKnockedOntoTheMovesSquareAndPutBack(t *testing.T) {
 	h.at(9806, trace.Off, "e6", chess.NoPiece).at(9905, trace.Off, "f5", chess.NoPiece).at(10040, trace.On, "f5", chess.NoPiece)
 	h.expect(start, "f5 gxf5 exf5", "")
 }
+
+// TestHesitationNamesTheSideTouched: on an occupancy board, 3. Nc3 let
+// go, taken back to b1 and made again within a second, before Black
+// begins: the board never stood in the position before it, and the note
+// of pieces lifted and put back names White, whose knight it is, not
+// Black, the player to move. (Colour and piece boards read the lift of
+// the knight back on b1 as the takeback, with its note.)
+func TestHesitationNamesTheSideTouched(t *testing.T) {
+	start := mustFEN(t, "rnbqkbnr/ppp2ppp/4p3/3p4/2PP4/8/PP2PPPP/RNBQKBNR w KQkq - 0 3")
+	for _, s := range []trace.Sensor{trace.Occupancy} {
+		h := newHands(t, s, start)
+		h.move("b1", "c3").wait(1500).move("c3", "b1").wait(200).move("b1", "c3").wait(3000).move("g8", "f6")
+		r, outs := h.run(Config{Start: start})
+		if got := sanList(r); got != "Nc3 Nf6" {
+			t.Errorf("%s: moves %q, want %q", s, got, "Nc3 Nf6")
+		}
+		n := 0
+		for _, o := range outs {
+			if o.Kind == Note && o.Note == NoteHesitation {
+				n++
+				if o.Side != chess.White {
+					t.Errorf("%s: %s, want White's", s, AppendJSON(nil, &o))
+				}
+			}
+		}
+		if n == 0 {
+			t.Errorf("%s: no hesitation note", s)
+			for _, o := range outs {
+				t.Logf("%s", AppendJSON(nil, &o))
+			}
+		}
+	}
+}
