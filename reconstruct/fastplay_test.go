@@ -1016,3 +1016,21 @@ func TestHesitationNamesTheSideTouched(t *testing.T) {
 		}
 	}
 }
+
+// TestKnockedOntoTheSquareTheMoverLeft: 2. Nf3, its hand knocking the f2
+// pawn onto g1, which the knight left; Black replies 2... d6 and the pawn
+// is put back. On occupancy and colour boards 2. Nf3 with that knock shows
+// as 2. f3, which was published; the put-back then read as an illegal
+// knight move g1-f2, and the game stayed wrong with the board standing
+// still in the true position. The put-back proves 2. Nf3.
+func TestKnockedOntoTheSquareTheMoverLeft(t *testing.T) {
+	start := mustFEN(t, "rnbqkbnr/pp1ppppp/8/2p5/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2")
+	for _, s := range allSensors {
+		h := newHands(t, s, start)
+		h.at(3623, trace.Off, "g1", chess.NoPiece).at(3785, trace.On, "f3", chess.WhiteKnight)
+		h.at(3874, trace.Off, "f2", chess.NoPiece).at(3893, trace.On, "g1", chess.WhitePawn) // knocked
+		h.at(5170, trace.Off, "d7", chess.NoPiece).at(5319, trace.On, "d6", chess.BlackPawn)
+		h.at(6263, trace.Off, "g1", chess.NoPiece).at(6504, trace.On, "f2", chess.WhitePawn) // put back
+		h.expect(start, "Nf3 d6", "")
+	}
+}

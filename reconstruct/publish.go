@@ -124,6 +124,7 @@ func (r *Reconstructor) adopt(bi int, t int64, out []Output) []Output {
 	r.markBlind(best.n)
 	if best.back == 0 && len(r.plies) == n0+1 {
 		r.keepHiddenCastling(n0)
+		r.keepKnockedFrom(n0)
 	}
 	if rel != chess.NoMove && best.back == 0 && best.n >= 1 && n0 < len(r.plies) {
 		// A released move is changed only by picking its piece up again.
@@ -238,6 +239,34 @@ func (r *Reconstructor) keepHiddenCastling(i int) {
 		all, _ := moveSquares(before, a)
 		from := a.From().Bitboard() | a.To().Bitboard()
 		if all == from && all&^again == 0 && !slices.Contains(r.plies[i].alts, a) {
+			r.plies[i].alts = append(r.plies[i].alts, a)
+		}
+	}
+}
+
+// keepKnockedFrom keeps for revive, on occupancy and colour boards, the
+// moves that land where quiet move i landed from a square next to its
+// piece's, lifted before that piece and filled again since: the move may
+// have been that one, its hand knocking the piece of i next door onto the
+// square it left. (2. Nf3 knocking f2 onto g1 shows on these boards as 2.
+// f3; the pawn put back while Black replied then read as an illegal
+// knight move g1-f2, and the game stayed wrong.)
+func (r *Reconstructor) keepKnockedFrom(i int) {
+	m, before := r.plies[i].move, &r.befores[i]
+	if r.sensor == trace.PieceSensor || r.rec.framed || m.IsCastling() || m.IsPromotion() || before.PieceAt(m.To()) != chess.NoPiece {
+		return
+	}
+	lift, ok := r.lastOff(m.From())
+	if !ok {
+		return
+	}
+	for _, a := range r.legal(before).Moves() {
+		if a.To() != m.To() || a.IsCastling() || a.IsPromotion() || !chess.KingAttacks(m.From()).Has(a.From()) {
+			continue
+		}
+		off, ok1 := r.firstOff(a.From())
+		on, ok2 := r.lastOn(a.From())
+		if ok1 && ok2 && off < lift && lift <= on && !slices.Contains(r.plies[i].alts, a) {
 			r.plies[i].alts = append(r.plies[i].alts, a)
 		}
 	}
