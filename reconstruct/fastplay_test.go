@@ -949,17 +949,14 @@ func TestReleasedMoveTakenBackNoted(t *testing.T) {
 		if got := sanList(r); got != "Nc3 Nf6" {
 			t.Errorf("%s: moves %q, want %q", s, got, "Nc3 Nf6")
 		}
-		notes := 0
-		for _, o := range outs {
-			if o.Kind == Note && o.Note == NoteTakeback {
-				notes++
-				if want := "before 3. Nc3,"; !strings.Contains(o.Text, want) || o.Ply != 5 || o.Squares != sq(t, "b1").Bitboard()|sq(t, "c3").Bitboard() {
-					t.Errorf("%s: note %s, want ply 5, b1 and c3, %q", s, AppendJSON(nil, &o), want)
-				}
+		notes := notesOf(outs, NoteTakeback)
+		for _, o := range notes {
+			if want := "before 3. Nc3,"; !strings.Contains(o.Text, want) || o.Ply != 5 || o.Squares != sq(t, "b1").Bitboard()|sq(t, "c3").Bitboard() {
+				t.Errorf("%s: note %s, want ply 5, b1 and c3, %q", s, AppendJSON(nil, &o), want)
 			}
 		}
-		if notes != 1 || countKind(outs, Retract, false) != 1 || alertList(outs) != "" {
-			t.Errorf("%s: %d takeback notes, %d retractions, alerts %q; want 1, 1, none", s, notes, countKind(outs, Retract, false), alertList(outs))
+		if len(notes) != 1 || countKind(outs, Retract, false) != 1 || alertList(outs) != "" {
+			t.Errorf("%s: %d takeback notes, %d retractions, alerts %q; want 1, 1, none", s, len(notes), countKind(outs, Retract, false), alertList(outs))
 			for _, o := range outs {
 				t.Logf("%s", AppendJSON(nil, &o))
 			}
@@ -992,27 +989,22 @@ func TestKnockedOntoTheMovesSquareAndPutBack(t *testing.T) {
 // the knight back on b1 as the takeback, with its note.)
 func TestHesitationNamesTheSideTouched(t *testing.T) {
 	start := mustFEN(t, "rnbqkbnr/ppp2ppp/4p3/3p4/2PP4/8/PP2PPPP/RNBQKBNR w KQkq - 0 3")
-	for _, s := range []trace.Sensor{trace.Occupancy} {
-		h := newHands(t, s, start)
-		h.move("b1", "c3").wait(1500).move("c3", "b1").wait(200).move("b1", "c3").wait(3000).move("g8", "f6")
-		r, outs := h.run(Config{Start: start})
-		if got := sanList(r); got != "Nc3 Nf6" {
-			t.Errorf("%s: moves %q, want %q", s, got, "Nc3 Nf6")
+	h := newHands(t, trace.Occupancy, start)
+	h.move("b1", "c3").wait(1500).move("c3", "b1").wait(200).move("b1", "c3").wait(3000).move("g8", "f6")
+	r, outs := h.run(Config{Start: start})
+	if got := sanList(r); got != "Nc3 Nf6" {
+		t.Errorf("moves %q, want %q", got, "Nc3 Nf6")
+	}
+	notes := notesOf(outs, NoteHesitation)
+	for _, o := range notes {
+		if o.Side != chess.White {
+			t.Errorf("%s, want White's", AppendJSON(nil, &o))
 		}
-		n := 0
+	}
+	if len(notes) == 0 {
+		t.Error("no hesitation note")
 		for _, o := range outs {
-			if o.Kind == Note && o.Note == NoteHesitation {
-				n++
-				if o.Side != chess.White {
-					t.Errorf("%s: %s, want White's", s, AppendJSON(nil, &o))
-				}
-			}
-		}
-		if n == 0 {
-			t.Errorf("%s: no hesitation note", s)
-			for _, o := range outs {
-				t.Logf("%s", AppendJSON(nil, &o))
-			}
+			t.Logf("%s", AppendJSON(nil, &o))
 		}
 	}
 }

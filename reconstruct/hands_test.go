@@ -291,6 +291,17 @@ func alertList(outs []Output) string {
 	return strings.Join(s, " ")
 }
 
+// notesOf is the notes of kind k among outs.
+func notesOf(outs []Output, k NoteKind) []Output {
+	var notes []Output
+	for _, o := range outs {
+		if o.Kind == Note && o.Note == k {
+			notes = append(notes, o)
+		}
+	}
+	return notes
+}
+
 func countKind(outs []Output, k Kind, provisional bool) int {
 	n := 0
 	for _, o := range outs {
