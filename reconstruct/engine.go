@@ -113,7 +113,7 @@ type line struct {
 
 // plyRec is a published move (the position before it is in befores, a
 // slice without pointers that the garbage collector need not scan). The
-// small fields come last, which keeps it at 88 bytes.
+// small fields come last, which keeps it at 96 bytes.
 type plyRec struct {
 	t        int64
 	shown    int64 // when the move as it stands was published (t, or its amendment's)

@@ -823,8 +823,8 @@ func (r *Reconstructor) movedOn() bool {
 // takebackNote tells the arbiter, on a board without a clock, that the
 // board went back to the position before published ply n: the plies from
 // n on, the last standing for ReleaseMs or more (let go: not a reading
-// corrected a moment after it was published), are taken back. A released move
-// stands (Art. 4.7 in every edition), but the board cannot tell a
+// corrected a moment after it was published), are taken back. A released
+// move stands (Art. 4.7 in every edition), but the board cannot tell a
 // takeback the players agreed in a friendly game from a player moving a
 // piece back out of turn; the arbiter can.
 func (r *Reconstructor) takebackNote(t int64, n int, out []Output) []Output {
@@ -846,11 +846,12 @@ func (r *Reconstructor) takebackNote(t int64, n int, out []Output) []Output {
 		}
 		b.WriteString(r.plySAN(i))
 	}
-	text := "the board went back to the position before " + b.String() + ", and the move is taken back: a move let go on its square stands (Art. 4.7) unless the players agreed"
+	what := "the move is"
 	if len(r.plies)-n > 1 {
-		text = "the board went back to the position before " + b.String() + ", and the moves are taken back: a move let go on its square stands (Art. 4.7) unless the players agreed"
+		what = "the moves are"
 	}
-	return r.note(out, NoteTakeback, t, sq, text)
+	return r.note(out, NoteTakeback, t, sq, "the board went back to the position before "+b.String()+", and "+what+
+		" taken back: a move let go on its square stands (Art. 4.7) unless the players agreed")
 }
 
 // publish brings the published moves in line with the best hypothesis:
