@@ -260,13 +260,23 @@ func (r *Reconstructor) keepKnockedFrom(i int) {
 	if !ok {
 		return
 	}
-	for _, a := range r.legal(before).Moves() {
-		if a.To() != m.To() || a.IsCastling() || a.IsPromotion() || !chess.KingAttacks(m.From()).Has(a.From()) {
-			continue
+	// (The squares first: a published move rarely has one, and the legal
+	// moves are not asked for then.)
+	rv := r.recView()
+	var from chess.Bitboard
+	for b := chess.KingAttacks(m.From()) & before.ByColor(before.SideToMove()) & rv.lifted & rv.placed; b != 0; b &= b - 1 {
+		s := b.First()
+		off, _ := r.firstOff(s)
+		on, _ := r.lastOn(s)
+		if off < lift && lift <= on {
+			from |= s.Bitboard()
 		}
-		off, ok1 := r.firstOff(a.From())
-		on, ok2 := r.lastOn(a.From())
-		if ok1 && ok2 && off < lift && lift <= on && !slices.Contains(r.plies[i].alts, a) {
+	}
+	if from == 0 {
+		return
+	}
+	for _, a := range r.legal(before).Moves() {
+		if a.To() == m.To() && from.Has(a.From()) && !a.IsCastling() && !a.IsPromotion() && !slices.Contains(r.plies[i].alts, a) {
 			r.plies[i].alts = append(r.plies[i].alts, a)
 		}
 	}
