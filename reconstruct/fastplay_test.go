@@ -617,8 +617,7 @@ func TestPawnFallenBesideTheHeldPawn(t *testing.T) {
 // next to it was that move's hand's knock.
 func TestKnockedByTheNextMoveNotAmended(t *testing.T) {
 	start := mustFEN(t, "rn1q1rk1/pb1p1ppp/1p2pn2/8/1pPP4/5NP1/PP2PPBP/RN1Q1RK1 w - - 4 9")
-	for _, s := range []trace.Sensor{trace.Colour, trace.PieceSensor} {
-		h := newHands(t, s, start)
+	check(t, "knocked-by-next-move", start, []trace.Sensor{trace.Colour, trace.PieceSensor}, []bool{false}, func(h *hands, _ bool) {
 		h.at(15319, trace.Off, "g1", 0).at(15519, trace.On, "g1", chess.WhiteKing)
 		h.at(16110, trace.Off, "d1", 0).at(16360, trace.On, "d3", chess.WhiteQueen)
 		h.at(17035, trace.On, "d6", chess.BlackPawn).at(17060, trace.Off, "d7", 0)
@@ -634,8 +633,7 @@ func TestKnockedByTheNextMoveNotAmended(t *testing.T) {
 		h.at(24854, trace.Off, "b7", 0).at(25144, trace.Off, "g2", 0).at(25544, trace.On, "g2", chess.BlackBishop)
 		h.at(26113, trace.Off, "e1", 0).at(26344, trace.Off, "g2", 0).at(26544, trace.On, "g2", chess.WhiteKnight)
 		h.at(27076, trace.Off, "a8", 0).at(27282, trace.On, "c8", chess.BlackRook)
-		h.expect(start, "Qd3 d6 Nbd2 Qc7 Rad1 Nbd7 Ne1 Bxg2 Nxg2 Rac8", "")
-	}
+	}, "Qd3 d6 Nbd2 Qc7 Rad1 Nbd7 Ne1 Bxg2 Nxg2 Rac8", "")
 }
 
 // TestKnockedByALandingNextDoorNotAmended: without a clock, 11... a6
@@ -649,8 +647,7 @@ func TestKnockedByTheNextMoveNotAmended(t *testing.T) {
 // hand's knock.
 func TestKnockedByALandingNextDoorNotAmended(t *testing.T) {
 	start := mustFEN(t, "2rq1rk1/pp1bbppp/2nppn2/8/2PNP3/1P4P1/P3NPBP/R1BQ1RK1 b - - 0 11")
-	for _, s := range []trace.Sensor{trace.Colour, trace.PieceSensor} {
-		h := newHands(t, s, start)
+	check(t, "knocked-by-landing-next-door", start, []trace.Sensor{trace.Colour, trace.PieceSensor}, []bool{false}, func(h *hands, _ bool) {
 		h.at(119681, trace.Off, "a7", 0).at(119900, trace.On, "a6", chess.BlackPawn)
 		h.at(121501, trace.Off, "c1", 0).at(121529, trace.On, "b2", chess.WhiteBishop)
 		h.at(123622, trace.On, "b5", chess.BlackPawn).at(123685, trace.Off, "b7", 0)
@@ -662,8 +659,7 @@ func TestKnockedByALandingNextDoorNotAmended(t *testing.T) {
 		h.at(129372, trace.Off, "b5", 0).at(129872, trace.On, "b5", chess.BlackPawn).at(129900, trace.Off, "a6", 0)
 		h.at(130505, trace.Off, "d1", 0).at(130786, trace.On, "d2", chess.WhiteQueen)
 		h.at(149724, trace.Off, "d8", 0).at(150154, trace.On, "b6", chess.BlackQueen)
-		h.expect(start, "a6 Bb2 b5 cxb5 Nxd4 Nxd4 axb5 Qd2 Qb6", "")
-	}
+	}, "a6 Bb2 b5 cxb5 Nxd4 Nxd4 axb5 Qd2 Qb6", "")
 }
 
 // TestKnockedOntoAMoveSquareNotAmended: without a clock, 13. Qf3 stands
@@ -676,8 +672,7 @@ func TestKnockedByALandingNextDoorNotAmended(t *testing.T) {
 // left f3 as a move landed next to it.
 func TestKnockedOntoAMoveSquareNotAmended(t *testing.T) {
 	start := mustFEN(t, "r1bqr1k1/ppp2ppp/5n2/3p4/4P3/2PBQ3/PP1N1PPP/4RRK1 b - - 1 12")
-	for _, s := range []trace.Sensor{trace.Colour, trace.PieceSensor} {
-		h := newHands(t, s, start)
+	check(t, "knocked-onto-move-square", start, []trace.Sensor{trace.Colour, trace.PieceSensor}, []bool{false}, func(h *hands, _ bool) {
 		h.at(34904, trace.Off, "c8", 0).at(35072, trace.On, "f5", chess.BlackBishop)
 		h.at(40256, trace.Off, "e3", 0).at(40760, trace.On, "f3", chess.WhiteQueen)
 		h.at(41314, trace.Off, "d5", 0).at(41537, trace.Off, "e4", 0).at(42037, trace.On, "e4", chess.BlackPawn)
@@ -687,8 +682,7 @@ func TestKnockedOntoAMoveSquareNotAmended(t *testing.T) {
 		h.at(45572, trace.Off, "f5", 0).at(46037, trace.Off, "e4", 0).at(46037, trace.On, "e4", chess.BlackBishop)
 		h.at(46502, trace.Off, "d3", 0).at(46787, trace.Off, "e4", 0).at(47037, trace.On, "e4", chess.WhiteBishop)
 		h.at(47627, trace.On, "d7", chess.BlackQueen).at(47658, trace.Off, "d8", 0).at(48470, trace.On, "d2", chess.BlackQueen).at(48502, trace.Off, "d7", 0)
-		h.expect(start, "Bf5 Qf3 dxe4 Nxe4 Bxe4 Bxe4 Qd2", "")
-	}
+	}, "Bf5 Qf3 dxe4 Nxe4 Bxe4 Bxe4 Qd2", "")
 }
 
 // TestReplyKnockingTwoSquaresAway: without a clock, 28. Rxb7 and, 723 ms
@@ -732,16 +726,14 @@ func TestReplyKnockingTwoSquaresAway(t *testing.T) {
 // a piece as it was made is the alert timer's to judge.
 func TestTouchDownAndKnockNotReadAsThreePlies(t *testing.T) {
 	start := mustFEN(t, "8/2k3pp/2n1P1p1/pq4P1/1b3PP1/1Q2P1K1/P2r4/1RR5 w - - 0 26")
-	for _, s := range []trace.Sensor{trace.Colour, trace.PieceSensor} {
-		h := newHands(t, s, start)
+	check(t, "touch-down-and-knock", start, []trace.Sensor{trace.Colour, trace.PieceSensor}, []bool{false}, func(h *hands, _ bool) {
 		h.at(121879, trace.Off, "b3", 0).at(121949, trace.On, "d5", chess.WhiteQueen).at(122199, trace.Off, "d5", 0)
 		h.at(122375, trace.On, "a3", chess.BlackBishop).at(122410, trace.Off, "b4", 0).at(122414, trace.On, "c4", chess.WhiteQueen)
 		h.at(124625, trace.Off, "a3", 0).at(124660, trace.On, "b4", chess.BlackBishop)
 		h.at(125191, trace.Off, "b5", 0).at(125414, trace.Off, "c4", 0).at(125414, trace.On, "c4", chess.BlackQueen)
 		h.at(125820, trace.Off, "c1", 0).at(126164, trace.Off, "c4", 0).at(126164, trace.On, "c4", chess.WhiteRook)
 		h.at(130660, trace.Off, "b4", 0).at(131016, trace.On, "e7", chess.BlackBishop)
-		h.expect(start, "Qc4 Qxc4 Rxc4 Be7", "")
-	}
+	}, "Qc4 Qxc4 Rxc4 Be7", "")
 }
 
 // TestSlideAndKnockNotReadAsFourPlies: without a clock, 5... c5 slides
@@ -754,8 +746,7 @@ func TestTouchDownAndKnockNotReadAsThreePlies(t *testing.T) {
 // whose plies land out of order is not taken on colour and piece boards.
 func TestSlideAndKnockNotReadAsFourPlies(t *testing.T) {
 	start := mustFEN(t, "rnb1kbnr/pppq1ppp/4p3/8/2Q5/6P1/PP1PPPBP/RNB1K1NR b KQkq - 0 5")
-	for _, s := range []trace.Sensor{trace.Colour, trace.PieceSensor} {
-		h := newHands(t, s, start)
+	check(t, "slide-and-knock", start, []trace.Sensor{trace.Colour, trace.PieceSensor}, []bool{false}, func(h *hands, _ bool) {
 		h.at(272795, trace.On, "c6", chess.BlackPawn).at(272826, trace.Off, "c7", 0).at(272982, trace.Off, "c4", 0)
 		h.at(273013, trace.On, "c5", chess.BlackPawn).at(273045, trace.Off, "c6", 0).at(273201, trace.On, "c3", chess.WhiteQueen)
 		h.at(274951, trace.Off, "c3", 0).at(275232, trace.On, "c4", chess.WhiteQueen)
@@ -763,8 +754,7 @@ func TestSlideAndKnockNotReadAsFourPlies(t *testing.T) {
 		h.at(299353, trace.Off, "b8", 0).at(299545, trace.On, "c6", chess.BlackKnight)
 		h.at(304646, trace.Off, "e1", 0).at(304904, trace.On, "g1", chess.WhiteKing).at(305408, trace.Off, "h1", 0).at(305650, trace.On, "f1", chess.WhiteRook)
 		h.at(312623, trace.Off, "g8", 0).at(313056, trace.On, "f6", chess.BlackKnight)
-		h.expect(start, "c5 Nf3 Nc6 O-O Nf6", "")
-	}
+	}, "c5 Nf3 Nc6 O-O Nf6", "")
 }
 
 // TestReplyLandingReadBeforeItsKnock: without a clock, 33. Re2 and, 789
