@@ -387,7 +387,7 @@ func (g *Game) parseMovetext(b []byte, line int) error {
 			}
 			m, err := pos.ParseSAN(tok)
 			if err != nil {
-				return &PGNError{Line: line, Msg: fmt.Sprintf("move %d%s: %v", pos.FullmoveNumber(), map[Color]string{White: ".", Black: "..."}[pos.SideToMove()], err)}
+				return &PGNError{Line: line, Msg: fmt.Sprintf("move %s: %v", pos.MoveNumber(), err)}
 			}
 			pos.MakeMove(m)
 			g.Append(m, NoClock)
@@ -492,6 +492,15 @@ func FormatClock(d time.Duration) string {
 	return out
 }
 
+// MoveNumber is what PGN writes before the move to be made from p: "12."
+// before White's, "12..." before Black's.
+func (p *Position) MoveNumber() string {
+	if p.side == White {
+		return strconv.Itoa(int(p.fullmove)) + "."
+	}
+	return strconv.Itoa(int(p.fullmove)) + "..."
+}
+
 var sevenTagRoster = []string{"Event", "Site", "Date", "Round", "White", "Black", "Result"}
 
 // WritePGN writes the game in PGN export format: the Seven Tag Roster first
@@ -526,10 +535,8 @@ func (g *Game) WritePGN(w io.Writer) error {
 	p := *g.Start
 	needNumber := true
 	for i, m := range g.Moves {
-		if p.SideToMove() == White {
-			lw.word(strconv.Itoa(p.FullmoveNumber()) + ".")
-		} else if needNumber {
-			lw.word(strconv.Itoa(p.FullmoveNumber()) + "...")
+		if p.SideToMove() == White || needNumber {
+			lw.word(p.MoveNumber())
 		}
 		lw.word(p.SAN(m))
 		p.MakeMove(m)

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/boardd/boardd/chess"
@@ -846,13 +845,9 @@ func (r *Reconstructor) takebackNote(t int64, n int, out []Output) []Output {
 		if i > n {
 			b.WriteByte(' ')
 		}
-		if ply := r.befores[i].Ply() + 1; i == n || ply%2 == 1 {
-			b.WriteString(strconv.Itoa((ply + 1) / 2))
-			if ply%2 == 1 {
-				b.WriteString(". ")
-			} else {
-				b.WriteString("... ")
-			}
+		if before := &r.befores[i]; i == n || before.SideToMove() == chess.White {
+			b.WriteString(before.MoveNumber())
+			b.WriteByte(' ')
 		}
 		b.WriteString(r.plySAN(i))
 	}
