@@ -1085,15 +1085,22 @@ func (r *Reconstructor) placedOther(p *chess.Position, m chess.Move) bool {
 	return r.rec.placedOther(unrotSquare(m.To(), r.orient), pc)
 }
 
+// refilled reports when game square s, emptied at first, was first
+// filled again since (on) and last emptied after that (off).
+func (r *Reconstructor) refilled(s chess.Square, first int64) (on, off int64, ok bool) {
+	on, ok1 := r.firstOn(s)
+	off, ok2 := r.lastOff(s)
+	return on, off, ok1 && ok2 && first <= on && on <= off
+}
+
 // knockedThere reports whether game square s, emptied at first, was
 // filled since by a piece knocked there from a neighbouring square (its
 // first emptying less than knockMs before) and emptied again to put that
 // piece back (the neighbour's first filling less than knockMs after):
 // the lifts of s after first were that piece's.
 func (r *Reconstructor) knockedThere(s chess.Square, first int64) bool {
-	on, ok1 := r.firstOn(s)
-	off, ok2 := r.lastOff(s)
-	if !ok1 || !ok2 || on < first || off < on {
+	on, off, ok := r.refilled(s, first)
+	if !ok {
 		return false
 	}
 	for b := chess.KingAttacks(s); b != 0; b &= b - 1 {
@@ -1118,9 +1125,8 @@ func (r *Reconstructor) knockedThere(s chess.Square, first int64) bool {
 // and a queen slid through f4, read as 31... Qf5 32. exf5 e4, then a
 // false alert and five more.)
 func (r *Reconstructor) touchedDown(m chess.Move, s chess.Square, first int64) bool {
-	on, ok1 := r.firstOn(s)
-	off, ok2 := r.lastOff(s)
-	if !ok1 || !ok2 || on < first || off < on || off-on >= standMs || m.IsCastling() {
+	on, off, ok := r.refilled(s, first)
+	if !ok || off-on >= standMs || m.IsCastling() {
 		return false
 	}
 	lift, ok3 := r.lastOff(m.From())
