@@ -378,7 +378,7 @@ func (r *Reconstructor) decodeFrom(start *chess.Position, ready int64, want []ch
 	pb := r.log.start
 	ds.search(0, *start, pb, -1, chess.NoSquare, 0)
 	if !ds.found && r.sensor == trace.Occupancy {
-		ds.findKnockedOnto()
+		ds.findKnockedOnto(false, false)
 	}
 	if !ds.found && ds.strays {
 		// Again with the pieces knocked onto another square and put back
@@ -386,6 +386,11 @@ func (r *Reconstructor) decodeFrom(start *chess.Position, ready int64, want []ch
 		// there and back (a repetition), which the first pass reads.
 		ds.nodes, ds.n, ds.stray = 0, 0, true
 		ds.search(0, *start, pb, -1, chess.NoSquare, 0)
+	}
+	for _, anyPiece := range [...]bool{false, true} {
+		if !ds.found && r.sensor == trace.Occupancy && ds.slowFalls(anyPiece) {
+			ds.search(0, *start, pb, -1, chess.NoSquare, 0)
+		}
 	}
 	if !ds.found && ds.unfall() {
 		ds.search(0, *start, pb, -1, chess.NoSquare, 0)
@@ -781,14 +786,22 @@ func (ds *decodeState) knockOrMove() bool {
 // between. (Nf6's hand knocked e6 onto d5, put back 1 s later as Nc3
 // landed: with no decoding, 4. Nxd4 Nf6 5. Nc3 was published as 4. Nc3
 // Nf6 5. Nxd4.) The first pass reads these as moves if moves explain
-// them: a king stepped aside and back.
-func (ds *decodeState) findKnockedOnto() {
+// them: a king stepped aside and back. With slow (a last pass), the fall
+// may take up to knockFlightMs where the piece that stood on the square
+// at the log's start could not move to the next one (a pawn knocked
+// sideways or back) and it is put back; it reports whether it took such
+// a fall.
+func (ds *decodeState) findKnockedOnto(slow, anyPiece bool) (tookSlow bool) {
 	r := ds.r
 	evs := r.log.evs
 	// next[i]: the index of the next change of change i's square (-1:
 	// none); filled[i]: whether change i's square was filled before it.
 	var next [maxLogEvents]int16
 	nextChanges(evs, &next)
+	flight := int64(minQuickCarryMs)
+	if slow {
+		flight = knockFlightMs
+	}
 	occ := r.log.start.occ
 	var filled [maxLogEvents]bool
 	for i := range evs {
@@ -805,10 +818,18 @@ func (ds *decodeState) findKnockedOnto() {
 			continue
 		}
 		s := evs[i].Square
-		for k := i + 1; (b < 0 || k < b) && k < len(evs) && evs[k].T-evs[i].T < minQuickCarryMs; k++ {
+		for k := i + 1; (b < 0 || k < b) && k < len(evs) && evs[k].T-evs[i].T < flight; k++ {
 			t := evs[k].Square
 			if evs[k].Kind != trace.On || filled[k] || !chess.KingAttacks(s).Has(t) {
 				continue
+			}
+			late := evs[k].T-evs[i].T >= minQuickCarryMs
+			if late && !anyPiece {
+				pc := ds.start.PieceAt(rotSquare(s, r.orient))
+				gt := rotSquare(t, r.orient)
+				if pc == chess.NoPiece || reaches(pc, rotSquare(s, r.orient), gt, ds.start.Occupied().Has(gt)) {
+					break
+				}
 			}
 			a := int(next[k])
 			// (Past the contact's chatter on a raw matrix: the square
@@ -819,6 +840,9 @@ func (ds *decodeState) findKnockedOnto() {
 				a = int(next[next[a]])
 			}
 			if b < 0 && a < 0 {
+				if late {
+					break
+				}
 				// Never put back: left there (taken so only on the alert
 				// timer's board: search's last check).
 				a, b = len(evs), len(evs)
@@ -839,9 +863,32 @@ func (ds *decodeState) findKnockedOnto() {
 				ds.astray[x] |= gt
 			}
 			ds.strays = true
+			tookSlow = tookSlow || late
 			break
 		}
 	}
+	return tookSlow
+}
+
+// slowFalls readies a search again, on occupancy boards, with the
+// knocked pieces of findKnockedOnto's slow reading, if it took any: a
+// pawn knocked sideways that took 110 ms to land there (g4 onto h4 by
+// 17... hxg5's hand, put back after 18. Kb1) was read as no move, and the
+// game went dark for 30 plies. With anyPiece, a fall that a move of the
+// piece could have made counts too (a bishop knocked one step along its
+// diagonal); first without, as a capture one square away and a move back
+// over it look just like such a fall and its put-back (dxc4, then Bc4-d5).
+func (ds *decodeState) slowFalls(anyPiece bool) bool {
+	n := len(ds.r.log.evs)
+	clear(ds.touch[:n])
+	clear(ds.away[:n])
+	clear(ds.astray[:n])
+	ds.strays, ds.leftAt, ds.leftOnto = false, -1, 0
+	if !ds.findKnockedOnto(true, anyPiece) {
+		return false
+	}
+	ds.nodes, ds.n, ds.stray = 0, 0, true
+	return true
 }
 
 // detour reports whether the piece that change i lifted stands on

@@ -1016,3 +1016,62 @@ func TestKnockedOntoTheSquareTheMoverLeft(t *testing.T) {
 		h.expect(start, "Nf3 d6", "")
 	}
 }
+
+// TestKnockedSidewaysSlowly: on an occupancy board without a clock, at
+// bullet pace, 17... hxg5's hand knocks g4 onto h4, where it lands 110
+// ms later (slower than a hand's quickest carry next door), and it is put
+// back after 18. Kb1; later 18... Rc8's hand knocks b7 one step along its
+// diagonal onto c6, put back after 19. Bb5, and 20. Bxc6's hand knocks
+// d5 back onto d6. No move explains the falls (a pawn sideways or back,
+// a bishop stepping there and back between two of the other side's
+// moves); read as no knock, nothing after 16. Qe1 was published for the
+// rest of the game.
+func TestKnockedSidewaysSlowly(t *testing.T) {
+	start := mustFEN(t, "r2qr1k1/pb1n1pp1/1p5p/2pp4/3Pn1PB/P2BPP1N/1P5P/2KRQ2R b - - 2 16")
+	h := newHands(t, trace.Occupancy, start)
+	h.at(2068, trace.Off, "e4", chess.NoPiece).at(2243, trace.On, "g5", chess.NoPiece)
+	h.at(2378, trace.Off, "g4", chess.NoPiece).at(2973, trace.Off, "h4", chess.NoPiece)
+	h.at(3123, trace.Off, "g5", chess.NoPiece).at(3448, trace.On, "g5", chess.NoPiece)
+	h.at(3498, trace.On, "g4", chess.NoPiece).at(3884, trace.Off, "h6", chess.NoPiece)
+	h.at(4153, trace.Off, "g4", chess.NoPiece).at(4263, trace.On, "h4", chess.NoPiece)
+	h.at(4821, trace.Off, "c1", chess.NoPiece).at(5051, trace.On, "b1", chess.NoPiece)
+	h.at(6053, trace.Off, "h4", chess.NoPiece).at(6248, trace.On, "g4", chess.NoPiece)
+	h.at(6735, trace.Off, "a8", chess.NoPiece).at(6980, trace.On, "c8", chess.NoPiece)
+	h.at(7054, trace.Off, "b7", chess.NoPiece).at(7164, trace.On, "c6", chess.NoPiece)
+	h.at(7672, trace.Off, "d3", chess.NoPiece).at(7893, trace.On, "b5", chess.NoPiece)
+	h.at(9079, trace.Off, "c6", chess.NoPiece).at(9224, trace.On, "b7", chess.NoPiece)
+	h.at(9839, trace.Off, "b7", chess.NoPiece).at(9844, trace.On, "c6", chess.NoPiece)
+	h.at(10363, trace.Off, "b5", chess.NoPiece).at(10539, trace.Off, "c6", chess.NoPiece)
+	h.at(10704, trace.On, "c6", chess.NoPiece).at(10798, trace.Off, "d5", chess.NoPiece)
+	h.at(10944, trace.On, "d6", chess.NoPiece).at(11409, trace.Off, "c6", chess.NoPiece)
+	h.at(12034, trace.On, "c7", chess.NoPiece).at(12050, trace.Off, "c8", chess.NoPiece)
+	h.at(12164, trace.Off, "c7", chess.NoPiece).at(12194, trace.On, "c6", chess.NoPiece)
+	h.at(12199, trace.Off, "c6", chess.NoPiece).at(12204, trace.On, "c6", chess.NoPiece)
+	h.at(12629, trace.Off, "d6", chess.NoPiece).at(12813, trace.On, "d5", chess.NoPiece)
+	h.at(13313, trace.Off, "d4", chess.NoPiece).at(13538, trace.Off, "c5", chess.NoPiece)
+	h.at(13798, trace.On, "c5", chess.NoPiece)
+	h.expect(start, "Ng5 Bxg5 hxg5 Kb1 Rc8 Bb5 Bc6 Bxc6 Rxc6 dxc5", "")
+}
+
+// TestCaptureNextDoorThenMovedBackOverIt: an occupancy board's decoder
+// reads a slow fall onto the next square only where moves cannot: 27...
+// dxc4 taken next door and 29. Bc4-d5 back over the pawn's square look
+// just like d5 knocked onto c4 and put back, which must not hide the
+// moves (g7 knocked onto h8 by 28... Kf8's hand, 150 ms in the air, is a
+// fall).
+func TestCaptureNextDoorThenMovedBackOverIt(t *testing.T) {
+	start := mustFEN(t, "6k1/1p1b2p1/p6p/3p1p2/2PNnP1P/3B4/PP4P1/2K5 b - - 0 27")
+	h := newHands(t, trace.Occupancy, start)
+	h.at(1920, trace.Off, "c4", chess.NoPiece).at(2445, trace.Off, "d5", chess.NoPiece)
+	h.at(2450, trace.On, "d5", chess.NoPiece).at(2455, trace.Off, "d5", chess.NoPiece)
+	h.at(2655, trace.On, "c4", chess.NoPiece).at(3049, trace.Off, "d3", chess.NoPiece)
+	h.at(3712, trace.On, "f8", chess.NoPiece).at(3712, trace.Off, "g8", chess.NoPiece)
+	h.at(3837, trace.Off, "g7", chess.NoPiece).at(3987, trace.On, "h8", chess.NoPiece)
+	h.at(4625, trace.Off, "c4", chess.NoPiece).at(4860, trace.On, "d5", chess.NoPiece)
+	h.at(5512, trace.Off, "h8", chess.NoPiece).at(5672, trace.On, "g7", chess.NoPiece)
+	h.at(6060, trace.Off, "e4", chess.NoPiece).at(6286, trace.On, "e6", chess.NoPiece)
+	h.at(6571, trace.Off, "e6", chess.NoPiece).at(6811, trace.On, "d6", chess.NoPiece)
+	h.at(7698, trace.Off, "c1", chess.NoPiece).at(7808, trace.On, "d2", chess.NoPiece)
+	h.at(8357, trace.Off, "f8", chess.NoPiece).at(8482, trace.On, "e7", chess.NoPiece)
+	h.expect(start, "dxc4 Bxc4+ Kf8 Bd5 Nd6 Kd2 Ke7", "")
+}
