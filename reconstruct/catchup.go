@@ -205,7 +205,7 @@ func (r *Reconstructor) catchMargin(back int) int {
 	if back == 0 {
 		return 0
 	}
-	for i := len(r.plies) - back; i < len(r.plies); i++ {
+	for i := max(0, len(r.plies)-back); i < len(r.plies); i++ {
 		if r.guessed(i) || r.castlingPart(i) {
 			return 0
 		}
