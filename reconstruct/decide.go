@@ -363,6 +363,11 @@ func (r *Reconstructor) onCommit(t int64, out []Output) []Output {
 		// A piece in the hand, to be put back: wait for it.
 		return out
 	}
+	if c := &r.cands[best]; c.line != 0 && r.sensor == trace.Occupancy && r.fallReadAsMove(c) {
+		// Another history proved only by a piece that fell: wait for it
+		// to be put back.
+		return out
+	}
 	c := &r.cands[best]
 	if c.back > 0 && c.n == 0 && !c.stale && c.line == 0 {
 		// A board back where an earlier ply left it reads as a takeback
@@ -382,6 +387,61 @@ func (r *Reconstructor) onCommit(t int64, out []Output) []Output {
 		out = r.adopt(best, r.lastChange, out)
 	}
 	return out
+}
+
+// fallReadAsMove reports whether one of c's moves is a piece's fall not
+// yet put back: on occupancy boards, its square emptied less than knockMs
+// after a landing next to it and its landing, an empty square next door,
+// filled faster than a hand carries a piece (minQuickCarryMs), neither
+// changed since. Taken as the move of another history, 15... Nd7's hand
+// knocking e6 onto f5 amended 9. Nxc6 Bxc6 (six moves before) to Nxe6
+// Bxe6, whose bishop could go to f5; the pawn put back, the game stayed
+// wrong.
+func (r *Reconstructor) fallReadAsMove(c *cand) bool {
+	evs := r.log.evs
+	for k := len(evs) - 1; k > 0; k-- {
+		on := &evs[k]
+		if on.Kind != trace.On {
+			continue
+		}
+		for i := k - 1; i >= 0 && on.T-evs[i].T < minQuickCarryMs; i-- {
+			off := &evs[i]
+			if off.Kind != trace.Off || !chess.KingAttacks(off.Square).Has(on.Square) || r.loggedAfter(off.Square, k) || r.loggedAfter(on.Square, k) ||
+				!r.landedNextTo(off.Square, i) {
+				continue
+			}
+			from, to := rotSquare(off.Square, r.orient), rotSquare(on.Square, r.orient)
+			for _, m := range c.moves[:c.n] {
+				if m.From() == from && m.To() == to {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// loggedAfter reports whether raw square s changed after logged change k.
+func (r *Reconstructor) loggedAfter(s chess.Square, k int) bool {
+	for _, e := range r.log.evs[k+1:] {
+		if e.Square == s {
+			return true
+		}
+	}
+	return false
+}
+
+// landedNextTo reports whether a piece was set down next to raw square s
+// less than knockMs before logged change i (a lift of s by the hand that
+// set it down).
+func (r *Reconstructor) landedNextTo(s chess.Square, i int) bool {
+	evs := r.log.evs
+	for j := i - 1; j >= 0 && evs[i].T-evs[j].T < knockMs; j-- {
+		if evs[j].Kind == trace.On && chess.KingAttacks(s).Has(evs[j].Square) {
+			return true
+		}
+	}
+	return false
 }
 
 // inHandCheaper reports, for an occupancy board explained by n plies at

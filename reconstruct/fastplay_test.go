@@ -1075,3 +1075,41 @@ func TestCaptureNextDoorThenMovedBackOverIt(t *testing.T) {
 	h.at(8357, trace.Off, "f8", chess.NoPiece).at(8482, trace.On, "e7", chess.NoPiece)
 	h.expect(start, "dxc4 Bxc4+ Kf8 Bd5 Nd6 Kd2 Ke7", "")
 }
+
+// TestFallNotProofOfAnotherHistory: on an occupancy board without a
+// clock, 9. Nxc6 (pushed off) and 9... Bxc6 leave 9. Nxe6 Bxe6 as another
+// history, the board alike. Six moves later 15... Nd7's hand knocks e6
+// onto f5 in 49 ms, put back 2.4 s later during 16. Bd4: only the other
+// history had a piece on e6 that could go to f5 (its bishop), and the
+// commit timer amended 9. Nxc6 Bxc6 to Nxe6 Bxe6 for good. A fall not yet
+// put back proves no other history: the commit timer waits for it.
+func TestFallNotProofOfAnotherHistory(t *testing.T) {
+	start := mustFEN(t, "r2qk1nr/1p1bbppp/p1npp3/8/3NP3/2N3P1/PPP2PBP/R1BQ1RK1 w kq - 4 9")
+	h := newHands(t, trace.Occupancy, start)
+	h.at(620, trace.Off, "d4", chess.NoPiece).at(4593, trace.Off, "d7", chess.NoPiece)
+	h.at(4762, trace.Off, "c6", chess.NoPiece).at(4842, trace.On, "c6", chess.NoPiece)
+	h.at(11127, trace.Off, "a2", chess.NoPiece).at(11629, trace.On, "a4", chess.NoPiece)
+	h.at(13485, trace.Off, "g8", chess.NoPiece).at(13703, trace.On, "f6", chess.NoPiece)
+	h.at(14239, trace.Off, "a4", chess.NoPiece).at(14411, trace.On, "a5", chess.NoPiece)
+	h.at(14985, trace.Off, "e8", chess.NoPiece).at(15705, trace.On, "e8", chess.NoPiece)
+	h.at(17175, trace.Off, "e8", chess.NoPiece).at(17245, trace.Off, "h8", chess.NoPiece)
+	h.at(17385, trace.On, "f8", chess.NoPiece).at(17755, trace.On, "g8", chess.NoPiece)
+	h.at(17832, trace.Off, "e6", chess.NoPiece).at(17922, trace.On, "e6", chess.NoPiece)
+	h.at(19306, trace.Off, "c1", chess.NoPiece).at(19499, trace.On, "e3", chess.NoPiece)
+	h.at(19945, trace.Off, "f8", chess.NoPiece).at(20065, trace.On, "e8", chess.NoPiece)
+	h.at(20556, trace.Off, "d1", chess.NoPiece).at(20777, trace.On, "e2", chess.NoPiece)
+	h.at(21165, trace.Off, "d8", chess.NoPiece).at(21383, trace.On, "c7", chess.NoPiece)
+	h.at(21452, trace.Off, "c6", chess.NoPiece).at(21641, trace.On, "b5", chess.NoPiece)
+	h.at(22169, trace.Off, "e3", chess.NoPiece).at(22452, trace.On, "b6", chess.NoPiece)
+	h.at(23241, trace.Off, "b5", chess.NoPiece).at(23352, trace.On, "c6", chess.NoPiece)
+	h.at(23823, trace.Off, "c7", chess.NoPiece).at(23954, trace.On, "b8", chess.NoPiece)
+	h.at(25216, trace.Off, "f1", chess.NoPiece).at(25336, trace.On, "d1", chess.NoPiece)
+	h.at(25457, trace.Off, "c2", chess.NoPiece).at(26683, trace.Off, "f6", chess.NoPiece)
+	h.at(26873, trace.On, "d7", chess.NoPiece).at(26977, trace.On, "c2", chess.NoPiece)
+	h.at(27012, trace.Off, "e6", chess.NoPiece).at(27061, trace.On, "f5", chess.NoPiece)
+	h.at(27602, trace.Off, "b6", chess.NoPiece).at(27770, trace.On, "d4", chess.NoPiece)
+	h.at(29251, trace.Off, "f5", chess.NoPiece).at(29402, trace.On, "e6", chess.NoPiece)
+	h.at(50634, trace.Off, "b8", chess.NoPiece).at(50983, trace.On, "c7", chess.NoPiece)
+	h.at(53518, trace.Off, "c3", chess.NoPiece).at(53659, trace.On, "a4", chess.NoPiece)
+	h.expect(start, "Nxc6 Bxc6 a4 Nf6 a5 O-O Be3 Re8 Qe2 Qc7 Bb6 Qb8 Rfd1 Nd7 Bd4 Qc7 Na4", "")
+}
