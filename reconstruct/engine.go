@@ -812,7 +812,7 @@ func (r *Reconstructor) Feed(ev *trace.Event, out []Output) []Output {
 			// lift tells: a piece that can capture there is the reply.
 			h.refill = ev.T
 			r.squareOn(ev.Square, ev.Piece, ev.HasColour, ev.HasPieces, ev.T)
-			return out
+			break
 		} else if h.ok && !h.on && !h.near && r.sensor == trace.Occupancy && h.refill == 0 && h.slid == 0 && ev.Square != h.sq &&
 			!r.raw.occ.Has(ev.Square) && r.slideBegun(&h.after, rotSquare(ev.Square, r.orient), rotSquare(h.sq, r.orient)) {
 			// A square next to a piece that can capture on the victim's,
@@ -821,7 +821,7 @@ func (r *Reconstructor) Feed(ev *trace.Event, out []Output) []Output {
 			// its own square empties. That lift tells.
 			h.slid, h.slidSq = ev.T, ev.Square
 			r.squareOn(ev.Square, ev.Piece, ev.HasColour, ev.HasPieces, ev.T)
-			return out
+			break
 		}
 		if !bounce {
 			r.held.ok = false

@@ -1113,3 +1113,32 @@ func TestFallNotProofOfAnotherHistory(t *testing.T) {
 	h.at(53518, trace.Off, "c3", chess.NoPiece).at(53659, trace.On, "a4", chess.NoPiece)
 	h.expect(start, "Nxc6 Bxc6 a4 Nf6 a5 O-O Be3 Re8 Qe2 Qc7 Bb6 Qb8 Rfd1 Nd7 Bd4 Qc7 Na4", "")
 }
+
+// TestVictimsSquareFilledAgainLogged: on an occupancy board without a
+// clock, 31. Rxe8+ lifts the rook from e4, then the victim (e8 emptied 670 ms
+// later and filled 380 ms after that: the rook set down), and its hand
+// knocks f7 onto e7, put back 2.5 s later. The refilling of e8, taken
+// while the victim's lift was held, was left out of the changes the
+// ordered decoder reads: the board read 31. Rxc4 Qe7 (the rook pushing
+// c4 off, e8 a touch), then lost the game for good. Every change is in
+// the decoder's log.
+func TestVictimsSquareFilledAgainLogged(t *testing.T) {
+	start := mustFEN(t, "4r1k1/p4qpp/5p2/1pnP4/2p1R3/2P3BP/2Q2PP1/6K1 w - - 1 31")
+	h := newHands(t, trace.Occupancy, start)
+	h.at(1345, trace.Off, "e4", chess.NoPiece).at(2015, trace.Off, "e8", chess.NoPiece)
+	h.at(2395, trace.On, "e8", chess.NoPiece).at(2513, trace.Off, "f7", chess.NoPiece)
+	h.at(2673, trace.On, "e7", chess.NoPiece).at(5173, trace.Off, "e7", chess.NoPiece)
+	h.at(5433, trace.On, "f7", chess.NoPiece).at(19855, trace.Off, "e8", chess.NoPiece)
+	h.at(20573, trace.Off, "f7", chess.NoPiece).at(20955, trace.On, "e8", chess.NoPiece)
+	h.at(21461, trace.Off, "f2", chess.NoPiece).at(21563, trace.On, "f3", chess.NoPiece)
+	h.at(22627, trace.Off, "c5", chess.NoPiece).at(22882, trace.On, "d3", chess.NoPiece)
+	h.at(23478, trace.Off, "g1", chess.NoPiece).at(23638, trace.On, "f1", chess.NoPiece)
+	h.at(24192, trace.Off, "a7", chess.NoPiece).at(24447, trace.On, "a5", chess.NoPiece)
+	h.at(26087, trace.Off, "d5", chess.NoPiece).at(26190, trace.On, "d6", chess.NoPiece)
+	h.at(29476, trace.Off, "g8", chess.NoPiece).at(29673, trace.On, "f7", chess.NoPiece)
+	h.at(29773, trace.Off, "g7", chess.NoPiece).at(29916, trace.On, "h8", chess.NoPiece)
+	h.at(30721, trace.On, "f2", chess.NoPiece).at(30723, trace.Off, "g3", chess.NoPiece)
+	h.at(32596, trace.Off, "h8", chess.NoPiece).at(32773, trace.On, "g7", chess.NoPiece)
+	h.at(34547, trace.Off, "a5", chess.NoPiece).at(34664, trace.On, "a4", chess.NoPiece)
+	h.expect(start, "Rxe8+ Qxe8 f3 Nd3 Kf1 a5 d6 Kf7 Bf2 a4", "")
+}
