@@ -203,7 +203,7 @@ func moveSquares(p *chess.Position, m chess.Move) (all, needLift chess.Bitboard)
 // missed reports that the last move is a capture whose victim was never
 // seen lifted.
 func (r *Reconstructor) seqCost(p *chess.Position, lastTo chess.Square, moves []chess.Move, rv *recView) (cost int, missed bool) {
-	var expl, need, zone, way, captured chess.Bitboard
+	var expl, need, zone, way, captured, backFirst chess.Bitboard
 	// q is the position each move is made from: p itself for the first,
 	// a copy made on only when there is a next move.
 	q := p
@@ -297,6 +297,13 @@ func (r *Reconstructor) seqCost(p *chess.Position, lastTo chess.Square, moves []
 		}
 		if !m.IsCastling() {
 			captured |= nl
+		}
+		if nl != 0 && lifted {
+			// (A victim put back before the capturing piece was lifted:
+			// a knock that took it off says nothing of this capture.)
+			if on, ok := r.lastOn(nl.First()); ok && on < lift {
+				backFirst |= nl
+			}
 		}
 		if lifted && !m.IsCastling() && !rv.framed && !r.clock && r.sensor != trace.Occupancy {
 			cost += r.setDownOnWay(q, m, lift)
@@ -588,7 +595,7 @@ func (r *Reconstructor) seqCost(p *chess.Position, lastTo chess.Square, moves []
 	cost += r.stoodCost(p, stray, movers, rv)
 	if r.sensor == trace.Occupancy {
 		// (Not a square on a move's way: a capture sliding there.)
-		cost += costMisplacedN * r.wentNextDoor(need&rv.lifted, stray&rv.lifted&rv.placed&^p.Occupied()&^way)
+		cost += costMisplacedN * r.wentNextDoor(need&rv.lifted&^backFirst, stray&rv.lifted&rv.placed&^p.Occupied()&^way)
 	}
 	if len(moves) > 0 && stray&rv.lifted&rv.placed != 0 {
 		// An opponent's piece the first move's piece could have taken,

@@ -1142,3 +1142,27 @@ func TestVictimsSquareFilledAgainLogged(t *testing.T) {
 	h.at(34547, trace.Off, "a5", chess.NoPiece).at(34664, trace.On, "a4", chess.NoPiece)
 	h.expect(start, "Rxe8+ Qxe8 f3 Nd3 Kf1 a5 d6 Kf7 Bf2 a4", "")
 }
+
+// TestKnockedVictimPutBackThenCaptured: on an occupancy board without a
+// clock, 14. cxd6's hand knocks c6 onto c7; 14... Qxd6 is made as the
+// pawn is put back, and 15. dxc6 pushes it off 500 ms later. The knock
+// that had taken c6 off was held against the capture (a victim fallen
+// next door and put back is no capture's), the lifted d5 was alerted as
+// out of place and the game went dark for 98 plies. A victim put back
+// before the capturing piece is lifted was not taken by the knock.
+func TestKnockedVictimPutBackThenCaptured(t *testing.T) {
+	start := mustFEN(t, "r1bq1rk1/pp2n1bp/2pp1np1/2PPp3/4Pp2/2NN1P2/PP1BB1PP/R2Q1RK1 w - - 0 14")
+	h := newHands(t, trace.Occupancy, start)
+	h.at(1789, trace.Off, "c5", chess.NoPiece).at(2190, trace.Off, "d6", chess.NoPiece)
+	h.at(2270, trace.On, "d6", chess.NoPiece).at(2410, trace.Off, "c6", chess.NoPiece)
+	h.at(2601, trace.On, "c7", chess.NoPiece).at(4700, trace.Off, "d6", chess.NoPiece)
+	h.at(4701, trace.Off, "c7", chess.NoPiece).at(5013, trace.Off, "d8", chess.NoPiece)
+	h.at(5060, trace.On, "c6", chess.NoPiece).at(5230, trace.On, "d6", chess.NoPiece)
+	h.at(5729, trace.Off, "d5", chess.NoPiece).at(13392, trace.Off, "e7", chess.NoPiece)
+	h.at(13770, trace.Off, "c6", chess.NoPiece).at(14350, trace.On, "c6", chess.NoPiece)
+	h.at(14816, trace.Off, "c3", chess.NoPiece).at(15029, trace.On, "b5", chess.NoPiece)
+	h.at(18600, trace.Off, "d6", chess.NoPiece).at(18792, trace.On, "e7", chess.NoPiece)
+	h.at(19186, trace.Off, "d3", chess.NoPiece).at(20176, trace.On, "d3", chess.NoPiece)
+	h.at(20826, trace.Off, "d3", chess.NoPiece).at(21027, trace.On, "b4", chess.NoPiece)
+	h.expect(start, "cxd6 Qxd6 dxc6 Nxc6 Nb5 Qe7 Nb4", "")
+}
