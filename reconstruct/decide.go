@@ -363,6 +363,10 @@ func (r *Reconstructor) onCommit(t int64, out []Output) []Output {
 		// A piece in the hand, to be put back: wait for it.
 		return out
 	}
+	if c := &r.cands[best]; c.n >= 3 && r.sensor == trace.Occupancy && r.fallsCheaper(c.n, c.cost) {
+		// Pieces fallen, to be put back: wait for them.
+		return out
+	}
 	if c := &r.cands[best]; c.line != 0 && r.sensor == trace.Occupancy && r.fallReadAsMove(c) {
 		// Another history proved only by a piece that fell: wait for it
 		// to be put back.
@@ -390,35 +394,79 @@ func (r *Reconstructor) onCommit(t int64, out []Output) []Output {
 }
 
 // fallReadAsMove reports whether one of c's moves is a piece's fall not
-// yet put back: on occupancy boards, its square emptied less than knockMs
-// after a landing next to it and its landing, an empty square next door,
-// filled faster than a hand carries a piece (minQuickCarryMs), neither
-// changed since. Taken as the move of another history, 15... Nd7's hand
-// knocking e6 onto f5 amended 9. Nxc6 Bxc6 (six moves before) to Nxe6
-// Bxe6, whose bishop could go to f5; the pawn put back, the game stayed
-// wrong.
+// yet put back (falls, as fast as minQuickCarryMs). Taken as the move of
+// another history, 15... Nd7's hand knocking e6 onto f5 amended 9. Nxc6
+// Bxc6 (six moves before) to Nxe6 Bxe6, whose bishop could go to f5; the
+// pawn put back, the game stayed wrong.
 func (r *Reconstructor) fallReadAsMove(c *cand) bool {
+	for _, f := range r.falls(minQuickCarryMs) {
+		from, to := rotSquare(f.from, r.orient), rotSquare(f.to, r.orient)
+		for _, m := range c.moves[:c.n] {
+			if m.From() == from && m.To() == to {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// fall is a piece's fall from one raw square onto the next.
+type fall struct{ from, to chess.Square }
+
+// falls is the pieces' falls in the log not yet put back, on occupancy
+// boards: a square emptied less than knockMs after a landing next to it
+// (the hand that set it down knocked it), and an empty square next to it
+// filled within flight after, neither changed since. (r.fallBuf, reused.)
+func (r *Reconstructor) falls(flight int64) []fall {
+	fs := r.fallBuf[:0]
+	defer func() { r.fallBuf = fs }()
 	evs := r.log.evs
 	for k := len(evs) - 1; k > 0; k-- {
 		on := &evs[k]
 		if on.Kind != trace.On {
 			continue
 		}
-		for i := k - 1; i >= 0 && on.T-evs[i].T < minQuickCarryMs; i-- {
+		for i := k - 1; i >= 0 && on.T-evs[i].T < flight; i-- {
 			off := &evs[i]
-			if off.Kind != trace.Off || !chess.KingAttacks(off.Square).Has(on.Square) || r.loggedAfter(off.Square, k) || r.loggedAfter(on.Square, k) ||
-				!r.landedNextTo(off.Square, i) {
-				continue
-			}
-			from, to := rotSquare(off.Square, r.orient), rotSquare(on.Square, r.orient)
-			for _, m := range c.moves[:c.n] {
-				if m.From() == from && m.To() == to {
-					return true
-				}
+			if off.Kind == trace.Off && chess.KingAttacks(off.Square).Has(on.Square) && !r.loggedAfter(off.Square, k) && !r.loggedAfter(on.Square, k) &&
+				r.landedNextTo(off.Square, i) {
+				fs = append(fs, fall{off.Square, on.Square})
+				break
 			}
 		}
 	}
-	return false
+	return fs
+}
+
+// fallsCheaper reports, for an occupancy board explained by n plies at
+// cost, whether the pieces' falls not yet put back (falls, as slow as
+// knockFlightMs) explain it as well in fewer plies for less, each fall
+// priced as its piece out of place: the board with them undone explained
+// by fewer plies, cheaper by more than costMisplaced per fall. 16...
+// Rxd8's hand knocked c8 onto d7 and 17. Bg5's knocked g6 onto f5, both
+// put back within 2.5 s; at the commit timer the board was read as five
+// plies (Bf5 Qd7 g5 Bxg5 Rd8) and the game was lost for good.
+func (r *Reconstructor) fallsCheaper(n, cost int) bool {
+	fs := r.falls(knockFlightMs)
+	if len(fs) == 0 {
+		return false
+	}
+	// (The explanation of the board as it is stays the caller's.)
+	r.candsKept = append(r.candsKept[:0], r.cands...)
+	key, ok, best, resync, stood := r.explKey, r.explained, r.explBest, r.explResync, r.explStood
+	defer func() {
+		r.replyBack()
+		r.cands = append(r.cands[:0], r.candsKept...)
+		r.explKey, r.explained, r.explBest, r.explResync, r.explStood = key, ok, best, resync, stood
+	}()
+	r.replyBack()
+	for _, f := range fs {
+		r.v.occ = (r.v.occ | rotSquare(f.from, r.orient).Bitboard()) &^ rotSquare(f.to, r.orient).Bitboard()
+	}
+	r.editSeq++
+	r.viewEdit = r.editSeq
+	b := r.explainFirst(true)
+	return b >= 0 && r.cands[b].n < n && r.cands[b].cost+costMisplaced*len(fs) < cost
 }
 
 // loggedAfter reports whether raw square s changed after logged change k.
@@ -539,6 +587,11 @@ func (r *Reconstructor) replyBegins(ev *trace.Event, out []Output) []Output {
 		// occupancy boards the other captures revive would bring back
 		// are decided better on a still board.)
 		best = r.explainFirst(true)
+	}
+	if best >= 0 && r.sensor == trace.Occupancy && r.cands[best].n >= 3 && r.fallsCheaper(r.cands[best].n, r.cands[best].cost) {
+		// Pieces fallen next door, to be put back (this change may be
+		// one picked up): not moves.
+		return out
 	}
 	var knock chess.Bitboard
 	if best < 0 {

@@ -541,6 +541,7 @@ type Reconstructor struct {
 	pnext     int
 	cands     []cand
 	candsKept []cand    // inHandCheaper's copy of cands while it searches
+	fallBuf   []fall    // falls' result, reused
 	ixs       []inexact // the best inexact explanation of each hypothesis
 	ixAlts    []inexact // moves with misplaced squares, from every hypothesis
 	spare     []line

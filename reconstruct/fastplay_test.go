@@ -1166,3 +1166,53 @@ func TestKnockedVictimPutBackThenCaptured(t *testing.T) {
 	h.at(20826, trace.Off, "d3", chess.NoPiece).at(21027, trace.On, "b4", chess.NoPiece)
 	h.expect(start, "cxd6 Qxd6 dxc6 Nxc6 Nb5 Qe7 Nb4", "")
 }
+
+// TestTwoFallsNotFiveMoves: on an occupancy board without a clock, 8...
+// Rxd8's hand knocks c8 onto d7 and 9. Bg5's knocks g6 onto f5; both are
+// put back within 2.5 s. The board with both pieces fallen was read as
+// five plies (8... Bf5 9. Qd7 g5 10. Bxg5 Rd8, the bishop and the pawn
+// moving where they fell) when the bishop was picked up, and the game
+// was lost for good. Two moves and two falls not yet put back explain it
+// for less: the reply's rule waits for them.
+func TestTwoFallsNotFiveMoves(t *testing.T) {
+	start := mustFEN(t, "rnbQ1rk1/ppp2pbp/5np1/4p3/2P1P3/2N2N2/PP2BPPP/R1B1K2R b KQ - 0 8")
+	h := newHands(t, trace.Occupancy, start)
+	h.at(1055, trace.Off, "f8", chess.NoPiece).at(1414, trace.Off, "d8", chess.NoPiece)
+	h.at(1774, trace.On, "d8", chess.NoPiece).at(1934, trace.Off, "c8", chess.NoPiece)
+	h.at(1991, trace.On, "d7", chess.NoPiece).at(2416, trace.Off, "c1", chess.NoPiece)
+	h.at(2667, trace.On, "g5", chess.NoPiece).at(2730, trace.Off, "g6", chess.NoPiece)
+	h.at(2867, trace.On, "f5", chess.NoPiece).at(4351, trace.Off, "d7", chess.NoPiece)
+	h.at(4834, trace.On, "c8", chess.NoPiece).at(5187, trace.Off, "f5", chess.NoPiece)
+	h.at(5290, trace.On, "g6", chess.NoPiece).at(144534, trace.Off, "d8", chess.NoPiece)
+	h.at(144814, trace.On, "e8", chess.NoPiece).at(165497, trace.Off, "e1", chess.NoPiece)
+	h.at(165516, trace.Off, "a1", chess.NoPiece).at(166016, trace.On, "d1", chess.NoPiece)
+	h.at(166176, trace.On, "c1", chess.NoPiece).at(176633, trace.Off, "b8", chess.NoPiece)
+	h.at(176868, trace.On, "a6", chess.NoPiece)
+	h.expect(start, "Rxd8 Bg5 Re8 O-O-O Na6", "")
+}
+
+// TestFallLooksLikeAPawnStep: on an occupancy board without a clock, 47.
+// Rg6+ (slid from g7, its hand putting back c4, knocked onto b5 by 46...
+// Rc3) knocks h6 onto h5, a pawn step 47... h5 would make; 47... Ke7 is
+// made while the pawn lies there, and it is put back 2 s later. At the
+// commit timer the board read as plies with h5 among them; the game was
+// 50 plies behind for good. A fall not yet put back that explains the
+// board in fewer plies for less makes the commit timer wait.
+func TestFallLooksLikeAPawnStep(t *testing.T) {
+	start := mustFEN(t, "8/R7/1p1k3p/2p5/2P3PP/1r2bNK1/8/8 w - - 1 46")
+	h := newHands(t, trace.Occupancy, start)
+	h.at(884, trace.Off, "a7", chess.NoPiece).at(1670, trace.On, "g7", chess.NoPiece)
+	h.at(1794, trace.Off, "h6", chess.NoPiece).at(3779, trace.On, "h6", chess.NoPiece)
+	h.at(15442, trace.Off, "b3", chess.NoPiece).at(15652, trace.On, "c3", chess.NoPiece)
+	h.at(15743, trace.Off, "c4", chess.NoPiece).at(15873, trace.On, "b5", chess.NoPiece)
+	h.at(18298, trace.Off, "b5", chess.NoPiece).at(18390, trace.Off, "g7", chess.NoPiece)
+	h.at(18399, trace.On, "g6", chess.NoPiece).at(18558, trace.On, "c4", chess.NoPiece)
+	h.at(18589, trace.Off, "h6", chess.NoPiece).at(18669, trace.On, "h5", chess.NoPiece)
+	h.at(19279, trace.Off, "d6", chess.NoPiece).at(19280, trace.On, "e7", chess.NoPiece)
+	h.at(21359, trace.Off, "h5", chess.NoPiece).at(21584, trace.On, "h6", chess.NoPiece)
+	h.at(51499, trace.Off, "g6", chess.NoPiece).at(52029, trace.Off, "b6", chess.NoPiece)
+	h.at(52169, trace.On, "b6", chess.NoPiece).at(52892, trace.Off, "c3", chess.NoPiece)
+	h.at(53078, trace.Off, "c4", chess.NoPiece).at(53233, trace.On, "c4", chess.NoPiece)
+	h.at(54813, trace.Off, "g4", chess.NoPiece).at(55048, trace.On, "g5", chess.NoPiece)
+	h.expect(start, "Rg7 Rc3 Rg6+ Ke7 Rxb6 Rxc4 g5", "")
+}
