@@ -363,11 +363,11 @@ func (r *Reconstructor) onCommit(t int64, out []Output) []Output {
 		// A piece in the hand, to be put back: wait for it.
 		return out
 	}
-	if c := &r.cands[best]; c.n >= 3 && r.sensor == trace.Occupancy && r.fallsCheaper(c.n, c.cost) {
+	if c := &r.cands[best]; r.sensor == trace.Occupancy && r.fallsCheaper(c) {
 		// Pieces fallen, to be put back: wait for them.
 		return out
 	}
-	if c := &r.cands[best]; c.line != 0 && r.sensor == trace.Occupancy && r.fallReadAsMove(c) {
+	if c := &r.cands[best]; c.line != 0 && r.sensor == trace.Occupancy && r.fallReadAsMove(c, minQuickCarryMs) {
 		// Another history proved only by a piece that fell: wait for it
 		// to be put back.
 		return out
@@ -394,12 +394,21 @@ func (r *Reconstructor) onCommit(t int64, out []Output) []Output {
 }
 
 // fallReadAsMove reports whether one of c's moves is a piece's fall not
-// yet put back (falls, as fast as minQuickCarryMs). Taken as the move of
-// another history, 15... Nd7's hand knocking e6 onto f5 amended 9. Nxc6
+// yet put back (falls, within flight). Taken as the move of another
+// history, 15... Nd7's hand knocking e6 onto f5 amended 9. Nxc6
 // Bxc6 (six moves before) to Nxe6 Bxe6, whose bishop could go to f5; the
 // pawn put back, the game stayed wrong.
-func (r *Reconstructor) fallReadAsMove(c *cand) bool {
-	for _, f := range r.falls(minQuickCarryMs) {
+func (r *Reconstructor) fallReadAsMove(c *cand, flight int64) bool {
+	return r.fallMove(c, flight, false)
+}
+
+// fallMove reports whether one of c's moves is a fall within flight, if
+// soon one that left its square too soon for a reply.
+func (r *Reconstructor) fallMove(c *cand, flight int64, soon bool) bool {
+	for _, f := range r.falls(flight) {
+		if soon && !f.soon {
+			continue
+		}
 		from, to := rotSquare(f.from, r.orient), rotSquare(f.to, r.orient)
 		for _, m := range c.moves[:c.n] {
 			if m.From() == from && m.To() == to {
@@ -410,8 +419,13 @@ func (r *Reconstructor) fallReadAsMove(c *cand) bool {
 	return false
 }
 
-// fall is a piece's fall from one raw square onto the next.
-type fall struct{ from, to chess.Square }
+// fall is a piece's fall from one raw square onto the next; soon: it left
+// its square sooner after the landing next to it than a reply begins
+// (minReplyMs).
+type fall struct {
+	from, to chess.Square
+	soon     bool
+}
 
 // falls is the pieces' falls in the log not yet put back, on occupancy
 // boards: a square emptied less than knockMs after a landing next to it
@@ -428,9 +442,11 @@ func (r *Reconstructor) falls(flight int64) []fall {
 		}
 		for i := k - 1; i >= 0 && on.T-evs[i].T < flight; i-- {
 			off := &evs[i]
-			if off.Kind == trace.Off && chess.KingAttacks(off.Square).Has(on.Square) && !r.loggedAfter(off.Square, k) && !r.loggedAfter(on.Square, k) &&
-				r.landedNextTo(off.Square, i) {
-				fs = append(fs, fall{off.Square, on.Square})
+			if off.Kind != trace.Off || !chess.KingAttacks(off.Square).Has(on.Square) || r.loggedAfter(off.Square, k) || r.loggedAfter(on.Square, k) {
+				continue
+			}
+			if land, ok := r.landedNextTo(off.Square, i); ok {
+				fs = append(fs, fall{off.Square, on.Square, off.T-land < minReplyMs})
 				break
 			}
 		}
@@ -438,15 +454,26 @@ func (r *Reconstructor) falls(flight int64) []fall {
 	return fs
 }
 
-// fallsCheaper reports, for an occupancy board explained by n plies at
-// cost, whether the pieces' falls not yet put back (falls, as slow as
-// knockFlightMs) explain it as well in fewer plies for less, each fall
-// priced as its piece out of place: the board with them undone explained
-// by fewer plies, cheaper by more than costMisplaced per fall. 16...
-// Rxd8's hand knocked c8 onto d7 and 17. Bg5's knocked g6 onto f5, both
-// put back within 2.5 s; at the commit timer the board was read as five
-// plies (Bf5 Qd7 g5 Bxg5 Rd8) and the game was lost for good.
-func (r *Reconstructor) fallsCheaper(n, cost int) bool {
+// fallsCheaper reports, for an occupancy board explained by c, three
+// plies or more, whether the pieces' falls not yet put back (falls, as
+// slow as knockFlightMs) explain it as well in fewer plies for less, each
+// fall priced as its piece out of place: the board with them undone
+// explained by fewer plies, cheaper by more than costMisplaced per fall.
+// Two plies, one of them a fall that left its square too soon for a
+// reply, always wait (13... Bf8 read on e7 knocked onto f8 as 13. Nxe6
+// landed, 132 ms after: 13. Nxc6 Bf8 was read, the capture on e6 seen
+// made taken for a touch). 8... Rxd8's hand
+// knocked c8 onto d7 and 9. Bg5's knocked g6 onto f5, both put back
+// within 2.5 s; the board was read as five plies (8... Bf5 9. Qd7 g5 10.
+// Bxg5 Rd8) and the game was lost for good.
+func (r *Reconstructor) fallsCheaper(c *cand) bool {
+	n, cost := c.n, c.cost
+	if n == 2 {
+		return r.fallMove(c, knockFlightMs, true)
+	}
+	if n < 3 {
+		return false
+	}
 	fs := r.falls(knockFlightMs)
 	if len(fs) == 0 {
 		return false
@@ -479,17 +506,17 @@ func (r *Reconstructor) loggedAfter(s chess.Square, k int) bool {
 	return false
 }
 
-// landedNextTo reports whether a piece was set down next to raw square s
-// less than knockMs before logged change i (a lift of s by the hand that
-// set it down).
-func (r *Reconstructor) landedNextTo(s chess.Square, i int) bool {
+// landedNextTo is when a piece was last set down next to raw square s,
+// if less than knockMs before logged change i (a lift of s by the hand
+// that set it down).
+func (r *Reconstructor) landedNextTo(s chess.Square, i int) (int64, bool) {
 	evs := r.log.evs
 	for j := i - 1; j >= 0 && evs[i].T-evs[j].T < knockMs; j-- {
 		if evs[j].Kind == trace.On && chess.KingAttacks(s).Has(evs[j].Square) {
-			return true
+			return evs[j].T, true
 		}
 	}
-	return false
+	return 0, false
 }
 
 // inHandCheaper reports, for an occupancy board explained by n plies at
@@ -588,7 +615,7 @@ func (r *Reconstructor) replyBegins(ev *trace.Event, out []Output) []Output {
 		// are decided better on a still board.)
 		best = r.explainFirst(true)
 	}
-	if best >= 0 && r.sensor == trace.Occupancy && r.cands[best].n >= 3 && r.fallsCheaper(r.cands[best].n, r.cands[best].cost) {
+	if best >= 0 && r.sensor == trace.Occupancy && r.fallsCheaper(&r.cands[best]) {
 		// Pieces fallen next door, to be put back (this change may be
 		// one picked up): not moves.
 		return out

@@ -1216,3 +1216,28 @@ func TestFallLooksLikeAPawnStep(t *testing.T) {
 	h.at(54813, trace.Off, "g4", chess.NoPiece).at(55048, trace.On, "g5", chess.NoPiece)
 	h.expect(start, "Rg7 Rc3 Rg6+ Ke7 Rxb6 Rxc4 g5", "")
 }
+
+// TestFallLooksLikeTheReply: on an occupancy board without a clock, 13.
+// Nxe6 (seen made: the victim lifted, the knight set down) and its hand
+// knocks e7 onto f8 132 ms after it lands, put back 1.5 s later; 13...
+// Qxd1 follows. The fall was read as the reply, 13... Bf8, though it
+// came too soon after the landing for any reply, and the game was lost
+// (in the stress grid's game as 13. Nxc6 Bf8, nine false alerts after).
+// Two plies of which one is such a fall wait for the board to go on.
+func TestFallLooksLikeTheReply(t *testing.T) {
+	start := mustFEN(t, "r1bqr1k1/1pp1bppp/p1p1n3/4P3/3N1B2/2N5/PPP2PPP/R2QR1K1 w - - 5 13")
+	h := newHands(t, trace.Occupancy, start)
+	h.at(1040, trace.Off, "d4", chess.NoPiece).at(1532, trace.Off, "e6", chess.NoPiece)
+	h.at(1792, trace.On, "e6", chess.NoPiece).at(1924, trace.Off, "e7", chess.NoPiece)
+	h.at(2115, trace.On, "f8", chess.NoPiece).at(3625, trace.Off, "f8", chess.NoPiece)
+	h.at(4094, trace.On, "e7", chess.NoPiece).at(4556, trace.Off, "d1", chess.NoPiece)
+	h.at(4885, trace.Off, "d8", chess.NoPiece).at(5256, trace.On, "d1", chess.NoPiece)
+	h.at(5831, trace.Off, "e5", chess.NoPiece).at(6171, trace.On, "e5", chess.NoPiece)
+	h.at(7406, trace.Off, "a1", chess.NoPiece).at(8032, trace.Off, "e6", chess.NoPiece)
+	h.at(8565, trace.Off, "c8", chess.NoPiece).at(8702, trace.On, "e6", chess.NoPiece)
+	h.at(8724, trace.Off, "f7", chess.NoPiece).at(10284, trace.On, "f7", chess.NoPiece)
+	h.at(29007, trace.Off, "a2", chess.NoPiece).at(29249, trace.On, "a4", chess.NoPiece)
+	h.at(29469, trace.Off, "a4", chess.NoPiece).at(29838, trace.On, "a3", chess.NoPiece)
+	h.at(33764, trace.Off, "a8", chess.NoPiece).at(34175, trace.On, "d8", chess.NoPiece)
+	h.expect(start, "Nxe6 Qxd1 Raxd1 Bxe6 a3 Rad8", "")
+}
