@@ -479,13 +479,7 @@ func (r *Reconstructor) fallsCheaper(c *cand) bool {
 		return false
 	}
 	// (The explanation of the board as it is stays the caller's.)
-	r.candsKept = append(r.candsKept[:0], r.cands...)
-	key, ok, best, resync, stood := r.explKey, r.explained, r.explBest, r.explResync, r.explStood
-	defer func() {
-		r.replyBack()
-		r.cands = append(r.cands[:0], r.candsKept...)
-		r.explKey, r.explained, r.explBest, r.explResync, r.explStood = key, ok, best, resync, stood
-	}()
+	defer r.keepExplanation()()
 	r.replyBack()
 	for _, f := range fs {
 		r.v.occ = (r.v.occ | rotSquare(f.from, r.orient).Bitboard()) &^ rotSquare(f.to, r.orient).Bitboard()
@@ -494,6 +488,19 @@ func (r *Reconstructor) fallsCheaper(c *cand) bool {
 	r.viewEdit = r.editSeq
 	b := r.explainFirst(true)
 	return b >= 0 && r.cands[b].n < n && r.cands[b].cost+costMisplaced*len(fs) < cost
+}
+
+// keepExplanation keeps the explanation of the board as it is (the
+// candidates and the explain cache) while a search reads an edited view:
+// the function it returns puts them and the view back.
+func (r *Reconstructor) keepExplanation() (restore func()) {
+	r.candsKept = append(r.candsKept[:0], r.cands...)
+	key, ok, best, resync, stood := r.explKey, r.explained, r.explBest, r.explResync, r.explStood
+	return func() {
+		r.replyBack()
+		r.cands = append(r.cands[:0], r.candsKept...)
+		r.explKey, r.explained, r.explBest, r.explResync, r.explStood = key, ok, best, resync, stood
+	}
 }
 
 // loggedAfter reports whether raw square s changed after logged change k.
@@ -534,13 +541,7 @@ func (r *Reconstructor) inHandCheaper(n, cost int) bool {
 		return false
 	}
 	// (The explanation of the board as it is stays the caller's.)
-	r.candsKept = append(r.candsKept[:0], r.cands...)
-	key, ok, best, resync, stood := r.explKey, r.explained, r.explBest, r.explResync, r.explStood
-	defer func() {
-		r.replyBack()
-		r.cands = append(r.cands[:0], r.candsKept...)
-		r.explKey, r.explained, r.explBest, r.explResync, r.explStood = key, ok, best, resync, stood
-	}()
+	defer r.keepExplanation()()
 	for ; held != 0; held &= held - 1 {
 		r.replyBack()
 		r.v.occ |= held.First().Bitboard()

@@ -540,7 +540,7 @@ type Reconstructor struct {
 	prices    [4]capturePrices // of the captures a piece nobody saw taking could have made
 	pnext     int
 	cands     []cand
-	candsKept []cand    // inHandCheaper's copy of cands while it searches
+	candsKept []cand    // keepExplanation's copy of cands while a search reads an edited view
 	fallBuf   []fall    // falls' result, reused
 	ixs       []inexact // the best inexact explanation of each hypothesis
 	ixAlts    []inexact // moves with misplaced squares, from every hypothesis
