@@ -789,8 +789,8 @@ func (ds *decodeState) knockOrMove() bool {
 // them: a king stepped aside and back. With slow (a last pass), the fall
 // may take up to knockFlightMs where the piece that stood on the square
 // at the log's start could not move to the next one (a pawn knocked
-// sideways or back) and it is put back; it reports whether it took such
-// a fall.
+// sideways or back; with anyPiece, where it could too) and it is put
+// back; it reports whether it took such a fall.
 func (ds *decodeState) findKnockedOnto(slow, anyPiece bool) (tookSlow bool) {
 	r := ds.r
 	evs := r.log.evs
