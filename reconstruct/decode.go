@@ -1261,6 +1261,12 @@ func (r *Reconstructor) stoodKnocked(knocked chess.Bitboard) bool {
 // changed decodeBack2 waits for: about three plies'.
 const backTwoChanges = 12
 
+// darkChanges is how many changes since the published game last changed
+// make an occupancy board without an alert dark enough for decodeBack2
+// (24 plies of a bullet game went unpublished after two knocks, the
+// board never still for the alert timer).
+const darkChanges = 2 * backTwoChanges
+
 // decodeBack2 is decodeBack from before the decision before the last,
 // over its changes, the last decision's and the log's, on a colour or
 // piece board whose game nothing reaches any more, or an occupancy board
@@ -1276,7 +1282,7 @@ func (r *Reconstructor) decodeBack2() (catchMatch, bool) {
 	// (Only once the board has gone on a few plies with nothing
 	// published: decode fails on most changes in the middle of a move,
 	// and reading three decisions' changes each time cost the replay 8%.)
-	if len(l.evs) < backTwoChanges || r.clock || r.sensor == trace.Occupancy && !r.inTrouble() || !l.ok || !l.prevOK || !l.prev2OK || l.nPrev2 >= l.nPrev || l.nPrev > n ||
+	if len(l.evs) < backTwoChanges || r.clock || r.sensor == trace.Occupancy && !r.inTrouble() && len(l.evs) < darkChanges || !l.ok || !l.prevOK || !l.prev2OK || l.nPrev2 >= l.nPrev || l.nPrev > n ||
 		len(l.prev2)+len(l.prev)+len(l.evs) > maxLogEvents || r.befores[l.nPrev2].Key() != l.prev2Key {
 		return catchMatch{}, false
 	}

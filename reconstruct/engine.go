@@ -29,10 +29,10 @@ const (
 	// next door and sets it down (a player in a hurry).
 	minQuickCarryMs = 100
 	// knockFlightMs: a knocked piece that falls onto the next square lands
-	// within this of leaving its own (tumbling 40-200 ms, read a sweep
-	// later); a hand may carry a piece that far as fast, so the decoder
-	// takes it for a knock only where no moves explain the changes.
-	knockFlightMs = 250
+	// within this of leaving its own (toppling and rolling 40-300 ms); a
+	// hand may carry a piece that far as fast, so the decoder takes it for
+	// a knock only where no moves explain the changes.
+	knockFlightMs = 300
 	// standMs: a piece set down on an empty square and left there this
 	// long was put there, not touched down on the way to another (120 to
 	// 350 ms) nor seen there between two scans.
