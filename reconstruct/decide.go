@@ -435,14 +435,17 @@ func (r *Reconstructor) falls(flight int64) []fall {
 	fs := r.fallBuf[:0]
 	defer func() { r.fallBuf = fs }()
 	evs := r.log.evs
+	var later chess.Bitboard // raw squares changed at change k or after (after: after it)
 	for k := len(evs) - 1; k > 0; k-- {
 		on := &evs[k]
-		if on.Kind != trace.On {
+		after := later
+		later |= on.Square.Bitboard()
+		if on.Kind != trace.On || after.Has(on.Square) {
 			continue
 		}
 		for i := k - 1; i >= 0 && on.T-evs[i].T < flight; i-- {
 			off := &evs[i]
-			if off.Kind != trace.Off || !chess.KingAttacks(off.Square).Has(on.Square) || r.loggedAfter(off.Square, k) || r.loggedAfter(on.Square, k) {
+			if off.Kind != trace.Off || !chess.KingAttacks(off.Square).Has(on.Square) || after.Has(off.Square) {
 				continue
 			}
 			if land, ok := r.landedNextTo(off.Square, i); ok {
@@ -459,13 +462,13 @@ func (r *Reconstructor) falls(flight int64) []fall {
 // slow as knockFlightMs) explain it as well in fewer plies for less, each
 // fall priced as its piece out of place: the board with them undone
 // explained by fewer plies, cheaper by more than costMisplaced per fall.
-// Two plies, one of them a fall that left its square too soon for a
-// reply, always wait (13... Bf8 read on e7 knocked onto f8 as 13. Nxe6
-// landed, 132 ms after: 13. Nxc6 Bf8 was read, the capture on e6 seen
-// made taken for a touch). 8... Rxd8's hand
-// knocked c8 onto d7 and 9. Bg5's knocked g6 onto f5, both put back
-// within 2.5 s; the board was read as five plies (8... Bf5 9. Qd7 g5 10.
-// Bxg5 Rd8) and the game was lost for good.
+// (8... Rxd8's hand knocked c8 onto d7 and 9. Bg5's knocked g6 onto f5,
+// both put back within 2.5 s; the board was read as five plies, 8... Bf5
+// 9. Qd7 g5 10. Bxg5 Rd8, and the game was lost for good.) Two plies, one
+// of them a fall that left its square too soon for a reply, always wait
+// (e7 knocked onto f8 132 ms after 13. Nxe6 landed was read as 13...
+// Bf8, and 13. Nxc6 Bf8 was published, the capture on e6 seen made taken
+// for a touch).
 func (r *Reconstructor) fallsCheaper(c *cand) bool {
 	n, cost := c.n, c.cost
 	if n == 2 {
@@ -480,14 +483,28 @@ func (r *Reconstructor) fallsCheaper(c *cand) bool {
 	}
 	// (The explanation of the board as it is stays the caller's.)
 	defer r.keepExplanation()()
+	return r.editedCheaper(n, cost, costMisplaced*len(fs), func(v *view) {
+		for _, f := range fs {
+			v.occ = (v.occ | rotSquare(f.from, r.orient).Bitboard()) &^ rotSquare(f.to, r.orient).Bitboard()
+		}
+	})
+}
+
+// editedCheaper reports whether the view as the board reads, changed by
+// edit, is explained in fewer than n plies for less than cost-margin.
+func (r *Reconstructor) editedCheaper(n, cost, margin int, edit func(v *view)) bool {
 	r.replyBack()
-	for _, f := range fs {
-		r.v.occ = (r.v.occ | rotSquare(f.from, r.orient).Bitboard()) &^ rotSquare(f.to, r.orient).Bitboard()
-	}
+	edit(&r.v)
+	r.markEdited()
+	b := r.explainFirst(true)
+	return b >= 0 && r.cands[b].n < n && r.cands[b].cost+margin < cost
+}
+
+// markEdited records that the view no longer shows the board as it reads
+// (the explain cache keys on the edit).
+func (r *Reconstructor) markEdited() {
 	r.editSeq++
 	r.viewEdit = r.editSeq
-	b := r.explainFirst(true)
-	return b >= 0 && r.cands[b].n < n && r.cands[b].cost+costMisplaced*len(fs) < cost
 }
 
 // keepExplanation keeps the explanation of the board as it is (the
@@ -501,16 +518,6 @@ func (r *Reconstructor) keepExplanation() (restore func()) {
 		r.cands = append(r.cands[:0], r.candsKept...)
 		r.explKey, r.explained, r.explBest, r.explResync, r.explStood = key, ok, best, resync, stood
 	}
-}
-
-// loggedAfter reports whether raw square s changed after logged change k.
-func (r *Reconstructor) loggedAfter(s chess.Square, k int) bool {
-	for _, e := range r.log.evs[k+1:] {
-		if e.Square == s {
-			return true
-		}
-	}
-	return false
 }
 
 // landedNextTo is when a piece was last set down next to raw square s,
@@ -543,11 +550,8 @@ func (r *Reconstructor) inHandCheaper(n, cost int) bool {
 	// (The explanation of the board as it is stays the caller's.)
 	defer r.keepExplanation()()
 	for ; held != 0; held &= held - 1 {
-		r.replyBack()
-		r.v.occ |= held.First().Bitboard()
-		r.editSeq++
-		r.viewEdit = r.editSeq
-		if b := r.explainFirst(true); b >= 0 && r.cands[b].n < n && r.cands[b].cost+costMisplaced < cost {
+		sq := held.First()
+		if r.editedCheaper(n, cost, costMisplaced, func(v *view) { v.occ |= sq.Bitboard() }) {
 			return true
 		}
 	}
@@ -3325,8 +3329,7 @@ func (r *Reconstructor) standReply(side chess.Color) bool {
 	if b|set == 0 && !restored {
 		return false
 	}
-	r.editSeq++
-	r.viewEdit = r.editSeq
+	r.markEdited()
 	return true
 }
 
