@@ -21,8 +21,13 @@ const (
 	// maxLogEvents bounds the changes kept; a longer stretch with no
 	// change to the published game is left to the other searches.
 	maxLogEvents = 400
-	// decodeBudget bounds the states the decoder visits.
+	// decodeBudget bounds the states one pass of the decoder visits.
 	decodeBudget = 20000
+	// decisionBudget bounds the states all the decoder's passes visit
+	// for one change or one timer: a game gone dark runs a dozen passes
+	// over hundreds of changes at every change (337,000 states, 150 ms
+	// on a desktop core, for one change of a bullet game gone dark).
+	decisionBudget = 2 * decodeBudget
 	// maxDecodePlies bounds the plies one decoding finds: a board dark
 	// that long (no still moment between fast plies) is still caught up.
 	maxDecodePlies = 48
@@ -433,6 +438,12 @@ func (r *Reconstructor) decodeFrom(start *chess.Position, ready int64, want []ch
 		m.knocked, m.knockAt = ds.leftOnto, n-1
 	}
 	return m, true, ds.readyMet
+}
+
+// over reports whether the pass has used its budget, or the decision
+// all of its own.
+func (ds *decodeState) over() bool {
+	return ds.nodes > decodeBudget || ds.r.spent > decisionBudget
 }
 
 // match is the sequence found, from the search's start to its end.
@@ -1729,7 +1740,8 @@ func (ds *decodeState) search(i int, p chess.Position, pb physBoard, prevT int64
 	var inHandT int64
 	for ; i < len(evs); i++ {
 		ds.nodes++
-		if ds.nodes > decodeBudget {
+		ds.r.spent++
+		if ds.over() {
 			return
 		}
 		if begun < 0 && !ds.touch[i] {
@@ -1976,7 +1988,7 @@ func (ds *decodeState) search(i int, p chess.Position, pb physBoard, prevT int64
 		// (The next move's first change comes after the knock.)
 		ds.knockAt, ds.knockSq = k.at, k.sq
 		ds.search(k.i+1, p, k.pb, prevT, prevLand, k.sq.Bitboard())
-		if ds.found || ds.nodes > decodeBudget {
+		if ds.found || ds.over() {
 			return
 		}
 		ds.knockAt = -1
@@ -2572,7 +2584,7 @@ func (ds *decodeState) take(i int, p *chess.Position, m chess.Move, quick, pushe
 		return true
 	}
 	ds.search(i+1, q, pb, ds.r.log.evs[i].T, moveLanding(m), knocked)
-	if ds.found || ds.nodes > decodeBudget {
+	if ds.found || ds.over() {
 		return true
 	}
 	ds.n--
@@ -2913,7 +2925,7 @@ func (ds *decodeState) takePair(i int, m1, m2 chess.Move, q2 *chess.Position, pb
 		return true
 	}
 	ds.search(i+1, *q2, pb, ds.r.log.evs[i].T, moveLanding(m2), knocked)
-	if ds.found || ds.nodes > decodeBudget {
+	if ds.found || ds.over() {
 		return true
 	}
 	ds.n -= 2
@@ -3160,7 +3172,7 @@ func (ds *decodeState) chain3(first, i int, p, q2 *chess.Position, m1, m2 chess.
 			return true
 		}
 		ds.search(i+1, q3, pb, evs[i].T, to, knocked)
-		if ds.found || ds.nodes > decodeBudget {
+		if ds.found || ds.over() {
 			return true
 		}
 		ds.n -= 3

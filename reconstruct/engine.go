@@ -315,7 +315,10 @@ type movesCache struct {
 // Reconstructor turns sensor and clock events into moves, corrections,
 // alerts and notes. It is not safe for concurrent use; one per board.
 type Reconstructor struct {
-	cfg    Config
+	cfg Config
+	// spent: the states the decoder has visited for the change or timer
+	// at hand (decisionBudget).
+	spent  int
 	timing Timing
 	sensor trace.Sensor
 	clock  bool
@@ -654,6 +657,7 @@ func (r *Reconstructor) Result() (result, reason string) { return r.result, r.re
 // Events must come in time order. Feed does not allocate unless it
 // reports something.
 func (r *Reconstructor) Feed(ev *trace.Event, out []Output) []Output {
+	r.spent = 0
 	if ev.Kind == trace.On && r.swapped(ev) {
 		// A square reported filled while it shows another piece: one
 		// piece swapped for another between two readings, which some
@@ -941,6 +945,7 @@ func (r *Reconstructor) fellFromSecond(ev *trace.Event) bool {
 // new event, so that a still board is acted on. A live daemon calls it
 // every 50-100 ms; Feed calls it itself.
 func (r *Reconstructor) Advance(t int64, out []Output) []Output {
+	r.spent = 0
 	r.liftNow = chess.NoSquare // (Feed may return before it clears it)
 	if r.slideOn && t > r.slideT {
 		out = r.slideOnLift(nil, out)

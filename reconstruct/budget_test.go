@@ -1,0 +1,65 @@
+package reconstruct
+
+import (
+	"io"
+	"os"
+	"testing"
+
+	"github.com/boardd/boardd/trace"
+)
+
+// TestDarkGameDecisionBounded replays a game gone dark (a knock onto the
+// square the knight had just left, read as other plies, then a dozen
+// more knocks): every change and every timer costs the ordered decoder
+// its passes over hundreds of changes. No change and no timer may cost
+// more than decisionBudget states, and the game must cost a decision the
+// whole of one pass's budget somewhere, or this test no longer tests the
+// bound (before the bound, one change cost 337,000 states).
+func TestDarkGameDecisionBounded(t *testing.T) {
+	const name = "testdata/dark/knockedthirteen.occupancy.trace"
+	f, err := os.Open(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	tr, err := trace.NewReader(f)
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	cfg, err := ConfigFromHeader(tr.Header())
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []Output
+	most, at := 0, int64(0)
+	note := func(t int64) {
+		if r.spent > most {
+			most, at = r.spent, t
+		}
+	}
+	for {
+		ev, err := tr.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		out = r.Advance(ev.T, out[:0])
+		note(ev.T)
+		out = r.Feed(&ev, out[:0])
+		note(ev.T)
+	}
+	// (A search stopped by the budget visits one more state in each
+	// frame it returns through, one per change at most.)
+	if most > decisionBudget+maxLogEvents {
+		t.Errorf("a decision at %d ms visited %d states, want at most %d", at, most, decisionBudget+maxLogEvents)
+	}
+	if most <= decodeBudget {
+		t.Errorf("the most states a decision visited: %d (at %d ms), want more than one pass's %d: the game no longer goes dark", most, at, decodeBudget)
+	}
+}
