@@ -8,15 +8,15 @@ import (
 	"github.com/boardd/boardd/trace"
 )
 
-// TestDarkGameDecisionBounded replays a game gone dark (a knock onto the
-// square the knight had just left, read as other plies, then a dozen
-// more knocks): every change and every timer costs the ordered decoder
+// TestDarkGameDecisionBounded replays a game gone dark (a bullet game
+// of another hand model, twelve knocks, nothing published after its
+// first ply): every change and every timer costs the ordered decoder
 // its passes over hundreds of changes. No change and no timer may cost
 // more than decisionBudget states, and the game must cost a decision the
 // whole of one pass's budget somewhere, or this test no longer tests the
 // bound (before the bound, one change cost 337,000 states).
 func TestDarkGameDecisionBounded(t *testing.T) {
-	const name = "testdata/dark/knockedthirteen.occupancy.trace"
+	const name = "testdata/dark/knockedtwelve.occupancy.trace"
 	f, err := os.Open(name)
 	if err != nil {
 		t.Fatal(err)
