@@ -425,6 +425,10 @@ func (r *Reconstructor) fallMove(c *cand, flight int64, soon bool) bool {
 type fall struct {
 	from, to chess.Square
 	soon     bool
+	// landSq, gap: the raw square whose landing came before the fall,
+	// and how long before its piece left from.
+	landSq chess.Square
+	gap    int64
 }
 
 // falls is the pieces' falls in the log not yet put back, on occupancy
@@ -448,8 +452,8 @@ func (r *Reconstructor) falls(flight int64) []fall {
 			if off.Kind != trace.Off || !chess.KingAttacks(off.Square).Has(on.Square) || after.Has(off.Square) {
 				continue
 			}
-			if land, ok := r.landedNextTo(off.Square, i); ok {
-				fs = append(fs, fall{off.Square, on.Square, off.T-land < minReplyMs})
+			if land, sq, ok := r.landedNextTo(off.Square, i); ok {
+				fs = append(fs, fall{off.Square, on.Square, off.T-land < minReplyMs, sq, off.T - land})
 				break
 			}
 		}
@@ -471,6 +475,9 @@ func (r *Reconstructor) falls(flight int64) []fall {
 // for a touch).
 func (r *Reconstructor) fallsCheaper(c *cand) bool {
 	n, cost := c.n, c.cost
+	if r.slidFromFall(c) {
+		return true
+	}
 	if n == 2 {
 		return r.fallMove(c, knockFlightMs, true)
 	}
@@ -488,6 +495,29 @@ func (r *Reconstructor) fallsCheaper(c *cand) bool {
 			v.occ = (v.occ | rotSquare(f.from, r.orient).Bitboard()) &^ rotSquare(f.to, r.orient).Bitboard()
 		}
 	})
+}
+
+// slidFromFall reports whether one of c's moves is read as a slide from
+// the square a piece fell from (falls) onto the square whose landing
+// made it fall, shown there more than a slide shows first
+// (slideLiftMs): that landing was another piece's, whose hand knocked
+// this one over. 2. Nf3, its hand knocking f2 onto the g1 it had just
+// left 147 ms after it landed, was read as 2. f3 with the knight lifted
+// and put back; the pawn put back, nothing more was published for 37
+// plies.
+func (r *Reconstructor) slidFromFall(c *cand) bool {
+	for _, f := range r.falls(knockFlightMs) {
+		if f.gap <= slideLiftMs {
+			continue
+		}
+		from, to := rotSquare(f.from, r.orient), rotSquare(f.landSq, r.orient)
+		for _, m := range c.moves[:c.n] {
+			if m.From() == from && m.To() == to {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // editedCheaper reports whether the view as the board reads, changed by
@@ -523,14 +553,14 @@ func (r *Reconstructor) keepExplanation() (restore func()) {
 // landedNextTo is when a piece was last set down next to raw square s,
 // if less than knockMs before logged change i (a lift of s by the hand
 // that set it down).
-func (r *Reconstructor) landedNextTo(s chess.Square, i int) (int64, bool) {
+func (r *Reconstructor) landedNextTo(s chess.Square, i int) (int64, chess.Square, bool) {
 	evs := r.log.evs
 	for j := i - 1; j >= 0 && evs[i].T-evs[j].T < knockMs; j-- {
 		if evs[j].Kind == trace.On && chess.KingAttacks(s).Has(evs[j].Square) {
-			return evs[j].T, true
+			return evs[j].T, evs[j].Square, true
 		}
 	}
-	return 0, false
+	return 0, chess.NoSquare, false
 }
 
 // inHandCheaper reports, for an occupancy board explained by n plies at

@@ -1241,3 +1241,23 @@ func TestFallLooksLikeTheReply(t *testing.T) {
 	h.at(33764, trace.Off, "a8", chess.NoPiece).at(34175, trace.On, "d8", chess.NoPiece)
 	h.expect(start, "Nxe6 Qxd1 Raxd1 Bxe6 a3 Rad8", "")
 }
+
+// TestFallOntoSquareLeft: 2. Nf3's hand knocks f2 onto g1, the square the
+// knight has just left, 147 ms after it landed (falling 297 ms), and puts
+// it back after 2... Nc6. On an occupancy board the squares alone read
+// 2. f3 with the knight lifted and put back (f3 shown filled before f2
+// emptied, as a slide shows), and the game was lost for good once the
+// pawn went back to f2. The landing that made f2 fall was another
+// piece's: the commit timer waits for the put-back.
+func TestFallOntoSquareLeft(t *testing.T) {
+	start := mustFEN(t, chess.StartFEN)
+	h := newHands(t, trace.Occupancy, start)
+	h.at(2420, trace.Off, "e2", chess.NoPiece).at(2627, trace.On, "e4", chess.NoPiece)
+	h.at(3136, trace.Off, "e7", chess.NoPiece).at(3330, trace.On, "e5", chess.NoPiece)
+	h.at(3768, trace.Off, "g1", chess.NoPiece).at(4024, trace.On, "f3", chess.NoPiece)
+	h.at(4171, trace.Off, "f2", chess.NoPiece).at(4468, trace.On, "g1", chess.NoPiece)
+	h.at(4588, trace.Off, "b8", chess.NoPiece).at(4857, trace.On, "c6", chess.NoPiece)
+	h.at(6243, trace.Off, "g1", chess.NoPiece).at(6621, trace.On, "f2", chess.NoPiece)
+	h.at(6718, trace.Off, "f1", chess.NoPiece).at(7001, trace.On, "c4", chess.NoPiece)
+	h.expect(start, "e4 e5 Nf3 Nc6 Bc4", "")
+}
