@@ -588,6 +588,16 @@ func (r *Reconstructor) inHandCheaper(n, cost int) bool {
 	return false
 }
 
+// putBackCheaper is inHandCheaper for the one game square s: whether
+// the piece lifted from it, back, explains the board in fewer plies.
+func (r *Reconstructor) putBackCheaper(s chess.Square, n, cost int) bool {
+	if !rotBB(r.rec.lifted, r.orient).Has(s) || r.v.occ.Has(s) || !r.lines[0].pos.Occupied().Has(s) {
+		return false
+	}
+	defer r.keepExplanation()()
+	return r.editedCheaper(n, cost, costMisplaced, func(v *view) { v.occ |= s.Bitboard() })
+}
+
 // maxInHand bounds the squares inHandCheaper tries (each a search).
 const maxInHand = 6
 
@@ -653,6 +663,14 @@ func (r *Reconstructor) replyBegins(ev *trace.Event, out []Output) []Output {
 	if best >= 0 && r.sensor == trace.Occupancy && r.fallsCheaper(&r.cands[best]) {
 		// Pieces fallen next door, to be put back (this change may be
 		// one picked up): not moves.
+		return out
+	}
+	if best >= 0 && r.sensor == trace.Occupancy && on && r.cands[best].n >= 3 && r.putBackCheaper(rotSquare(s, r.orient), r.cands[best].n, r.cands[best].cost) {
+		// This change puts back a piece in the hand that, back,
+		// explains the board in fewer plies: no reply's first act. (f4
+		// knocked onto e3, picked up while 14... Ng8 was in the air and
+		// put back as it landed: the board before, f4 and e3 empty,
+		// read as five plies, two never played, taken for the reply.)
 		return out
 	}
 	var knock chess.Bitboard

@@ -1261,3 +1261,28 @@ func TestFallOntoSquareLeft(t *testing.T) {
 	h.at(6718, trace.Off, "f1", chess.NoPiece).at(7001, trace.On, "c4", chess.NoPiece)
 	h.expect(start, "e4 e5 Nf3 Nc6 Bc4", "")
 }
+
+// TestFallPickedUpAsReplyLands: 13... Qg5's hand knocks f4 onto e3 (the
+// pawn falls 277 ms), 14. Qf3, and White picks the pawn up from e3 while
+// 14... Ng8 is in the air, to put it back on f4 after the knight lands.
+// The lift of e3 is the reply's rule's change; the board then (f4 and e3
+// both empty) read as five plies, 13... Qxg4 14. Qd2 f3 15. Qg5 Ng8 with
+// captures and landings nobody saw, which the held lift published: two
+// plies never played, and no alert. The pawn in the hand, back on f4,
+// explains the board in three plies: the rule waits, as the commit
+// timer does (inHandCheaper).
+func TestFallPickedUpAsReplyLands(t *testing.T) {
+	start := mustFEN(t, "rnb1kb1r/p2p1ppp/5nq1/1p3N1P/4PpP1/3P4/PPP5/RNBQ1KR1 b kq - 0 13")
+	h := newHands(t, trace.Occupancy, start)
+	h.at(2517, trace.Off, "g6", chess.NoPiece).at(2734, trace.On, "g5", chess.NoPiece)
+	h.at(2892, trace.Off, "f4", chess.NoPiece).at(3169, trace.On, "e3", chess.NoPiece)
+	h.at(4004, trace.Off, "d1", chess.NoPiece).at(4289, trace.On, "f3", chess.NoPiece)
+	h.at(4617, trace.Off, "f6", chess.NoPiece).at(4689, trace.Off, "e3", chess.NoPiece)
+	h.at(4762, trace.On, "g8", chess.NoPiece).at(5072, trace.On, "f4", chess.NoPiece)
+	h.at(5824, trace.Off, "c1", chess.NoPiece)
+	h.at(7034, trace.Off, "g5", chess.NoPiece).at(7297, trace.On, "f6", chess.NoPiece)
+	h.at(8124, trace.Off, "b1", chess.NoPiece).at(8349, trace.On, "c3", chess.NoPiece)
+	h.at(9002, trace.Off, "f8", chess.NoPiece).at(9294, trace.On, "c5", chess.NoPiece)
+	h.at(10529, trace.Off, "c3", chess.NoPiece).at(10734, trace.On, "d5", chess.NoPiece)
+	h.expect(start, "Qg5 Qf3 Ng8 Bxf4 Qf6 Nc3 Bc5 Nd5", "")
+}
