@@ -1265,12 +1265,11 @@ func TestFallOntoSquareLeft(t *testing.T) {
 // TestFallPickedUpAsReplyLands: 13... Qg5's hand knocks f4 onto e3 (the
 // pawn falls 277 ms), 14. Qf3, and White picks the pawn up from e3 while
 // 14... Ng8 is in the air, to put it back on f4 after the knight lands.
-// The lift of e3 is the reply's rule's change; the board then (f4 and e3
-// both empty) read as five plies, 13... Qxg4 14. Qd2 f3 15. Qg5 Ng8 with
-// captures and landings nobody saw, which the held lift published: two
-// plies never played, and no alert. The pawn in the hand, back on f4,
-// explains the board in three plies: the rule waits, as the commit
-// timer does (inHandCheaper).
+// The reply's rule took the put-back for the reply's first act, and the
+// board before it (f4 and e3 both empty) for five plies, 13... Qxg4 14.
+// Qd2 f3 15. Qg5 Ng8, with captures and landings nobody saw: two plies
+// never played, and no alert. The pawn back on f4 explains the board in
+// three plies: that change is no reply (putBackCheaper).
 func TestFallPickedUpAsReplyLands(t *testing.T) {
 	start := mustFEN(t, "rnb1kb1r/p2p1ppp/5nq1/1p3N1P/4PpP1/3P4/PPP5/RNBQ1KR1 b kq - 0 13")
 	h := newHands(t, trace.Occupancy, start)
