@@ -507,7 +507,9 @@ func (r *Reconstructor) fallsCheaper(c *cand) bool {
 // plies.
 func (r *Reconstructor) slidFromFall(c *cand) bool {
 	for _, f := range r.falls(knockFlightMs) {
-		if f.gap <= slideLiftMs {
+		if f.gap <= slideLiftMs || f.to == f.landSq {
+			// (A landing a slide shows first; or the same square filled
+			// again, a capture's contacts chattering.)
 			continue
 		}
 		from, to := rotSquare(f.from, r.orient), rotSquare(f.landSq, r.orient)
