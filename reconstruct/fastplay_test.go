@@ -1285,3 +1285,29 @@ func TestFallPickedUpAsReplyLands(t *testing.T) {
 	h.at(10529, trace.Off, "c3", chess.NoPiece).at(10734, trace.On, "d5", chess.NoPiece)
 	h.expect(start, "Qg5 Qf3 Ng8 Bxf4 Qf6 Nc3 Bc5 Nd5", "")
 }
+
+// TestCaptureChatterNoFall: 37. axb4, its victim's square chattering (b4
+// emptied, filled and emptied within 10 ms) 400 ms before the pawn left
+// a3. A square next to a3 filled before a3 emptied, and filled again
+// soon after, looks like a3's piece knocked over by the hand that set a
+// piece on b4 (slidFromFall): the commit timer and the reply's rule
+// waited, and axb4 came out 4 plies late, with 39. Rd1. The same square
+// filled again is the capture's own contacts.
+func TestCaptureChatterNoFall(t *testing.T) {
+	start := mustFEN(t, "4r2k/4r1qp/2PR4/2P1p3/1p3p2/P4Q1P/6P1/4R2K w - - 0 37")
+	h := newHands(t, trace.Occupancy, start)
+	h.at(1000, trace.Off, "b4", chess.NoPiece).at(1005, trace.On, "b4", chess.NoPiece)
+	h.at(1010, trace.Off, "b4", chess.NoPiece).at(1405, trace.Off, "a3", chess.NoPiece)
+	h.at(1600, trace.On, "b4", chess.NoPiece).at(2303, trace.Off, "e8", chess.NoPiece)
+	h.at(2513, trace.On, "f8", chess.NoPiece).at(3829, trace.Off, "e1", chess.NoPiece)
+	h.at(3976, trace.On, "e4", chess.NoPiece).at(4358, trace.Off, "e7", chess.NoPiece)
+	h.at(4602, trace.On, "a7", chess.NoPiece).at(5082, trace.Off, "d6", chess.NoPiece)
+	h.at(5444, trace.On, "d1", chess.NoPiece)
+	h.expect(start, "axb4 Rf8 Re4 Ra7 Rd1", "")
+	_, outs := h.run(Config{Start: start})
+	for _, o := range outs {
+		if o.Kind == Move && o.Ply == 73 && o.T > 2513 {
+			t.Errorf("axb4 published at %d ms, after 37... Rf8 landed (2513 ms)", o.T)
+		}
+	}
+}
