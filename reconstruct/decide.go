@@ -475,7 +475,7 @@ func (r *Reconstructor) falls(flight int64) []fall {
 // for a touch).
 func (r *Reconstructor) fallsCheaper(c *cand) bool {
 	n, cost := c.n, c.cost
-	if r.slidFromFall(c) {
+	if r.slidFromFall(c) || r.toppledOntoLeft(c) {
 		return true
 	}
 	if n == 2 {
@@ -495,6 +495,52 @@ func (r *Reconstructor) fallsCheaper(c *cand) bool {
 			v.occ = (v.occ | rotSquare(f.from, r.orient).Bitboard()) &^ rotSquare(f.to, r.orient).Bitboard()
 		}
 	})
+}
+
+// toppledOntoLeft reports, for c of one or two plies, whether a piece set
+// down stood less than a touch-down (minTouchMs, more than contacts
+// chatter) and fell onto a square next to it that a lift had emptied
+// before, with the board, that fall undone, explained in as many plies
+// or fewer: c reads the fall as the lifted piece put back. (6. O-O, the
+// rook set on f1 toppling 60 ms later onto the e1 the king had left,
+// was read as 6. Rg1 with the king lifted and put back.)
+func (r *Reconstructor) toppledOntoLeft(c *cand) bool {
+	if c.n == 0 || c.n > 2 {
+		return false
+	}
+	evs := r.log.evs
+	var from, to chess.Bitboard // game squares: filled, emptied
+	for _, f := range r.falls(knockFlightMs) {
+		off, on, left := -1, -1, false
+		for k := len(evs) - 1; k >= 0; k-- {
+			switch {
+			case off < 0 && evs[k].Square == f.from:
+				off = k
+			case off >= 0 && on < 0 && evs[k].Square == f.from:
+				on = k
+			case evs[k].Square == f.to && evs[k].Kind == trace.Off && off >= 0:
+				left = true
+			}
+		}
+		if on < 0 || !left || evs[on].Kind != trace.On {
+			continue
+		}
+		if stood := evs[off].T - evs[on].T; stood <= bounceMs || stood >= minTouchMs {
+			continue
+		}
+		from |= rotSquare(f.from, r.orient).Bitboard()
+		to |= rotSquare(f.to, r.orient).Bitboard()
+	}
+	if from == 0 {
+		return false
+	}
+	// (The explanation of the board as it is stays the caller's.)
+	defer r.keepExplanation()()
+	r.replyBack()
+	r.v.occ = (r.v.occ | from) &^ to
+	r.markEdited()
+	b := r.explainFirst(true)
+	return b >= 0 && r.cands[b].n > 0 && r.cands[b].n <= c.n
 }
 
 // slidFromFall reports whether one of c's moves is read as a slide from

@@ -1311,3 +1311,34 @@ func TestCaptureChatterNoFall(t *testing.T) {
 		}
 	}
 }
+
+// TestCastlingRookToppledOntoKingsSquare: 6. O-O king first, the rook set
+// on f1 toppling 60 ms later onto the e1 the king had left (falling
+// 120 ms), put back on f1 by Black after 6... O-O. The squares read 6.
+// Rg1 with the king lifted and put back, then 6... O-O, and the put-back
+// (e1 emptied, f1 filled) was alerted as pieces out of place. A piece
+// that stood less than a touch-down before it fell onto a square a lift
+// had emptied is no touch-down: the board with the fall undone (O-O)
+// is waited for (toppledOntoLeft).
+func TestCastlingRookToppledOntoKingsSquare(t *testing.T) {
+	start := mustFEN(t, chess.StartFEN)
+	h := newHands(t, trace.Occupancy, start)
+	h.at(2705, trace.Off, "e2", chess.NoPiece).at(2930, trace.On, "e4", chess.NoPiece)
+	h.at(3357, trace.Off, "e7", chess.NoPiece).at(3575, trace.On, "e6", chess.NoPiece)
+	h.at(4325, trace.Off, "d2", chess.NoPiece).at(4550, trace.On, "d4", chess.NoPiece)
+	h.at(5657, trace.Off, "d7", chess.NoPiece).at(5912, trace.On, "d5", chess.NoPiece)
+	h.at(7250, trace.Off, "e4", chess.NoPiece).at(8655, trace.Off, "e6", chess.NoPiece)
+	h.at(8872, trace.Off, "d5", chess.NoPiece).at(8952, trace.On, "d5", chess.NoPiece)
+	h.at(9382, trace.Off, "g1", chess.NoPiece).at(9647, trace.On, "f3", chess.NoPiece)
+	h.at(10480, trace.Off, "g8", chess.NoPiece).at(10695, trace.On, "f6", chess.NoPiece)
+	h.at(12142, trace.Off, "f1", chess.NoPiece).at(12467, trace.On, "d3", chess.NoPiece)
+	h.at(13920, trace.Off, "f8", chess.NoPiece).at(14195, trace.On, "d6", chess.NoPiece)
+	h.at(14582, trace.Off, "e1", chess.NoPiece).at(14862, trace.On, "g1", chess.NoPiece)
+	h.at(15042, trace.Off, "h1", chess.NoPiece).at(15202, trace.On, "f1", chess.NoPiece)
+	h.at(15262, trace.Off, "f1", chess.NoPiece).at(15382, trace.On, "e1", chess.NoPiece)
+	h.at(16140, trace.Off, "e8", chess.NoPiece).at(16420, trace.On, "g8", chess.NoPiece)
+	h.at(16680, trace.Off, "h8", chess.NoPiece).at(16840, trace.On, "f8", chess.NoPiece)
+	h.at(17282, trace.Off, "e1", chess.NoPiece).at(17602, trace.On, "f1", chess.NoPiece)
+	h.at(17842, trace.Off, "c1", chess.NoPiece).at(18152, trace.On, "g5", chess.NoPiece)
+	h.expect(start, "e4 e6 d4 d5 exd5 exd5 Nf3 Nf6 Bd3 Bd6 O-O O-O Bg5", "")
+}
