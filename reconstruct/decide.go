@@ -503,7 +503,8 @@ func (r *Reconstructor) fallsCheaper(c *cand) bool {
 // before, with the board, that fall undone, explained in as many plies
 // or fewer: c reads the fall as the lifted piece put back. (6. O-O, the
 // rook set on f1 toppling 60 ms later onto the e1 the king had left,
-// was read as 6. Rg1 with the king lifted and put back.)
+// was read as 6. Rg1 with the king lifted and put back.) Not a square a
+// move of c slides over.
 func (r *Reconstructor) toppledOntoLeft(c *cand) bool {
 	if c.n == 0 || c.n > 2 {
 		return false
@@ -528,8 +529,12 @@ func (r *Reconstructor) toppledOntoLeft(c *cand) bool {
 		if stood := evs[off].T - evs[on].T; stood <= bounceMs || stood >= minTouchMs {
 			continue
 		}
-		from |= rotSquare(f.from, r.orient).Bitboard()
-		to |= rotSquare(f.to, r.orient).Bitboard()
+		gf, gt := rotSquare(f.from, r.orient), rotSquare(f.to, r.orient)
+		if c.slidThrough(gf, gt) {
+			continue
+		}
+		from |= gf.Bitboard()
+		to |= gt.Bitboard()
 	}
 	if from == 0 {
 		return false
@@ -541,6 +546,19 @@ func (r *Reconstructor) toppledOntoLeft(c *cand) bool {
 	r.markEdited()
 	b := r.explainFirst(true)
 	return b >= 0 && r.cands[b].n > 0 && r.cands[b].n <= c.n
+}
+
+// slidThrough reports whether one of c's moves slides over game square
+// via or lands on to: a piece slid along its line shows on each square
+// a moment, and its last step onto its landing looks like a piece
+// toppling there from the square before.
+func (c *cand) slidThrough(via, to chess.Square) bool {
+	for _, m := range c.moves[:c.n] {
+		if moveLanding(m) == to || chess.Between(m.From(), m.To()).Has(via) {
+			return true
+		}
+	}
+	return false
 }
 
 // slidFromFall reports whether one of c's moves is read as a slide from

@@ -1342,3 +1342,28 @@ func TestCastlingRookToppledOntoKingsSquare(t *testing.T) {
 	h.at(17842, trace.Off, "c1", chess.NoPiece).at(18152, trace.On, "g5", chess.NoPiece)
 	h.expect(start, "e4 e6 d4 d5 exd5 exd5 Nf3 Nf6 Bd3 Bd6 O-O O-O Bg5", "")
 }
+
+// TestSlideNotToppled: 20... Bxg2, the victim taken off first and the
+// bishop slid from d5 over e4 and f3, each shown about 100 ms. f3 filled
+// and emptied sooner than a touch-down rests, and g2 (emptied by the
+// victim's lift) filled next: a piece set down that toppled onto a
+// square a lift had emptied (toppledOntoLeft). The commit timer waited,
+// and Bxg2 came out with 21. Kxg2 and 21... exf4, 2 plies late. A
+// square a move slides over, or its landing, is no fall.
+func TestSlideNotToppled(t *testing.T) {
+	start := mustFEN(t, "r4rk1/p2qb1p1/1p5p/3bpp2/3p1P2/1P1P2P1/P2QPNBP/R4RK1 b - - 1 20")
+	h := newHands(t, trace.Occupancy, start)
+	h.at(1000, trace.Off, "g2", chess.NoPiece).at(1646, trace.On, "e4", chess.NoPiece)
+	h.at(1671, trace.Off, "d5", chess.NoPiece).at(1745, trace.On, "f3", chess.NoPiece)
+	h.at(1756, trace.Off, "e4", chess.NoPiece).at(1845, trace.Off, "f3", chess.NoPiece)
+	h.at(1855, trace.On, "g2", chess.NoPiece).at(2744, trace.Off, "g1", chess.NoPiece)
+	h.at(3386, trace.Off, "e5", chess.NoPiece).at(3501, trace.Off, "f4", chess.NoPiece)
+	h.at(3661, trace.On, "f4", chess.NoPiece)
+	h.expect(start, "Bxg2 Kxg2 exf4", "")
+	_, outs := h.run(Config{Start: start})
+	for _, o := range outs {
+		if o.Kind == Move && o.Ply == 40 && o.T > 2744 {
+			t.Errorf("Bxg2 published at %d ms, after 21. Kxg2 began (2744 ms)", o.T)
+		}
+	}
+}
