@@ -1,8 +1,6 @@
 package reconstruct
 
 import (
-	"io"
-	"os"
 	"testing"
 
 	"github.com/boardd/boardd/trace"
@@ -14,46 +12,22 @@ import (
 // its passes over hundreds of changes. No change and no timer may cost
 // more than decisionBudget states, and the game must cost a decision the
 // whole of one pass's budget somewhere, or this test no longer tests the
-// bound (before the bound, one change cost 337,000 states).
+// bound (before the bound, one change of it cost 380,852 states).
 func TestDarkGameDecisionBounded(t *testing.T) {
 	const name = "testdata/dark/knockedtwelve.occupancy.trace"
-	f, err := os.Open(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	tr, err := trace.NewReader(f)
-	if err != nil {
-		t.Fatalf("%s: %v", name, err)
-	}
-	cfg, err := ConfigFromHeader(tr.Header())
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
 	var out []Output
 	most, at := 0, int64(0)
-	note := func(t int64) {
+	note := func(r *Reconstructor, t int64) {
 		if r.spent > most {
 			most, at = r.spent, t
 		}
 	}
-	for {
-		ev, err := tr.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
+	eachEvent(t, name, func(r *Reconstructor, ev *trace.Event) {
 		out = r.Advance(ev.T, out[:0])
-		note(ev.T)
-		out = r.Feed(&ev, out[:0])
-		note(ev.T)
-	}
+		note(r, ev.T)
+		out = r.Feed(ev, out[:0])
+		note(r, ev.T)
+	})
 	// (A search stopped by the budget visits one more state in each
 	// frame it returns through, one per change at most.)
 	if most > decisionBudget+maxLogEvents {

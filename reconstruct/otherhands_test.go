@@ -102,6 +102,21 @@ func checkFENs(t *testing.T, r *Reconstructor, all []Output) {
 // the last event.
 func replayTrace(t *testing.T, name string) (*Reconstructor, []Output, int64) {
 	t.Helper()
+	var out, all []Output
+	var last int64
+	r := eachEvent(t, name, func(r *Reconstructor, ev *trace.Event) {
+		last = ev.T
+		out = r.Feed(ev, out[:0])
+		all = append(all, out...)
+	})
+	return r, all, last
+}
+
+// eachEvent configures a reconstruction from the header of the trace file
+// name, calls step with it for each of the file's events in order, and
+// returns it.
+func eachEvent(t *testing.T, name string, step func(r *Reconstructor, ev *trace.Event)) *Reconstructor {
+	t.Helper()
 	f, err := os.Open(name)
 	if err != nil {
 		t.Fatal(err)
@@ -119,21 +134,16 @@ func replayTrace(t *testing.T, name string) (*Reconstructor, []Output, int64) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out, all []Output
-	var last int64
 	for {
 		ev, err := tr.Next()
 		if err == io.EOF {
-			break
+			return r
 		}
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		last = ev.T
-		out = r.Feed(&ev, out[:0])
-		all = append(all, out...)
+		step(r, &ev)
 	}
-	return r, all, last
 }
 
 // TestOtherHandsCaughtUp replays traces of the other hand model that the
