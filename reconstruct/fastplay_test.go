@@ -1367,3 +1367,56 @@ func TestSlideNotToppled(t *testing.T) {
 		}
 	}
 }
+
+// TestCastlingKnockReadAsRookMove: 5. O-O, its hand knocking f2 onto the
+// e1 the king had left, f2 put back during 5... Be7, then 6. Re1. The
+// board after 6. Re1 is, square for square, 5. Rg1 Be7: read so (the
+// rook shown on g1 before h1 emptied, the king lifted and put back, a
+// piece on f1 from nowhere for 2.7 s), one point cheaper than O-O Be7
+// Re1; 6... b5 and 7. Bb3 followed, and 7... d6 was alerted as an
+// illegal move by Black. The ordered decoder reads the changes in
+// their order as the three plies: of explanations that close, the
+// commit timer takes its (orderedCand).
+func TestCastlingKnockReadAsRookMove(t *testing.T) {
+	start := mustFEN(t, chess.StartFEN)
+	h := newHands(t, trace.Occupancy, start)
+	h.at(3316, trace.Off, "e2", chess.NoPiece).at(3543, trace.On, "e5", chess.NoPiece)
+	h.at(3723, trace.Off, "e5", chess.NoPiece).at(3821, trace.On, "e4", chess.NoPiece)
+	h.at(4528, trace.Off, "e7", chess.NoPiece).at(4863, trace.On, "e5", chess.NoPiece)
+	h.at(6073, trace.Off, "g1", chess.NoPiece).at(6378, trace.On, "f3", chess.NoPiece)
+	h.at(7271, trace.Off, "b8", chess.NoPiece).at(7506, trace.On, "c6", chess.NoPiece)
+	h.at(8233, trace.Off, "f1", chess.NoPiece).at(8543, trace.On, "b5", chess.NoPiece)
+	h.at(9208, trace.Off, "a7", chess.NoPiece).at(9386, trace.On, "a6", chess.NoPiece)
+	h.at(9883, trace.Off, "b5", chess.NoPiece).at(10061, trace.On, "a4", chess.NoPiece)
+	h.at(11331, trace.Off, "g8", chess.NoPiece).at(11526, trace.On, "f6", chess.NoPiece)
+	h.at(11833, trace.Off, "e1", chess.NoPiece).at(12033, trace.On, "g1", chess.NoPiece)
+	h.at(12253, trace.Off, "h1", chess.NoPiece).at(12453, trace.On, "f1", chess.NoPiece)
+	h.at(12516, trace.Off, "f2", chess.NoPiece).at(12813, trace.On, "e1", chess.NoPiece)
+	h.at(13211, trace.Off, "f8", chess.NoPiece).at(13408, trace.On, "e7", chess.NoPiece)
+	h.at(14953, trace.Off, "e1", chess.NoPiece).at(15116, trace.On, "f2", chess.NoPiece)
+	h.at(15213, trace.Off, "f1", chess.NoPiece).at(15373, trace.On, "e1", chess.NoPiece)
+	h.at(16488, trace.Off, "b7", chess.NoPiece).at(16703, trace.On, "b5", chess.NoPiece)
+	h.at(17161, trace.Off, "a4", chess.NoPiece).at(17298, trace.On, "b3", chess.NoPiece)
+	h.at(18408, trace.Off, "d7", chess.NoPiece).at(18586, trace.On, "d6", chess.NoPiece)
+	h.expect(start, "e4 e5 Nf3 Nc6 Bb5 a6 Ba4 Nf6 O-O Be7 Re1 b5 Bb3 d6", "")
+}
+
+// TestOrderedReadingNotDearer: 40. Kxg2, then 40... Qxd5+ pushed off (no
+// change on d5) whose hand knocked d6 onto e5; the piece was picked up
+// from e5 and put back on d6 as 41. Kf2 was made. The ordered decoder
+// reads 40... Qe5 41. Kf2 Qxd5, four plies for 67 against the three
+// plies' 57: that far apart, the order of the changes does not decide
+// (orderedCand), and 41... Qd2+ follows the true game.
+func TestOrderedReadingNotDearer(t *testing.T) {
+	start := mustFEN(t, "8/3QRpbk/p2p2pp/3P1q2/5P2/6PP/6rK/2R5 w - - 0 40")
+	h := newHands(t, trace.Occupancy, start)
+	h.at(3100, trace.Off, "h2", chess.NoPiece)
+	h.at(3250, trace.Off, "g2", chess.NoPiece).at(3350, trace.On, "g2", chess.NoPiece)
+	h.at(3431, trace.Off, "h3", chess.NoPiece).at(5091, trace.On, "h3", chess.NoPiece)
+	h.at(5163, trace.Off, "f5", chess.NoPiece).at(5474, trace.Off, "d6", chess.NoPiece)
+	h.at(5633, trace.On, "e5", chess.NoPiece).at(6630, trace.Off, "g2", chess.NoPiece)
+	h.at(6850, trace.On, "f2", chess.NoPiece).at(7723, trace.Off, "e5", chess.NoPiece)
+	h.at(7854, trace.On, "d6", chess.NoPiece).at(15093, trace.Off, "d5", chess.NoPiece)
+	h.at(15639, trace.On, "d2", chess.NoPiece)
+	h.expect(start, "Kxg2 Qxd5+ Kf2 Qd2+", "")
+}
