@@ -404,7 +404,7 @@ const orderedGap = costStrayFar
 // others within orderedGap of it that read more plies: the one the
 // ordered decoder reads from the published game, if any, else best.
 // (Not one of as many plies, nor one 10 dearer: the ordered decoder read
-// a piece fallen onto e5 as 80... Qe5, Qe5xd5 as the queen's capture on
+// a piece fallen onto e5 as 40... Qe5, Qe5xd5 as the queen's capture on
 // d5, pushed off, whose three plies cost 57 against its four's 67.) The kept sets of squares weigh plies and touches, not
 // the order of the changes: 5. O-O, its hand knocking f2 onto the e1 the
 // king had left, f2 put back, 5... Be7 6. Re1 read as 5. Rg1 Be7 (the
