@@ -451,7 +451,12 @@ func (r *Reconstructor) fallReadAsMove(c *cand, flight int64) bool {
 // fallMove reports whether one of c's moves is a fall within flight, if
 // soon one that left its square too soon for a reply.
 func (r *Reconstructor) fallMove(c *cand, flight int64, soon bool) bool {
-	for _, f := range r.falls(flight) {
+	return r.fallMoveIn(c, r.falls(flight), soon)
+}
+
+// fallMoveIn is fallMove over the falls fs.
+func (r *Reconstructor) fallMoveIn(c *cand, fs []fall, soon bool) bool {
+	for _, f := range fs {
 		if soon && !f.soon {
 			continue
 		}
@@ -521,17 +526,20 @@ func (r *Reconstructor) falls(flight int64) []fall {
 // for a touch).
 func (r *Reconstructor) fallsCheaper(c *cand) bool {
 	n, cost := c.n, c.cost
-	if r.slidFromFall(c) || r.toppledOntoLeft(c) {
-		return true
-	}
-	if n == 2 {
-		return r.fallMove(c, knockFlightMs, true)
-	}
-	if n < 3 {
+	if n == 0 {
 		return false
 	}
 	fs := r.falls(knockFlightMs)
 	if len(fs) == 0 {
+		return false
+	}
+	if r.slidFromFall(c, fs) || r.toppledOntoLeft(c, fs) {
+		return true
+	}
+	if n == 2 {
+		return r.fallMoveIn(c, fs, true)
+	}
+	if n < 3 {
 		return false
 	}
 	// (The explanation of the board as it is stays the caller's.)
@@ -551,13 +559,13 @@ func (r *Reconstructor) fallsCheaper(c *cand) bool {
 // rook set on f1 toppling 60 ms later onto the e1 the king had left,
 // was read as 6. Rg1 with the king lifted and put back.) Not a square a
 // move of c slides over.
-func (r *Reconstructor) toppledOntoLeft(c *cand) bool {
+func (r *Reconstructor) toppledOntoLeft(c *cand, fs []fall) bool {
 	if c.n == 0 || c.n > 2 {
 		return false
 	}
 	evs := r.log.evs
 	var from, to chess.Bitboard // game squares: filled, emptied
-	for _, f := range r.falls(knockFlightMs) {
+	for _, f := range fs {
 		off, on, left := -1, -1, false
 		for k := len(evs) - 1; k >= 0; k-- {
 			switch {
@@ -615,8 +623,8 @@ func (c *cand) slidThrough(via, to chess.Square) bool {
 // left 147 ms after it landed, was read as 2. f3 with the knight lifted
 // and put back; the pawn put back, nothing more was published for 37
 // plies.
-func (r *Reconstructor) slidFromFall(c *cand) bool {
-	for _, f := range r.falls(knockFlightMs) {
+func (r *Reconstructor) slidFromFall(c *cand, fs []fall) bool {
+	for _, f := range fs {
 		if f.gap <= slideLiftMs || f.to == f.landSq {
 			// (A landing a slide shows first; or the same square filled
 			// again, a capture's contacts chattering.)
