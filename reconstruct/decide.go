@@ -622,7 +622,8 @@ func (c *cand) slidThrough(via, to chess.Square) bool {
 // this one over. 2. Nf3, its hand knocking f2 onto the g1 it had just
 // left 147 ms after it landed, was read as 2. f3 with the knight lifted
 // and put back; the pawn put back, nothing more was published for 37
-// plies.
+// plies. (Not a castling, whose king "takes" its rook: a Chess960
+// O-O-O from b1, the rook on a1 touched just before.)
 func (r *Reconstructor) slidFromFall(c *cand, fs []fall) bool {
 	for _, f := range fs {
 		if f.gap <= slideLiftMs || f.to == f.landSq {
@@ -632,7 +633,7 @@ func (r *Reconstructor) slidFromFall(c *cand, fs []fall) bool {
 		}
 		from, to := rotSquare(f.from, r.orient), rotSquare(f.landSq, r.orient)
 		for _, m := range c.moves[:c.n] {
-			if m.From() == from && m.To() == to {
+			if m.From() == from && m.To() == to && !m.IsCastling() {
 				return true
 			}
 		}

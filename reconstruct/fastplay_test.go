@@ -1420,3 +1420,29 @@ func TestOrderedReadingNotDearer(t *testing.T) {
 	h.at(15639, trace.On, "d2", chess.NoPiece)
 	h.expect(start, "Kxg2 Qxd5+ Kf2 Qd2+", "")
 }
+
+// TestChess960CastlingNotASlide: a Chess960 16. O-O-O from b1, the rook
+// on a1 touched and set back 430 ms before the king left b1 for c1, then
+// the rook to d1. b1 emptied soon after a landing next to it (the rook
+// set back on a1) and c1 filled next: a fall from b1, and the castling,
+// written as the king taking its rook on a1, looked like a slide from
+// the fall's square onto that landing (slidFromFall). The commit timer
+// waited, and O-O-O came out 4 plies late. A castling is no slide.
+func TestChess960CastlingNotASlide(t *testing.T) {
+	start := mustFEN(t, "rkn5/2p1p2p/2b4n/2N1Pp2/p2Q4/P7/1PP4q/RK2B1N1 w A - 4 16")
+	start.SetChess960(true)
+	h := newHands(t, trace.Occupancy, start)
+	h.at(1000, trace.Off, "a1", chess.NoPiece).at(1070, trace.On, "a1", chess.NoPiece)
+	h.at(1500, trace.Off, "b1", chess.NoPiece).at(1630, trace.On, "c1", chess.NoPiece)
+	h.at(1840, trace.Off, "a1", chess.NoPiece).at(2150, trace.On, "d1", chess.NoPiece)
+	h.at(2607, trace.Off, "h6", chess.NoPiece).at(2798, trace.On, "f7", chess.NoPiece)
+	h.at(3314, trace.Off, "d4", chess.NoPiece).at(3543, trace.On, "b4", chess.NoPiece)
+	h.at(3939, trace.Off, "c8", chess.NoPiece).at(4066, trace.On, "b6", chess.NoPiece)
+	h.expect(start, "O-O-O Nf7 Qb4+ Nb6", "")
+	_, outs := h.run(Config{Start: start})
+	for _, o := range outs {
+		if o.Kind == Move && o.Ply == 31 && o.T > 2607 {
+			t.Errorf("O-O-O published at %d ms, after 16... Nf7 began (2607 ms)", o.T)
+		}
+	}
+}
