@@ -529,11 +529,14 @@ func (r *Reconstructor) fallsCheaper(c *cand) bool {
 	if n == 0 {
 		return false
 	}
+	if r.toppledOntoLeft(c) {
+		return true
+	}
 	fs := r.falls(knockFlightMs)
 	if len(fs) == 0 {
 		return false
 	}
-	if r.slidFromFall(c, fs) || r.toppledOntoLeft(c, fs) {
+	if r.slidFromFall(c, fs) {
 		return true
 	}
 	if n == 2 {
@@ -558,37 +561,43 @@ func (r *Reconstructor) fallsCheaper(c *cand) bool {
 // or fewer: c reads the fall as the lifted piece put back. (6. O-O, the
 // rook set on f1 toppling 60 ms later onto the e1 the king had left,
 // was read as 6. Rg1 with the king lifted and put back.) Not a square a
-// move of c slides over.
-func (r *Reconstructor) toppledOntoLeft(c *cand, fs []fall) bool {
+// move of c slides over. Its own landing made it fall, not a hand's
+// next to it as for falls: 8... O-O-O's rook, set on d8 525 ms after
+// the king landed on c8, toppled onto e8.
+func (r *Reconstructor) toppledOntoLeft(c *cand) bool {
 	if c.n == 0 || c.n > 2 {
 		return false
 	}
 	evs := r.log.evs
 	var from, to chess.Bitboard // game squares: filled, emptied
-	for _, f := range fs {
-		off, on, left := -1, -1, false
-		for k := len(evs) - 1; k >= 0; k-- {
-			switch {
-			case off < 0 && evs[k].Square == f.from:
-				off = k
-			case off >= 0 && on < 0 && evs[k].Square == f.from:
-				on = k
-			case evs[k].Square == f.to && evs[k].Kind == trace.Off && off >= 0:
-				left = true
+	var later chess.Bitboard    // raw squares changed after change k
+	for k := len(evs) - 1; k > 0; k-- {
+		on := &evs[k]
+		after := later
+		later |= on.Square.Bitboard()
+		if on.Kind != trace.On || after.Has(on.Square) || !r.lastChangeOff(on.Square, k) {
+			continue
+		}
+		var since chess.Bitboard // raw squares changed after change i, up to k
+		for i := k - 1; i > 0 && on.T-evs[i].T < knockFlightMs; i-- {
+			off := &evs[i]
+			if off.Kind == trace.Off && chess.KingAttacks(off.Square).Has(on.Square) && !(after | since).Has(off.Square) {
+				// (The change of its square before: a piece set down
+				// there that stood less than a touch-down.)
+				j := i - 1
+				for j >= 0 && evs[j].Square != off.Square {
+					j--
+				}
+				if stood := off.T - evs[max(j, 0)].T; j >= 0 && evs[j].Kind == trace.On && stood > bounceMs && stood < minTouchMs {
+					gf, gt := rotSquare(off.Square, r.orient), rotSquare(on.Square, r.orient)
+					if !c.slidThrough(gf, gt) {
+						from |= gf.Bitboard()
+						to |= gt.Bitboard()
+					}
+				}
 			}
+			since |= off.Square.Bitboard()
 		}
-		if on < 0 || !left || evs[on].Kind != trace.On {
-			continue
-		}
-		if stood := evs[off].T - evs[on].T; stood <= bounceMs || stood >= minTouchMs {
-			continue
-		}
-		gf, gt := rotSquare(f.from, r.orient), rotSquare(f.to, r.orient)
-		if c.slidThrough(gf, gt) {
-			continue
-		}
-		from |= gf.Bitboard()
-		to |= gt.Bitboard()
 	}
 	if from == 0 {
 		return false
@@ -600,6 +609,17 @@ func (r *Reconstructor) toppledOntoLeft(c *cand, fs []fall) bool {
 	r.markEdited()
 	b := r.explainFirst(true)
 	return b >= 0 && r.cands[b].n > 0 && r.cands[b].n <= c.n
+}
+
+// lastChangeOff reports whether the last change of raw square s before
+// logged change k emptied it.
+func (r *Reconstructor) lastChangeOff(s chess.Square, k int) bool {
+	for j := k - 1; j >= 0; j-- {
+		if e := &r.log.evs[j]; e.Square == s {
+			return e.Kind == trace.Off
+		}
+	}
+	return false
 }
 
 // slidThrough reports whether one of c's moves slides over game square

@@ -1446,3 +1446,38 @@ func TestChess960CastlingNotASlide(t *testing.T) {
 		}
 	}
 }
+
+// TestBlackRookToppledOntoKingsSquare: 8... O-O-O, the king first, the
+// rook set on d8 toppling 50 ms later onto the e8 the king had left
+// (falling 175 ms), put back by White after 9. Bd2. No landing next to
+// d8 came within a knock's time before d8 emptied (the king's on c8,
+// 525 ms before): only the rook's own landing there, which the falls
+// a hand knocks over do not count. Read as 8... Rc8, then the put-back
+// as 9... Kd8, never played. The piece's own landing counts for a
+// piece that toppled (toppledOntoLeft).
+func TestBlackRookToppledOntoKingsSquare(t *testing.T) {
+	start := mustFEN(t, chess.StartFEN)
+	h := newHands(t, trace.Occupancy, start)
+	h.at(2543, trace.Off, "e2", chess.NoPiece).at(2800, trace.On, "e4", chess.NoPiece)
+	h.at(4034, trace.Off, "d7", chess.NoPiece).at(4278, trace.On, "d5", chess.NoPiece)
+	h.at(4650, trace.Off, "e4", chess.NoPiece).at(5412, trace.Off, "d8", chess.NoPiece)
+	h.at(5628, trace.Off, "d5", chess.NoPiece).at(5778, trace.On, "d5", chess.NoPiece)
+	h.at(6290, trace.Off, "b1", chess.NoPiece).at(6546, trace.On, "c3", chess.NoPiece)
+	h.at(6953, trace.Off, "d5", chess.NoPiece).at(7253, trace.On, "a5", chess.NoPiece)
+	h.at(7918, trace.Off, "d2", chess.NoPiece).at(8200, trace.On, "d4", chess.NoPiece)
+	h.at(9109, trace.Off, "c7", chess.NoPiece).at(9281, trace.On, "c6", chess.NoPiece)
+	h.at(9965, trace.Off, "g1", chess.NoPiece).at(10246, trace.On, "f3", chess.NoPiece)
+	h.at(11587, trace.Off, "c8", chess.NoPiece).at(11878, trace.On, "f5", chess.NoPiece)
+	h.at(12365, trace.Off, "f1", chess.NoPiece).at(12675, trace.On, "c4", chess.NoPiece)
+	h.at(13109, trace.Off, "e7", chess.NoPiece).at(13306, trace.On, "e6", chess.NoPiece)
+	h.at(14340, trace.Off, "e1", chess.NoPiece).at(14465, trace.Off, "h1", chess.NoPiece)
+	h.at(14765, trace.On, "g1", chess.NoPiece).at(14915, trace.On, "f1", chess.NoPiece)
+	h.at(15262, trace.Off, "b8", chess.NoPiece).at(15459, trace.On, "d7", chess.NoPiece)
+	h.at(16015, trace.Off, "f1", chess.NoPiece).at(16265, trace.On, "e1", chess.NoPiece)
+	h.at(17137, trace.Off, "e8", chess.NoPiece).at(17337, trace.On, "c8", chess.NoPiece)
+	h.at(17587, trace.Off, "a8", chess.NoPiece).at(17812, trace.On, "d8", chess.NoPiece)
+	h.at(17862, trace.Off, "d8", chess.NoPiece).at(18037, trace.On, "e8", chess.NoPiece)
+	h.at(18465, trace.Off, "c1", chess.NoPiece).at(18718, trace.On, "d2", chess.NoPiece)
+	h.at(19137, trace.Off, "e8", chess.NoPiece).at(19312, trace.On, "d8", chess.NoPiece)
+	h.expect(start, "e4 d5 exd5 Qxd5 Nc3 Qa5 d4 c6 Nf3 Bf5 Bc4 e6 O-O Nd7 Re1 O-O-O Bd2", "")
+}
