@@ -402,25 +402,27 @@ const orderedGap = costStrayFar
 
 // orderedCand is the explanation the commit timer adopts of best and the
 // others within orderedGap of it that read more plies: the one the
-// ordered decoder reads from the published game, if any, else best.
-// (Not one of as many plies, nor one 10 dearer: the ordered decoder read
-// a piece fallen onto e5 as 40... Qe5, Qe5xd5 as the queen's capture on
-// d5, pushed off, whose three plies cost 57 against its four's 67.) The kept sets of squares weigh plies and touches, not
-// the order of the changes: 5. O-O, its hand knocking f2 onto the e1 the
-// king had left, f2 put back, 5... Be7 6. Re1 read as 5. Rg1 Be7 (the
-// rook shown on g1 before h1 emptied, the king lifted and put back, a
-// piece on f1 from nowhere for 2.7 s), one point cheaper than the three
-// plies, and 6... b5 was then alerted an illegal move.
+// ordered decoder reads from the published game, if any, else best. The
+// kept sets of squares weigh plies and touches, not the order of the
+// changes: 5. O-O, its hand knocking f2 onto the e1 the king had left,
+// f2 put back, 5... Be7 6. Re1 read as 5. Rg1 Be7 (the rook shown on g1
+// before h1 emptied, the king lifted and put back, a piece on f1 from
+// nowhere for 2.7 s), one point cheaper than the three plies, and 6...
+// b5 was then alerted an illegal move. (Not one of as many plies, nor
+// one 10 dearer: the ordered decoder read a piece fallen onto e5 as
+// 40... Qe5, and Qe5xd5 as the queen's capture on d5, pushed off, whose
+// three plies cost 57 against its four's 67.)
 func (r *Reconstructor) orderedCand(best int) int {
 	b := &r.cands[best]
-	alt := -1
-	for i := range r.cands {
-		if c := &r.cands[i]; i != best && c.n > b.n && c.line == 0 && c.back == 0 && b.line == 0 && b.back == 0 && c.cost <= b.cost+orderedGap {
-			alt = i
-			break
-		}
+	if b.line != 0 || b.back != 0 {
+		return best
 	}
-	if alt < 0 {
+	near := func(c *cand) bool { return c.n > b.n && c.line == 0 && c.back == 0 && c.cost <= b.cost+orderedGap }
+	found := false
+	for i := range r.cands {
+		found = found || near(&r.cands[i])
+	}
+	if !found {
 		return best
 	}
 	// (The decoder's searches explain boards of their own: the
@@ -432,7 +434,7 @@ func (r *Reconstructor) orderedCand(best int) int {
 		return best
 	}
 	for i := range r.cands {
-		if c := &r.cands[i]; c.n > b.n && c.line == 0 && c.back == 0 && c.cost <= b.cost+orderedGap && c.n == m.n && slices.Equal(c.moves[:c.n], m.moves[:m.n]) {
+		if c := &r.cands[i]; near(c) && c.n == m.n && slices.Equal(c.moves[:c.n], m.moves[:m.n]) {
 			return i
 		}
 	}

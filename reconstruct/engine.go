@@ -669,7 +669,7 @@ func (r *Reconstructor) Feed(ev *trace.Event, out []Output) []Output {
 	if r.slideOn {
 		out = r.slideOnLift(ev, out)
 	}
-	out = r.Advance(ev.T, out)
+	out = r.advance(ev.T, out)
 	if !r.begun {
 		r.begun = true
 		r.lastChange, r.lastSq = ev.T, chess.NoSquare
@@ -946,6 +946,12 @@ func (r *Reconstructor) fellFromSecond(ev *trace.Event) bool {
 // every 50-100 ms; Feed calls it itself.
 func (r *Reconstructor) Advance(t int64, out []Output) []Output {
 	r.spent = 0
+	return r.advance(t, out)
+}
+
+// advance is Advance within a change or timer already counted (Feed's,
+// End's): the decision budget spans them.
+func (r *Reconstructor) advance(t int64, out []Output) []Output {
 	r.liftNow = chess.NoSquare // (Feed may return before it clears it)
 	if r.slideOn && t > r.slideT {
 		out = r.slideOnLift(nil, out)
