@@ -1304,12 +1304,7 @@ func TestCaptureChatterNoFall(t *testing.T) {
 	h.at(4602, trace.On, "a7", chess.NoPiece).at(5082, trace.Off, "d6", chess.NoPiece)
 	h.at(5444, trace.On, "d1", chess.NoPiece)
 	h.expect(start, "axb4 Rf8 Re4 Ra7 Rd1", "")
-	_, outs := h.run(Config{Start: start})
-	for _, o := range outs {
-		if o.Kind == Move && o.Ply == 73 && o.T > 2513 {
-			t.Errorf("axb4 published at %d ms, after 37... Rf8 landed (2513 ms)", o.T)
-		}
-	}
+	h.publishedBy(start, 73, 2513, "axb4", "37... Rf8 landed")
 }
 
 // TestCastlingRookToppledOntoKingsSquare: 6. O-O king first, the rook set
@@ -1360,12 +1355,7 @@ func TestSlideNotToppled(t *testing.T) {
 	h.at(3386, trace.Off, "e5", chess.NoPiece).at(3501, trace.Off, "f4", chess.NoPiece)
 	h.at(3661, trace.On, "f4", chess.NoPiece)
 	h.expect(start, "Bxg2 Kxg2 exf4", "")
-	_, outs := h.run(Config{Start: start})
-	for _, o := range outs {
-		if o.Kind == Move && o.Ply == 40 && o.T > 2744 {
-			t.Errorf("Bxg2 published at %d ms, after 21. Kxg2 began (2744 ms)", o.T)
-		}
-	}
+	h.publishedBy(start, 40, 2744, "Bxg2", "21. Kxg2 began")
 }
 
 // TestCastlingKnockReadAsRookMove: 5. O-O, its hand knocking f2 onto the
@@ -1439,12 +1429,7 @@ func TestChess960CastlingNotASlide(t *testing.T) {
 	h.at(3314, trace.Off, "d4", chess.NoPiece).at(3543, trace.On, "b4", chess.NoPiece)
 	h.at(3939, trace.Off, "c8", chess.NoPiece).at(4066, trace.On, "b6", chess.NoPiece)
 	h.expect(start, "O-O-O Nf7 Qb4+ Nb6", "")
-	_, outs := h.run(Config{Start: start})
-	for _, o := range outs {
-		if o.Kind == Move && o.Ply == 31 && o.T > 2607 {
-			t.Errorf("O-O-O published at %d ms, after 16... Nf7 began (2607 ms)", o.T)
-		}
-	}
+	h.publishedBy(start, 31, 2607, "O-O-O", "16... Nf7 began")
 }
 
 // TestBlackRookToppledOntoKingsSquare: 8... O-O-O, the king first, the

@@ -129,6 +129,18 @@ func (h *hands) expect(start *chess.Position, wantSAN, wantAlerts string) {
 	}
 }
 
+// publishedBy checks that ply (san) is published no later than by ms,
+// when the next act (what) came.
+func (h *hands) publishedBy(start *chess.Position, ply int, by int64, san, what string) {
+	h.t.Helper()
+	_, outs := h.run(Config{Start: start})
+	for _, o := range outs {
+		if o.Kind == Move && o.Ply == ply && o.T > by {
+			h.t.Errorf("%s published at %d ms, after %s (%d ms)", san, o.T, what, by)
+		}
+	}
+}
+
 func (h *hands) onEvent(s chess.Square, pc chess.Piece) trace.Event {
 	ev := trace.Event{T: h.now, Kind: trace.On, Square: s}
 	switch h.sensor {
