@@ -567,7 +567,8 @@ func (r *Reconstructor) fallsCheaper(c *cand) bool {
 // next to it as for falls: 8... O-O-O's rook, set on d8 525 ms after
 // the king landed on c8, toppled onto e8.
 func (r *Reconstructor) toppledOntoLeft(c *cand) bool {
-	if c.n == 0 || c.n > 2 {
+	n := c.n // (c is one of r.cands, which the search below overwrites)
+	if n == 0 || n > 2 {
 		return false
 	}
 	evs := r.log.evs
@@ -610,7 +611,7 @@ func (r *Reconstructor) toppledOntoLeft(c *cand) bool {
 	r.v.occ = (r.v.occ | from) &^ to
 	r.markEdited()
 	b := r.explainFirst(true)
-	return b >= 0 && r.cands[b].n > 0 && r.cands[b].n <= c.n
+	return b >= 0 && r.cands[b].n > 0 && r.cands[b].n <= n
 }
 
 // lastChangeOff reports whether the last change of raw square s before
