@@ -531,7 +531,7 @@ func (r *Reconstructor) fallsCheaper(c *cand) bool {
 	if n == 0 {
 		return false
 	}
-	if r.toppledOntoLeft(c) {
+	if r.toppledOntoLeft(c) || r.pushedFall(c) {
 		return true
 	}
 	fs := r.falls(knockFlightMs)
@@ -612,6 +612,110 @@ func (r *Reconstructor) toppledOntoLeft(c *cand) bool {
 	r.markEdited()
 	b := r.explainFirst(true)
 	return b >= 0 && r.cands[b].n > 0 && r.cands[b].n <= n
+}
+
+// pushedFall reports, for c of one or two plies, whether a piece fell
+// onto a square next to it less than knockMs after another square was
+// lifted, no landing seen between (falls needs one): the hand of a
+// capture whose victim was pushed off, its landing never shown, knocked
+// it over. With that fall undone, the board is explained in as many
+// plies or fewer for no more, one of them a capture from the lifted square
+// next to the fallen piece, whose victim's square never changed since.
+// (18. exf5,
+// its hand knocking g4 onto h5 225 ms after the pawn's lift, was read as
+// 18... Bh5, and the put-back caught up with plies never played; 13...
+// Rxd7's hand knocked e7 onto the d8 the rook had left, read as 13...
+// Qxd7 with the rook lifted and put back.) Not with a castling in c,
+// whose rook may be lifted after its king with no landing between.
+func (r *Reconstructor) pushedFall(c *cand) bool {
+	n, cost := c.n, c.cost // (c is one of r.cands, which the search below overwrites)
+	if n == 0 || n > 2 {
+		return false
+	}
+	for _, m := range c.moves[:n] {
+		if m.IsCastling() {
+			return false
+		}
+	}
+	evs := r.log.evs
+	var from, to, lifts chess.Bitboard // game squares: filled, emptied, lifted before
+	var later chess.Bitboard           // raw squares changed after change k
+	first := len(evs)                  // the first of the lifts
+	for k := len(evs) - 1; k > 0; k-- {
+		on := &evs[k]
+		after := later
+		later |= on.Square.Bitboard()
+		if on.Kind != trace.On || after.Has(on.Square) {
+			continue
+		}
+		var since chess.Bitboard // raw squares changed after change i, up to k
+		for i := k - 1; i > 0 && on.T-evs[i].T < knockFlightMs; i-- {
+			off := &evs[i]
+			if off.Kind == trace.Off && chess.KingAttacks(off.Square).Has(on.Square) && !(after | since).Has(off.Square) {
+				// (Not a square on the line from the lift to the landing:
+				// the lifted piece sliding on, a victim taken off in its way.)
+				if l, li, ok := r.liftedBefore(i); ok && !chess.Between(l, on.Square).Has(off.Square) {
+					first = min(first, li)
+					from |= rotSquare(off.Square, r.orient).Bitboard()
+					to |= rotSquare(on.Square, r.orient).Bitboard()
+					lifts |= rotSquare(l, r.orient).Bitboard()
+				}
+			}
+			since |= off.Square.Bitboard()
+		}
+	}
+	if from == 0 {
+		return false
+	}
+	// (The explanation of the board as it is stays the caller's.)
+	defer r.keepExplanation()()
+	r.replyBack()
+	r.v.occ = (r.v.occ | from) &^ to
+	r.markEdited()
+	b := r.explainFirst(true)
+	if b < 0 || r.cands[b].n == 0 || r.cands[b].n > n || r.cands[b].back != 0 || r.cands[b].cost > cost {
+		return false
+	}
+	// (A capture pushing its victim off, its square never changed since,
+	// next to the fallen piece: its hand's work. Not the victim taken off
+	// first, the capturer lifted next to it; nor a reply begun at once,
+	// 9... e5 lifted 348 ms after 9. Qxd4's.)
+	pos := r.lines[r.cands[b].line].pos
+	for _, m := range r.cands[b].moves[:r.cands[b].n] {
+		near := chess.KingAttacks(m.From()) | chess.KingAttacks(m.To())
+		if lifts.Has(m.From()) && near&from != 0 && !m.IsEnPassant() && pos.PieceAt(m.To()) != chess.NoPiece && !r.squareChangedFrom(unrotSquare(m.To(), r.orient), first) {
+			return true
+		}
+		pos.MakeMove(m)
+	}
+	return false
+}
+
+// squareChangedFrom reports whether raw square s changed at logged change i
+// or after.
+func (r *Reconstructor) squareChangedFrom(s chess.Square, i int) bool {
+	for _, e := range r.log.evs[i:] {
+		if e.Square == s {
+			return true
+		}
+	}
+	return false
+}
+
+// liftedBefore is the raw square emptied last before logged change i,
+// less than knockMs before it, with no square filled between, and the
+// change that emptied it.
+func (r *Reconstructor) liftedBefore(i int) (chess.Square, int, bool) {
+	evs := r.log.evs
+	for j := i - 1; j >= 0 && evs[i].T-evs[j].T < knockMs; j-- {
+		if evs[j].Kind == trace.On {
+			break
+		}
+		if evs[j].Square != evs[i].Square {
+			return evs[j].Square, j, true
+		}
+	}
+	return chess.NoSquare, 0, false
 }
 
 // lastChangeOff reports whether the last change of raw square s before

@@ -1466,3 +1466,44 @@ func TestBlackRookToppledOntoKingsSquare(t *testing.T) {
 	h.at(19137, trace.Off, "e8", chess.NoPiece).at(19312, trace.On, "d8", chess.NoPiece)
 	h.expect(start, "e4 d5 exd5 Qxd5 Nc3 Qa5 d4 c6 Nf3 Bf5 Bc4 e6 O-O Nd7 Re1 O-O-O Bd2", "")
 }
+
+// TestPushedCaptureKnock: 18. exf5, the victim pushed off (f5 never
+// changed), its hand knocking the bishop from g4 onto h5 225 ms after the
+// pawn's lift; 18... e4 made, then the bishop put back and 19. Nd4 Bxd4
+// 20. Bxg4 e3. With no landing seen the fall was read as 18... Bh5, and
+// the game caught up with four plies never played (19. Nd4 Bg4 20. Nf3
+// e4), no alert.
+func TestPushedCaptureKnock(t *testing.T) {
+	start := mustFEN(t, "r4r1k/bpp1qpp1/p6p/4pp2/4P1b1/PQP2N2/1P2BPPP/R4RK1 w - - 2 18")
+	h := newHands(t, trace.Occupancy, start)
+	h.at(1312, trace.Off, "e4", chess.NoPiece).at(1537, trace.Off, "g4", chess.NoPiece)
+	h.at(1665, trace.On, "h5", chess.NoPiece).at(2865, trace.Off, "e5", chess.NoPiece)
+	h.at(3062, trace.On, "e4", chess.NoPiece).at(3415, trace.Off, "h5", chess.NoPiece)
+	h.at(3787, trace.On, "g4", chess.NoPiece).at(3884, trace.Off, "f3", chess.NoPiece)
+	h.at(4112, trace.On, "d4", chess.NoPiece).at(4496, trace.Off, "a7", chess.NoPiece)
+	h.at(4787, trace.Off, "d4", chess.NoPiece).at(4862, trace.On, "d4", chess.NoPiece)
+	h.at(5505, trace.Off, "e2", chess.NoPiece).at(5962, trace.Off, "e4", chess.NoPiece)
+	h.at(6284, trace.On, "e3", chess.NoPiece)
+	h.expect(start, "exf5 e4 Nd4 Bxd4 Bxg4 e3", "")
+}
+
+// TestPushedCaptureKnockOntoLeft: 13... Rxd7, the victim pushed off, its
+// hand knocking the queen from e7 onto the d8 the rook had left 272 ms
+// after the rook's lift; the queen put back during 14. Rd1. Read as 13...
+// Qxd7 with the rook lifted and put back, 14... Qe6 (the queen's next
+// move) was then alerted as misplaced pieces, and the game went dark.
+func TestPushedCaptureKnockOntoLeft(t *testing.T) {
+	start := mustFEN(t, "3rkb1r/p2Rqppp/5n2/1B2p1B1/4P3/1Q6/PPP2PPP/2K4R b k - 0 13")
+	h := newHands(t, trace.Occupancy, start)
+	h.at(1202, trace.Off, "d8", chess.NoPiece).at(1474, trace.Off, "e7", chess.NoPiece)
+	h.at(1527, trace.On, "d8", chess.NoPiece).at(1907, trace.Off, "h1", chess.NoPiece)
+	h.at(2205, trace.On, "d1", chess.NoPiece).at(3177, trace.Off, "d8", chess.NoPiece)
+	h.at(3499, trace.On, "e7", chess.NoPiece).at(3624, trace.Off, "e7", chess.NoPiece)
+	h.at(3846, trace.On, "e6", chess.NoPiece).at(4717, trace.Off, "b5", chess.NoPiece)
+	h.at(4849, trace.Off, "d7", chess.NoPiece).at(5149, trace.On, "d7", chess.NoPiece)
+	h.at(6322, trace.Off, "f6", chess.NoPiece).at(7011, trace.Off, "b3", chess.NoPiece)
+	h.at(7401, trace.On, "b8", chess.NoPiece).at(8174, trace.Off, "d7", chess.NoPiece)
+	h.at(8376, trace.Off, "b8", chess.NoPiece).at(8476, trace.On, "b8", chess.NoPiece)
+	h.at(8955, trace.Off, "d1", chess.NoPiece).at(9452, trace.On, "d8", chess.NoPiece)
+	h.expect(start, "Rxd7 Rd1 Qe6 Bxd7+ Nxd7 Qb8+ Nxb8 Rd8#", "checkmate@33")
+}
