@@ -541,19 +541,42 @@ func (r *Reconstructor) fallsCheaper(c *cand) bool {
 	if r.slidFromFall(c, fs) {
 		return true
 	}
-	if n == 2 {
-		return r.fallMoveIn(c, fs, true)
+	if n == 2 && r.fallMoveIn(c, fs, true) {
+		return true
 	}
-	if n < 3 {
-		return false
-	}
-	// (The explanation of the board as it is stays the caller's.)
-	defer r.keepExplanation()()
-	return r.editedCheaper(n, cost, costMisplaced*len(fs), func(v *view) {
+	undo := func(v *view) {
 		for _, f := range fs {
 			v.occ = (v.occ | rotSquare(f.from, r.orient).Bitboard()) &^ rotSquare(f.to, r.orient).Bitboard()
 		}
-	})
+	}
+	var moves [2]chess.Move
+	copy(moves[:], c.moves[:min(n, 2)])
+	// (The explanation of the board as it is stays the caller's.)
+	defer r.keepExplanation()()
+	if n < 3 {
+		return r.fallsReadOther(moves[:n], cost, undo)
+	}
+	return r.editedCheaper(n, cost, costMisplaced*len(fs), undo)
+}
+
+// fallsReadOther reports, for a board explained in one or two plies,
+// moves at cost, whether the board with the falls undone (edit) reads as
+// other moves, as many or fewer, for less by more than a stray touch:
+// the fall, its timing seen (falls), costs less than the touches moves
+// need. (14. O-O, the king set on g1 knocking the rook just set on f1
+// onto e1, 14... b5 made as it fell: read as 14. Rg1 b5, the king lifted
+// and put back and a piece shown on f1 a moment, cost 25, and the
+// put-back then as 15. Kf1.)
+func (r *Reconstructor) fallsReadOther(moves []chess.Move, cost int, edit func(v *view)) bool {
+	r.replyBack()
+	edit(&r.v)
+	r.markEdited()
+	b := r.explainFirst(true)
+	if b < 0 {
+		return false
+	}
+	o := &r.cands[b]
+	return o.n > 0 && o.n <= len(moves) && o.back == 0 && o.cost+costStrayFar < cost && !slices.Equal(o.moves[:o.n], moves)
 }
 
 // toppledOntoLeft reports, for c of one or two plies, whether a piece set

@@ -1507,3 +1507,34 @@ func TestPushedCaptureKnockOntoLeft(t *testing.T) {
 	h.at(8955, trace.Off, "d1", chess.NoPiece).at(9452, trace.On, "d8", chess.NoPiece)
 	h.expect(start, "Rxd7 Rd1 Qe6 Bxd7+ Nxd7 Qb8+ Nxb8 Rd8#", "checkmate@33")
 }
+
+// TestCastlingRookKnockedOntoKingsSquare: 14. O-O, the king set on g1
+// knocking the rook just set on f1 onto e1 144 ms later, 14... b5 made
+// while it fell, the rook put back after it. The board before the
+// put-back reads exactly as 14. Rg1 b5 with the king lifted and put back
+// and a piece shown on f1 a moment (cost 25); it was published, and the
+// put-back read as 15. Kf1, three plies that were never played after it.
+// The fall undone, O-O b5 explains the board for nothing.
+func TestCastlingRookKnockedOntoKingsSquare(t *testing.T) {
+	start := mustFEN(t, "r1b1k2r/1pq1ppb1/p1np1n1p/6p1/2B1P3/1NN3BP/PPP1QPP1/R3K2R w KQkq - 7 14")
+	h := newHands(t, trace.Occupancy, start)
+	h.at(1000, trace.Off, "e1", chess.NoPiece).at(1096, trace.Off, "h1", chess.NoPiece)
+	h.at(1384, trace.On, "f1", chess.NoPiece).at(1560, trace.On, "g1", chess.NoPiece)
+	h.at(1704, trace.Off, "f1", chess.NoPiece).at(1859, trace.Off, "b7", chess.NoPiece)
+	h.at(1928, trace.On, "e1", chess.NoPiece).at(2063, trace.On, "b5", chess.NoPiece)
+	h.at(2568, trace.Off, "e1", chess.NoPiece).at(2845, trace.Off, "c4", chess.NoPiece)
+	h.at(2952, trace.On, "f1", chess.NoPiece).at(3019, trace.On, "d3", chess.NoPiece)
+	h.at(4308, trace.Off, "e7", chess.NoPiece).at(4496, trace.On, "e5", chess.NoPiece)
+	h.at(5129, trace.Off, "a2", chess.NoPiece).at(5341, trace.On, "a4", chess.NoPiece)
+	h.at(6143, trace.Off, "b5", chess.NoPiece).at(6301, trace.On, "b4", chess.NoPiece)
+	h.at(7627, trace.Off, "c3", chess.NoPiece).at(7815, trace.On, "d1", chess.NoPiece)
+	h.at(8534, trace.Off, "e8", chess.NoPiece).at(8678, trace.Off, "h8", chess.NoPiece)
+	h.at(8838, trace.On, "f8", chess.NoPiece).at(9030, trace.On, "g8", chess.NoPiece)
+	h.at(9399, trace.Off, "d1", chess.NoPiece).at(9548, trace.On, "e3", chess.NoPiece)
+	h.at(10337, trace.Off, "c6", chess.NoPiece).at(10580, trace.On, "e7", chess.NoPiece)
+	h.at(11400, trace.Off, "f1", chess.NoPiece).at(11623, trace.On, "d1", chess.NoPiece)
+	h.at(12561, trace.Off, "a6", chess.NoPiece).at(12815, trace.On, "a5", chess.NoPiece)
+	h.at(13499, trace.Off, "b3", chess.NoPiece).at(13689, trace.On, "d2", chess.NoPiece)
+	h.at(14085, trace.Off, "c8", chess.NoPiece).at(14290, trace.On, "e6", chess.NoPiece)
+	h.expect(start, "O-O b5 Bd3 e5 a4 b4 Nd1 O-O Ne3 Ne7 Rfd1 a5 Nd2 Be6", "")
+}
