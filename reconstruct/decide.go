@@ -482,6 +482,7 @@ type fall struct {
 	// and how long before its piece left from.
 	landSq chess.Square
 	gap    int64
+	t      int64 // when it left from
 }
 
 // falls is the pieces' falls in the log not yet put back, on occupancy
@@ -506,7 +507,7 @@ func (r *Reconstructor) falls(flight int64) []fall {
 				continue
 			}
 			if land, sq, ok := r.landedNextTo(off.Square, i); ok {
-				fs = append(fs, fall{off.Square, on.Square, off.T-land < minReplyMs, sq, off.T - land})
+				fs = append(fs, fall{off.Square, on.Square, off.T-land < minReplyMs, sq, off.T - land, off.T})
 				break
 			}
 		}
@@ -752,6 +753,25 @@ func (r *Reconstructor) lastChangeOff(s chess.Square, k int) bool {
 	return false
 }
 
+// carriedFrom reports whether raw square s was last changed before land
+// by a lift a carry before it (minQuickCarryMs to minCarryMs*4): a piece
+// carried from s landed then. A piece on the landing's square then
+// fallen onto s 23 ms after (6. Nf3 knocking f2 onto g1) was knocked as
+// the hand let go, however soon: a pawn slid to f3 while the hand held
+// the knight lifted from g1 is no move a hand makes. (Not a lift that
+// was itself a knock, landedNextTo: 6. dxc5 knocking c6 off, 6... d4
+// slid, c6 put back at once.)
+func (r *Reconstructor) carriedFrom(s chess.Square, land int64) bool {
+	evs := r.log.evs
+	for j := len(evs) - 1; j >= 0; j-- {
+		if e := &evs[j]; e.T < land && e.Square == s {
+			_, _, knocked := r.landedNextTo(s, j)
+			return e.Kind == trace.Off && land-e.T >= minQuickCarryMs && land-e.T < 4*minCarryMs && !knocked
+		}
+	}
+	return false
+}
+
 // slidThrough reports whether one of c's moves slides over game square
 // via or lands on to: a piece slid along its line shows on each square
 // a moment, and its last step onto its landing looks like a piece
@@ -776,8 +796,9 @@ func (c *cand) slidThrough(via, to chess.Square) bool {
 // O-O-O from b1, the rook on a1 touched just before.)
 func (r *Reconstructor) slidFromFall(c *cand, fs []fall) bool {
 	for _, f := range fs {
-		if f.gap <= slideLiftMs || f.to == f.landSq {
-			// (A landing a slide shows first; or the same square filled
+		if f.gap <= slideLiftMs && !r.carriedFrom(f.to, f.t-f.gap) || f.to == f.landSq {
+			// (A landing a slide shows first, unless a piece was carried
+			// there from where this one fell; or the same square filled
 			// again, a capture's contacts chattering.)
 			continue
 		}

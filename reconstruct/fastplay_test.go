@@ -1538,3 +1538,23 @@ func TestCastlingRookKnockedOntoKingsSquare(t *testing.T) {
 	h.at(14085, trace.Off, "c8", chess.NoPiece).at(14290, trace.On, "e6", chess.NoPiece)
 	h.expect(start, "O-O b5 Bd3 e5 a4 b4 Nd1 O-O Ne3 Ne7 Rfd1 a5 Nd2 Be6", "")
 }
+
+// TestFallOntoSquareLeftAsItLanded: 6. Nf3, its hand knocking f2 onto
+// the g1 it had left 23 ms after the knight landed, sooner than a slide
+// shows its landing first (slideLiftMs); the pawn picked up as 6... Nc6
+// was in the air and put back. Read as 6. f3 with the knight lifted and
+// put back, then 7. Bc4 Ba3 8. Nh3 Bc5 9. Nf2: a pawn slid while the
+// hand held the knight. The square the fall lands on was emptied by a
+// lift a carry before the landing next to it: the hand carried a piece
+// from there, and knocked this one as it let go.
+func TestFallOntoSquareLeftAsItLanded(t *testing.T) {
+	start := mustFEN(t, "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 8 6")
+	h := newHands(t, trace.Occupancy, start)
+	h.at(1000, trace.Off, "g1", chess.NoPiece).at(1242, trace.On, "f3", chess.NoPiece)
+	h.at(1265, trace.Off, "f2", chess.NoPiece).at(1516, trace.On, "g1", chess.NoPiece)
+	h.at(2305, trace.Off, "b8", chess.NoPiece).at(2416, trace.Off, "g1", chess.NoPiece)
+	h.at(2530, trace.On, "c6", chess.NoPiece).at(2597, trace.On, "f2", chess.NoPiece)
+	h.at(3399, trace.Off, "f1", chess.NoPiece).at(3667, trace.On, "c4", chess.NoPiece)
+	h.at(4574, trace.Off, "f8", chess.NoPiece).at(4881, trace.On, "c5", chess.NoPiece)
+	h.expect(start, "Nf3 Nc6 Bc4 Bc5", "")
+}
