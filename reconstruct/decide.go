@@ -705,14 +705,21 @@ func (r *Reconstructor) pushedFall(c *cand) bool {
 	// first, the capturer lifted next to it; nor a reply begun at once,
 	// 9... e5 lifted 348 ms after 9. Qxd4's.)
 	pos := r.lines[r.cands[b].line].pos
+	pushed := false
 	for _, m := range r.cands[b].moves[:r.cands[b].n] {
+		if (m.From().Bitboard()|m.To().Bitboard())&from != 0 {
+			// (The fallen piece stood there, no move's: 25. dxe5, the
+			// knight on e5 taken off first, is no fall of d4 with 24...
+			// Nxd4 and 25. Nxg4 both pushed off.)
+			return false
+		}
 		near := chess.KingAttacks(m.From()) | chess.KingAttacks(m.To())
 		if lifts.Has(m.From()) && near&from != 0 && !m.IsEnPassant() && pos.PieceAt(m.To()) != chess.NoPiece && !r.squareChangedFrom(unrotSquare(m.To(), r.orient), first) {
-			return true
+			pushed = true
 		}
 		pos.MakeMove(m)
 	}
-	return false
+	return pushed
 }
 
 // squareChangedFrom reports whether raw square s changed at logged change i

@@ -1558,3 +1558,23 @@ func TestFallOntoSquareLeftAsItLanded(t *testing.T) {
 	h.at(4574, trace.Off, "f8", chess.NoPiece).at(4881, trace.On, "c5", chess.NoPiece)
 	h.expect(start, "Nf3 Nc6 Bc4 Bc5", "")
 }
+
+// TestVictimFirstAfterPushedCapture: 12... Nxe5 pushing the knight off,
+// then 13. dxe5 taking the knight off first, d4 lifted 497 ms later and
+// set on e5. With d4's lift undone the board read as 13... Nxd4 and 14.
+// Nxg4, both pushed off, cheaper: a fall of d4 onto e5 (pushedFall), and
+// the two captures waited for a put-back that never came. The fallen
+// piece stands still in the board without its fall: no move's square.
+func TestVictimFirstAfterPushedCapture(t *testing.T) {
+	start := mustFEN(t, "r2qk2r/ppp1ppb1/1nn1b2p/4N3/3P2p1/2N3B1/PPQ1PPPP/3RKB1R b Kkq - 1 12")
+	h := newHands(t, trace.Occupancy, start)
+	h.at(1000, trace.Off, "c6", chess.NoPiece).at(3218, trace.Off, "e5", chess.NoPiece)
+	h.at(3715, trace.Off, "d4", chess.NoPiece).at(3898, trace.On, "e5", chess.NoPiece)
+	h.at(4545, trace.On, "c8", chess.NoPiece).at(4545, trace.Off, "d8", chess.NoPiece)
+	h.at(5133, trace.On, "f3", chess.NoPiece).at(5151, trace.Off, "f2", chess.NoPiece)
+	h.at(5273, trace.Off, "f3", chess.NoPiece).at(5296, trace.On, "f4", chess.NoPiece)
+	h.at(6656, trace.Off, "f4", chess.NoPiece).at(6936, trace.Off, "g4", chess.NoPiece)
+	h.at(7053, trace.On, "f3", chess.NoPiece).at(7690, trace.Off, "e2", chess.NoPiece)
+	h.expect(start, "Nxe5 dxe5 Qc8 f4 gxf3 exf3", "")
+	h.publishedBy(start, 25, 4544, "dxe5", "13... Qc8 landed")
+}
