@@ -851,15 +851,29 @@ func (r *Reconstructor) keepExplanation() (restore func()) {
 
 // landedNextTo is when a piece was last set down next to raw square s,
 // if less than knockMs before logged change i (a lift of s by the hand
-// that set it down).
+// that set it down). Not a contact chattering, emptied again within
+// bounceMs: a piece picked up, never let go (g3's chatter as the knight
+// knocked there was picked up made 8. h3, 25 ms later, a fall).
 func (r *Reconstructor) landedNextTo(s chess.Square, i int) (int64, chess.Square, bool) {
 	evs := r.log.evs
 	for j := i - 1; j >= 0 && evs[i].T-evs[j].T < knockMs; j-- {
-		if evs[j].Kind == trace.On && chess.KingAttacks(s).Has(evs[j].Square) {
+		if evs[j].Kind == trace.On && chess.KingAttacks(s).Has(evs[j].Square) && !r.chattered(j) {
 			return evs[j].T, evs[j].Square, true
 		}
 	}
 	return 0, chess.NoSquare, false
+}
+
+// chattered reports whether logged change j's square changed again
+// within bounceMs after it.
+func (r *Reconstructor) chattered(j int) bool {
+	evs := r.log.evs
+	for k := j + 1; k < len(evs) && evs[k].T-evs[j].T <= bounceMs; k++ {
+		if evs[k].Square == evs[j].Square {
+			return true
+		}
+	}
+	return false
 }
 
 // inHandCheaper reports, for an occupancy board explained by n plies at

@@ -1578,3 +1578,29 @@ func TestVictimFirstAfterPushedCapture(t *testing.T) {
 	h.expect(start, "Nxe5 dxe5 Qc8 f4 gxf3 exf3", "")
 	h.publishedBy(start, 25, 4544, "dxe5", "13... Qc8 landed")
 }
+
+// TestChatterNoLanding: 7... Bg4 slid from c8, its landing knocking the
+// knight from f3 onto g3; the knight picked up, its contact chattering
+// 5 ms (on, off) as it left, 8. h3 lifted 25 ms later, the knight put
+// back on f3. The chatter read as a landing next to h2 made 8. h3 a
+// fall (falls), the commit timer waited, and 8... Bxf3 then read as 7...
+// Bh3 with the h2 pawn out of place (a false alert). A contact that
+// chatters is no piece set down.
+func TestChatterNoLanding(t *testing.T) {
+	start := mustFEN(t, "r1bqkb1r/pp3ppp/2np1n2/4p3/4PP2/2N2N2/PPP3PP/R1BQKB1R b KQkq - 1 7")
+	h := newHands(t, trace.Occupancy, start)
+	h.at(1000, trace.On, "d7", chess.NoPiece).at(1021, trace.Off, "c8", chess.NoPiece)
+	h.at(1080, trace.Off, "d7", chess.NoPiece).at(1085, trace.On, "e6", chess.NoPiece)
+	h.at(1159, trace.On, "f5", chess.NoPiece).at(1175, trace.Off, "e6", chess.NoPiece)
+	h.at(1229, trace.Off, "f5", chess.NoPiece).at(1244, trace.On, "g4", chess.NoPiece)
+	h.at(1403, trace.Off, "f3", chess.NoPiece).at(1453, trace.On, "g3", chess.NoPiece)
+	h.at(3868, trace.Off, "g3", chess.NoPiece).at(3873, trace.On, "g3", chess.NoPiece)
+	h.at(3878, trace.Off, "g3", chess.NoPiece).at(3903, trace.Off, "h2", chess.NoPiece)
+	h.at(4073, trace.On, "h3", chess.NoPiece).at(4298, trace.On, "f3", chess.NoPiece)
+	h.at(8098, trace.Off, "f3", chess.NoPiece).at(8834, trace.Off, "g4", chess.NoPiece)
+	h.at(9193, trace.On, "f3", chess.NoPiece).at(41472, trace.Off, "d1", chess.NoPiece)
+	h.at(41808, trace.Off, "f3", chess.NoPiece).at(41943, trace.On, "f3", chess.NoPiece)
+	h.at(82351, trace.Off, "d8", chess.NoPiece).at(82899, trace.On, "a5", chess.NoPiece)
+	h.expect(start, "Bg4 h3 Bxf3 Qxf3 Qa5", "")
+	h.publishedBy(start, 15, 8098, "h3", "8... Bxf3 began")
+}
