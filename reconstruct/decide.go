@@ -344,7 +344,7 @@ func (r *Reconstructor) onCommit(t int64, out []Output) []Output {
 	r.deepResync = true
 	best, ix, useIx := r.weigh(true)
 	r.deepResync = false
-	if useIx && best >= 0 && r.recapturedUnseen(&ix, &r.cands[best]) {
+	if useIx && best >= 0 && (r.recapturedUnseen(&ix, &r.cands[best]) || r.toppledBack(&r.cands[best], ix.cost)) {
 		useIx = false
 	}
 	if useIx || best < 0 {
@@ -583,10 +583,14 @@ func (r *Reconstructor) fallsReadOther(moves []chess.Move, cost int, edit func(v
 // toppledOntoLeft reports, for c of one or two plies, whether a piece set
 // down stood less than a touch-down (minTouchMs, more than contacts
 // chatter) and fell onto a square next to it that a lift had emptied
-// before, with the board, that fall undone, explained in as many plies
-// or fewer: c reads the fall as the lifted piece put back. (6. O-O, the
-// rook set on f1 toppling 60 ms later onto the e1 the king had left,
-// was read as 6. Rg1 with the king lifted and put back.) Not a square a
+// before, or that it crossed to get there, with the board, that fall
+// undone, explained in as many plies or fewer: c reads the fall as a
+// lifted piece put back, or as a move. (6. O-O, the rook set on f1
+// toppling 60 ms later onto the e1 the king had left, was read as 6.
+// Rg1 with the king lifted and put back; 8... Ba6 toppling onto the b7
+// it had crossed from c8, empty for plies, as 8... Bb7. Not any empty
+// square: a knight touching down on e4 for 100 ms on its way to d5 is
+// no fall.) Not a square a
 // move of c slides over. Its own landing made it fall, not a hand's
 // next to it as for falls: 8... O-O-O's rook, set on d8 525 ms after
 // the king landed on c8, toppled onto e8.
@@ -602,9 +606,12 @@ func (r *Reconstructor) toppledOntoLeft(c *cand) bool {
 		on := &evs[k]
 		after := later
 		later |= on.Square.Bitboard()
-		if on.Kind != trace.On || after.Has(on.Square) || !r.lastChangeOff(on.Square, k) {
+		if on.Kind != trace.On || after.Has(on.Square) {
 			continue
 		}
+		// (Onto a square a lift had emptied, or one the piece crossed to
+		// where it stood, below.)
+		lifted := r.lastChangeOff(on.Square, k)
 		var since chess.Bitboard // raw squares changed after change i, up to k
 		for i := k - 1; i > 0 && on.T-evs[i].T < knockFlightMs; i-- {
 			off := &evs[i]
@@ -615,9 +622,9 @@ func (r *Reconstructor) toppledOntoLeft(c *cand) bool {
 				for j >= 0 && evs[j].Square != off.Square {
 					j--
 				}
-				if stood := off.T - evs[max(j, 0)].T; j >= 0 && evs[j].Kind == trace.On && stood > bounceMs && stood < minTouchMs {
+				if stood := off.T - evs[max(j, 0)].T; j >= 0 && evs[j].Kind == trace.On && stood > bounceMs && stood < minTouchMs && (lifted || r.crossed(on.Square, j)) {
 					gf, gt := rotSquare(off.Square, r.orient), rotSquare(on.Square, r.orient)
-					if !c.slidThrough(gf, gt) {
+					if !c.slidThrough(gf, gt, on.T-off.T < minQuickCarryMs) {
 						from |= gf.Bitboard()
 						to |= gt.Bitboard()
 					}
@@ -760,6 +767,63 @@ func (r *Reconstructor) lastChangeOff(s chess.Square, k int) bool {
 	return false
 }
 
+// crossed reports whether raw square s lies on the line from the square
+// emptied last before logged change j (a landing) to j's square: the
+// landing piece's path, if it came from there.
+func (r *Reconstructor) crossed(s chess.Square, j int) bool {
+	evs := r.log.evs
+	for i := j - 1; i >= 0; i-- {
+		if evs[i].Kind == trace.Off {
+			return chess.Between(evs[i].Square, evs[j].Square).Has(s)
+		}
+	}
+	return false
+}
+
+// toppledBack reports, on an occupancy board, whether one of c's moves,
+// one step, was set down first for less than a touch-down rests
+// (minTouchMs, more than contacts chatter) and its piece fell back onto
+// the square it had left within knockFlightMs: the move was made then,
+// and the changes after it (the reply, the piece put back) come in its
+// order, though its last landing comes after them. Such an explanation
+// is taken over one with pieces out of place (ix's cost) not a
+// misplaced piece cheaper. (7. Bh4 toppling back onto g5 after 112 ms,
+// 7... b6, the bishop put back: Bh4 b6 cost 77, Bh4 with b6 and b7 out
+// of place 65, and a false alert followed.)
+func (r *Reconstructor) toppledBack(c *cand, ixCost int) bool {
+	if r.sensor != trace.Occupancy || c.cost > ixCost+costMisplaced {
+		return false
+	}
+	evs := r.log.evs
+	for _, m := range c.moves[:c.n] {
+		if m.IsCastling() || !chess.KingAttacks(m.From()).Has(m.To()) {
+			continue
+		}
+		from, to := unrotSquare(m.From(), r.orient), unrotSquare(m.To(), r.orient)
+		for k := 0; k+2 < len(evs); k++ {
+			if evs[k].Kind != trace.On || evs[k].Square != to {
+				continue
+			}
+			off := k + 1
+			for off < len(evs) && evs[off].Square != to {
+				off++
+			}
+			if off == len(evs) || evs[off].T-evs[k].T <= bounceMs || evs[off].T-evs[k].T >= minTouchMs {
+				continue
+			}
+			for j := off + 1; j < len(evs) && evs[j].T-evs[off].T < knockFlightMs; j++ {
+				if evs[j].Square == from {
+					if evs[j].Kind == trace.On {
+						return true
+					}
+					break
+				}
+			}
+		}
+	}
+	return false
+}
+
 // carriedFrom reports whether raw square s was last changed before land
 // by a lift a carry before it (minQuickCarryMs to minCarryMs*4): a piece
 // carried from s landed then. A piece on the landing's square then
@@ -780,12 +844,16 @@ func (r *Reconstructor) carriedFrom(s chess.Square, land int64) bool {
 }
 
 // slidThrough reports whether one of c's moves slides over game square
-// via or lands on to: a piece slid along its line shows on each square
-// a moment, and its last step onto its landing looks like a piece
-// toppling there from the square before.
-func (c *cand) slidThrough(via, to chess.Square) bool {
+// via, or steps from via onto its landing to: a piece slid along its
+// line shows on each square a moment, and its last step onto its landing
+// looks like a piece toppling there from the square before. From a
+// square beyond the landing only if quick, sooner than a hand carries
+// (minQuickCarryMs): a bishop slid from b2 on to d4, back onto c3 79 ms
+// later; not 8... Ba6 from c8, falling back onto b7 in 283 ms, no slide
+// to b7.
+func (c *cand) slidThrough(via, to chess.Square, quick bool) bool {
 	for _, m := range c.moves[:c.n] {
-		if moveLanding(m) == to || chess.Between(m.From(), m.To()).Has(via) {
+		if moveLanding(m) == to && (quick || via == m.From()) || chess.Between(m.From(), m.To()).Has(via) {
 			return true
 		}
 	}
@@ -2148,7 +2216,8 @@ func (r *Reconstructor) onAlertTimer(t int64, out []Output) []Output {
 	best, ix, useIx := r.weigh(true)
 	r.deepResync = false
 	if useIx && best >= 0 && (r.replyCapturedUnseen(&ix, &r.cands[best]) || r.replyLiftedFirst(&ix, &r.cands[best]) ||
-		r.recapturedUnseen(&ix, &r.cands[best]) || r.thirdCaptureSeenMade(&ix, &r.cands[best]) || r.seenMovedCand(&ix, &r.cands[best])) {
+		r.recapturedUnseen(&ix, &r.cands[best]) || r.thirdCaptureSeenMade(&ix, &r.cands[best]) || r.seenMovedCand(&ix, &r.cands[best]) ||
+		r.toppledBack(&r.cands[best], ix.cost)) {
 		useIx = false
 	}
 	if !useIx {

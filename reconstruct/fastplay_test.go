@@ -1604,3 +1604,36 @@ func TestChatterNoLanding(t *testing.T) {
 	h.expect(start, "Bg4 h3 Bxf3 Qxf3 Qa5", "")
 	h.publishedBy(start, 15, 8098, "h3", "8... Bxf3 began")
 }
+
+// TestBishopToppledBackOntoOrigin: 7. Bh4, the bishop set on h4 and
+// toppling after 112 ms (less than a touch-down rests, minTouchMs) back
+// onto the g5 it had left; 7... b6, then the bishop put back on h4. The
+// board back as before read as the bishop lifted and put back; then 7.
+// Bh4 b6 (cost 77: b6 made before the bishop's last landing) lost to
+// Bh4 with b6 and b7 out of place (65), a false alert.
+func TestBishopToppledBackOntoOrigin(t *testing.T) {
+	start := mustFEN(t, "rnbq1rk1/ppp1bpp1/4pn1p/3p2B1/2PP4/2N1PN2/PP3PPP/R2QKB1R w KQ - 0 7")
+	h := newHands(t, trace.Occupancy, start)
+	h.at(1000, trace.Off, "g5", chess.NoPiece).at(1222, trace.On, "h4", chess.NoPiece)
+	h.at(1334, trace.Off, "h4", chess.NoPiece).at(1512, trace.On, "g5", chess.NoPiece)
+	h.at(1884, trace.Off, "b7", chess.NoPiece).at(2026, trace.On, "b6", chess.NoPiece)
+	h.at(2856, trace.Off, "g5", chess.NoPiece).at(3094, trace.On, "h4", chess.NoPiece)
+	h.expect(start, "Bh4 b6", "")
+}
+
+// TestBishopToppledBackOntoSlide: 8... Ba6, the bishop set on a6 from
+// c8 toppling after 60 ms onto the b7 it had slid over; 9. b3, then the
+// bishop put back on a6. Read as 8... Bb7 9. b3 Ba6, a ply never
+// played: the bishop's landing on b7 looked like a slide's last step,
+// not a fall, though nothing slides to b7 from a6.
+func TestBishopToppledBackOntoSlide(t *testing.T) {
+	start := mustFEN(t, "r1b1kb1r/p1ppqppp/2p2n2/4P3/8/8/PPP1QPPP/RNB1KB1R b KQkq - 2 7")
+	h := newHands(t, trace.Occupancy, start)
+	h.at(1000, trace.Off, "f6", chess.NoPiece).at(1237, trace.On, "d5", chess.NoPiece)
+	h.at(1729, trace.Off, "c2", chess.NoPiece).at(1934, trace.On, "c4", chess.NoPiece)
+	h.at(2584, trace.Off, "c8", chess.NoPiece).at(2858, trace.On, "a6", chess.NoPiece)
+	h.at(2918, trace.Off, "a6", chess.NoPiece).at(3201, trace.On, "b7", chess.NoPiece)
+	h.at(3929, trace.Off, "b2", chess.NoPiece).at(4131, trace.On, "b3", chess.NoPiece)
+	h.at(5161, trace.Off, "b7", chess.NoPiece).at(5338, trace.On, "a6", chess.NoPiece)
+	h.expect(start, "Nd5 c4 Ba6 b3", "")
+}
