@@ -389,7 +389,7 @@ func (r *Reconstructor) onCommit(t int64, out []Output) []Output {
 	promoPending := c.n > 0 && c.moves[c.n-1].IsPromotion() && r.sensor != trace.PieceSensor && r.promo == chess.NoPieceType
 	if c.changes() && !c.missed && !promoPending {
 		if r.sensor == trace.Occupancy {
-			best = r.orderedCand(best)
+			best = r.toppledFirst(r.orderedCand(best))
 		}
 		out = r.adopt(best, r.lastChange, out)
 	}
@@ -794,34 +794,92 @@ func (r *Reconstructor) toppledBack(c *cand, ixCost int) bool {
 	if r.sensor != trace.Occupancy || c.cost > ixCost+costMisplaced {
 		return false
 	}
+	return r.firstToppled(c.moves[:c.n]) < c.n
+}
+
+// firstToppled is the index of the first of moves that toppled back
+// (toppledMove), len(moves) if none.
+func (r *Reconstructor) firstToppled(moves []chess.Move) int {
+	for i, m := range moves {
+		if r.toppledMove(m) {
+			return i
+		}
+	}
+	return len(moves)
+}
+
+// toppledMove reports whether move m, one step, was set down in the log
+// for less than a touch-down rests and its piece fell back onto the
+// square it left within knockFlightMs.
+func (r *Reconstructor) toppledMove(m chess.Move) bool {
+	if m.IsCastling() || !chess.KingAttacks(m.From()).Has(m.To()) {
+		return false
+	}
 	evs := r.log.evs
-	for _, m := range c.moves[:c.n] {
-		if m.IsCastling() || !chess.KingAttacks(m.From()).Has(m.To()) {
+	from, to := unrotSquare(m.From(), r.orient), unrotSquare(m.To(), r.orient)
+	for k := 0; k+2 < len(evs); k++ {
+		if evs[k].Kind != trace.On || evs[k].Square != to {
 			continue
 		}
-		from, to := unrotSquare(m.From(), r.orient), unrotSquare(m.To(), r.orient)
-		for k := 0; k+2 < len(evs); k++ {
-			if evs[k].Kind != trace.On || evs[k].Square != to {
-				continue
-			}
-			off := k + 1
-			for off < len(evs) && evs[off].Square != to {
-				off++
-			}
-			if off == len(evs) || evs[off].T-evs[k].T <= bounceMs || evs[off].T-evs[k].T >= minTouchMs {
-				continue
-			}
-			for j := off + 1; j < len(evs) && evs[j].T-evs[off].T < knockFlightMs; j++ {
-				if evs[j].Square == from {
-					if evs[j].Kind == trace.On {
-						return true
-					}
-					break
+		off := k + 1
+		for off < len(evs) && evs[off].Square != to {
+			off++
+		}
+		if off == len(evs) || evs[off].T-evs[k].T <= bounceMs || evs[off].T-evs[k].T >= minTouchMs {
+			continue
+		}
+		for j := off + 1; j < len(evs) && evs[j].T-evs[off].T < knockFlightMs; j++ {
+			if evs[j].Square == from {
+				if evs[j].Kind == trace.On {
+					return true
 				}
+				break
 			}
 		}
 	}
 	return false
+}
+
+// toppledFirst is, of best and the explanations as dear that make the
+// same moves in another order, the one that makes a move that toppled
+// back (toppledMove) soonest: it was made at its first landing, though
+// its last comes after the plies that followed it. (20. g5, toppling
+// back onto g4 after 48 ms, 20... Nh5 21. e4, the pawn put back on g5:
+// e4 Nh5 g5 and g5 Nh5 e4 cost alike, and the first was published.)
+func (r *Reconstructor) toppledFirst(best int) int {
+	b := &r.cands[best]
+	if r.sensor != trace.Occupancy || b.n < 2 {
+		return best
+	}
+	at := r.firstToppled(b.moves[:b.n])
+	if at == b.n {
+		return best
+	}
+	pick := best
+	for i := range r.cands {
+		c := &r.cands[i]
+		if c.cost != b.cost || c.n != b.n || c.line != b.line || c.back != b.back || !sameMoves(c, b) {
+			continue
+		}
+		if k := r.firstToppled(c.moves[:c.n]); k < at {
+			pick, at = i, k
+		}
+	}
+	// (Put first of the two: adopt keeps, of lines as dear to the same
+	// position, the first candidate's.)
+	lo, hi := min(best, pick), max(best, pick)
+	r.cands[lo], r.cands[hi] = r.cands[hi], r.cands[lo]
+	return lo
+}
+
+// sameMoves reports whether a and b make the same moves, in any order.
+func sameMoves(a, b *cand) bool {
+	for _, m := range a.moves[:a.n] {
+		if !slices.Contains(b.moves[:b.n], m) {
+			return false
+		}
+	}
+	return true
 }
 
 // carriedFrom reports whether raw square s was last changed before land
@@ -1262,6 +1320,9 @@ func (r *Reconstructor) replyBegins(ev *trace.Event, out []Output) []Output {
 		// (The move's piece was set down where the reply now takes:
 		// the next changes tell.)
 		return out
+	}
+	if knock == 0 {
+		best = r.toppledFirst(best)
 	}
 	return r.adoptKnocked(best, knock, r.lastChange, out)
 }

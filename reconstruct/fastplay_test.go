@@ -1637,3 +1637,25 @@ func TestBishopToppledBackOntoSlide(t *testing.T) {
 	h.at(5161, trace.Off, "b7", chess.NoPiece).at(5338, trace.On, "a6", chess.NoPiece)
 	h.expect(start, "Nd5 c4 Ba6 b3", "")
 }
+
+// TestToppledBackMadeFirst: 10. g5, the pawn toppling back onto g4 after
+// 48 ms, 10... Nh5 11. e4, the pawn put back on g5 by Black's hand as
+// 11... c6 began. g5 Nh5 e4 and e4 Nh5 g5 cost alike, and the second,
+// ordered by the pawn's last landing, was published (toppledFirst); the
+// board adopts the order it was given (adopt).
+func TestToppledBackMadeFirst(t *testing.T) {
+	start := mustFEN(t, "r2qkb1r/ppp2pp1/1n2pnp1/3p4/3P2P1/P3P2P/1PP2PB1/RNBQK2R w KQkq - 1 10")
+	h := newHands(t, trace.Occupancy, start)
+	h.at(1000, trace.Off, "g4", chess.NoPiece).at(1178, trace.On, "g5", chess.NoPiece)
+	h.at(1226, trace.Off, "g5", chess.NoPiece).at(1512, trace.On, "g4", chess.NoPiece)
+	h.at(1980, trace.Off, "f6", chess.NoPiece).at(2202, trace.On, "h5", chess.NoPiece)
+	h.at(2550, trace.Off, "e3", chess.NoPiece).at(2808, trace.On, "e4", chess.NoPiece)
+	h.at(2968, trace.Off, "g4", chess.NoPiece).at(3306, trace.On, "g5", chess.NoPiece)
+	h.at(3566, trace.Off, "c7", chess.NoPiece).at(3724, trace.On, "c6", chess.NoPiece)
+	h.at(3870, trace.Off, "b7", chess.NoPiece).at(4158, trace.On, "c7", chess.NoPiece)
+	h.at(4698, trace.Off, "d5", chess.NoPiece).at(4856, trace.Off, "e4", chess.NoPiece)
+	h.at(5130, trace.On, "d5", chess.NoPiece).at(5470, trace.Off, "c7", chess.NoPiece)
+	h.at(5806, trace.On, "b7", chess.NoPiece).at(6122, trace.Off, "d5", chess.NoPiece)
+	h.at(6412, trace.Off, "b6", chess.NoPiece).at(6650, trace.On, "d5", chess.NoPiece)
+	h.expect(start, "g5 Nh5 e4 c6 exd5 Nxd5", "")
+}

@@ -31,7 +31,11 @@ func (r *Reconstructor) adopt(bi int, t int64, out []Output) []Output {
 			if m.n != c.n {
 				return r.adoptCatch([]catchMatch{m}, 0, t, out)
 			}
-			copy(c.moves[:], m.moves[:m.n])
+			// (Not a move that toppled back put later: its first
+			// landing made it, toppledFirst.)
+			if r.sensor != trace.Occupancy || r.firstToppled(m.moves[:m.n]) <= r.firstToppled(c.moves[:c.n]) {
+				copy(c.moves[:], m.moves[:m.n])
+			}
 		}
 	}
 	best := r.cands[bi]
