@@ -532,7 +532,7 @@ func (r *Reconstructor) fallsCheaper(c *cand) bool {
 	if n == 0 {
 		return false
 	}
-	if r.toppledOntoLeft(c) || r.pushedFall(c) {
+	if r.toppledOntoLeft(c) || r.pushedFall(c) || r.toppledSlowly(c) {
 		return true
 	}
 	fs := r.falls(knockFlightMs)
@@ -545,9 +545,19 @@ func (r *Reconstructor) fallsCheaper(c *cand) bool {
 	if n == 2 && r.fallMoveIn(c, fs, true) {
 		return true
 	}
+	// (Of one or two plies, only falls that left sooner than a reply
+	// begins: 44... Kd4, 460 ms after the knocked f6 pawn landed on f5
+	// next to it, was no fall, and with it undone 44... Re5+ alone read
+	// cheaper.)
+	soon := n < 3
+	if soon && !slices.ContainsFunc(fs, func(f fall) bool { return f.soon }) {
+		return false
+	}
 	undo := func(v *view) {
 		for _, f := range fs {
-			v.occ = (v.occ | rotSquare(f.from, r.orient).Bitboard()) &^ rotSquare(f.to, r.orient).Bitboard()
+			if f.soon || !soon {
+				v.occ = (v.occ | rotSquare(f.from, r.orient).Bitboard()) &^ rotSquare(f.to, r.orient).Bitboard()
+			}
 		}
 	}
 	var moves [2]chess.Move
@@ -599,40 +609,7 @@ func (r *Reconstructor) toppledOntoLeft(c *cand) bool {
 	if n == 0 || n > 2 {
 		return false
 	}
-	evs := r.log.evs
-	var from, to chess.Bitboard // game squares: filled, emptied
-	var later chess.Bitboard    // raw squares changed after change k
-	for k := len(evs) - 1; k > 0; k-- {
-		on := &evs[k]
-		after := later
-		later |= on.Square.Bitboard()
-		if on.Kind != trace.On || after.Has(on.Square) {
-			continue
-		}
-		// (Onto a square a lift had emptied, or one the piece crossed to
-		// where it stood, below.)
-		lifted := r.lastChangeOff(on.Square, k)
-		var since chess.Bitboard // raw squares changed after change i, up to k
-		for i := k - 1; i > 0 && on.T-evs[i].T < knockFlightMs; i-- {
-			off := &evs[i]
-			if off.Kind == trace.Off && chess.KingAttacks(off.Square).Has(on.Square) && !(after | since).Has(off.Square) {
-				// (The change of its square before: a piece set down
-				// there that stood less than a touch-down.)
-				j := i - 1
-				for j >= 0 && evs[j].Square != off.Square {
-					j--
-				}
-				if stood := off.T - evs[max(j, 0)].T; j >= 0 && evs[j].Kind == trace.On && stood > bounceMs && stood < minTouchMs && (lifted || r.crossed(on.Square, j)) {
-					gf, gt := rotSquare(off.Square, r.orient), rotSquare(on.Square, r.orient)
-					if !c.slidThrough(gf, gt, on.T-off.T < minQuickCarryMs) {
-						from |= gf.Bitboard()
-						to |= gt.Bitboard()
-					}
-				}
-			}
-			since |= off.Square.Bitboard()
-		}
-	}
+	from, to := r.toppled(c, bounceMs, minTouchMs, true)
 	if from == 0 {
 		return false
 	}
@@ -643,6 +620,72 @@ func (r *Reconstructor) toppledOntoLeft(c *cand) bool {
 	r.markEdited()
 	b := r.explainFirst(true)
 	return b >= 0 && r.cands[b].n > 0 && r.cands[b].n <= n
+}
+
+// toppledSlowly reports, for c of one or two plies, whether a piece that
+// stood longer, from minTouchMs to standMs, fell onto a square next to
+// it that a lift had emptied, with the board, that fall undone, read as
+// other plies for less (fallsReadOther): a touch-down on the way is as
+// likely from the squares, the cost tells. (8... O-O, the king first,
+// the rook standing 200 ms on f8 and toppling onto the e8 the king had
+// left: read as 8... Rg8, the king lifted and put back and f8 touched,
+// and the put-back as 9... Kf8.)
+func (r *Reconstructor) toppledSlowly(c *cand) bool {
+	n, cost := c.n, c.cost
+	if n == 0 || n > 2 {
+		return false
+	}
+	from, to := r.toppled(c, minTouchMs-1, standMs, false)
+	if from == 0 {
+		return false
+	}
+	var moves [2]chess.Move
+	copy(moves[:], c.moves[:n])
+	// (The explanation of the board as it is stays the caller's.)
+	defer r.keepExplanation()()
+	return r.fallsReadOther(moves[:n], cost, func(v *view) { v.occ = (v.occ | from) &^ to })
+}
+
+// toppled is the game squares of the pieces in the log set down that
+// stood more than lo and less than hi and then fell onto an empty square
+// next to it, within knockFlightMs, neither changed since: from, the
+// squares they stood on, to, where they lie. The square fallen onto was
+// emptied by a lift before, or, if crossed, lies on the line from the
+// square emptied before the piece's landing to where it stood. Not a
+// square a move of c slides over (slidThrough).
+func (r *Reconstructor) toppled(c *cand, lo, hi int64, crossed bool) (from, to chess.Bitboard) {
+	evs := r.log.evs
+	var later chess.Bitboard // raw squares changed after change k
+	for k := len(evs) - 1; k > 0; k-- {
+		on := &evs[k]
+		after := later
+		later |= on.Square.Bitboard()
+		if on.Kind != trace.On || after.Has(on.Square) {
+			continue
+		}
+		lifted := r.lastChangeOff(on.Square, k)
+		var since chess.Bitboard // raw squares changed after change i, up to k
+		for i := k - 1; i > 0 && on.T-evs[i].T < knockFlightMs; i-- {
+			off := &evs[i]
+			if off.Kind == trace.Off && chess.KingAttacks(off.Square).Has(on.Square) && !(after | since).Has(off.Square) {
+				// (The change of its square before: a piece set down
+				// there.)
+				j := i - 1
+				for j >= 0 && evs[j].Square != off.Square {
+					j--
+				}
+				if stood := off.T - evs[max(j, 0)].T; j >= 0 && evs[j].Kind == trace.On && stood > lo && stood < hi && (lifted || crossed && r.crossed(on.Square, j)) {
+					gf, gt := rotSquare(off.Square, r.orient), rotSquare(on.Square, r.orient)
+					if !c.slidThrough(gf, gt, on.T-off.T < minQuickCarryMs) {
+						from |= gf.Bitboard()
+						to |= gt.Bitboard()
+					}
+				}
+			}
+			since |= off.Square.Bitboard()
+		}
+	}
+	return from, to
 }
 
 // pushedFall reports, for c of one or two plies, whether a piece fell

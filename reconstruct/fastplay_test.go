@@ -1659,3 +1659,41 @@ func TestToppledBackMadeFirst(t *testing.T) {
 	h.at(6412, trace.Off, "b6", chess.NoPiece).at(6650, trace.On, "d5", chess.NoPiece)
 	h.expect(start, "g5 Nh5 e4 c6 exd5 Nxd5", "")
 }
+
+// TestReplyAfterKnockNoFall: 44... Re5+, its hand knocking f6 onto f5;
+// 45. Kd4 lifted 460 ms after the pawn landed next to it; the pawn put
+// back, then 45... Rd5+. The king's move looked like a fall (a square
+// emptied less than knockMs after a landing next to it), and with it
+// undone 44... Re5+ alone read cheaper: the decision waited, and the
+// game was read 44... Rf5 45. Kd4 Rd5+. Of one or two plies only falls
+// sooner than a reply are undone (fallsReadOther).
+func TestReplyAfterKnockNoFall(t *testing.T) {
+	start := mustFEN(t, "8/R7/1p2kp2/3r4/4K3/P7/1PP5/8 b - - 2 44")
+	h := newHands(t, trace.Occupancy, start)
+	h.at(1000, trace.Off, "d5", chess.NoPiece).at(1210, trace.On, "e5", chess.NoPiece)
+	h.at(1231, trace.Off, "f6", chess.NoPiece).at(1425, trace.On, "f5", chess.NoPiece)
+	h.at(1885, trace.Off, "e4", chess.NoPiece).at(2050, trace.On, "d4", chess.NoPiece)
+	h.at(4095, trace.Off, "f5", chess.NoPiece).at(4276, trace.On, "f6", chess.NoPiece)
+	h.at(4760, trace.Off, "e5", chess.NoPiece).at(4910, trace.On, "d5", chess.NoPiece)
+	h.expect(start, "Re5+ Kd4 Rd5+", "")
+	h.publishedBy(start, 89, 4759, "Kd4", "45... Rd5+ began")
+}
+
+// TestCastlingRookStoodThenToppled: 5... O-O, the king first, the rook
+// set on f8 standing 200 ms (longer than a touch-down's floor) before it
+// toppled onto the e8 the king had left; 6. b3, then the rook put back.
+// Read as 5... Rg8 (the king lifted and put back, f8 touched), and the
+// put-back as 6... Kf8. With the fall undone, O-O b3 reads the board
+// for less (toppledSlowly).
+func TestCastlingRookStoodThenToppled(t *testing.T) {
+	start := mustFEN(t, "rnbqk2r/ppp1bppp/4pn2/3p4/2P5/5NP1/PP1PPPBP/RNBQK2R w KQkq - 2 5")
+	h := newHands(t, trace.Occupancy, start)
+	h.at(1000, trace.Off, "e1", chess.NoPiece).at(1160, trace.Off, "h1", chess.NoPiece)
+	h.at(1360, trace.On, "f1", chess.NoPiece).at(1520, trace.On, "g1", chess.NoPiece)
+	h.at(1817, trace.Off, "e8", chess.NoPiece).at(2017, trace.On, "g8", chess.NoPiece)
+	h.at(2177, trace.Off, "h8", chess.NoPiece).at(2397, trace.On, "f8", chess.NoPiece)
+	h.at(2597, trace.Off, "f8", chess.NoPiece).at(2817, trace.On, "e8", chess.NoPiece)
+	h.at(3302, trace.Off, "b2", chess.NoPiece).at(3465, trace.On, "b3", chess.NoPiece)
+	h.at(4137, trace.Off, "e8", chess.NoPiece).at(4317, trace.On, "f8", chess.NoPiece)
+	h.expect(start, "O-O O-O b3", "")
+}
