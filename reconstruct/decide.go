@@ -590,7 +590,8 @@ func (r *Reconstructor) fallsReadOther(moves []chess.Move, cost int, edit func(v
 	return o.n > 0 && o.n <= len(moves) && o.back == 0 && o.cost+costStrayFar < cost && !slices.Equal(o.moves[:o.n], moves)
 }
 
-// toppledOntoLeft reports, for c of one or two plies, whether a piece set
+// toppledOntoLeft reports, for c of one or two plies (of more, read as
+// other plies for less, fallsReadOther), whether a piece set
 // down stood less than a touch-down (minTouchMs, more than contacts
 // chatter) and fell onto a square next to it that a lift had emptied
 // before, or that it crossed to get there, with the board, that fall
@@ -605,8 +606,8 @@ func (r *Reconstructor) fallsReadOther(moves []chess.Move, cost int, edit func(v
 // next to it as for falls: 8... O-O-O's rook, set on d8 525 ms after
 // the king landed on c8, toppled onto e8.
 func (r *Reconstructor) toppledOntoLeft(c *cand) bool {
-	n := c.n // (c is one of r.cands, which the search below overwrites)
-	if n == 0 || n > 2 {
+	n, cost := c.n, c.cost // (c is one of r.cands, which the search below overwrites)
+	if n == 0 {
 		return false
 	}
 	from, to := r.toppled(c, bounceMs, minTouchMs, true)
@@ -615,6 +616,12 @@ func (r *Reconstructor) toppledOntoLeft(c *cand) bool {
 	}
 	// (The explanation of the board as it is stays the caller's.)
 	defer r.keepExplanation()()
+	if n > 2 {
+		// (Of more plies, other plies for less: 14. O-O's rook toppled
+		// as the fifth of five fast plies, read as Rg1.)
+		moves := append([]chess.Move(nil), c.moves[:n]...)
+		return r.fallsReadOther(moves, cost, func(v *view) { v.occ = (v.occ | from) &^ to })
+	}
 	r.replyBack()
 	r.v.occ = (r.v.occ | from) &^ to
 	r.markEdited()

@@ -1697,3 +1697,24 @@ func TestCastlingRookStoodThenToppled(t *testing.T) {
 	h.at(4137, trace.Off, "e8", chess.NoPiece).at(4317, trace.On, "f8", chess.NoPiece)
 	h.expect(start, "O-O O-O b3", "")
 }
+
+// TestCastlingRookToppledAfterFastPlies: 7. cxd5 cxd4 8. exd4 exd5 (all
+// pushed off, none published) 9. O-O with both hands, the rook set on f1
+// toppling after 75 ms onto e1; 9... Nc6, the rook put back. Five plies
+// at once are more than the toppling rule read (one or two), and 9. Rg1
+// was published, the put-back then alerted. Of more plies, the board
+// with the fall undone read as other plies for less waits too.
+func TestCastlingRookToppledAfterFastPlies(t *testing.T) {
+	start := mustFEN(t, "rnbq1rk1/pp3ppp/4pn2/2pp4/1bPP4/2NBPN2/PP3PPP/R1BQK2R w KQ - 0 7")
+	h := newHands(t, trace.Occupancy, start)
+	h.at(1000, trace.Off, "c4", chess.NoPiece).at(1478, trace.Off, "c5", chess.NoPiece)
+	h.at(2600, trace.Off, "d4", chess.NoPiece).at(2797, trace.Off, "e3", chess.NoPiece)
+	h.at(3000, trace.On, "d4", chess.NoPiece).at(4031, trace.Off, "e6", chess.NoPiece)
+	h.at(4203, trace.Off, "d5", chess.NoPiece).at(4478, trace.On, "d5", chess.NoPiece)
+	h.at(5515, trace.Off, "e1", chess.NoPiece).at(5665, trace.Off, "h1", chess.NoPiece)
+	h.at(5890, trace.On, "g1", chess.NoPiece).at(6040, trace.On, "f1", chess.NoPiece)
+	h.at(6115, trace.Off, "f1", chess.NoPiece).at(6165, trace.On, "e1", chess.NoPiece)
+	h.at(6937, trace.Off, "b8", chess.NoPiece).at(7040, trace.Off, "e1", chess.NoPiece)
+	h.at(7206, trace.On, "c6", chess.NoPiece).at(7365, trace.On, "f1", chess.NoPiece)
+	h.expect(start, "cxd5 cxd4 exd4 exd5 O-O Nc6", "")
+}
