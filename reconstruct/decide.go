@@ -545,29 +545,31 @@ func (r *Reconstructor) fallsCheaper(c *cand) bool {
 	if n == 2 && r.fallMoveIn(c, fs, true) {
 		return true
 	}
-	// (Of one or two plies, only falls that left sooner than a reply
-	// begins: 44... Kd4, 460 ms after the knocked f6 pawn landed on f5
-	// next to it, was no fall, and with it undone 44... Re5+ alone read
-	// cheaper.)
-	soon := n < 3
-	if soon && !slices.ContainsFunc(fs, func(f fall) bool { return f.soon }) {
-		return false
-	}
-	undo := func(v *view) {
-		for _, f := range fs {
-			if f.soon || !soon {
-				v.occ = (v.occ | rotSquare(f.from, r.orient).Bitboard()) &^ rotSquare(f.to, r.orient).Bitboard()
+	undo := func(soon bool) func(v *view) {
+		return func(v *view) {
+			for _, f := range fs {
+				if f.soon || !soon {
+					v.occ = (v.occ | rotSquare(f.from, r.orient).Bitboard()) &^ rotSquare(f.to, r.orient).Bitboard()
+				}
 			}
 		}
 	}
-	var moves [2]chess.Move
-	copy(moves[:], c.moves[:min(n, 2)])
+	anySoon := slices.ContainsFunc(fs, func(f fall) bool { return f.soon })
+	var moves []chess.Move
+	if anySoon {
+		moves = append(r.fallMoves[:0], c.moves[:n]...)
+		r.fallMoves = moves
+	}
 	// (The explanation of the board as it is stays the caller's.)
 	defer r.keepExplanation()()
-	if n < 3 {
-		return r.fallsReadOther(moves[:n], cost, undo)
+	if n >= 3 && r.editedCheaper(n, cost, costMisplaced*len(fs), undo(false)) {
+		return true
 	}
-	return r.editedCheaper(n, cost, costMisplaced*len(fs), undo)
+	// Read as other plies for less with the falls undone, only those that
+	// left sooner than a reply begins: 44... Kd4, 460 ms after the
+	// knocked f6 pawn landed on f5 next to it, was no fall, and with it
+	// undone 44... Re5+ alone read cheaper.
+	return anySoon && r.fallsReadOther(moves, cost, undo(true))
 }
 
 // fallsReadOther reports, for a board explained in one or two plies,

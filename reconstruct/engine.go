@@ -543,10 +543,11 @@ type Reconstructor struct {
 	prices    [4]capturePrices // of the captures a piece nobody saw taking could have made
 	pnext     int
 	cands     []cand
-	candsKept []cand    // keepExplanation's copy of cands while a search reads an edited view
-	fallBuf   []fall    // falls' result, reused
-	ixs       []inexact // the best inexact explanation of each hypothesis
-	ixAlts    []inexact // moves with misplaced squares, from every hypothesis
+	candsKept []cand       // keepExplanation's copy of cands while a search reads an edited view
+	fallBuf   []fall       // falls' result, reused
+	fallMoves []chess.Move // fallsCheaper's copy of the moves it weighs, reused
+	ixs       []inexact    // the best inexact explanation of each hypothesis
+	ixAlts    []inexact    // moves with misplaced squares, from every hypothesis
 	spare     []line
 	keptLines []line // replyBegins' hypotheses before a revive
 	decisions int    // boards judged (settles, presses, timers)

@@ -1718,3 +1718,25 @@ func TestCastlingRookToppledAfterFastPlies(t *testing.T) {
 	h.at(7206, trace.On, "c6", chess.NoPiece).at(7365, trace.On, "f1", chess.NoPiece)
 	h.expect(start, "cxd5 cxd4 exd4 exd5 O-O Nc6", "")
 }
+
+// TestBothCastlingRooksKnocked: 14... O-O, its rook toppling from f8
+// onto e8; 15. O-O rook first, the king set on g1 knocking the rook on
+// f1 onto e1 40 ms later; Black puts its rook back as 15... b6 is made,
+// White puts its rook back after. Three plies at once (O-O Rg1 b6, the
+// king lifted and put back) were published, and the put-back read as
+// 16. Kf1: the rule for three plies or more asked the falls undone for
+// fewer plies; with them undone O-O O-O b6 reads the board for less.
+func TestBothCastlingRooksKnocked(t *testing.T) {
+	start := mustFEN(t, "r1b1k2r/pp1nn1pp/4pq2/3p4/5P2/2P3B1/PPQNB1PP/R3K2R b KQkq - 3 14")
+	h := newHands(t, trace.Occupancy, start)
+	h.at(1000, trace.Off, "e8", chess.NoPiece).at(1190, trace.On, "g8", chess.NoPiece)
+	h.at(1480, trace.Off, "h8", chess.NoPiece).at(1650, trace.On, "f8", chess.NoPiece)
+	h.at(1700, trace.Off, "f8", chess.NoPiece).at(1830, trace.On, "e8", chess.NoPiece)
+	h.at(2602, trace.Off, "h1", chess.NoPiece).at(2862, trace.On, "f1", chess.NoPiece)
+	h.at(2962, trace.Off, "e1", chess.NoPiece).at(3292, trace.On, "g1", chess.NoPiece)
+	h.at(3332, trace.Off, "f1", chess.NoPiece).at(3412, trace.On, "e1", chess.NoPiece)
+	h.at(3600, trace.Off, "e8", chess.NoPiece).at(3739, trace.Off, "b7", chess.NoPiece)
+	h.at(3830, trace.On, "f8", chess.NoPiece).at(3888, trace.On, "b6", chess.NoPiece)
+	h.at(4322, trace.Off, "e1", chess.NoPiece).at(4712, trace.On, "f1", chess.NoPiece)
+	h.expect(start, "O-O O-O b6", "castling-rook-first@29")
+}
