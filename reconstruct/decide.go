@@ -664,6 +664,31 @@ func (r *Reconstructor) toppledSlowly(c *cand) bool {
 // square a move of c slides over (slidThrough).
 func (r *Reconstructor) toppled(c *cand, lo, hi int64, crossed bool) (from, to chess.Bitboard) {
 	evs := r.log.evs
+	r.eachFall(func(k, i int) {
+		on, off := &evs[k], &evs[i]
+		// (The change of its square before: a piece set down there.)
+		j := i - 1
+		for j >= 0 && evs[j].Square != off.Square {
+			j--
+		}
+		if stood := off.T - evs[max(j, 0)].T; j >= 0 && evs[j].Kind == trace.On && stood > lo && stood < hi &&
+			(r.lastChangeOff(on.Square, k) || crossed && r.crossed(on.Square, j)) {
+			gf, gt := rotSquare(off.Square, r.orient), rotSquare(on.Square, r.orient)
+			if !c.slidThrough(gf, gt, on.T-off.T < minQuickCarryMs) {
+				from |= gf.Bitboard()
+				to |= gt.Bitboard()
+			}
+		}
+	})
+	return from, to
+}
+
+// eachFall calls fn for each logged landing k on an empty square and
+// each earlier lift i next to it, less than knockFlightMs before it,
+// neither square changed since (between them, nor after): a piece that
+// may have fallen from i's square onto k's.
+func (r *Reconstructor) eachFall(fn func(k, i int)) {
+	evs := r.log.evs
 	var later chess.Bitboard // raw squares changed after change k
 	for k := len(evs) - 1; k > 0; k-- {
 		on := &evs[k]
@@ -672,29 +697,15 @@ func (r *Reconstructor) toppled(c *cand, lo, hi int64, crossed bool) (from, to c
 		if on.Kind != trace.On || after.Has(on.Square) {
 			continue
 		}
-		lifted := r.lastChangeOff(on.Square, k)
 		var since chess.Bitboard // raw squares changed after change i, up to k
 		for i := k - 1; i > 0 && on.T-evs[i].T < knockFlightMs; i-- {
 			off := &evs[i]
 			if off.Kind == trace.Off && chess.KingAttacks(off.Square).Has(on.Square) && !(after | since).Has(off.Square) {
-				// (The change of its square before: a piece set down
-				// there.)
-				j := i - 1
-				for j >= 0 && evs[j].Square != off.Square {
-					j--
-				}
-				if stood := off.T - evs[max(j, 0)].T; j >= 0 && evs[j].Kind == trace.On && stood > lo && stood < hi && (lifted || crossed && r.crossed(on.Square, j)) {
-					gf, gt := rotSquare(off.Square, r.orient), rotSquare(on.Square, r.orient)
-					if !c.slidThrough(gf, gt, on.T-off.T < minQuickCarryMs) {
-						from |= gf.Bitboard()
-						to |= gt.Bitboard()
-					}
-				}
+				fn(k, i)
 			}
 			since |= off.Square.Bitboard()
 		}
 	}
-	return from, to
 }
 
 // pushedFall reports, for c of one or two plies, whether a piece fell
@@ -722,31 +733,18 @@ func (r *Reconstructor) pushedFall(c *cand) bool {
 	}
 	evs := r.log.evs
 	var from, to, lifts chess.Bitboard // game squares: filled, emptied, lifted before
-	var later chess.Bitboard           // raw squares changed after change k
 	first := len(evs)                  // the first of the lifts
-	for k := len(evs) - 1; k > 0; k-- {
-		on := &evs[k]
-		after := later
-		later |= on.Square.Bitboard()
-		if on.Kind != trace.On || after.Has(on.Square) {
-			continue
+	r.eachFall(func(k, i int) {
+		on, off := &evs[k], &evs[i]
+		// (Not a square on the line from the lift to the landing: the
+		// lifted piece sliding on, a victim taken off in its way.)
+		if l, li, ok := r.liftedBefore(i); ok && !chess.Between(l, on.Square).Has(off.Square) {
+			first = min(first, li)
+			from |= rotSquare(off.Square, r.orient).Bitboard()
+			to |= rotSquare(on.Square, r.orient).Bitboard()
+			lifts |= rotSquare(l, r.orient).Bitboard()
 		}
-		var since chess.Bitboard // raw squares changed after change i, up to k
-		for i := k - 1; i > 0 && on.T-evs[i].T < knockFlightMs; i-- {
-			off := &evs[i]
-			if off.Kind == trace.Off && chess.KingAttacks(off.Square).Has(on.Square) && !(after | since).Has(off.Square) {
-				// (Not a square on the line from the lift to the landing:
-				// the lifted piece sliding on, a victim taken off in its way.)
-				if l, li, ok := r.liftedBefore(i); ok && !chess.Between(l, on.Square).Has(off.Square) {
-					first = min(first, li)
-					from |= rotSquare(off.Square, r.orient).Bitboard()
-					to |= rotSquare(on.Square, r.orient).Bitboard()
-					lifts |= rotSquare(l, r.orient).Bitboard()
-				}
-			}
-			since |= off.Square.Bitboard()
-		}
-	}
+	})
 	if from == 0 {
 		return false
 	}
