@@ -608,9 +608,14 @@ func (r *Reconstructor) fallsReadOther(moves []chess.Move, cost int, edit func(v
 // next to it as for falls: 8... O-O-O's rook, set on d8 525 ms after
 // the king landed on c8, toppled onto e8.
 func (r *Reconstructor) toppledOntoLeft(c *cand) bool {
-	n, cost := c.n, c.cost // (c is one of r.cands, which the search below overwrites)
+	n := c.n // (c is one of r.cands, which the search below overwrites)
 	if n == 0 {
 		return false
+	}
+	if n > 2 {
+		// (Of more plies, other plies for less: 9. O-O's rook toppled
+		// as the fifth of five fast plies, read as Rg1.)
+		return r.toppledReadOther(c, bounceMs, minTouchMs, true)
 	}
 	from, to := r.toppled(c, bounceMs, minTouchMs, true)
 	if from == 0 {
@@ -618,12 +623,6 @@ func (r *Reconstructor) toppledOntoLeft(c *cand) bool {
 	}
 	// (The explanation of the board as it is stays the caller's.)
 	defer r.keepExplanation()()
-	if n > 2 {
-		// (Of more plies, other plies for less: 14. O-O's rook toppled
-		// as the fifth of five fast plies, read as Rg1.)
-		moves := append([]chess.Move(nil), c.moves[:n]...)
-		return r.fallsReadOther(moves, cost, func(v *view) { v.occ = (v.occ | from) &^ to })
-	}
 	r.replyBack()
 	r.v.occ = (r.v.occ | from) &^ to
 	r.markEdited()
@@ -640,19 +639,23 @@ func (r *Reconstructor) toppledOntoLeft(c *cand) bool {
 // left: read as 8... Rg8, the king lifted and put back and f8 touched,
 // and the put-back as 9... Kf8.)
 func (r *Reconstructor) toppledSlowly(c *cand) bool {
-	n, cost := c.n, c.cost
-	if n == 0 || n > 2 {
-		return false
-	}
-	from, to := r.toppled(c, minTouchMs-1, standMs, false)
+	return c.n > 0 && c.n <= 2 && r.toppledReadOther(c, minTouchMs-1, standMs, false)
+}
+
+// toppledReadOther reports whether the board, with the pieces toppled
+// (toppled, stood more than lo and less than hi) set back, reads as
+// other plies than c's for less (fallsReadOther).
+func (r *Reconstructor) toppledReadOther(c *cand, lo, hi int64, crossed bool) bool {
+	from, to := r.toppled(c, lo, hi, crossed)
 	if from == 0 {
 		return false
 	}
-	var moves [2]chess.Move
-	copy(moves[:], c.moves[:n])
+	// (c is one of r.cands, which the search overwrites.)
+	moves, cost := append(r.fallMoves[:0], c.moves[:c.n]...), c.cost
+	r.fallMoves = moves
 	// (The explanation of the board as it is stays the caller's.)
 	defer r.keepExplanation()()
-	return r.fallsReadOther(moves[:n], cost, func(v *view) { v.occ = (v.occ | from) &^ to })
+	return r.fallsReadOther(moves, cost, func(v *view) { v.occ = (v.occ | from) &^ to })
 }
 
 // toppled is the game squares of the pieces in the log set down that
