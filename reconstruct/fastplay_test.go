@@ -1740,3 +1740,58 @@ func TestBothCastlingRooksKnocked(t *testing.T) {
 	h.at(4322, trace.Off, "e1", chess.NoPiece).at(4712, trace.On, "f1", chess.NoPiece)
 	h.expect(start, "O-O O-O b6", "castling-rook-first@29")
 }
+
+// TestReplyLiftOfAPieceThatCanMove: 12... Bxc1 nobody saw (the bishop
+// on c1 pushed off), then 13. Rxc1 begun by lifting a1. 12... Bxh2+,
+// also a capture nobody saw, was priced a little cheaper (a pawn won
+// with check) and published at a1's lift, although after it White is
+// in check and the rook cannot move: the game was behind until Ne5
+// came. The reply's lift names the capture after which the lifted
+// piece can move.
+func TestReplyLiftOfAPieceThatCanMove(t *testing.T) {
+	start := mustFEN(t, "r1b1k2r/1pq2pp1/p1n1p3/2p4p/4Pb2/2PB1N2/PP4PP/R1BQ1RK1 b kq - 1 12")
+	h := newHands(t, trace.Occupancy, start)
+	h.at(1000, trace.Off, "f4", chess.NoPiece)
+	h.at(1806, trace.Off, "a1", chess.NoPiece)
+	h.at(2492, trace.Off, "c6", chess.NoPiece).at(2761, trace.On, "e5", chess.NoPiece)
+	h.at(3251, trace.Off, "e5", chess.NoPiece).at(3769, trace.Off, "f3", chess.NoPiece).at(3931, trace.On, "e5", chess.NoPiece)
+	h.at(4343, trace.Off, "c7", chess.NoPiece).at(4451, trace.Off, "e5", chess.NoPiece).at(4601, trace.On, "e5", chess.NoPiece)
+	if got := h.gameBy(start, 1806); got != "Bxc1" {
+		t.Errorf("at a1's lift: published %q, want Bxc1", got)
+	}
+	h.expect(start, "Bxc1 Rxc1 Ne5 Nxe5 Qxe5", "")
+}
+
+// TestReplyLiftAmendsTheCaptureAtOnce: 30. Qxa6 nobody saw (Qxd5, also
+// unseen and as likely, was published), three plies, then the queen
+// lifted from a6. Of the explanations as likely, the one in which the
+// lifted square holds a piece of the player to move was picked, but the
+// published game follows the cheapest line: the amendment waited for the
+// queen's landing. The lift now prices the others up.
+func TestReplyLiftAmendsTheCaptureAtOnce(t *testing.T) {
+	start := mustFEN(t, "b3r1k1/qr1n1pp1/p1Q4p/P2pP3/1b1P1p2/3B1N1P/3N1PP1/RR4K1 w - - 0 30")
+	h := newHands(t, trace.Occupancy, start)
+	h.at(1000, trace.Off, "c6", chess.NoPiece)
+	h.at(3711, trace.Off, "a7", chess.NoPiece).at(3812, trace.On, "b8", chess.NoPiece)
+	h.at(4226, trace.Off, "d3", chess.NoPiece).at(4415, trace.On, "c2", chess.NoPiece)
+	h.at(4923, trace.Off, "e8", chess.NoPiece).at(5150, trace.On, "e6", chess.NoPiece)
+	h.at(5620, trace.Off, "a6", chess.NoPiece).at(5836, trace.On, "d3", chess.NoPiece)
+	if got := h.gameBy(start, 5620); got != "Qxa6 Qb8 Bc2 Re6" {
+		t.Errorf("at a6's lift: published %q, want Qxa6 Qb8 Bc2 Re6", got)
+	}
+	h.expect(start, "Qxa6 Qb8 Bc2 Re6 Qd3", "")
+}
+
+// TestKnockNextToTheLandingNoProof: 22. Rxg7+ nobody saw, its hand
+// knocking the h8 rook onto g8; the rook put back, then 22... Kf5. The
+// rook cannot move after Rxg7+ (Rxa7 lets it), but a piece next to the
+// landing may be one the hand knocked: its lift proves no other capture.
+func TestKnockNextToTheLandingNoProof(t *testing.T) {
+	start := mustFEN(t, "r6r/p1R3pp/4p1k1/1P2B3/6b1/8/5PPP/R5K1 w - - 3 22")
+	h := newHands(t, trace.Occupancy, start)
+	h.at(1000, trace.Off, "c7", chess.NoPiece)
+	h.at(1422, trace.Off, "h8", chess.NoPiece).at(1602, trace.On, "g8", chess.NoPiece)
+	h.at(2772, trace.Off, "g8", chess.NoPiece).at(2982, trace.On, "h8", chess.NoPiece)
+	h.at(5280, trace.Off, "g6", chess.NoPiece).at(5398, trace.On, "f5", chess.NoPiece)
+	h.expect(start, "Rxg7+ Kf5", "")
+}

@@ -141,6 +141,24 @@ func (h *hands) publishedBy(start *chess.Position, ply int, by int64, san, what 
 	}
 }
 
+// gameBy feeds the events up to by ms and returns the moves published
+// then.
+func (h *hands) gameBy(start *chess.Position, by int64) string {
+	h.t.Helper()
+	r, err := New(Config{Start: start, Sensor: h.sensor})
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	var out []Output
+	for i := range h.evs {
+		if h.evs[i].T > by {
+			break
+		}
+		out = r.Feed(&h.evs[i], out[:0])
+	}
+	return sanList(r)
+}
+
 func (h *hands) onEvent(s chess.Square, pc chess.Piece) trace.Event {
 	ev := trace.Event{T: h.now, Kind: trace.On, Square: s}
 	switch h.sensor {
