@@ -2171,6 +2171,23 @@ func (r *Reconstructor) resolveHeld(s chess.Square, t int64, out []Output) []Out
 	return out
 }
 
+// adoptHeldStill adopts the held move when its lift, next to where the
+// move landed and held as what its hand may have knocked, is the last
+// change and the board stood still since: the move stands either way,
+// and the lift is judged after it (the reply's piece in the hand, fxe3
+// begun after Bxe3 whose landing it will push off, or a piece knocked
+// off the board). Else Bxa3 that left the f2 pawn no move was taken, the
+// pawn alerted.
+func (r *Reconstructor) adoptHeldStill(out []Output) []Output {
+	h := &r.held
+	h.ok = false
+	r.cands = append(r.cands[:0], h.cands...)
+	r.ver++ // r.cands no longer holds what explain found
+	out = r.adoptKnocked(h.best, h.knock, h.lastChange, out)
+	r.rec.off(h.sq, h.t)
+	return out
+}
+
 // replyKnocked reports whether the change of game square gs at t, after
 // the held lift of the mover's piece on gh, is the reply's first act, the
 // held lift its hand's knock: on colour and piece boards, a piece of the
@@ -2399,6 +2416,9 @@ func (r *Reconstructor) onAlertTimer(t int64, out []Output) []Output {
 		return r.displacedAfterPress(t, out)
 	}
 	r.decisions++
+	if h := &r.held; h.ok && h.near && !h.on && len(r.plies) == h.plies && r.lastChange == h.t {
+		out = r.adoptHeldStill(out)
+	}
 	r.deepResync = true
 	best, ix, useIx := r.weigh(true)
 	r.deepResync = false

@@ -1782,6 +1782,22 @@ func TestReplyLiftAmendsTheCaptureAtOnce(t *testing.T) {
 	h.expect(start, "Qxa6 Qb8 Bc2 Re6 Qd3", "")
 }
 
+// TestHeldLiftStillAtTheAlertTimer: 33... Rxd2 (the rook taken off
+// first), then 34. Qxd2 begun 443 ms after the landing by lifting the
+// queen next to it, which is held as a piece the rook's hand may have
+// knocked; the queen's landing pushes the rook off unseen, and 10 s
+// pass before 34... Qh1+. At the alert timer the board, Rxd2 with e3
+// empty, was read as Qxe6 from e3 with d2 a piece out of place. A held
+// lift that stands still till then is judged after its move.
+func TestHeldLiftStillAtTheAlertTimer(t *testing.T) {
+	start := mustFEN(t, "3r4/8/2b1pppk/1pN4p/5P1q/P3Q3/1PPR4/1K6 b - - 1 33")
+	h := newHands(t, trace.Occupancy, start)
+	h.at(1000, trace.Off, "d8", chess.NoPiece).at(1285, trace.Off, "d2", chess.NoPiece).at(1785, trace.On, "d2", chess.NoPiece)
+	h.at(2228, trace.Off, "e3", chess.NoPiece)
+	h.at(12571, trace.Off, "h4", chess.NoPiece).at(13004, trace.On, "h1", chess.NoPiece)
+	h.expect(start, "Rxd2 Qxd2 Qh1+", "")
+}
+
 // TestKnockNextToTheLandingNoProof: 22. Rxg7+ nobody saw, its hand
 // knocking the h8 rook onto g8; the rook put back, then 22... Kf5. The
 // rook cannot move after Rxg7+ (Rxa7 lets it), but a piece next to the
