@@ -1912,10 +1912,11 @@ func (r *Reconstructor) liftedIn(best int, gs chess.Square) (_ int, elsewhere bo
 	}
 	own := p.ByColor(p.SideToMove()).Has(gs)
 	b := &r.cands[best]
-	if own && (b.n > 2 || r.movable(&p, gs) || chess.KingAttacks(moveLanding(b.moves[b.n-1])).Has(gs)) {
+	if own && (b.n == 0 || b.n > 2 || r.movable(&p, gs) || chess.KingAttacks(moveLanding(b.moves[b.n-1])).Has(gs)) {
 		// (Next to where the move landed, the piece lifted may be one its
 		// hand knocked: Rxg7+ with the h8 rook lifted and put back. Nor
-		// among plies read several at once, whose order is weak.)
+		// among plies read several at once, whose order is weak, nor
+		// with no move to weigh: a piece touched.)
 		return best, false
 	}
 	bi := best

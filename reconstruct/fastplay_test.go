@@ -1811,3 +1811,23 @@ func TestKnockNextToTheLandingNoProof(t *testing.T) {
 	h.at(5280, trace.Off, "g6", chess.NoPiece).at(5398, trace.On, "f5", chess.NoPiece)
 	h.expect(start, "Rxg7+ Kf5", "")
 }
+
+// TestUnmovablePieceTouchedAfterAKnock: 29... g5, its hand knocking d5
+// off and back; then White's e5 pawn, which cannot move, lifted and put
+// back, and 30. Nxh4. At e5's lift nothing since 29... g5 was published
+// remained to explain but the touches: no move to weigh the lift
+// against (it once indexed the move of an empty explanation and
+// panicked).
+func TestUnmovablePieceTouchedAfterAKnock(t *testing.T) {
+	start := mustFEN(t, "3n2rk/1p2qn1p/1Qp1p1p1/1PPpPp2/3P1P1b/3B1N1P/3B1P1K/5R2 b - - 1 29")
+	bp, wp := chess.NewPiece(chess.Black, chess.Pawn), chess.NewPiece(chess.White, chess.Pawn)
+	wn := chess.NewPiece(chess.White, chess.Knight)
+	for _, sensor := range []trace.Sensor{trace.Occupancy, trace.Colour} {
+		h := newHands(t, sensor, start)
+		h.at(1000, trace.Off, "g6", chess.NoPiece).at(1288, trace.On, "g5", bp)
+		h.at(1783, trace.Off, "d5", chess.NoPiece).at(1983, trace.On, "d5", bp)
+		h.at(6185, trace.Off, "e5", chess.NoPiece).at(8685, trace.On, "e5", wp)
+		h.at(10177, trace.Off, "h4", chess.NoPiece).at(11261, trace.Off, "f3", chess.NoPiece).at(11677, trace.On, "h4", wn)
+		h.expect(start, "g5 Nxh4", "")
+	}
+}
