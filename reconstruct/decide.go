@@ -1204,12 +1204,7 @@ func (r *Reconstructor) replyBegins(ev *trace.Event, out []Output) []Output {
 		}
 	}
 	if !on {
-		var elsewhere bool
-		if best, elsewhere = r.liftedIn(best, rotSquare(s, r.orient)); elsewhere {
-			// Only another history lets the lifted piece move: the
-			// next changes tell whether it was a touch.
-			return out
-		}
+		best = r.liftedIn(best, rotSquare(s, r.orient))
 	}
 	c := &r.cands[best]
 	if c.n == 0 && c.line != 0 && c.back == 0 && !c.stale && r.sensor != trace.Occupancy {
@@ -1895,50 +1890,31 @@ func (r *Reconstructor) alertKnocked(t int64, out []Output) []Output {
 // player can capture, the cheapest explanation within uncertainGap after
 // which it holds a piece of the player to reply: of captures nobody saw
 // taken, the reply's lift tells which piece was taken (a knight that
-// took on a6 rather than on d5 is lifted from a6). When it holds one
-// that cannot move (in check, pinned), an explanation of the same
-// history within uncertainGap after which it can move is taken, and the
-// others cost costUnmovable more (a bishop that took on c1 rather than
-// on h2 with check when the rook on a1 is lifted); elsewhere reports
-// that only another history's does, which a pinned piece touched and
-// put back would not prove.
-func (r *Reconstructor) liftedIn(best int, gs chess.Square) (_ int, elsewhere bool) {
+// took on a6 rather than on d5 is lifted from a6). The explanations the
+// lift does not fit then cost costUnmovable more, so that the published
+// game, which follows the cheapest hypothesis kept, is the one chosen.
+// (A piece of the player to reply that cannot move in best, in check or
+// pinned, is no such evidence: such a piece is touched and put back as
+// often as the other capture was made.)
+func (r *Reconstructor) liftedIn(best int, gs chess.Square) int {
 	if best < 0 || r.cands[best].back != 0 || r.cands[best].stale {
-		return best, false
+		return best
 	}
-	p := r.after(&r.cands[best])
-	if r.canCapture(&p, gs) {
-		return best, false
-	}
-	own := p.ByColor(p.SideToMove()).Has(gs)
-	b := &r.cands[best]
-	if own && (b.n == 0 || b.n > 2 || r.movable(&p, gs) || chess.KingAttacks(moveLanding(b.moves[b.n-1])).Has(gs)) {
-		// (Next to where the move landed, the piece lifted may be one its
-		// hand knocked: Rxg7+ with the h8 rook lifted and put back. Nor
-		// among plies read several at once, whose order is weak, nor
-		// with no move to weigh: a piece touched.)
-		return best, false
+	if p := r.after(&r.cands[best]); p.ByColor(p.SideToMove()).Has(gs) || r.canCapture(&p, gs) {
+		return best
 	}
 	bi := best
 	for i := range r.cands {
 		c := &r.cands[i]
-		if c.n == 0 || c.back != 0 || c.stale || c.cost > b.cost+uncertainGap ||
+		if c.n == 0 || c.back != 0 || c.stale || c.cost > r.cands[best].cost+uncertainGap ||
 			bi != best && c.cost >= r.cands[bi].cost {
 			continue
 		}
-		if q := r.after(c); !own && q.ByColor(q.SideToMove()).Has(gs) {
-			bi = i
-		} else if own && c.n <= 2 && r.movable(&q, gs) {
-			if r.sharedPlies(c.line, b.line) < len(r.lines[b.line].moves)-unmovableBack {
-				elsewhere = true
-				continue
-			}
+		if q := r.after(c); q.ByColor(q.SideToMove()).Has(gs) {
 			bi = i
 		}
 	}
 	if bi != best {
-		// The lift is evidence: the explanations it does not fit cost
-		// more, so that the one it fits is published, the others kept.
 		for i := range r.cands {
 			c := &r.cands[i]
 			if c.n == 0 || c.back != 0 || c.stale {
@@ -1948,19 +1924,8 @@ func (r *Reconstructor) liftedIn(best int, gs chess.Square) (_ int, elsewhere bo
 				c.cost += costUnmovable
 			}
 		}
-		return bi, false
 	}
-	return bi, elsewhere
-}
-
-// sharedPlies is how many first moves hypotheses a and b share.
-func (r *Reconstructor) sharedPlies(a, b int) int {
-	x, y := r.lines[a].moves, r.lines[b].moves
-	n := 0
-	for n < len(x) && n < len(y) && x[n] == y[n] {
-		n++
-	}
-	return n
+	return bi
 }
 
 // movable reports whether s holds a piece of the side to move in p that

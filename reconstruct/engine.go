@@ -68,8 +68,7 @@ const (
 	costMisplacedOrder  = 15 // ... a piece seen landing before it was lifted
 	costFromNowhere     = 15 // ... a square filled that no emptied square explains
 	costIllegal         = 50 // an illegal move by the player to move
-	costUnmovable       = 20 // the reply's first lift of a piece that cannot move (in check, pinned) nor capture
-	unmovableBack       = 2  // ... proves another history only this many published plies back
+	costUnmovable       = 20 // the reply's first lift of no piece of the player to reply that can move, nor one they can capture
 	uncertainGap        = 10 // alternatives this close make a published move uncertain
 	pruneGap            = 50 // alternatives this much worse are dropped
 	// maxRevive: the published plies looked back over for a capture whose
