@@ -2143,7 +2143,9 @@ func (r *Reconstructor) resolveHeld(s chess.Square, t int64, out []Output) []Out
 // and the lift is judged after it (the reply's piece in the hand, fxe3
 // begun after Bxe3 whose landing it will push off, or a piece knocked
 // off the board). Else Bxa3 that left the f2 pawn no move was taken, the
-// pawn alerted.
+// pawn alerted. Only when the piece lifted can move after it: a king
+// lifted after a mate, or a pinned piece, says that move was another
+// (Rg8# adopted so ended a game that went on with Kxh7 after Rg8+).
 func (r *Reconstructor) adoptHeldStill(out []Output) []Output {
 	h := &r.held
 	h.ok = false
@@ -2382,7 +2384,7 @@ func (r *Reconstructor) onAlertTimer(t int64, out []Output) []Output {
 		return r.displacedAfterPress(t, out)
 	}
 	r.decisions++
-	if h := &r.held; h.ok && h.near && !h.on && len(r.plies) == h.plies && r.lastChange == h.t {
+	if h := &r.held; h.ok && h.near && !h.on && len(r.plies) == h.plies && r.lastChange == h.t && r.movable(&h.after, rotSquare(h.sq, r.orient)) {
 		out = r.adoptHeldStill(out)
 	}
 	r.deepResync = true

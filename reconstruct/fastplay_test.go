@@ -1840,3 +1840,21 @@ func TestUnmovablePieceTouchedAfterAKnock(t *testing.T) {
 		h.expect(start, "g5 Nxh4", "")
 	}
 }
+
+// TestHeldKingLiftAfterAMateReading: 30. gxh7+ nobody saw (gxf7+ as
+// likely), 30... Kh8 31. Rg8+, and the king lifted 460 ms after the
+// rook landed next to it, held as the rook's hand's knock, for 24 s
+// (Kxh7 pushing the pawn off). At the alert timer the held reading was
+// adopted: gxf7+ and Rg8#, a mate that ended the game, and the plies
+// after went unread. A king that cannot move after the held move says
+// it was another.
+func TestHeldKingLiftAfterAMateReading(t *testing.T) {
+	start := mustFEN(t, "4n1k1/p1r2p1p/1r4Pp/1pp1b2P/3pPp2/PPqP3Q/R1P1BP2/5KR1 w - - 0 30")
+	h := newHands(t, trace.Occupancy, start)
+	h.at(1000, trace.Off, "g6", chess.NoPiece)
+	h.at(9212, trace.Off, "g8", chess.NoPiece).at(9672, trace.On, "h8", chess.NoPiece)
+	h.at(10083, trace.Off, "g1", chess.NoPiece).at(10442, trace.On, "g8", chess.NoPiece)
+	h.at(10902, trace.Off, "h8", chess.NoPiece)
+	h.at(35382, trace.Off, "e8", chess.NoPiece).at(36292, trace.Off, "g8", chess.NoPiece).at(36842, trace.On, "e8", chess.NoPiece)
+	h.expect(start, "gxh7+ Kh8 Rg8+ Kxh7 Rxe8", "")
+}
