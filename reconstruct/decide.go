@@ -2145,7 +2145,10 @@ func (r *Reconstructor) resolveHeld(s chess.Square, t int64, out []Output) []Out
 // off the board). Else Bxa3 that left the f2 pawn no move was taken, the
 // pawn alerted. Only when the piece lifted can move after it: a king
 // lifted after a mate, or a pinned piece, says that move was another
-// (Rg8# adopted so ended a game that went on with Kxh7 after Rg8+).
+// (Rg8# adopted so ended a game that went on with Kxh7 after Rg8+). On
+// occupancy boards only: on colour and piece boards, which see the
+// push-off's square change, a piece so lifted and held is a knock (the
+// corpus's injected knocks were missed).
 func (r *Reconstructor) adoptHeldStill(out []Output) []Output {
 	h := &r.held
 	h.ok = false
@@ -2384,7 +2387,7 @@ func (r *Reconstructor) onAlertTimer(t int64, out []Output) []Output {
 		return r.displacedAfterPress(t, out)
 	}
 	r.decisions++
-	if h := &r.held; h.ok && h.near && !h.on && len(r.plies) == h.plies && r.lastChange == h.t && r.movable(&h.after, rotSquare(h.sq, r.orient)) {
+	if h := &r.held; r.sensor == trace.Occupancy && h.ok && h.near && !h.on && len(r.plies) == h.plies && r.lastChange == h.t && r.movable(&h.after, rotSquare(h.sq, r.orient)) {
 		out = r.adoptHeldStill(out)
 	}
 	r.deepResync = true
