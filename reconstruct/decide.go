@@ -1914,7 +1914,7 @@ func (r *Reconstructor) liftedIn(best int, gs chess.Square) int {
 			bi = i
 		}
 	}
-	if bi != best && r.sharedPlies(r.cands[bi].line, r.cands[best].line) >= len(r.lines[r.cands[best].line].moves)-2 {
+	if bi != best {
 		for i := range r.cands {
 			c := &r.cands[i]
 			if c.n == 0 || c.back != 0 || c.stale {
@@ -1926,16 +1926,6 @@ func (r *Reconstructor) liftedIn(best int, gs chess.Square) int {
 		}
 	}
 	return bi
-}
-
-// sharedPlies is how many first moves hypotheses a and b share.
-func (r *Reconstructor) sharedPlies(a, b int) int {
-	x, y := r.lines[a].moves, r.lines[b].moves
-	n := 0
-	for n < len(x) && n < len(y) && x[n] == y[n] {
-		n++
-	}
-	return n
 }
 
 // movable reports whether s holds a piece of the side to move in p that
