@@ -2140,10 +2140,10 @@ func (r *Reconstructor) resolveHeld(s chess.Square, t int64, out []Output) []Out
 // adoptHeldStill adopts the held move when its lift, next to where the
 // move landed and held as what its hand may have knocked, is the last
 // change and the board stood still since: the move stands either way,
-// and the lift is judged after it (the reply's piece in the hand, fxe3
-// begun after Bxe3 whose landing it will push off, or a piece knocked
-// off the board). Else Bxa3 that left the f2 pawn no move was taken, the
-// pawn alerted. Only when the piece lifted can move after it: a king
+// and the lift is judged after it (the reply's piece in the hand, Qxd2
+// begun after Rxd2 whose landing it will push off, or a piece knocked
+// off the board). Else the board was read as Qxe6 from e3 with d2 out
+// of place. Only when the piece lifted can move after it: a king
 // lifted after a mate, or a pinned piece, says that move was another
 // (Rg8# adopted so ended a game that went on with Kxh7 after Rg8+). On
 // occupancy boards only: on colour and piece boards, which see the
