@@ -2143,9 +2143,12 @@ func (r *Reconstructor) resolveHeld(s chess.Square, t int64, out []Output) []Out
 // and the lift is judged after it (the reply's piece in the hand, Qxd2
 // begun after Rxd2 whose landing it will push off, or a piece knocked
 // off the board). Else the board was read as Qxe6 from e3 with d2 out
-// of place. Only when the piece lifted can move after it: a king
-// lifted after a mate, or a pinned piece, says that move was another
-// (Rg8# adopted so ended a game that went on with Kxh7 after Rg8+). On
+// of place. Only when the piece lifted can capture the moved piece
+// where it landed (a push-off recapture): a king lifted after a mate
+// says that move was another (Rg8# adopted so ended a game that went
+// on with Kxh7 after Rg8+), and a piece knocked off and left, which
+// can only move, was read in a blind test as that player's move in the
+// hand, alerted against the wrong player, or the game went dark. On
 // occupancy boards only: on colour and piece boards, which see the
 // push-off's square change, a piece so lifted and held is a knock (the
 // corpus's injected knocks were missed).
@@ -2387,7 +2390,7 @@ func (r *Reconstructor) onAlertTimer(t int64, out []Output) []Output {
 		return r.displacedAfterPress(t, out)
 	}
 	r.decisions++
-	if h := &r.held; r.sensor == trace.Occupancy && h.ok && h.near && !h.on && len(r.plies) == h.plies && r.lastChange == h.t && r.movable(&h.after, rotSquare(h.sq, r.orient)) {
+	if h := &r.held; r.sensor == trace.Occupancy && h.ok && h.near && !h.on && len(r.plies) == h.plies && r.lastChange == h.t && r.captures(&h.after, rotSquare(h.sq, r.orient), h.landing) {
 		out = r.adoptHeldStill(out)
 	}
 	r.deepResync = true
