@@ -1935,16 +1935,12 @@ func (r *Reconstructor) movable(p *chess.Position, s chess.Square) bool {
 	if !p.ByColor(side).Has(s) {
 		return false
 	}
+	// (A castling is the king's move, written as the king taking its
+	// rook.)
 	var ml chess.MoveList
-	if p.GenerateFrom(&ml, s.Bitboard()); ml.Len() > 0 {
-		return true
-	}
-	if p.PieceAt(s).Type() != chess.Rook {
-		return false
-	}
-	p.GenerateFrom(&ml, p.KingSquare(side).Bitboard())
+	p.GenerateFrom(&ml, s.Bitboard()|p.KingSquare(side).Bitboard())
 	for _, m := range ml.Moves() {
-		if m.IsCastling() && m.To() == s {
+		if m.From() == s || m.IsCastling() && m.To() == s {
 			return true
 		}
 	}
@@ -2099,6 +2095,21 @@ func (r *Reconstructor) resolveHeld(s chess.Square, t int64, out []Output) []Out
 		h.capturer, h.capturerT = s, t
 		return out
 	}
+	out = r.adoptHeldReply(out)
+	if unseen {
+		// The held piece made the reply, a capture nobody saw, and this
+		// lift is the next move's first: the reply is decided by it too.
+		ev := trace.Event{T: t, Kind: trace.Off, Square: s}
+		out = r.replyBegins(&ev, out)
+	}
+	return out
+}
+
+// adoptHeldReply adopts the held move (r.held) with the explanations of
+// its board, and records the held changes again for the reply, whose
+// evidence they are (adopting clears the record).
+func (r *Reconstructor) adoptHeldReply(out []Output) []Output {
+	h := &r.held
 	r.cands = append(r.cands[:0], h.cands...)
 	r.ver++ // r.cands no longer holds what explain found
 	kt := r.rec.lastOff[h.knocked]
@@ -2128,12 +2139,6 @@ func (r *Reconstructor) resolveHeld(s chess.Square, t int64, out []Output) []Out
 			r.rec.on(h.slidSq, h.slid, chess.NoPiece, false, false)
 		}
 	}
-	if unseen {
-		// The held piece made the reply, a capture nobody saw, and this
-		// lift is the next move's first: the reply is decided by it too.
-		ev := trace.Event{T: t, Kind: trace.Off, Square: s}
-		out = r.replyBegins(&ev, out)
-	}
 	return out
 }
 
@@ -2153,13 +2158,8 @@ func (r *Reconstructor) resolveHeld(s chess.Square, t int64, out []Output) []Out
 // push-off's square change, a piece so lifted and held is a knock (the
 // corpus's injected knocks were missed).
 func (r *Reconstructor) adoptHeldStill(out []Output) []Output {
-	h := &r.held
-	h.ok = false
-	r.cands = append(r.cands[:0], h.cands...)
-	r.ver++ // r.cands no longer holds what explain found
-	out = r.adoptKnocked(h.best, h.knock, h.lastChange, out)
-	r.rec.off(h.sq, h.t)
-	return out
+	r.held.ok = false
+	return r.adoptHeldReply(out)
 }
 
 // replyKnocked reports whether the change of game square gs at t, after
