@@ -45,6 +45,11 @@ type catchMatch struct {
 	// putBack: the piece knocked off was put back (the ordered decoder's
 	// readings).
 	putBack bool
+	// quick: bit i set when moves[i] began sooner than a reply is ready,
+	// next to where the move before landed (it may be that hand's knock),
+	// or is a capture taken at its piece's lift (the piece may be in the
+	// hand): the ordered decoder's weak plies.
+	quick uint32
 }
 
 // structural is what a catch-up taking back back plies and making n

@@ -354,7 +354,9 @@ func (r *Reconstructor) onCommit(t int64, out []Output) []Output {
 			out, ok = r.catchUp(r.lastChange, false, ix.cost, ix.plies(), false, 0, out)
 			r.catchKeep = false
 			if !ok && !r.knockRead(&ix) {
-				out, _ = r.decode(r.lastChange, 3, out)
+				if out, ok = r.decode(r.lastChange, 3, out); !ok && r.sensor == trace.Occupancy {
+					out = r.decodeLeftOff(t, out)
+				}
 			}
 		}
 		return out
@@ -394,6 +396,55 @@ func (r *Reconstructor) onCommit(t int64, out []Output) []Output {
 		out = r.adopt(best, r.lastChange, out)
 	}
 	return out
+}
+
+// decodeLeftOff publishes, on an occupancy board still for CommitMs,
+// the plies the ordered decoder reads with a piece knocked off the board
+// as a move landed and left off, when the game went on two plies or more
+// after that move (so the piece is in no hand that is making a move), none
+// of them begun next to the landing before it as soon as a knock (Be3's
+// hand knocking e4 onto e5, read as ...Re5) nor a capture taken at its
+// piece's lift (the piece may be in the hand), and alerts the piece against the player whose hand knocked it. The alert
+// timer reads such a board too, but hands that never pause for AlertMs
+// kept it from the published game (2. Nf3, f2 knocked off 200 ms after
+// the landing, six plies in 8.7 s: the game stood at 1... e5 until the
+// first still board, 12.7 s later).
+func (r *Reconstructor) decodeLeftOff(t int64, out []Output) []Output {
+	if !r.decodable() || r.state != statePlay {
+		return out
+	}
+	r.decodeLeft = true
+	m, ok := r.decodeOrdered()
+	r.decodeLeft = false
+	if !ok || m.knocked.Count() != 1 || m.putBack || m.n-m.knockAt-1 < 2 || m.back != 0 || m.quick>>(m.knockAt+1) != 0 {
+		return out
+	}
+	if t-r.changedAt[unrotSquare(m.knocked.First(), r.orient)] < r.timing.AlertMs {
+		// Off as long as the alert timer waits (a knocked piece is
+		// usually put back within 3 s: g7 knocked off by Kxf7's hand,
+		// Bd2's knocking d3 onto c2, read so as Kxf7 Bd2 Bc2).
+		return out
+	}
+	r.makeView()
+	if r.v.diff(&m.pos) != m.knocked || r.v.occ&m.knocked != 0 {
+		// (Off the board, not knocked onto another square: e6's hand
+		// knocking f7 onto f6, put back 2.5 s later, read so as 1... f6
+		// 2. d4 with e7 knocked onto e6.)
+		return out
+	}
+	n0 := len(r.plies)
+	out = r.adoptDecoded(&m, t, out)
+	r.makeView()
+	P := r.lines[0].pos
+	d := r.v.diff(&P)
+	if len(r.plies) != n0+m.n || d != m.knocked || d.Count() > 4 {
+		return out
+	}
+	k := r.knockPly
+	r.knockPly = 0
+	r.alertKey = r.viewKey()
+	r.setOverlay(d, &P, len(r.plies))
+	return r.misplaced(out, t, r.befores[k-1].Ply()+1, r.befores[k-1].SideToMove(), &P, d)
 }
 
 // orderedGap: explanations this close are decided by the ordered

@@ -451,6 +451,11 @@ func (ds *decodeState) over() bool {
 func (ds *decodeState) match() catchMatch {
 	m := catchMatch{n: ds.n, pos: ds.end}
 	copy(m.moves[:], ds.seq[:ds.n])
+	for i := range ds.n {
+		if ds.quick[i] || ds.liftOnly[i] {
+			m.quick |= 1 << i
+		}
+	}
 	return m
 }
 

@@ -1718,6 +1718,16 @@ func (r *Reconstructor) End(t int64, out []Output) []Output {
 			// and again from there.
 			var ok bool
 			out, ok = r.decode(r.lastChange, 1, out)
+			if !ok && r.sensor == trace.Occupancy {
+				// (Nor a piece knocked off as a move landed and left off,
+				// which the alert timer would name: the moves after it
+				// stand, the piece is not alerted. Nf3, f2 knocked off,
+				// five plies in 8.7 s, the input over 0 s after: nothing
+				// past e5 was published.)
+				r.decodeLeft = true
+				out, ok = r.decode(r.lastChange, 1, out)
+				r.decodeLeft = false
+			}
 			for k := 0; !ok && k < maxDecodePlies; k++ {
 				m, found := r.decodePartial()
 				if !found {
