@@ -77,6 +77,10 @@ type Game struct {
 	Exact  bool
 	// Why says what differed, "" when exact.
 	Why string
+	// Unseen: not exact, but the published game is one the sensors cannot
+	// tell from the game's (a capture swapped unseen onto another
+	// occupied square by a piece that never moves again; see unseen).
+	Unseen bool
 	// FalseAlerts are irregularity alerts no injection explains.
 	FalseAlerts []string
 	// Injections by outcome.
@@ -105,6 +109,7 @@ type Row struct {
 	Irregular bool
 	Games     int
 	Exact     int
+	Unseen    int // games not exact that the sensors cannot tell (Game.Unseen)
 	Moves     int
 	Events    int
 	False     int
@@ -127,6 +132,9 @@ func (r *Row) add(g *Game, examples int) {
 	r.Events += g.Events
 	if g.Exact {
 		r.Exact++
+	}
+	if g.Unseen {
+		r.Unseen++
 	}
 	r.False += len(g.FalseAlerts)
 	r.Injected += g.Injected

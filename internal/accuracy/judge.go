@@ -9,6 +9,7 @@ import (
 	"github.com/boardd/boardd/chess"
 	"github.com/boardd/boardd/reconstruct"
 	"github.com/boardd/boardd/sensors/sim"
+	"github.com/boardd/boardd/trace"
 )
 
 // alertSeen is an irregularity alert the engine raised.
@@ -69,6 +70,9 @@ func play(c Case, pg *chess.Game, opts *Options, buf *[]reconstruct.Output) Game
 	out := (*buf)[:0]
 	var lastT int64
 	move := 0
+	// changed[i]: the squares whose sensors changed while ply i+1's
+	// hands were at work.
+	changed := make([]chess.Bitboard, len(pg.Moves))
 	for {
 		it, err := src.Next()
 		if errors.Is(err, io.EOF) {
@@ -80,6 +84,14 @@ func play(c Case, pg *chess.Game, opts *Options, buf *[]reconstruct.Output) Game
 		}
 		g.Events++
 		lastT = it.Event.T
+		if k := it.Move - 1; k >= 0 && k < len(changed) {
+			switch it.Event.Kind {
+			case trace.On, trace.Off:
+				changed[k] |= it.Event.Square.Bitboard()
+			case trace.Frame:
+				changed[k] = ^chess.Bitboard(0) // (read whole: no claim)
+			}
+		}
 		out = r.Feed(&it.Event, out[:0])
 		tally(out)
 		if it.Move != move {
@@ -104,8 +116,45 @@ func play(c Case, pg *chess.Game, opts *Options, buf *[]reconstruct.Output) Game
 		g.Why = compareResult(pg, got, reason)
 	}
 	g.Exact = g.Why == ""
+	g.Unseen = !g.Exact && newGames == 0 && unseen(pg, r.Moves(), c.Sensor, changed)
 	matchAlerts(&g, src.Injections(), alerts)
 	return g
+}
+
+// unseen reports whether published, a game other than pg's, is one the
+// sensors of kind s cannot tell from it: as many plies, each leaving the
+// same squares occupied (on colour boards by the same colours), and at
+// each ply where the two differ neither move's landing square changed
+// while that ply's hands were at work (changed). That is a capture whose
+// victim was swapped out faster than a scan reads it, by a piece that
+// never moves again: 55. Rxa4 and 55. Rxh3 from the same square empty
+// that square and nothing else.
+func unseen(pg *chess.Game, published []chess.Move, s trace.Sensor, changed []chess.Bitboard) bool {
+	if s == trace.PieceSensor || len(published) != len(pg.Moves) {
+		return false
+	}
+	p, q := *pg.Start, *pg.Start
+	for i, m := range pg.Moves {
+		pm := published[i]
+		if pm != m && (changed[i].Has(moveLanding(m)) || changed[i].Has(moveLanding(pm))) {
+			return false
+		}
+		p.MakeMove(m)
+		q.MakeMove(pm)
+		if p.Occupied() != q.Occupied() || s == trace.Colour && p.ByColor(chess.White) != q.ByColor(chess.White) {
+			return false
+		}
+	}
+	return true
+}
+
+// moveLanding is the square m's piece is set down on (a castling's king
+// square).
+func moveLanding(m chess.Move) chess.Square {
+	if m.IsCastling() {
+		return m.CastlingKingTo()
+	}
+	return m.To()
 }
 
 // behind is how many of the first done moves of the game the published

@@ -53,6 +53,7 @@ func (r *Report) Totals() []Row {
 		t := &out[i]
 		t.Games += row.Games
 		t.Exact += row.Exact
+		t.Unseen += row.Unseen
 		t.Moves += row.Moves
 		t.Events += row.Events
 		t.False += row.False
@@ -71,12 +72,12 @@ func (r *Report) Totals() []Row {
 // WriteTable writes the rows and the totals as an aligned text table.
 func (r *Report) WriteTable(w io.Writer) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 1, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "file\tsensor\tmode\tgames\texact\texact %\tmoves\tfalse alerts\tinjected\tfound\twrong ply\twrong kind\tmissed\tcorr/1k\tbehind>2\tmax behind\t")
+	fmt.Fprintln(tw, "file\tsensor\tmode\tgames\texact\texact %\tmoves\tfalse alerts\tinjected\tfound\twrong ply\twrong kind\tmissed\tcorr/1k\tbehind>2\tmax behind\tunseen\t")
 	line := func(row Row) {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%s\t%d\t%d\t\n",
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%s\t%d\t%d\t%d\t\n",
 			strings.TrimSuffix(row.File, ".pgn"), row.Sensor, mode(row.Irregular), row.Games, row.Exact, pct(row.Exact, row.Games),
 			row.Moves, row.False, row.Injected, row.Found, row.WrongPly, row.WrongKind, row.Missed, perK(row.Corrected, row.Moves),
-			row.Behind2, row.MaxBehind)
+			row.Behind2, row.MaxBehind, row.Unseen)
 	}
 	for _, row := range r.Rows {
 		line(row)
@@ -119,6 +120,9 @@ func (r *Report) WriteExamples(w io.Writer) error {
 			var what []string
 			if g.Why != "" {
 				what = append(what, g.Why)
+			}
+			if g.Unseen {
+				what = append(what, "the sensors cannot tell the two games apart")
 			}
 			if len(g.FalseAlerts) > 0 {
 				what = append(what, "false alerts: "+strings.Join(g.FalseAlerts, ", "))

@@ -188,7 +188,7 @@ func chess960File(path string) (bool, error) {
 // the most false alerts, missed injections, plies behind).
 func (r *StressReport) WriteTable(w io.Writer) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 1, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "\tscale\tclock\tknocks\tfast swap\tvariant\tsensor\tmode\tgames\texact %\tfalse alerts\tinjected\tfound\tmissed\tbehind>2\tmax behind\t")
+	fmt.Fprintln(tw, "\tscale\tclock\tknocks\tfast swap\tvariant\tsensor\tmode\tgames\texact %\tfalse alerts\tinjected\tfound\tmissed\tbehind>2\tmax behind\tunseen\t")
 	line := func(label string, c *Cell, row *Row) {
 		clock, variant := "no", "standard"
 		if c.Clock {
@@ -197,9 +197,9 @@ func (r *StressReport) WriteTable(w io.Writer) error {
 		if c.Chess960 {
 			variant = "960"
 		}
-		fmt.Fprintf(tw, "%s\tx%v\t%s\t%v%%\t%v%%\t%s\t%s\t%s\t%d\t%s\t%d\t%d\t%d\t%d\t%d\t%d\t\n",
+		fmt.Fprintf(tw, "%s\tx%v\t%s\t%v%%\t%v%%\t%s\t%s\t%s\t%d\t%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t\n",
 			label, c.Scale, clock, 100*c.Knock, 100*c.FastSwap, variant, row.Sensor, mode(row.Irregular), row.Games,
-			pct(row.Exact, row.Games), row.False, row.Injected, row.Found, row.Missed, row.Behind2, row.MaxBehind)
+			pct(row.Exact, row.Games), row.False, row.Injected, row.Found, row.Missed, row.Behind2, row.MaxBehind, row.Unseen)
 	}
 	type key struct {
 		s   trace.Sensor
@@ -268,6 +268,9 @@ func (r *StressReport) WriteExamples(w io.Writer) error {
 			what := []string{}
 			if g.Why != "" {
 				what = append(what, g.Why)
+			}
+			if g.Unseen {
+				what = append(what, "the sensors cannot tell the two games apart")
 			}
 			if len(g.FalseAlerts) > 0 {
 				what = append(what, "false alerts: "+strings.Join(g.FalseAlerts, ", "))
