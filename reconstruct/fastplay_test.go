@@ -1858,3 +1858,32 @@ func TestHeldKingLiftAfterAMateReading(t *testing.T) {
 	h.at(35382, trace.Off, "e8", chess.NoPiece).at(36292, trace.Off, "g8", chess.NoPiece).at(36842, trace.On, "e8", chess.NoPiece)
 	h.expect(start, "gxh7+ Kh8 Rg8+ Kxh7 Rxe8", "")
 }
+
+// TestAlertSettledByTheMove: 4. Bxc6, the bishop taken off c6 350 ms
+// after it landed and held 5 s, is alerted missing at the alert timer;
+// 4... dxc6 then makes the square what the game has there, and a note
+// says the alert is settled (it stayed open to the end).
+func TestAlertSettledByTheMove(t *testing.T) {
+	start := mustFEN(t, "r1bqkbnr/1ppp1ppp/p1n5/1B2p3/4P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 0 4")
+	h := newHands(t, trace.Occupancy, start)
+	h.at(1000, trace.Off, "c6", chess.NoPiece).at(1400, trace.Off, "b5", chess.NoPiece).at(1750, trace.On, "c6", chess.NoPiece)
+	h.at(2100, trace.Off, "c6", chess.NoPiece)
+	h.at(7100, trace.Off, "d7", chess.NoPiece).at(7450, trace.On, "c6", chess.NoPiece)
+	r, outs := h.run(Config{Start: start})
+	if got := sanList(r); got != "Bxc6 dxc6" {
+		t.Errorf("moves %q, want %q", got, "Bxc6 dxc6")
+	}
+	var alerted chess.Bitboard
+	for _, o := range outs {
+		if o.Kind == Alert && o.Alert.Irregular() {
+			alerted |= o.Squares
+		}
+	}
+	settled := notesOf(outs, NoteRestored)
+	if alerted != 0 && (len(settled) == 0 || settled[0].Squares&alerted != alerted) {
+		t.Errorf("%s alerted, settled by %v", alerted.List(), settled)
+	}
+	if alerted == 0 {
+		t.Log("nothing alerted while the bishop was held")
+	}
+}

@@ -160,8 +160,10 @@ func (r *Reconstructor) adopt(bi int, t int64, out []Output) []Output {
 	// were put right (perhaps just before the move, too briefly for a
 	// still board to show it).
 	if r.overlay != 0 {
+		was, alerted := r.overlay, r.overlay&^r.silent
 		r.overlay &= r.v.diff(&r.lines[0].pos)
 		r.silent &= r.overlay
+		out = r.settled(was, alerted, t, out)
 	}
 	if r.state == stateSetup || r.state == stateIrregular {
 		r.state = statePlay
@@ -171,6 +173,24 @@ func (r *Reconstructor) adopt(bi int, t int64, out []Output) []Output {
 		out = r.gameState(t, out)
 	}
 	return out
+}
+
+// settled says which squares alerted out of place (alerted, of the
+// overlay was) the game published now expects as the board shows them:
+// the move made settled them (4. Bxc6, the bishop taken off 350 ms after
+// it landed and held 5 s, alerted missing, then 4... dxc6: the alert
+// stayed open to the end).
+func (r *Reconstructor) settled(was, alerted chess.Bitboard, t int64, out []Output) []Output {
+	fixed := alerted &^ r.overlay
+	switch {
+	case fixed == 0:
+		return out
+	case r.overlay&^r.silent == 0:
+		return r.note(out, NoteRestored, t, fixed, "the squares alerted out of place are as the game now has them: "+fixed.List())
+	default:
+		return r.note(out, NotePartlyRestored, t, r.overlay&^r.silent,
+			"the squares alerted out of place are as the game now has them but for "+(r.overlay&^r.silent).List())
+	}
 }
 
 // dropOtherPromos drops the hypotheses in which published ply i, a
