@@ -1677,7 +1677,11 @@ func (r *Reconstructor) End(t int64, out []Output) []Output {
 			// occupancy boards: at the end no later change will weigh a
 			// knock, and 34... Bd7 35. Bf3 Nc8 read as Nd7 Bf3 leaves c8
 			// emptied and filled 1.4 s later, moves between, a touch.)
-			if m, ok := r.decodeOrdered(); ok && m.n > r.cands[best].n && r.decodable() {
+			// (Nor plies that go on past a mate the changes in their
+			// order read, after which pieces were only lifted: 4.
+			// Qxf7#, the king lifted 400 ms after, the input over
+			// within 4 s, read as 4. Qf3 Ke7 5. Qxf6+ Kxf6.)
+			if m, ok := r.decodeOrdered(); ok && (m.n > r.cands[best].n || r.endedThenLifted(&m)) && r.decodable() {
 				return r.adoptDecoded(&m, r.lastChange, out)
 			} else if !ok && r.decodable() {
 				// (Nor a piece let go and moved on before the reply,
@@ -1739,6 +1743,26 @@ func (r *Reconstructor) End(t int64, out []Output) []Output {
 		}
 	}
 	return out
+}
+
+// endedThenLifted reports whether m, the ordered decoder's reading, ends
+// the game (no legal move after it: mate or stalemate) with its last
+// ply's landing the last square filled, and only squares emptied after
+// it (the king tipped, the pieces cleared).
+func (r *Reconstructor) endedThenLifted(m *catchMatch) bool {
+	if m.n == 0 || r.legal(&m.pos).Len() != 0 {
+		return false
+	}
+	last := m.moves[m.n-1]
+	if last.IsCastling() {
+		return false
+	}
+	evs := r.log.evs
+	k := len(evs) - 1
+	for k >= 0 && evs[k].Kind == trace.Off {
+		k--
+	}
+	return k >= 0 && k < len(evs)-1 && evs[k].Kind == trace.On && rotSquare(evs[k].Square, r.orient) == last.To()
 }
 
 // SetPosition replaces the game by position p (an arbiter's command): the
