@@ -220,6 +220,9 @@ type decodeState struct {
 	// knocked off the piece on knockSq (-1: none).
 	knockAt int
 	knockSq chess.Square
+	// knockFirst: the log's first change, a piece on knockSq emptied, is
+	// the hand of the published game's last ply knocking it (knockedFirst).
+	knockFirst bool
 	// leftAt, leftOnto: the change that set a piece knocked onto the next
 	// square and never put back, and the two game squares (-1: none).
 	leftAt   int
@@ -410,6 +413,9 @@ func (r *Reconstructor) decodeFrom(start *chess.Position, ready int64, want []ch
 	if !ds.found && ds.landedUnread() {
 		ds.search(0, *start, pb, -1, chess.NoSquare, 0)
 	}
+	if !ds.found && want == nil {
+		ds.knockedFirst(start, pb)
+	}
 	if !ds.found || ds.n == 0 {
 		return catchMatch{}, false, ds.readyMet
 	}
@@ -427,7 +433,9 @@ func (r *Reconstructor) decodeFrom(start *chess.Position, ready int64, want []ch
 		}
 	}
 	m := ds.match()
-	if ds.knockAt >= 0 {
+	if ds.knockFirst {
+		m.knocked, m.knockAt, m.putBack = ds.knockSq.Bitboard(), -1, !ds.leftOff
+	} else if ds.knockAt >= 0 {
 		m.knocked, m.knockAt, m.putBack = ds.knockSq.Bitboard(), ds.knockAt, !ds.leftOff
 	} else if ds.leftAt >= 0 && ds.leftUsed {
 		// (Left knocked onto the next square: named as of the move
@@ -2008,6 +2016,35 @@ func (ds *decodeState) search(i int, p chess.Position, pb physBoard, prevT int64
 		if ds.take(f.i, &p, f.m, f.quick, true, f.pb, f.knocked) {
 			return
 		}
+	}
+}
+
+// knockedFirst searches again, on the alert timer's board (decodeLeft)
+// of an occupancy board, with the log's first change a knock by the hand
+// of the published game's last ply, when nothing else read the changes:
+// a piece emptied within knockMs of that ply's landing, where that hand
+// passed or let go. The log begins at the reply's first lift, which
+// published the move, so the search never weighs that lift as a knock
+// (4. Bxc6, the a6 pawn knocked off as the bishop left b5, then 4...
+// dxc6 and the game on: nothing past 4. Bxc6 was published, End too).
+func (ds *decodeState) knockedFirst(start *chess.Position, pb physBoard) {
+	r := ds.r
+	evs := r.log.evs
+	n := len(r.plies)
+	if !r.decodeLeft || r.sensor != trace.Occupancy || n == 0 || len(evs) < 2 || start.Key() != r.lines[0].pos.Key() || evs[0].Kind != trace.Off {
+		return
+	}
+	last := &r.plies[n-1]
+	gs := rotSquare(evs[0].Square, r.orient)
+	if evs[0].T-last.t >= knockMs || evs[0].T < last.t || !handNear(last.move).Has(gs) || start.PieceAt(gs) == chess.NoPiece {
+		return
+	}
+	pb.apply(&evs[0])
+	ds.nodes, ds.n = 0, 0
+	ds.knockFirst, ds.knockSq = true, gs
+	ds.search(1, *start, pb, -1, chess.NoSquare, gs.Bitboard())
+	if !ds.found {
+		ds.knockFirst = false
 	}
 }
 
