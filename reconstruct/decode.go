@@ -385,7 +385,16 @@ func (r *Reconstructor) decodeFrom(start *chess.Position, ready int64, want []ch
 	ds := decodeState{r: r, ready: ready, want: want, knockAt: -1, leftAt: -1, ex: r.excused(start), start: start}
 	ds.findAway()
 	pb := r.log.start
-	ds.search(0, *start, pb, -1, chess.NoSquare, 0)
+	if want == nil {
+		// (A piece emptied as the last ply landed, next to where its hand
+		// let go, is read that hand's knock first: 4. Bxc6, b7 knocked
+		// off 350 ms after, 4... dxc6 taking the bishop off first: read
+		// as bxc6, d7 knocked by the capturing hand.)
+		ds.knockedFirst(start, pb)
+	}
+	if !ds.found {
+		ds.search(0, *start, pb, -1, chess.NoSquare, 0)
+	}
 	if !ds.found && r.sensor == trace.Occupancy {
 		ds.findKnockedOnto(false, false)
 	}
@@ -412,9 +421,6 @@ func (r *Reconstructor) decodeFrom(start *chess.Position, ready int64, want []ch
 	}
 	if !ds.found && ds.landedUnread() {
 		ds.search(0, *start, pb, -1, chess.NoSquare, 0)
-	}
-	if !ds.found && want == nil {
-		ds.knockedFirst(start, pb)
 	}
 	if !ds.found || ds.n == 0 {
 		return catchMatch{}, false, ds.readyMet
@@ -1990,7 +1996,7 @@ func (ds *decodeState) search(i int, p chess.Position, pb physBoard, prevT int64
 		ds.found, ds.end = true, p
 		return
 	}
-	if knocked != 0 && r.decodeLeft && ds.n > 0 && v.occ&knocked == 0 && v.diff(&p) == knocked && ds.complete() {
+	if knocked != 0 && r.decodeLeft && ds.n > 0 && v.occ&knocked == 0 && v.diff(&p) == knocked && ds.complete() && (ds.knockAt >= 0 || ds.knockFirst) {
 		// Knocked off as the last move landed and never put back, on a
 		// board still for the alert timer: the moves are made, and the
 		// piece is out of place (Nf3, its hand knocking the h2 pawn off
@@ -2023,7 +2029,8 @@ func (ds *decodeState) search(i int, p chess.Position, pb physBoard, prevT int64
 // of an occupancy board, with the log's first change a knock by the hand
 // of the published game's last ply, when nothing else read the changes:
 // a piece emptied within knockMs of that ply's landing, where that hand
-// passed or let go. The log begins at the reply's first lift, which
+// passed or let go (not the ply's own squares), before the log began or
+// by its first change. The log begins at the reply's first lift, which
 // published the move, so the search never weighs that lift as a knock
 // (4. Bxc6, the a6 pawn knocked off as the bishop left b5, then 4...
 // dxc6 and the game on: nothing past 4. Bxc6 was published, End too).
@@ -2031,20 +2038,40 @@ func (ds *decodeState) knockedFirst(start *chess.Position, pb physBoard) {
 	r := ds.r
 	evs := r.log.evs
 	n := len(r.plies)
-	if !r.decodeLeft || r.sensor != trace.Occupancy || n == 0 || len(evs) < 2 || start.Key() != r.lines[0].pos.Key() || evs[0].Kind != trace.Off {
+	if !r.decodeLeft || r.sensor != trace.Occupancy || n == 0 || len(evs) < 2 || start.Key() != r.lines[0].pos.Key() {
 		return
 	}
 	last := &r.plies[n-1]
-	gs := rotSquare(evs[0].Square, r.orient)
-	if evs[0].T-last.t >= knockMs || evs[0].T < last.t || !handNear(last.move).Has(gs) || start.PieceAt(gs) == chess.NoPiece {
+	own, _ := moveSquares(&r.befores[n-1], last.move)
+	knockedAt := func(raw chess.Square, t int64) (chess.Square, bool) {
+		gs := rotSquare(raw, r.orient)
+		return gs, t >= last.t && t-last.t < knockMs && handNear(last.move).Has(gs) && start.PieceAt(gs) != chess.NoPiece
+	}
+	try := func(i int, pb physBoard, gs chess.Square) bool {
+		ds.nodes, ds.n = 0, 0
+		ds.knockFirst, ds.knockSq = true, gs
+		ds.search(i, *start, pb, -1, chess.NoSquare, gs.Bitboard())
+		ds.knockFirst = ds.found
+		return ds.found
+	}
+	// (Or emptied before the log began, the reply's first lift being
+	// the victim's: b7 knocked off as 4. Bxc6 landed, then c6 emptied
+	// for 4... dxc6.)
+	var v view
+	ds.view(&pb, start, &v)
+	for b := start.Occupied() &^ v.occ &^ ds.ex; b != 0; b &= b - 1 {
+		gs := b.First()
+		raw := unrotSquare(gs, r.orient)
+		if _, ok := knockedAt(raw, r.changedAt[raw]); ok && !own.Has(gs) && try(0, pb, gs) {
+			return
+		}
+	}
+	if evs[0].Kind != trace.Off {
 		return
 	}
-	pb.apply(&evs[0])
-	ds.nodes, ds.n = 0, 0
-	ds.knockFirst, ds.knockSq = true, gs
-	ds.search(1, *start, pb, -1, chess.NoSquare, gs.Bitboard())
-	if !ds.found {
-		ds.knockFirst = false
+	if gs, ok := knockedAt(evs[0].Square, evs[0].T); ok && !own.Has(gs) {
+		pb.apply(&evs[0])
+		try(1, pb, gs)
 	}
 }
 
