@@ -236,6 +236,21 @@ func TestUCICastlingEncodings(t *testing.T) {
 	}
 }
 
+// TestLanding: a move's piece is set down on its destination; a
+// castling's (encoded king onto rook) on the king's square.
+func TestLanding(t *testing.T) {
+	p := mustFEN(t, "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1")
+	for uci, want := range map[string]Square{"e1g1": G1, "e1c1": C1, "a1a8": A8, "e1f1": F1} {
+		m, err := p.ParseUCI(uci)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := m.Landing(); got != want {
+			t.Errorf("%s lands on %v, want %v", uci, got, want)
+		}
+	}
+}
+
 func TestMovesToOccupancy(t *testing.T) {
 	p := NewPosition()
 	var l MoveList

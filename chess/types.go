@@ -297,6 +297,15 @@ func (m Move) WithPromotion(t PieceType) Move {
 	return m&^(3<<12) | Move(uint16(t-Knight)<<12)
 }
 
+// Landing is the square m's piece is set down on: its destination, or for
+// a castling the king's square (To is the rook's there).
+func (m Move) Landing() Square {
+	if m.IsCastling() {
+		return m.CastlingKingTo()
+	}
+	return m.To()
+}
+
 // CastlingKingTo is where the king ends after castling move m.
 func (m Move) CastlingKingTo() Square {
 	r := m.From().Rank() * 8

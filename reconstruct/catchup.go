@@ -107,7 +107,7 @@ func (r *Reconstructor) guessed(i int) bool {
 		return true
 	}
 	for j := a; j+1 < b; j++ {
-		if to := moveLanding(r.pub[j]); r.befores[j].PieceAt(to) == chess.NoPiece && !r.plies[j].landSeen {
+		if to := r.pub[j].Landing(); r.befores[j].PieceAt(to) == chess.NoPiece && !r.plies[j].landSeen {
 			// (Not a piece a colour or piece sensor saw set down
 			// there: it stood there, whatever took it.) Taken there by
 			// a later ply of the decision, no ply moving it on first:
@@ -146,7 +146,7 @@ func (r *Reconstructor) contradicted(i int) bool {
 	if i != len(r.plies)-1 || !r.catchPressed || r.sensor == trace.Occupancy || r.pub[i].IsCastling() {
 		return false
 	}
-	return !r.v.occ.Has(moveLanding(r.pub[i]))
+	return !r.v.occ.Has(r.pub[i].Landing())
 }
 
 // staleOverlay is how many plies were published past the first after

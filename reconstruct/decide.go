@@ -1015,7 +1015,7 @@ func (r *Reconstructor) carriedFrom(s chess.Square, land int64) bool {
 // to b7.
 func (c *cand) slidThrough(via, to chess.Square, quick bool) bool {
 	for _, m := range c.moves[:c.n] {
-		if moveLanding(m) == to && (quick || via == m.From()) || chess.Between(m.From(), m.To()).Has(via) {
+		if m.Landing() == to && (quick || via == m.From()) || chess.Between(m.From(), m.To()).Has(via) {
 			return true
 		}
 	}
@@ -1293,14 +1293,14 @@ func (r *Reconstructor) replyBegins(ev *trace.Event, out []Output) []Output {
 		// begins sooner than minReadyReplyMs after the move landed. The
 		// square changed last is no square of the move's, nor one it
 		// crossed: then the moving hand changed it.
-		if land, ok := r.lastOn(moveLanding(m)); !ok || t-land < minReadyReplyMs {
+		if land, ok := r.lastOn(m.Landing()); !ok || t-land < minReadyReplyMs {
 			return out
 		}
 		p := r.candStart(c)
 		ls := rotSquare(r.lastSq, r.orient)
 		for _, mv := range c.moves[:c.n] {
 			all, _ := moveSquares(&p, mv)
-			if (all | chess.Between(mv.From(), moveLanding(mv))).Has(ls) {
+			if (all | chess.Between(mv.From(), mv.Landing())).Has(ls) {
 				return out
 			}
 			p.MakeMove(mv)
@@ -1335,15 +1335,15 @@ func (r *Reconstructor) replyBegins(ev *trace.Event, out []Output) []Output {
 	if t-r.lastChange < minReplyMs {
 		// Just after the other hand put a knocked piece back: the
 		// mover's hand withdrew from the landing long before.
-		since, _ = r.lastOn(moveLanding(m))
+		since, _ = r.lastOn(m.Landing())
 	}
-	if !on && mine.Has(gs) && chess.KingAttacks(moveLanding(m)).Has(gs) && t-since < knockMs {
+	if !on && mine.Has(gs) && chess.KingAttacks(m.Landing()).Has(gs) && t-since < knockMs {
 		// Next to where the move landed, a lift this soon may be the
 		// mover's hand knocking the piece (its scan up to a sweep late):
 		// held until the piece is seen going where it can move.
 		hold, near = true, true
 	}
-	if c.missed && !on && gs == moveLanding(m) && (c.n == 1 || r.sensor == trace.Occupancy) && c.line == 0 && r.carried(m, gs, t) &&
+	if c.missed && !on && gs == m.Landing() && (c.n == 1 || r.sensor == trace.Occupancy) && c.line == 0 && r.carried(m, gs, t) &&
 		!(r.sensor == trace.Occupancy && len(r.plies) > 0 && r.plies[len(r.plies)-1].uncertain) && r.canCapture(&after, gs) {
 		// The capturing piece itself lifted from where it landed unseen:
 		// the reply's victim, if the next lift is a piece that can take
@@ -1352,7 +1352,7 @@ func (r *Reconstructor) replyBegins(ev *trace.Event, out []Output) []Output {
 		// plies with captures nobody saw are only ever seen so): else
 		// the board with the lifted square empty was read as more
 		// moves, the last a capture nobody saw by another piece.
-		r.held = heldMove{ok: true, sq: s, t: t, lastChange: r.lastChange, best: best, landing: moveLanding(m),
+		r.held = heldMove{ok: true, sq: s, t: t, lastChange: r.lastChange, best: best, landing: m.Landing(),
 			cands: append(r.held.cands[:0], r.cands...), plies: len(r.plies), after: after, knock: knock}
 		return out
 	}
@@ -1391,12 +1391,12 @@ func (r *Reconstructor) replyBegins(ev *trace.Event, out []Output) []Output {
 		hold = true
 	} else if !mine.Has(gs) {
 		if !r.canCapture(&after, gs) {
-			if landT, ok := r.lastOn(moveLanding(m)); ok && t-landT >= knockMs && r.sensor != trace.Occupancy && knock == 0 && c.n == 1 && c.back == 0 && r.state == statePlay && r.overlay == 0 {
+			if landT, ok := r.lastOn(m.Landing()); ok && t-landT >= knockMs && r.sensor != trace.Occupancy && knock == 0 && c.n == 1 && c.back == 0 && r.state == statePlay && r.overlay == 0 {
 				// The mover's piece lifted once the board stood still
 				// showing the move: a touch, or the replying hand
 				// knocking it on the way to its own piece next to it
 				// (resolveHeld).
-				r.held = heldMove{ok: true, own: true, sq: s, t: t, lastChange: r.lastChange, landT: landT, best: best, landing: moveLanding(m),
+				r.held = heldMove{ok: true, own: true, sq: s, t: t, lastChange: r.lastChange, landT: landT, best: best, landing: m.Landing(),
 					cands: append(r.held.cands[:0], r.cands...), plies: len(r.plies), after: after}
 			}
 			return out
@@ -1412,11 +1412,11 @@ func (r *Reconstructor) replyBegins(ev *trace.Event, out []Output) []Output {
 		knock = 0
 	}
 	if hold {
-		landT, ok := r.lastOn(moveLanding(m))
+		landT, ok := r.lastOn(m.Landing())
 		if !ok {
 			landT = r.lastChange
 		}
-		r.held = heldMove{ok: true, on: on, near: near, sq: s, t: t, lastChange: r.lastChange, landT: landT, best: best, landing: moveLanding(m),
+		r.held = heldMove{ok: true, on: on, near: near, sq: s, t: t, lastChange: r.lastChange, landT: landT, best: best, landing: m.Landing(),
 			cands: append(r.held.cands[:0], r.cands...), plies: len(r.plies), after: after, knock: knock, knockOr: knock != 0 && r.knockOr}
 		return out
 	}
@@ -1604,7 +1604,7 @@ func (r *Reconstructor) nextMoveBegun(ix *inexact, c *cand, gs chess.Square, on 
 	if !on && r.captures(&q, m2.From(), gs) {
 		return false
 	}
-	if on, ok := r.lastOn(moveLanding(ix.move)); ok && off < on+minReplyMs {
+	if on, ok := r.lastOn(ix.move.Landing()); ok && off < on+minReplyMs {
 		// Lifted before the move was seen down, or as its hand
 		// withdrew: no reply.
 		return false
@@ -1740,7 +1740,7 @@ func (r *Reconstructor) knockInHand(ix *inexact) bool {
 		return false
 	}
 	tv, ok1 := r.firstOff(vac.First())
-	tl, ok2 := r.lastOn(moveLanding(ix.move))
+	tl, ok2 := r.lastOn(ix.move.Landing())
 	return ok1 && ok2 && tv+2*r.sweepNearMs() < tl
 }
 
@@ -1784,18 +1784,18 @@ func (r *Reconstructor) knockedDuring(ix *inexact) (ok, early bool) {
 	fil := ix.diff & r.v.occ &^ after.Occupied()
 	rv := r.recView()
 	// (The squares a slid piece crossed, empty again, are its move's.)
-	path := chess.Between(m.From(), moveLanding(m)) &^ r.v.occ
+	path := chess.Between(m.From(), m.Landing()) &^ r.v.occ
 	if ix.diff&all != 0 || vac|fil != ix.diff || vac.Count() > 2 || fil.Count() > vac.Count() {
 		return false, false
 	}
 	// A hand knocks the pieces next to where it goes: the move's squares
 	// and those its piece crossed.
-	near := around(all | chess.Between(m.From(), moveLanding(m)))
+	near := around(all | chess.Between(m.From(), m.Landing()))
 	if vac&^near != 0 {
 		return false, false
 	}
 	start, ok1 := r.lastOff(m.From())
-	land, ok2 := r.lastOn(moveLanding(m))
+	land, ok2 := r.lastOn(m.Landing())
 	if !ok1 || !ok2 {
 		return false, false
 	}
@@ -1845,13 +1845,13 @@ func (r *Reconstructor) knockedDuring(ix *inexact) (ok, early bool) {
 	if rv.touched()&^(all|ix.diff|path|fell|down|back) != 0 {
 		return false, false
 	}
-	if on, ok := r.firstOn(moveLanding(m)); ok && on < start && on+slideSlackMs >= start {
+	if on, ok := r.firstOn(m.Landing()); ok && on < start && on+slideSlackMs >= start {
 		start = on // slid: the landing shows first
 	}
 	for b := vac; b != 0; b &= b - 1 {
 		sq := b.First()
 		within := int64(minReplyMs)
-		if chess.KingAttacks(moveLanding(m)).Has(sq) && (!r.canCapture(&after, sq) || r.notVictim.Has(sq) || r.fellNextDoor(sq, fil, P.PieceAt(sq))) {
+		if chess.KingAttacks(m.Landing()).Has(sq) && (!r.canCapture(&after, sq) || r.notVictim.Has(sq) || r.fellNextDoor(sq, fil, P.PieceAt(sq))) {
 			// (A piece the reply can take, lifted that late, may be its
 			// victim taken off first: not when the reply's first lift
 			// was a piece that cannot take it, nor when the piece is
@@ -2295,7 +2295,7 @@ func (r *Reconstructor) unseenCarry(c *cand) int64 {
 func (r *Reconstructor) carried(m chess.Move, s chess.Square, t int64) bool {
 	lift, ok := r.lastOff(m.From())
 	carry := int64(minQuickCarryMs)
-	if chess.KingAttacks(moveLanding(m)).Has(s) {
+	if chess.KingAttacks(m.Landing()).Has(s) {
 		carry = minCarryMs
 	}
 	return ok && t >= lift+carry+minReplyMs
@@ -2402,7 +2402,7 @@ func (r *Reconstructor) landsOn(p *chess.Position, s chess.Square, pc chess.Piec
 		return false
 	}
 	for _, m := range r.legal(p).Moves() {
-		if moveLanding(m) == s && (!hasPiece || p.PieceAt(m.From()) == pc) {
+		if m.Landing() == s && (!hasPiece || p.PieceAt(m.From()) == pc) {
 			return true
 		}
 	}
@@ -2539,7 +2539,7 @@ func (r *Reconstructor) seenMovedCand(ix *inexact, c *cand) bool {
 	var far chess.Bitboard
 	if m := ix.move; m != chess.NoMove && !m.IsCastling() {
 		// (Not next to where the move's hand took its piece or set it.)
-		far = ^(chess.KingAttacks(m.From()) | chess.KingAttacks(moveLanding(m)) | m.From().Bitboard() | moveLanding(m).Bitboard())
+		far = ^(chess.KingAttacks(m.From()) | chess.KingAttacks(m.Landing()) | m.From().Bitboard() | m.Landing().Bitboard())
 	}
 	return gone != 0 && r.seenMoved(c.moves[:c.n], &after, gone, far, false)
 }
@@ -2549,7 +2549,7 @@ func (r *Reconstructor) seenMovedCand(ix *inexact, c *cand) bool {
 // move read illegal) as one of theirs, as the board saw (seenMoved).
 func (r *Reconstructor) playsSeen(moves []chess.Move, after *chess.Position, ill chess.Move, back int) bool {
 	for _, m := range moves {
-		if m.From() == ill.From() && moveLanding(m) == ill.To() && !m.IsCastling() {
+		if m.From() == ill.From() && m.Landing() == ill.To() && !m.IsCastling() {
 			return r.seenMoved(moves, after, ill.From().Bitboard(), 0, back > 0)
 		}
 	}
@@ -2734,14 +2734,14 @@ func (r *Reconstructor) replyCapturedUnseen(ix *inexact, c *cand) bool {
 	if r.seenMade(m2.To(), off) {
 		return true
 	}
-	on, ok := r.lastOn(moveLanding(m))
+	on, ok := r.lastOn(m.Landing())
 	if !ok {
 		// The move's landing nobody saw either (its capture swapped
 		// faster than a scan, or pushed off). A recapture there is down
 		// after the quickest carry, then a reply's time; any other
 		// capture of a piece next to the landing, which the withdrawing
 		// hand may knock, after an ordinary carry (carried).
-		if m2.To() == moveLanding(m) {
+		if m2.To() == m.Landing() {
 			lift, ok := r.lastOff(m.From())
 			return ok && off >= lift+minQuickCarryMs+minReplyMs
 		}
@@ -2784,7 +2784,7 @@ func (r *Reconstructor) recapturedUnseen(ix *inexact, c *cand) bool {
 	if !ok0 || !ok1 || !ok {
 		return false
 	}
-	if on, ok := r.firstOn(moveLanding(m)); ok && on < start {
+	if on, ok := r.firstOn(m.Landing()); ok && on < start {
 		start = on // slid there, shown before its lift
 	}
 	landed := r.plies[len(r.plies)-1].t
@@ -2818,7 +2818,7 @@ func (r *Reconstructor) thirdCaptureSeenMade(ix *inexact, c *cand) bool {
 	// (15. Ng3 cxd4, then c3 lifted 2.1 s later for 16. cxd4, its victim
 	// swapped unseen: c3 was alerted, and a resync later amended 15...
 	// cxd4 into Qxf4).
-	on, ok := r.lastOn(moveLanding(ix.reply))
+	on, ok := r.lastOn(ix.reply.Landing())
 	return r.seenMade(m2.To(), off) || ok && off >= on+minReplyMs
 }
 
@@ -2875,7 +2875,7 @@ func (r *Reconstructor) replyTakesEarly(best int, knock chess.Bitboard, s chess.
 	m := c.moves[0]
 	after := r.lines[c.line].pos
 	after.MakeMove(m)
-	k, land, gs := knock.First(), moveLanding(m), rotSquare(s, r.orient)
+	k, land, gs := knock.First(), m.Landing(), rotSquare(s, r.orient)
 	if !after.ByColor(after.SideToMove()).Has(k) {
 		return false
 	}
@@ -2915,7 +2915,7 @@ func (r *Reconstructor) replyLiftedFirst(ix *inexact, c *cand) bool {
 	}
 	m := ix.move
 	lift, ok1 := r.lastOff(m.From())
-	on, ok3 := r.lastOn(moveLanding(m))
+	on, ok3 := r.lastOn(m.Landing())
 	if !ok1 || !ok3 {
 		return false
 	}
@@ -2923,7 +2923,7 @@ func (r *Reconstructor) replyLiftedFirst(ix *inexact, c *cand) bool {
 	q.MakeMove(m)
 	prev := lift
 	for _, m2 := range c.moves[1:c.n] {
-		if !ix.diff.Has(m2.From()) || m2.IsCastling() || moveLanding(m2) != moveLanding(m) || !q.ByColor(q.SideToMove()).Has(m2.From()) {
+		if !ix.diff.Has(m2.From()) || m2.IsCastling() || m2.Landing() != m.Landing() || !q.ByColor(q.SideToMove()).Has(m2.From()) {
 			return false
 		}
 		off, ok := r.lastOff(m2.From())
@@ -2952,7 +2952,7 @@ func (r *Reconstructor) knockedByMover(ix *inexact) bool {
 	if ix.diff&all != 0 || ix.diff&r.v.occ != 0 {
 		return false
 	}
-	on, ok := r.lastOn(moveLanding(m))
+	on, ok := r.lastOn(m.Landing())
 	if !ok {
 		return false
 	}
@@ -3742,7 +3742,7 @@ func (r *Reconstructor) pressedChain(ts []int64, now int64, inHand bool, tol che
 			}
 			var want, late chess.Bitboard
 			if inHand {
-				want = moveLanding(m).Bitboard()
+				want = m.Landing().Bitboard()
 				if r.v.occ&want != 0 {
 					continue
 				}
@@ -3754,7 +3754,7 @@ func (r *Reconstructor) pressedChain(ts []int64, now int64, inHand bool, tol che
 				// run late).
 				for i, e := range seq[:k-1] {
 					if now < ts[i]+2*r.sweepMs()+quickPressMs {
-						late |= moveLanding(e).Bitboard()
+						late |= e.Landing().Bitboard()
 					}
 				}
 				late &= q.Occupied() &^ r.v.occ
@@ -3910,7 +3910,7 @@ func (r *Reconstructor) standReply(side chess.Color) bool {
 		var mine chess.Bitboard
 		for _, m := range r.legal(P).Moves() {
 			if !r.v.occ.Has(m.From()) {
-				mine |= moveLanding(m).Bitboard()
+				mine |= m.Landing().Bitboard()
 			}
 		}
 		for e := r.v.occ &^ P.Occupied() &^ mine; e != 0; e &= e - 1 {
@@ -3967,7 +3967,7 @@ func (r *Reconstructor) standReply(side chess.Color) bool {
 		// read on d4 after f3 was: a clock-without-move penalty).
 		moved := r.v.seen(side) &^ P.ByColor(side)
 		for _, m := range r.legal(P).Moves() {
-			if own.Has(m.From()) && moved.Has(moveLanding(m)) {
+			if own.Has(m.From()) && moved.Has(m.Landing()) {
 				b &^= m.From().Bitboard()
 			}
 		}
@@ -4041,13 +4041,13 @@ func (r *Reconstructor) takenLanding(side chess.Color, landed, reply chess.Bitbo
 	moves := r.legal(P).Moves()
 	var across chess.Bitboard
 	for _, m := range moves {
-		if landed.Has(moveLanding(m)) && !r.v.occ.Has(m.From()) {
-			across |= chess.Between(m.From(), moveLanding(m))
+		if landed.Has(m.Landing()) && !r.v.occ.Has(m.From()) {
+			across |= chess.Between(m.From(), m.Landing())
 		}
 	}
 	sq, sqFrom, pc := chess.NoSquare, chess.NoSquare, chess.NoPiece
 	for _, m := range moves {
-		from, l := m.From(), moveLanding(m)
+		from, l := m.From(), m.Landing()
 		if m.IsCastling() || m.Promotion() != chess.NoPieceType || r.v.occ.Has(from) || r.v.occ.Has(l) && !(landed.Has(l) && !P.Occupied().Has(l)) || across.Has(l) {
 			continue
 		}
@@ -4092,7 +4092,7 @@ func (r *Reconstructor) takenLanding(side chess.Color, landed, reply chess.Bitbo
 // slidPast reports whether a move of moves from from goes past l.
 func (r *Reconstructor) slidPast(moves []chess.Move, from, l chess.Square) bool {
 	for _, o := range moves {
-		if o.From() == from && chess.Between(from, moveLanding(o)).Has(l) {
+		if o.From() == from && chess.Between(from, o.Landing()).Has(l) {
 			return true
 		}
 	}
@@ -4340,7 +4340,7 @@ func (r *Reconstructor) pressInHand(t int64) bool {
 				near := around(knocked)
 				for _, m := range r.legal(P).Moves() {
 					if held.Has(m.From()) {
-						near &^= moveLanding(m).Bitboard()
+						near &^= m.Landing().Bitboard()
 					}
 				}
 				if moved := after & d &^ lifted; moved.Count() <= knocked.Count() && moved&^near == 0 {
@@ -4374,7 +4374,7 @@ func (r *Reconstructor) pressInHand(t int64) bool {
 		odd := d &^ lifted & r.v.seen(side) &^ P.ByColor(side)
 		for _, m := range r.legal(P).Moves() {
 			if lifted.Has(m.From()) {
-				odd &^= moveLanding(m).Bitboard()
+				odd &^= m.Landing().Bitboard()
 			}
 		}
 		for e := odd; e != 0; e &= e - 1 {
@@ -4464,7 +4464,7 @@ func (r *Reconstructor) knockedOnto(P *chess.Position, d, lifted chess.Bitboard)
 	var landings chess.Bitboard
 	for _, m := range r.legal(P).Moves() {
 		if lifted.Has(m.From()) {
-			landings |= moveLanding(m).Bitboard()
+			landings |= m.Landing().Bitboard()
 		}
 	}
 	gone := d &^ lifted & P.ByColor(P.SideToMove().Other()) &^ r.v.occ
@@ -4680,7 +4680,7 @@ func (r *Reconstructor) pressedTo(side chess.Color, to chess.Bitboard) chess.Bit
 		if r.v.occ.Has(m.From()) || m.IsCastling() {
 			continue
 		}
-		b |= to & moveLanding(m).Bitboard()
+		b |= to & m.Landing().Bitboard()
 	}
 	return b
 }
@@ -4923,10 +4923,10 @@ func (r *Reconstructor) movedOnLast(c *cand) bool {
 	// Gone on within standMs of its landing there (read before it was
 	// published, or then): a pause, not a landing that stood and a knock
 	// along the same line (Bc6 knocked onto b7 a second after it landed).
-	gone, ok1 := r.lastOff(moveLanding(pm))
-	on, ok2 := r.lastOn(moveLanding(m))
+	gone, ok1 := r.lastOff(pm.Landing())
+	on, ok2 := r.lastOn(m.Landing())
 	at := pr.t
-	if t, ok := r.lastOn(moveLanding(pm)); ok && t < at {
+	if t, ok := r.lastOn(pm.Landing()); ok && t < at {
 		at = t
 	}
 	return ok1 && ok2 && gone >= pr.t && on >= pr.t && gone-at < standMs
@@ -4949,7 +4949,7 @@ func (r *Reconstructor) repliedBefore(c *cand) bool {
 	if c.moves[0].From() != pm.From() || pm.IsCastling() {
 		return false
 	}
-	again, ok := r.lastOff(moveLanding(pm))
+	again, ok := r.lastOff(pm.Landing())
 	if !ok {
 		return false
 	}
@@ -4983,7 +4983,7 @@ func (r *Reconstructor) replyStood(c *cand, s chess.Square, on bool, t int64) bo
 		return false
 	}
 	m, rep := c.moves[0], c.moves[1]
-	if m.IsCastling() || rep.IsCastling() || moveLanding(m) != s {
+	if m.IsCastling() || rep.IsCastling() || m.Landing() != s {
 		return false
 	}
 	land, ok0 := r.firstOn(s)
@@ -5009,7 +5009,7 @@ func (r *Reconstructor) putBackThenMoved(c *cand) bool {
 	}
 	pm := r.plies[len(r.plies)-1].move
 	back, ok1 := r.lastOn(pm.From())
-	gone, ok2 := r.lastOff(moveLanding(pm))
+	gone, ok2 := r.lastOff(pm.Landing())
 	lift, ok3 := r.lastOff(c.moves[0].From())
 	return ok1 && ok2 && ok3 && !pm.IsCastling() && gone <= back && back < lift
 }

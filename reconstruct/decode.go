@@ -294,7 +294,7 @@ func (r *Reconstructor) decodeLog(ready int64) (catchMatch, bool) {
 // on the way), no prefix to stop at.
 func (ds *decodeState) leftAtOnce(i int, m chess.Move) bool {
 	evs := ds.r.log.evs
-	raw := unrotSquare(moveLanding(m), ds.r.orient)
+	raw := unrotSquare(m.Landing(), ds.r.orient)
 	for j := i + 1; j < len(evs) && evs[j].T-evs[i].T <= ds.r.sweepMs(); j++ {
 		if evs[j].Square == raw {
 			return evs[j].Kind == trace.Off
@@ -2219,7 +2219,7 @@ func (ds *decodeState) liftRefilled() bool {
 		from := ds.seq[i].From()
 		landed := false
 		for j := i + 1; j < ds.n; j++ {
-			landed = landed || moveLanding(ds.seq[j]) == from || ds.seq[j].IsCastling() && ds.seq[j].CastlingRookTo() == from
+			landed = landed || ds.seq[j].Landing() == from || ds.seq[j].IsCastling() && ds.seq[j].CastlingRookTo() == from
 		}
 		if landed {
 			continue
@@ -2299,7 +2299,7 @@ func (ds *decodeState) readEarly(first, i int, m chess.Move, q *chess.Position, 
 	// was lost from there).
 	// (Not m's own landing: its piece never read there, a promotion's
 	// piece read next would be lost, exf1=N read as exf1=Q.)
-	victim := !lifted && q.Occupied().Has(sq) && sq != moveLanding(m) && r.canCapture(q, sq)
+	victim := !lifted && q.Occupied().Has(sq) && sq != m.Landing() && r.canCapture(q, sq)
 	if !lifted && !victim && q.Occupied().Has(sq) {
 		return false
 	}
@@ -2330,7 +2330,7 @@ func (ds *decodeState) readEarly(first, i int, m chess.Move, q *chess.Position, 
 			return false
 		}
 		if e.Kind == trace.On && e.HasColour && e.Piece.Color() != q.SideToMove() && chess.Between(m.From(), m.To()).Has(sq) &&
-			(!e.HasPieces || e.Piece == q.PieceAt(moveLanding(m))) {
+			(!e.HasPieces || e.Piece == q.PieceAt(m.Landing())) {
 			// m's piece read on a square it slid over, after its landing
 			// (the sweep's order), and read gone from there only after
 			// another change: Be6-c4 read on c4, then on d5, then e6
@@ -2373,7 +2373,7 @@ func (ds *decodeState) liftedWithVictim(first, i int, m chess.Move, q *chess.Pos
 		return false
 	}
 	from, victim := own.First(), (d &^ own).First()
-	if victim == moveLanding(m) || !r.legal(q).Contains(chess.NewMove(from, victim)) {
+	if victim == m.Landing() || !r.legal(q).Contains(chess.NewMove(from, victim)) {
 		return false
 	}
 	for _, s := range [2]chess.Square{from, victim} {
@@ -2469,7 +2469,7 @@ func (ds *decodeState) landedLongBefore(first, i int, m chess.Move) bool {
 	if evs[i].Kind != trace.Off || m.IsCastling() || rotSquare(evs[i].Square, r.orient) != m.From() {
 		return false
 	}
-	j := ds.lastChange(first, i, moveLanding(m))
+	j := ds.lastChange(first, i, m.Landing())
 	return j >= 0 && evs[j].Kind == trace.On && evs[i].T-evs[j].T > r.overlapMs()
 }
 
@@ -2653,7 +2653,7 @@ func (ds *decodeState) take(i int, p *chess.Position, m chess.Move, quick, pushe
 	if ds.gameOver(&q, knocked) {
 		return true
 	}
-	ds.search(i+1, q, pb, ds.r.log.evs[i].T, moveLanding(m), knocked)
+	ds.search(i+1, q, pb, ds.r.log.evs[i].T, m.Landing(), knocked)
 	if ds.found || ds.over() {
 		return true
 	}
@@ -2849,7 +2849,7 @@ func (ds *decodeState) touchDownLeft(first, i int, p *chess.Position, m chess.Mo
 	if j < 0 || evs[j].Kind != trace.On || !evs[j].seenAs(p.PieceAt(m.From())) || evs[i].T-evs[j].T > maxTouchMs+r.sweepMs() {
 		return false
 	}
-	k := ds.lastChange(j, i, moveLanding(m))
+	k := ds.lastChange(j, i, m.Landing())
 	return k > j && evs[k].Kind == trace.On
 }
 
@@ -2994,7 +2994,7 @@ func (ds *decodeState) takePair(i int, m1, m2 chess.Move, q2 *chess.Position, pb
 	if ds.gameOver(q2, knocked) {
 		return true
 	}
-	ds.search(i+1, *q2, pb, ds.r.log.evs[i].T, moveLanding(m2), knocked)
+	ds.search(i+1, *q2, pb, ds.r.log.evs[i].T, m2.Landing(), knocked)
 	if ds.found || ds.over() {
 		return true
 	}
@@ -3407,7 +3407,7 @@ func (r *Reconstructor) seenMoved(moves []chess.Move, after *chess.Position, gon
 		a := g.First()
 		ok := false
 		for _, mv := range moves {
-			to := moveLanding(mv)
+			to := mv.Landing()
 			if mv.From() == a && !mv.IsCastling() && (r.logShows(withPrev, logStep{to, trace.Off}, logStep{a, trace.Off}, logStep{to, trace.On}) ||
 				far.Has(a) && landsAlone(moves, to) && r.logShows(withPrev, logStep{a, trace.Off}, logStep{to, trace.On})) {
 				ok = true
@@ -3429,7 +3429,7 @@ func (r *Reconstructor) seenMoved(moves []chess.Move, after *chess.Position, gon
 func landsAlone(moves []chess.Move, to chess.Square) bool {
 	n := 0
 	for _, m := range moves {
-		if moveLanding(m) == to {
+		if m.Landing() == to {
 			n++
 		}
 	}
@@ -3532,7 +3532,7 @@ func (r *Reconstructor) handMoveLast(m *catchMatch) bool {
 		return false
 	}
 	last, prev := m.moves[m.n-1], m.moves[m.n-2]
-	if last.IsCastling() || chess.KingAttacks(moveLanding(prev)).Has(last.From()) {
+	if last.IsCastling() || chess.KingAttacks(prev.Landing()).Has(last.From()) {
 		return false
 	}
 	evs := r.log.evs
@@ -3545,7 +3545,7 @@ func (r *Reconstructor) handMoveLast(m *catchMatch) bool {
 		}
 		return -1
 	}
-	land, lift, on := find(moveLanding(prev), trace.On), find(last.From(), trace.Off), find(moveLanding(last), trace.On)
+	land, lift, on := find(prev.Landing(), trace.On), find(last.From(), trace.Off), find(last.Landing(), trace.On)
 	return land >= 0 && lift >= land+minReplyMs && on >= lift+minQuickCarryMs
 }
 
@@ -3564,7 +3564,7 @@ func (ds *decodeState) knockReach(prevLand chess.Square) chess.Bitboard {
 // handNear is where the hand making move m passes or lets go: its squares,
 // the squares between them, and their neighbours.
 func handNear(m chess.Move) chess.Bitboard {
-	from, land := m.From(), moveLanding(m)
+	from, land := m.From(), m.Landing()
 	b := chess.KingAttacks(from) | chess.KingAttacks(land) | from.Bitboard() | land.Bitboard() | chess.Between(from, land)
 	if m.IsCastling() {
 		b |= chess.KingAttacks(m.To()) | chess.KingAttacks(m.CastlingRookTo())
@@ -3578,7 +3578,7 @@ func handNear(m chess.Move) chess.Bitboard {
 func (ds *decodeState) knockedNear(first, i int, p *chess.Position, m chess.Move, s chess.Square) bool {
 	r := ds.r
 	all, _ := moveSquares(p, m)
-	if all.Has(s) || !chess.KingAttacks(moveLanding(m)).Has(s) || p.PieceAt(s) == chess.NoPiece {
+	if all.Has(s) || !chess.KingAttacks(m.Landing()).Has(s) || p.PieceAt(s) == chess.NoPiece {
 		return false
 	}
 	evs := r.log.evs
@@ -3723,7 +3723,7 @@ func (r *Reconstructor) landsOverlap(moves []chess.Move) bool {
 	evs := r.log.evs
 	at := -1 // the change at which the ply before was read landing
 	for _, m := range moves {
-		to := unrotSquare(moveLanding(m), r.orient)
+		to := unrotSquare(m.Landing(), r.orient)
 		next := -1
 		for i := at + 1; i < len(evs); i++ {
 			if evs[i].Kind == trace.On && evs[i].Square == to {

@@ -1000,9 +1000,9 @@ func (r *Reconstructor) replyOnAfterPress(ev *trace.Event) bool {
 		return false
 	}
 	m := c.moves[0]
-	land, ok := r.lastOn(moveLanding(m))
+	land, ok := r.lastOn(m.Landing())
 	gs := rotSquare(ev.Square, r.orient)
-	near := chess.KingAttacks(moveLanding(m))
+	near := chess.KingAttacks(m.Landing())
 	if m.IsCastling() {
 		// (Both pieces down: a square filled next to neither.)
 		near |= chess.KingAttacks(m.CastlingRookTo())
@@ -1096,7 +1096,7 @@ func (r *Reconstructor) liftAfterPress(ev *trace.Event, out []Output) []Output {
 	}
 	r.makeView()
 	if pc := r.lines[0].pos.PieceAt(gs); pc != chess.NoPiece && pc.Color() != r.pressSide && r.holding() && ev.T < r.heldUntil() &&
-		r.pressHeldSq != moveLanding(r.pressHeld.moves[0]) && r.slidesOn(&r.pressHeld, r.pressHeldSq) {
+		r.pressHeldSq != r.pressHeld.moves[0].Landing() && r.slidesOn(&r.pressHeld, r.pressHeldSq) {
 		// The opponent's piece the held slide may have gone on to take
 		// lifted, and now another: the reply under way, its victim
 		// first, the taking piece swapped onto that square faster than
@@ -1116,7 +1116,7 @@ func (r *Reconstructor) liftAfterPress(ev *trace.Event, out []Output) []Output {
 		// alike: the piece may be sliding on to take there, the victim's
 		// square read as emptied and filled again (7... Bxd4 slid via e5
 		// and pressed 15 ms after it landed: Be5 was published).
-		if gs == moveLanding(c.moves[c.n-1]) || r.slidesOn(c, gs) {
+		if gs == c.moves[c.n-1].Landing() || r.slidesOn(c, gs) {
 			r.pressHeld, r.pressHeldSq, r.pressHeldT, r.pressHeldRaw = *c, gs, ev.T, r.raw
 			return out
 		}
@@ -1145,8 +1145,8 @@ func (r *Reconstructor) liftAfterPress(ev *trace.Event, out []Output) []Output {
 		// before d8 was read empty): the board without it, as the press
 		// is judged, shows the pressed move.
 		b := r.explainFirst(true)
-		fits := b >= 0 && r.fitsPress(&r.cands[b], r.pressSide) && gs != moveLanding(r.cands[b].moves[r.cands[b].n-1])
-		if fits && r.replyTook.Has(moveLanding(r.cands[b].moves[r.cands[b].n-1])) && r.reachedBy(gs) {
+		fits := b >= 0 && r.fitsPress(&r.cands[b], r.pressSide) && gs != r.cands[b].moves[r.cands[b].n-1].Landing()
+		if fits && r.replyTook.Has(r.cands[b].moves[r.cands[b].n-1].Landing()) && r.reachedBy(gs) {
 			// (Not a landing only guessed from the reply's piece read
 			// there, on the line of the reply's piece lifted now: it
 			// may be sliding on. 1. Ra6 pressed on its way, taken on
@@ -1212,7 +1212,7 @@ func (r *Reconstructor) wentOn(c *cand) bool {
 	}
 	// (Set down up to a sweep before the held lift was read: 23... Qxe4
 	// slid e7-e5-e4, e4 read 31 ms before e5 was read empty.)
-	on, ok := r.lastOn(moveLanding(c.moves[c.n-1]))
+	on, ok := r.lastOn(c.moves[c.n-1].Landing())
 	return ok && on+r.sweepMs() > r.pressHeldT
 }
 
@@ -1306,7 +1306,7 @@ func (r *Reconstructor) heldUntil() int64 {
 // was before the press, and the piece may have left before the press.
 func (r *Reconstructor) heldLiftBeforePress() bool {
 	c := &r.pressHeld
-	return c.n > 0 && r.pressHeldSq == moveLanding(c.moves[c.n-1]) && r.pressHeldT < r.pressT+r.sweepMs()
+	return c.n > 0 && r.pressHeldSq == c.moves[c.n-1].Landing() && r.pressHeldT < r.pressT+r.sweepMs()
 }
 
 // heldLeft reports whether the held move's piece was lifted from its
@@ -1316,7 +1316,7 @@ func (r *Reconstructor) heldLeft() bool {
 	if c.n == 0 {
 		return false
 	}
-	land := moveLanding(c.moves[c.n-1])
+	land := c.moves[c.n-1].Landing()
 	if land == r.pressHeldSq || r.v.occ.Has(land) {
 		return false
 	}
@@ -1396,8 +1396,8 @@ func (r *Reconstructor) strayFromHeld(c *cand) bool {
 		return false
 	}
 	m, hm := c.moves[0], h.moves[0]
-	land, from := moveLanding(m), m.From()
-	if from != hm.From() || hm.IsCastling() || m.IsCastling() || r.pressHeldSq != moveLanding(hm) {
+	land, from := m.Landing(), m.From()
+	if from != hm.From() || hm.IsCastling() || m.IsCastling() || r.pressHeldSq != hm.Landing() {
 		return false
 	}
 	return !chess.KingAttacks(r.pressHeldSq).Has(land) && !chess.Between(from, land).Has(r.pressHeldSq) &&
@@ -1802,7 +1802,7 @@ func (r *Reconstructor) squareOff(s chess.Square, t int64) {
 	r.changedAt[s] = t
 	r.changed(t)
 	r.lastSq = s
-	if r.released != chess.NoMove && unrotSquare(moveLanding(r.released), r.orient) == s {
+	if r.released != chess.NoMove && unrotSquare(r.released.Landing(), r.orient) == s {
 		r.relPicked = true
 	}
 }

@@ -53,21 +53,13 @@ func (r *Reconstructor) lastTo(li, back int) chess.Square {
 	if len(ms) <= back {
 		return chess.NoSquare
 	}
-	return moveLanding(ms[len(ms)-1-back])
+	return ms[len(ms)-1-back].Landing()
 }
 
-// moveLanding is where m puts its piece (the king's square for castling).
 // tradesSquares reports whether m is a castling whose king and rook
 // trade squares (Chess960: it changes no square the board shows).
 func tradesSquares(m chess.Move) bool {
 	return m.IsCastling() && m.To() == m.CastlingKingTo() && m.From() == m.CastlingRookTo()
-}
-
-func moveLanding(m chess.Move) chess.Square {
-	if m.IsCastling() {
-		return m.CastlingKingTo()
-	}
-	return m.To()
 }
 
 // filledAfter reports whether game square s was last read filled after
@@ -248,7 +240,7 @@ func (r *Reconstructor) seqCost(p *chess.Position, lastTo chess.Square, moves []
 		lift, lifted := r.lastOff(from)
 		// land: where the move sets its piece down, which the next
 		// move's timing is judged from.
-		land := moveLanding(m)
+		land := m.Landing()
 		if m.IsCastling() && from == m.CastlingKingTo() {
 			// A Chess960 castling whose king stays moves only the rook:
 			// it begins with the rook's lift and is down when the rook
@@ -671,7 +663,7 @@ func (r *Reconstructor) standsUnread(to chess.Square, lift int64, rest []chess.M
 		if m.From() != to || m.IsCastling() {
 			continue
 		}
-		on, ok := r.firstOn(moveLanding(m))
+		on, ok := r.firstOn(m.Landing())
 		return ok && on-lift > 2*r.sweepMs()+minCarryMs
 	}
 	return false
@@ -773,11 +765,11 @@ func leftLater(moves []chess.Move, s chess.Square) bool {
 // slide's: a knocked piece may fall there unseen (Rbg1 slid over f1, its
 // hand knocking the g2 rook onto f1).
 func (r *Reconstructor) setDownOnWay(q *chess.Position, m chess.Move, lift int64) int {
-	path := chess.Between(m.From(), moveLanding(m)) &^ q.Occupied()
+	path := chess.Between(m.From(), m.Landing()) &^ q.Occupied()
 	if path == 0 {
 		return 0
 	}
-	land, ok := r.firstOn(moveLanding(m))
+	land, ok := r.firstOn(m.Landing())
 	if !ok {
 		return 0
 	}
@@ -1424,7 +1416,7 @@ func (r *Reconstructor) explainNow(allowBack, allowResync bool) int {
 			}
 			last := chess.NoSquare
 			if len(S.moves) > 0 {
-				last = moveLanding(S.moves[len(S.moves)-1])
+				last = S.moves[len(S.moves)-1].Landing()
 			}
 			r.oneMove(cand{line: si, stale: true, back: k, cost: S.cost}, &S.pos, last, chess.NoMove, &rv)
 		}
@@ -1763,7 +1755,7 @@ func (r *Reconstructor) knockReadAsMove(alone bool) (cand, bool) {
 		// changed since: 36 more false alerts in the stress grid).
 		alerted := r.v.diff(&r.befores[j]) & r.overlay
 		landAt := func(p *chess.Position, m chess.Move) (int64, bool) {
-			to, pc := moveLanding(m), p.PieceAt(m.From())
+			to, pc := m.Landing(), p.PieceAt(m.From())
 			t, ok := r.lastOn(to)
 			if !ok {
 				t, ok = -1, alerted.Has(to)
@@ -1773,9 +1765,9 @@ func (r *Reconstructor) knockReadAsMove(alone bool) (cand, bool) {
 				if k == i || r.befores[k].PieceAt(pm.From()) != pc {
 					continue
 				}
-				if moveLanding(pm) == to && r.plies[k].landT() >= 0 {
+				if pm.Landing() == to && r.plies[k].landT() >= 0 {
 					t, ok = max(t, r.plies[k].landT()), true
-				} else if nbSquares(moveLanding(pm), r.plies[k].step.seen).Has(to) {
+				} else if nbSquares(pm.Landing(), r.plies[k].step.seen).Has(to) {
 					ok = true
 				}
 			}
@@ -1856,7 +1848,7 @@ func (r *Reconstructor) movedOnBeforeReply(best int) (cand, bool) {
 		}
 		// (The reply first landed after it, not a knock's put-back there;
 		// or it took the piece.)
-		if to := moveLanding(c.moves[1]); to == m.To() {
+		if to := c.moves[1].Landing(); to == m.To() {
 			return c, true
 		} else if reply, ok := r.firstOn(to); ok && reply > landOn {
 			return c, true
@@ -1877,7 +1869,7 @@ func (r *Reconstructor) movedOnRead(b *cand, c cand, x chess.Move, left int64) (
 		return cand{}, false
 	}
 	landOn, ok1 := r.lastOn(on.To())
-	reply, ok2 := r.firstOn(moveLanding(b.moves[0])) // (not a knock's put-back there)
+	reply, ok2 := r.firstOn(b.moves[0].Landing()) // (not a knock's put-back there)
 	if !ok1 || !ok2 || landOn >= reply || left >= reply || landOn < left {
 		return cand{}, false
 	}
@@ -1923,7 +1915,7 @@ func (r *Reconstructor) landingsKept(c *cand, j, i int) bool {
 	published := func(q int) bool {
 		for k := j; k < len(r.plies); k++ {
 			pm := r.plies[k].move
-			if k != i && moveLanding(pm) == moveLanding(c.moves[q]) && r.befores[k].PieceAt(pm.From()) == pcs[q] {
+			if k != i && pm.Landing() == c.moves[q].Landing() && r.befores[k].PieceAt(pm.From()) == pcs[q] {
 				return true
 			}
 		}
@@ -1934,9 +1926,9 @@ func (r *Reconstructor) landingsKept(c *cand, j, i int) bool {
 			continue
 		}
 		pm := r.plies[k].move
-		pc, to, found := r.befores[k].PieceAt(pm.From()), moveLanding(pm), false
+		pc, to, found := r.befores[k].PieceAt(pm.From()), pm.Landing(), false
 		for q, m := range c.moves[:c.n] {
-			if moveLanding(m) != to || pcs[q] != pc {
+			if m.Landing() != to || pcs[q] != pc {
 				continue
 			}
 			if m == pm {
@@ -1944,7 +1936,7 @@ func (r *Reconstructor) landingsKept(c *cand, j, i int) bool {
 				break
 			}
 			for q2 := range q {
-				if moveLanding(c.moves[q2]) == m.From() && pcs[q2] == pc && !published(q2) {
+				if c.moves[q2].Landing() == m.From() && pcs[q2] == pc && !published(q2) {
 					found = true
 				}
 			}
@@ -2020,7 +2012,7 @@ func (r *Reconstructor) putBackAt(i int, alt chess.Square) (cand, bool) {
 			ok1, ok2 = lift >= 0, land >= 0
 		} else {
 			lift, ok1 = r.lastOff(m.From())
-			land, ok2 = r.lastOn(moveLanding(m))
+			land, ok2 = r.lastOn(m.Landing())
 		}
 		if ok1 && ok2 && k%2 == 0 && lift < put && put < land {
 			return cand{}, false // (moves[k], k even, is the piece's side's)
@@ -2102,7 +2094,7 @@ func (s *shownSearch) try(c *cand, p *chess.Position, m chess.Move, d chess.Bitb
 			land = t
 		}
 	} else {
-		t, ok := s.r.lastOn(moveLanding(m))
+		t, ok := s.r.lastOn(m.Landing())
 		if !ok || t < landed {
 			return false
 		}
@@ -2591,7 +2583,7 @@ func (r *Reconstructor) resyncBack(rv *recView) {
 		// next square, which fills a square there that the published
 		// game leaves empty: a5 knocked onto b6 by b5's hand is no a5
 		// read wrong.)
-		land := moveLanding(r.pub[i])
+		land := r.pub[i].Landing()
 		if gone = gone || !r.v.occ.Has(land) && extra&chess.KingAttacks(land) == 0; !gone {
 			continue
 		}

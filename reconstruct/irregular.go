@@ -125,7 +125,7 @@ func (r *Reconstructor) inexactLine(li int) inexact {
 		if vac := d & q.Occupied() &^ r.v.occ; vac != 0 {
 			if tv, ok := r.firstOff(vac.First()); ok {
 				tm, ok1 := r.firstOff(m.From())
-				tl, ok2 := r.lastOn(moveLanding(m))
+				tl, ok2 := r.lastOn(m.Landing())
 				if ok1 && tv < tm || r.sensor != trace.Occupancy && ok2 && tv+r.sweepNearMs() < tl {
 					c += 5
 				}
@@ -429,7 +429,7 @@ func (r *Reconstructor) actInexact(ix inexact, side chess.Color, t int64, presse
 				Text:     text})
 			return insertBeforeEnd(out, n0out, al[0])
 		}
-		if pressed && ix.reply == chess.NoMove && (ix.diff == moveLanding(ix.move).Bitboard() || ix.move.IsCastling() && ix.diff == ix.move.CastlingRookTo().Bitboard()) && r.v.occ&ix.diff == 0 {
+		if pressed && ix.reply == chess.NoMove && (ix.diff == ix.move.Landing().Bitboard() || ix.move.IsCastling() && ix.diff == ix.move.CastlingRookTo().Bitboard()) && r.v.occ&ix.diff == 0 {
 			// The moved piece never read where it landed: taken at once
 			// by the reply before a sweep read it (cxb6 e.p. pressed, and
 			// Nxb6 lifted 171 ms later on a piece board), or still in the
@@ -588,11 +588,11 @@ func (r *Reconstructor) misplacedCost(d chess.Bitboard, p *chess.Position, m che
 // it while it showed the sliding one was not seen landing (a pawn slid
 // from d7 over d6 to d5, its hand knocking the e6 pawn onto d6).
 func (r *Reconstructor) crossedFilled(m chess.Move, y chess.Square, on int64) bool {
-	if m == chess.NoMove || r.sensor == trace.Occupancy || !chess.Between(m.From(), moveLanding(m)).Has(y) || !chess.KingAttacks(m.From()).Has(y) {
+	if m == chess.NoMove || r.sensor == trace.Occupancy || !chess.Between(m.From(), m.Landing()).Has(y) || !chess.KingAttacks(m.From()).Has(y) {
 		return false
 	}
 	start, ok1 := r.lastOff(m.From())
-	land, ok2 := r.lastOn(moveLanding(m))
+	land, ok2 := r.lastOn(m.Landing())
 	return ok1 && ok2 && on < land && on <= start
 }
 
@@ -641,7 +641,7 @@ func (r *Reconstructor) displacedBy(d chess.Bitboard, mover chess.Color, m chess
 		if at < press || at >= lift-r.sweepNearMs() {
 			return mover
 		}
-		far := lift-at < farKnockMs && chess.Distance(s, m.From()) >= 3 && chess.Distance(s, moveLanding(m)) >= 3
+		far := lift-at < farKnockMs && chess.Distance(s, m.From()) >= 3 && chess.Distance(s, m.Landing()) >= 3
 		if at-press >= lift-at && !far {
 			return mover
 		}
@@ -654,7 +654,7 @@ func (r *Reconstructor) displacedBy(d chess.Bitboard, mover chess.Color, m chess
 // the landing, within two squares of m's landing or its square, and one
 // of them where m's hand let go (handNear): m's hand knocked them.
 func (r *Reconstructor) knockedByFirst(d chess.Bitboard, m, reply chess.Move) bool {
-	land, ok := r.firstOn(moveLanding(m))
+	land, ok := r.firstOn(m.Landing())
 	lift, ok2 := r.lastOff(reply.From())
 	if d == 0 || !ok || !ok2 || d&handNear(m) == 0 {
 		return false
@@ -663,7 +663,7 @@ func (r *Reconstructor) knockedByFirst(d chess.Bitboard, m, reply chess.Move) bo
 		s := e.First()
 		at := r.changedAt[unrotSquare(s, r.orient)]
 		if at < land || at >= lift || at-land >= knockMs ||
-			chess.Distance(s, moveLanding(m)) > 2 && chess.Distance(s, m.From()) > 2 {
+			chess.Distance(s, m.Landing()) > 2 && chess.Distance(s, m.From()) > 2 {
 			return false
 		}
 	}
@@ -844,7 +844,7 @@ func (r *Reconstructor) illegalReply(q *chess.Position, m chess.Move, d chess.Bi
 			return illegalDesc{}, false // (the reply is legal: inexactReply's)
 		}
 	}
-	land, ok1 := r.lastOn(moveLanding(m))
+	land, ok1 := r.lastOn(m.Landing())
 	off, ok2 := r.lastOff(ill.from)
 	on, ok3 := r.lastOn(ill.to)
 	return ill, ok1 && ok2 && ok3 && off >= land+illegalReplyMs && on >= off+illegalReplyMs

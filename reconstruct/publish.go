@@ -233,7 +233,7 @@ func (r *Reconstructor) markBlind(n int) {
 			// Qxe5 g4 published for Qg4 with the g3 pawn knocked off
 			// and e5 touched, g4 filled before e5; the board then showed
 			// the game with e6 played, and the game went dark.)
-			prev, ok3 := r.lastOn(moveLanding(r.plies[i-1].move))
+			prev, ok3 := r.lastOn(r.plies[i-1].move.Landing())
 			r.plies[i].slidFirst = ok1 && ok2 && on < off && (r.plies[i-1].blind || ok3 && on < prev)
 		}
 	}
@@ -577,7 +577,7 @@ func (r *Reconstructor) landedAt(m chess.Move, before int64) (int64, bool) {
 	if m == chess.NoMove {
 		return 0, false
 	}
-	s := moveLanding(m)
+	s := m.Landing()
 	if t, ok := r.lastOn(s); ok && t < before {
 		return t, true
 	}
@@ -1014,7 +1014,7 @@ func (r *Reconstructor) landSeen(before *chess.Position, m chess.Move) bool {
 	if r.sensor == trace.Occupancy || r.rec.framed {
 		return false
 	}
-	b := unrotSquare(moveLanding(m), r.orient).Bitboard()
+	b := unrotSquare(m.Landing(), r.orient).Bitboard()
 	if before.SideToMove() == chess.White {
 		return r.rec.placedWhite&b != 0
 	}
@@ -1088,7 +1088,7 @@ func (r *Reconstructor) moveTimes(before *chess.Position, m chess.Move) (lift, l
 			lift = t
 		}
 	}
-	if t, ok := r.lastOn(moveLanding(m)); ok {
+	if t, ok := r.lastOn(m.Landing()); ok {
 		land = t
 	}
 	return lift, land

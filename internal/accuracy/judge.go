@@ -136,7 +136,7 @@ func unseen(pg *chess.Game, published []chess.Move, s trace.Sensor, changed []ch
 	p, q := *pg.Start, *pg.Start
 	for i, m := range pg.Moves {
 		pm := published[i]
-		if pm != m && (changed[i].Has(moveLanding(m)) || changed[i].Has(moveLanding(pm))) {
+		if pm != m && (changed[i].Has(m.Landing()) || changed[i].Has(pm.Landing())) {
 			return false
 		}
 		p.MakeMove(m)
@@ -146,15 +146,6 @@ func unseen(pg *chess.Game, published []chess.Move, s trace.Sensor, changed []ch
 		}
 	}
 	return true
-}
-
-// moveLanding is the square m's piece is set down on (a castling's king
-// square).
-func moveLanding(m chess.Move) chess.Square {
-	if m.IsCastling() {
-		return m.CastlingKingTo()
-	}
-	return m.To()
 }
 
 // behind is how many of the first done moves of the game the published
