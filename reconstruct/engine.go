@@ -721,12 +721,16 @@ func (r *Reconstructor) Feed(ev *trace.Event, out []Output) []Output {
 	}
 	switch ev.Kind {
 	case trace.Frame:
+		before := r.raw
 		r.frame(ev)
 		// A frame says nothing of the order of what it changed: the log
-		// goes on only from a frame that shows the published position.
+		// goes on only from a frame that shows the published position,
+		// or one that changed nothing (a recording's last frame, the
+		// board as it stood: Rd8#, the rook and king lifted after, then
+		// a frame 1 s later, and the changes' order was lost).
 		if r.makeView(); r.v.diff(&r.lines[0].pos) == 0 {
 			r.log.reset(&r.raw)
-		} else {
+		} else if r.raw != before {
 			r.log.ok = false
 		}
 		if r.state == stateSetup && len(r.plies) == 0 && r.v.diff(&r.start) == 0 {
@@ -1681,7 +1685,10 @@ func (r *Reconstructor) End(t int64, out []Output) []Output {
 			// order read, after which pieces were only lifted: 4.
 			// Qxf7#, the king lifted 400 ms after, the input over
 			// within 4 s, read as 4. Qf3 Ke7 5. Qxf6+ Kxf6.)
-			if m, ok := r.decodeOrdered(); ok && (m.n > r.cands[best].n || r.endedThenLifted(&m)) && r.decodable() {
+			if m, ok := r.decodeEnded(); ok && m.n < r.cands[best].n && r.decodable() {
+				return r.adoptDecoded(&m, r.lastChange, out)
+			}
+			if m, ok := r.decodeOrdered(); ok && m.n > r.cands[best].n && r.decodable() {
 				return r.adoptDecoded(&m, r.lastChange, out)
 			} else if !ok && r.decodable() {
 				// (Nor a piece let go and moved on before the reply,
@@ -1745,24 +1752,30 @@ func (r *Reconstructor) End(t int64, out []Output) []Output {
 	return out
 }
 
-// endedThenLifted reports whether m, the ordered decoder's reading, ends
-// the game (no legal move after it: mate or stalemate) with its last
-// ply's landing the last square filled, and only squares emptied after
-// it (the king tipped, the pieces cleared).
-func (r *Reconstructor) endedThenLifted(m *catchMatch) bool {
-	if m.n == 0 || r.legal(&m.pos).Len() != 0 {
-		return false
-	}
-	last := m.moves[m.n-1]
-	if last.IsCastling() {
-		return false
-	}
-	evs := r.log.evs
+// decodeEnded is the ordered decoder's reading of the changes up to the
+// last square filled, when only squares emptied came after it and the
+// reading ends the game there (mate or stalemate) with that square its
+// last landing: the king tipped, the mating piece or others cleared away
+// after the game (Rd8#, the rook lifted 700 ms after and the king 300 ms
+// later, read as 1. Rd7 Kg8 2. Rxf7 Kxf7).
+func (r *Reconstructor) decodeEnded() (catchMatch, bool) {
+	l := &r.log
+	evs := l.evs
 	k := len(evs) - 1
 	for k >= 0 && evs[k].Kind == trace.Off {
 		k--
 	}
-	return k >= 0 && k < len(evs)-1 && evs[k].Kind == trace.On && rotSquare(evs[k].Square, r.orient) == last.To()
+	if !l.ok || k < 0 || k == len(evs)-1 || evs[k].Kind != trace.On || len(r.lines) == 0 {
+		return catchMatch{}, false
+	}
+	l.evs = evs[:k+1]
+	m, ok := r.decodeOrdered()
+	l.evs = evs
+	if !ok || m.n == 0 || r.legal(&m.pos).Len() != 0 {
+		return catchMatch{}, false
+	}
+	last := m.moves[m.n-1]
+	return m, !last.IsCastling() && rotSquare(evs[k].Square, r.orient) == last.To()
 }
 
 // SetPosition replaces the game by position p (an arbiter's command): the
