@@ -218,8 +218,9 @@ type decodeState struct {
 	nodes int
 	// knockAt: how many decoded moves came before the one whose hand
 	// knocked off the piece on knockSq (-1: none).
-	knockAt int
-	knockSq chess.Square
+	knockAt  int
+	knockSq  chess.Square
+	knockFar bool // knockSq two squares off the piece in the hand (search's knock.far)
 	// knockFirst: the log's first change, a piece on knockSq emptied, is
 	// the hand of the published game's last ply knocking it (knockedFirst).
 	knockFirst bool
@@ -1723,6 +1724,9 @@ func (ds *decodeState) search(i int, p chess.Position, pb physBoard, prevT int64
 		pb physBoard
 		sq chess.Square
 		at int // the moves decoded before the one whose hand knocked it
+		// far: two squares off the piece in the hand, where only the
+		// move taken with it can show that hand passed.
+		far bool
 	}
 	var knocks [2]knock
 	nk := 0
@@ -1791,8 +1795,11 @@ func (ds *decodeState) search(i int, p chess.Position, pb physBoard, prevT int64
 			case prevT >= 0 && evs[i].T-prevT < knockMs && ds.knockReach(prevLand).Has(gs):
 				knocks[nk] = knock{i: i, pb: pb, sq: gs, at: ds.n - 1}
 				nk++
-			case r.decodeLeft && inHandT > 0 && evs[i].T-inHandT < knockMs && around(inHand&^gs.Bitboard()).Has(gs):
-				knocks[nk] = knock{i: i, pb: pb, sq: gs, at: ds.n}
+			case r.decodeLeft && inHandT > 0 && evs[i].T-inHandT < knockMs && around(around(inHand&^gs.Bitboard())).Has(gs):
+				// (Two squares off the lifted piece, the hand carrying it
+				// passing next to them, when the move taken bears it out:
+				// d2 knocked as the bishop went f1-b5 over e2.)
+				knocks[nk] = knock{i: i, pb: pb, sq: gs, at: ds.n, far: !around(inHand &^ gs.Bitboard()).Has(gs)}
 				nk++
 			}
 		}
@@ -1996,7 +2003,8 @@ func (ds *decodeState) search(i int, p chess.Position, pb physBoard, prevT int64
 		ds.found, ds.end = true, p
 		return
 	}
-	if knocked != 0 && r.decodeLeft && ds.n > 0 && v.occ&knocked == 0 && v.diff(&p) == knocked && ds.complete() && (ds.knockAt >= 0 || ds.knockFirst) {
+	if knocked != 0 && r.decodeLeft && ds.n > 0 && v.occ&knocked == 0 && v.diff(&p) == knocked && ds.complete() &&
+		(ds.knockAt >= 0 && (!ds.knockFar || ds.knockAt < ds.n && handNear(ds.seq[ds.knockAt]).Has(ds.knockSq)) || ds.knockFirst) {
 		// Knocked off as the last move landed and never put back, on a
 		// board still for the alert timer: the moves are made, and the
 		// piece is out of place (Nf3, its hand knocking the h2 pawn off
@@ -2006,12 +2014,12 @@ func (ds *decodeState) search(i int, p chess.Position, pb physBoard, prevT int64
 	}
 	for _, k := range knocks[:nk] {
 		// (The next move's first change comes after the knock.)
-		ds.knockAt, ds.knockSq = k.at, k.sq
+		ds.knockAt, ds.knockSq, ds.knockFar = k.at, k.sq, k.far
 		ds.search(k.i+1, p, k.pb, prevT, prevLand, k.sq.Bitboard())
 		if ds.found || ds.over() {
 			return
 		}
-		ds.knockAt = -1
+		ds.knockAt, ds.knockFar = -1, false
 	}
 	for _, f := range steps[:ns] {
 		if ds.take(f.i, &p, f.m, f.quick, false, f.pb, f.knocked) {
@@ -3565,7 +3573,7 @@ func (ds *decodeState) knockReach(prevLand chess.Square) chess.Bitboard {
 // the squares between them, and their neighbours.
 func handNear(m chess.Move) chess.Bitboard {
 	from, land := m.From(), m.Landing()
-	b := chess.KingAttacks(from) | chess.KingAttacks(land) | from.Bitboard() | land.Bitboard() | chess.Between(from, land)
+	b := chess.KingAttacks(from) | chess.KingAttacks(land) | from.Bitboard() | land.Bitboard() | around(chess.Between(from, land))
 	if m.IsCastling() {
 		b |= chess.KingAttacks(m.To()) | chess.KingAttacks(m.CastlingRookTo())
 	}
