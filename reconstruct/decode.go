@@ -1792,7 +1792,7 @@ func (ds *decodeState) search(i int, p chess.Position, pb physBoard, prevT int64
 		}
 		if gs := rotSquare(evs[i].Square, r.orient); (r.sensor == trace.Occupancy || r.decodeLeft) && evs[i].Kind == trace.Off && !knocked.More() && nk < len(knocks) && p.PieceAt(gs) != chess.NoPiece {
 			switch {
-			case prevT >= 0 && evs[i].T-prevT < knockMs && ds.knockReach(prevLand).Has(gs):
+			case prevT >= 0 && evs[i].T-prevT < ds.knockWindow() && ds.knockReach(prevLand).Has(gs):
 				knocks[nk] = knock{i: i, pb: pb, sq: gs, at: ds.n - 1}
 				nk++
 			case r.decodeLeft && inHandT > 0 && evs[i].T-inHandT < knockMs && around(around(inHand&^gs.Bitboard())).Has(gs):
@@ -3567,6 +3567,19 @@ func (ds *decodeState) knockReach(prevLand chess.Square) chess.Bitboard {
 		b |= handNear(ds.seq[ds.n-1])
 	}
 	return b
+}
+
+// knockWindow is how long after the move decoded last was taken a piece
+// next to its landing may be its hand's knock: knockMs, and on the alert
+// timer's decoding, after a capture taken at its piece's lift (its
+// landing unseen, minCarryMs or more later), minCarryMs more (4. Nxd4
+// pushing the pawn off, e4 knocked 550 ms after f3 emptied: nothing past
+// 3... cxd4 was published, and 16 squares were alerted).
+func (ds *decodeState) knockWindow() int64 {
+	if ds.r.decodeLeft && ds.n > 0 && ds.liftOnly[ds.n-1] {
+		return knockMs + minCarryMs
+	}
+	return knockMs
 }
 
 // handNear is where the hand making move m passes or lets go: its squares,
