@@ -23,6 +23,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"sync"
 	"time"
 
@@ -94,6 +95,22 @@ type Game struct {
 	// end, the moves completed on the board less those the published
 	// game shares with them (a wrong ply counts with every ply after it).
 	Behind int
+}
+
+// problems says what went wrong in the game: the moves, whether the
+// sensors could tell, false alerts, injections not found.
+func (g *Game) problems() []string {
+	var what []string
+	if g.Why != "" {
+		what = append(what, g.Why)
+	}
+	if g.Unseen {
+		what = append(what, "the sensors cannot tell the two games apart")
+	}
+	if len(g.FalseAlerts) > 0 {
+		what = append(what, "false alerts: "+strings.Join(g.FalseAlerts, ", "))
+	}
+	return append(what, g.Unfound...)
 }
 
 // Failed reports whether the game is worth a look: also an exact one that

@@ -117,17 +117,7 @@ func (r *Report) WriteExamples(w io.Writer) error {
 			if r.Clock != sim.ClockAuto {
 				irr += " --clock " + r.Clock.String()
 			}
-			var what []string
-			if g.Why != "" {
-				what = append(what, g.Why)
-			}
-			if g.Unseen {
-				what = append(what, "the sensors cannot tell the two games apart")
-			}
-			if len(g.FalseAlerts) > 0 {
-				what = append(what, "false alerts: "+strings.Join(g.FalseAlerts, ", "))
-			}
-			what = append(what, g.Unfound...)
+			what := g.problems()
 			if _, err := fmt.Fprintf(w, "%s game %d, %s %s: %s\n    boardd simulate --pgn %s --game %d --sensor %s --seed %d%s\n",
 				row.File, g.Game, g.Sensor, mode(g.Irregular), strings.Join(what, "; "),
 				g.File, g.Game, g.Sensor, r.Seed, irr); err != nil {

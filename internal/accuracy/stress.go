@@ -265,17 +265,7 @@ func (r *StressReport) WriteExamples(w io.Writer) error {
 			if c.EarlyPress != 0 {
 				irr += fmt.Sprintf(" --early-press %v", c.EarlyPress)
 			}
-			what := []string{}
-			if g.Why != "" {
-				what = append(what, g.Why)
-			}
-			if g.Unseen {
-				what = append(what, "the sensors cannot tell the two games apart")
-			}
-			if len(g.FalseAlerts) > 0 {
-				what = append(what, "false alerts: "+strings.Join(g.FalseAlerts, ", "))
-			}
-			what = append(what, g.Unfound...)
+			what := g.problems()
 			if g.Behind > 2 {
 				what = append(what, fmt.Sprintf("%d plies behind", g.Behind))
 			}
