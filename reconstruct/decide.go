@@ -404,8 +404,9 @@ func (r *Reconstructor) onCommit(t int64, out []Output) []Output {
 // after that move (so the piece is in no hand that is making a move), none
 // of them begun next to the landing before it as soon as a knock (Be3's
 // hand knocking e4 onto e5, read as ...Re5) nor a capture taken at its
-// piece's lift (the piece may be in the hand), and alerts the piece against the player whose hand knocked it. The alert
-// timer reads such a board too, but hands that never pause for AlertMs
+// piece's lift (the piece may be in the hand), and alerts the piece
+// against the player whose hand knocked it. The alert timer reads such a
+// board too, but hands that never pause for AlertMs
 // kept it from the published game (2. Nf3, f2 knocked off 200 ms after
 // the landing, six plies in 8.7 s: the game stood at 1... e5 until the
 // first still board, 12.7 s later).
@@ -436,15 +437,14 @@ func (r *Reconstructor) decodeLeftOff(t int64, out []Output) []Output {
 	out = r.adoptDecoded(&m, t, out)
 	r.makeView()
 	P := r.lines[0].pos
-	d := r.v.diff(&P)
-	if len(r.plies) != n0+m.n || d != m.knocked || d.Count() > 4 {
+	if len(r.plies) != n0+m.n || r.v.diff(&P) != m.knocked {
 		return out
 	}
-	k := r.knockPly
+	ply, side := r.plyOf(r.knockPly)
 	r.knockPly = 0
 	r.alertKey = r.viewKey()
-	r.setOverlay(d, &P, len(r.plies))
-	return r.misplaced(out, t, r.befores[k-1].Ply()+1, r.befores[k-1].SideToMove(), &P, d)
+	r.setOverlay(m.knocked, &P, len(r.plies))
+	return r.misplaced(out, t, ply, side, &P, m.knocked)
 }
 
 // orderedGap: explanations this close are decided by the ordered

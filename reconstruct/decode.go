@@ -2033,12 +2033,11 @@ func (ds *decodeState) search(i int, p chess.Position, pb physBoard, prevT int64
 	}
 }
 
-// knockedFirst searches again, on the alert timer's board (decodeLeft)
-// of an occupancy board, with the log's first change a knock by the hand
-// of the published game's last ply, when nothing else read the changes:
-// a piece emptied within knockMs of that ply's landing, where that hand
-// passed or let go (not the ply's own squares), before the log began or
-// by its first change. The log begins at the reply's first lift, which
+// knockedFirst searches, on the left-off readings (decodeLeft) of an
+// occupancy board and before any other reading, with a piece knocked by
+// the hand of the published game's last ply: one emptied within knockMs
+// of that ply's landing, where that hand passed or let go (not the ply's
+// own squares), before the log began or by its first change. The log begins at the reply's first lift, which
 // published the move, so the search never weighs that lift as a knock
 // (4. Bxc6, the a6 pawn knocked off as the bishop left b5, then 4...
 // dxc6 and the game on: nothing past 4. Bxc6 was published, End too).
@@ -2053,7 +2052,7 @@ func (ds *decodeState) knockedFirst(start *chess.Position, pb physBoard) {
 	own, _ := moveSquares(&r.befores[n-1], last.move)
 	knockedAt := func(raw chess.Square, t int64) (chess.Square, bool) {
 		gs := rotSquare(raw, r.orient)
-		return gs, t >= last.t && t-last.t < knockMs && handNear(last.move).Has(gs) && start.PieceAt(gs) != chess.NoPiece
+		return gs, t >= last.t && t-last.t < knockMs && handNear(last.move).Has(gs) && !own.Has(gs) && start.PieceAt(gs) != chess.NoPiece
 	}
 	try := func(i int, pb physBoard, gs chess.Square) bool {
 		ds.nodes, ds.n = 0, 0
@@ -2070,14 +2069,14 @@ func (ds *decodeState) knockedFirst(start *chess.Position, pb physBoard) {
 	for b := start.Occupied() &^ v.occ &^ ds.ex; b != 0; b &= b - 1 {
 		gs := b.First()
 		raw := unrotSquare(gs, r.orient)
-		if _, ok := knockedAt(raw, r.changedAt[raw]); ok && !own.Has(gs) && try(0, pb, gs) {
+		if _, ok := knockedAt(raw, r.changedAt[raw]); ok && try(0, pb, gs) {
 			return
 		}
 	}
 	if evs[0].Kind != trace.Off {
 		return
 	}
-	if gs, ok := knockedAt(evs[0].Square, evs[0].T); ok && !own.Has(gs) {
+	if gs, ok := knockedAt(evs[0].Square, evs[0].T); ok {
 		pb.apply(&evs[0])
 		try(1, pb, gs)
 	}

@@ -479,7 +479,7 @@ func (r *Reconstructor) actInexact(ix inexact, side chess.Color, t int64, presse
 	}
 	if k := r.knockPly; k > 0 && k <= len(r.plies) && d0 == r.knocked {
 		// (The decoder found which move's hand knocked it.)
-		mply, mside = r.befores[k-1].Ply()+1, r.befores[k-1].SideToMove()
+		mply, mside = r.plyOf(k)
 	}
 	r.knockPly = 0
 	if d0 == 0 {
@@ -673,6 +673,12 @@ func (r *Reconstructor) knockedByFirst(d chess.Bitboard, m, reply chess.Move) bo
 // farKnockMs: a hand that knocks a piece three squares or more from the
 // piece it lifts next needs at least this long to get there.
 const farKnockMs = 400
+
+// plyOf is published ply k (1-based): its number and the side that made
+// it.
+func (r *Reconstructor) plyOf(k int) (int, chess.Color) {
+	return r.befores[k-1].Ply() + 1, r.befores[k-1].SideToMove()
+}
 
 // misplaced alerts squares that differ from position p, displaced by side
 // during ply.

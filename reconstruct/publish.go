@@ -160,10 +160,10 @@ func (r *Reconstructor) adopt(bi int, t int64, out []Output) []Output {
 	// were put right (perhaps just before the move, too briefly for a
 	// still board to show it).
 	if r.overlay != 0 {
-		was, alerted := r.overlay, r.overlay&^r.silent
+		alerted := r.overlay &^ r.silent
 		r.overlay &= r.v.diff(&r.lines[0].pos)
 		r.silent &= r.overlay
-		out = r.settled(was, alerted, t, out)
+		out = r.settled(alerted, t, out)
 	}
 	if r.state == stateSetup || r.state == stateIrregular {
 		r.state = statePlay
@@ -175,12 +175,12 @@ func (r *Reconstructor) adopt(bi int, t int64, out []Output) []Output {
 	return out
 }
 
-// settled says which squares alerted out of place (alerted, of the
-// overlay was) the game published now expects as the board shows them:
+// settled says which of the squares alerted out of place (alerted) the
+// game published now expects as the board shows them:
 // the move made settled them (4. Bxc6, the bishop taken off 350 ms after
 // it landed and held 5 s, alerted missing, then 4... dxc6: the alert
 // stayed open to the end).
-func (r *Reconstructor) settled(was, alerted chess.Bitboard, t int64, out []Output) []Output {
+func (r *Reconstructor) settled(alerted chess.Bitboard, t int64, out []Output) []Output {
 	fixed := alerted &^ r.overlay
 	switch {
 	case fixed == 0:
