@@ -688,7 +688,8 @@ func TestBehind(t *testing.T) {
 		{2, game, 0}, // published ahead of the sample point
 		{9, game, 0}, // done beyond the game's end
 	} {
-		if got := behind(game, c.done, c.published); got != c.want {
+		g := &chess.Game{Start: chess.NewPosition(), Moves: game}
+		if got := behind(g, c.done, c.published, trace.Occupancy, nil); got != c.want {
 			t.Errorf("behind(done %d, %d published) = %d, want %d", c.done, len(c.published), got, c.want)
 		}
 	}

@@ -98,7 +98,7 @@ func play(c Case, pg *chess.Game, opts *Options, buf *[]reconstruct.Output) Game
 			// The first event of a move's hands: the moves before it
 			// are complete on the board.
 			move = it.Move
-			g.Behind = max(g.Behind, behind(pg.Moves, max(move-1, 0), r.Moves()))
+			g.Behind = max(g.Behind, behind(pg, max(move-1, 0), r.Moves(), c.Sensor, changed))
 		}
 	}
 	quiet := opts.Quiet
@@ -108,7 +108,7 @@ func play(c Case, pg *chess.Game, opts *Options, buf *[]reconstruct.Output) Game
 	out = r.End(lastT+quiet, out[:0])
 	tally(out)
 	*buf = out
-	g.Behind = max(g.Behind, behind(pg.Moves, len(pg.Moves), r.Moves()))
+	g.Behind = max(g.Behind, behind(pg, len(pg.Moves), r.Moves(), c.Sensor, changed))
 
 	g.Why = compareGame(pg, r.Moves(), newGames)
 	if g.Why == "" {
@@ -122,41 +122,58 @@ func play(c Case, pg *chess.Game, opts *Options, buf *[]reconstruct.Output) Game
 }
 
 // unseen reports whether published, a game other than pg's, is one the
-// sensors of kind s cannot tell from it: as many plies, each leaving the
-// same squares occupied (on colour boards by the same colours), and at
-// each ply where the two differ neither move's landing square changed
-// while that ply's hands were at work (changed). That is a capture whose
-// victim was swapped out faster than a scan reads it, by a piece that
-// never moves again: 55. Rxa4 and 55. Rxh3 from the same square empty
-// that square and nothing else.
+// sensors of kind s cannot tell from it: as many plies, all of them
+// shared as far as the sensors can tell (see shared). That is a capture
+// whose victim was swapped out faster than a scan reads it, by a piece
+// that never moves again: 55. Rxa4 and 55. Rxh3 from the same square
+// empty that square and nothing else.
 func unseen(pg *chess.Game, published []chess.Move, s trace.Sensor, changed []chess.Bitboard) bool {
-	if s == trace.PieceSensor || len(published) != len(pg.Moves) {
-		return false
+	n := len(pg.Moves)
+	return s != trace.PieceSensor && len(published) == n && shared(pg, n, published, s, changed) == n
+}
+
+// behind is how many of the first done moves of the game the published
+// moves do not share as far as the sensors of kind s can tell: a wrong
+// ply counts with every ply after it from the moment the board can show
+// the difference, not while it stands as the true one would.
+func behind(pg *chess.Game, done int, published []chess.Move, s trace.Sensor, changed []chess.Bitboard) int {
+	done = min(done, len(pg.Moves))
+	return done - shared(pg, done, published, s, changed)
+}
+
+// shared is how many of the first done moves of pg the published moves
+// share, a ply counting as shared when it is the game's, or (not on piece
+// boards) when it leaves the same squares occupied as the game's ply (on
+// colour boards by the same colours) and neither move's landing square
+// changed while that ply's hands were at work (changed): the board reads
+// the two alike.
+func shared(pg *chess.Game, done int, published []chess.Move, s trace.Sensor, changed []chess.Bitboard) int {
+	done = min(done, len(pg.Moves), len(published))
+	n := 0
+	for n < done && published[n] == pg.Moves[n] {
+		n++
 	}
-	p, q := *pg.Start, *pg.Start
-	for i, m := range pg.Moves {
-		pm := published[i]
-		if pm != m && (changed[i].Has(m.Landing()) || changed[i].Has(pm.Landing())) {
-			return false
+	if n == done || s == trace.PieceSensor {
+		return n
+	}
+	// A ply differs: follow both games from there (rare, so replayed).
+	p := *pg.Start
+	for _, m := range pg.Moves[:n] {
+		p.MakeMove(m)
+	}
+	q := p
+	for ; n < done; n++ {
+		m, pm := pg.Moves[n], published[n]
+		if pm != m && (n >= len(changed) || changed[n].Has(m.Landing()) || changed[n].Has(pm.Landing())) {
+			break
 		}
 		p.MakeMove(m)
 		q.MakeMove(pm)
 		if p.Occupied() != q.Occupied() || s == trace.Colour && p.ByColor(chess.White) != q.ByColor(chess.White) {
-			return false
+			break
 		}
 	}
-	return true
-}
-
-// behind is how many of the first done moves of the game the published
-// moves do not share.
-func behind(game []chess.Move, done int, published []chess.Move) int {
-	done = min(done, len(game))
-	n := 0
-	for n < done && n < len(published) && published[n] == game[n] {
-		n++
-	}
-	return done - n
+	return n
 }
 
 // compareGame says how the published moves differ from the game's.

@@ -60,4 +60,27 @@ func TestUnseen(t *testing.T) {
 			t.Errorf("%s: unseen = %v, want %v", c.name, got, c.want)
 		}
 	}
+	// Behind counts a ply the board reads alike as shared, until a ply
+	// the board reads otherwise.
+	for _, c := range []struct {
+		name      string
+		done      int
+		published []chess.Move
+		sensor    trace.Sensor
+		changed   []chess.Bitboard
+		want      int
+	}{
+		{"Rxa1 for Rxd5, neither landing read", 2, moves("d1a1", "e8e7"), trace.Occupancy, blind, 0},
+		{"the victim's square read changing", 2, moves("d1a1", "e8e7"), trace.Occupancy, []chess.Bitboard{sq("d1", "d5"), sq("e8", "e7")}, 2},
+		{"colour boards see the rook's colour", 2, moves("d1a1", "e8e7"), trace.Colour, blind, 2},
+		{"piece boards see every piece", 2, moves("d1a1", "e8e7"), trace.PieceSensor, blind, 2},
+		{"a later ply the board reads otherwise", 2, moves("d1a1", "e8d8"), trace.Occupancy, blind, 1},
+		{"the reply not yet published", 2, moves("d1a1"), trace.Occupancy, blind, 1},
+		{"the reply not yet made", 1, moves("d1a1"), trace.Occupancy, blind, 0},
+		{"its hands not yet seen", 1, moves("d1a1"), trace.Occupancy, nil, 1},
+	} {
+		if got := behind(game, c.done, c.published, c.sensor, c.changed); got != c.want {
+			t.Errorf("%s: behind = %d, want %d", c.name, got, c.want)
+		}
+	}
 }
