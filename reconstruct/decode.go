@@ -3732,6 +3732,27 @@ func (r *Reconstructor) inOrder(moves []chess.Move) (_ catchMatch, ok bool) {
 	return m, ok
 }
 
+// searchedCheaper reports whether c, the searches' reading, is to be
+// kept over moves, the decoder's reading of as many plies to the same
+// position in another order: on occupancy boards, when the searches
+// priced moves higher than c and c's moves made the changes in the order
+// they came as well. The decoder takes the first reading it finds, and
+// the capture a player would choose first is tried first (7. b4, then
+// ...cxd4 with the victim swapped unseen and 8. cxd4 with d4's pawn seen
+// lifted: read as cxb4 cxb4, d4's changes a touch, the same position).
+func (r *Reconstructor) searchedCheaper(c *cand, moves []chess.Move) bool {
+	if r.sensor != trace.Occupancy || c.n != len(moves) || slices.Equal(c.moves[:c.n], moves) {
+		return false
+	}
+	for i := range r.cands {
+		o := &r.cands[i]
+		if o.line == c.line && o.back == c.back && !o.stale && slices.Equal(o.moves[:o.n], moves) {
+			return o.cost > c.cost && r.replays(c.moves[:c.n])
+		}
+	}
+	return false
+}
+
 // landsOverlap reports whether moves, the decoder's reading of the log
 // from the published position, have a ply whose landing was read before
 // the landing of the ply before it: both hands on the board at once. A

@@ -33,7 +33,7 @@ func (r *Reconstructor) adopt(bi int, t int64, out []Output) []Output {
 			}
 			// (Not a move that toppled back put later: its first
 			// landing made it, toppledFirst.)
-			if r.sensor != trace.Occupancy || slices.Equal(m.moves[:m.n], c.moves[:c.n]) || r.firstToppled(m.moves[:m.n]) <= r.firstToppled(c.moves[:c.n]) {
+			if (r.sensor != trace.Occupancy || slices.Equal(m.moves[:m.n], c.moves[:c.n]) || r.firstToppled(m.moves[:m.n]) <= r.firstToppled(c.moves[:c.n])) && !r.searchedCheaper(c, m.moves[:m.n]) {
 				copy(c.moves[:], m.moves[:m.n])
 			}
 		}
