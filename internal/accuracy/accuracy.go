@@ -95,6 +95,17 @@ type Game struct {
 	// end, the moves completed on the board less those the published
 	// game shares with them (a wrong ply counts with every ply after it).
 	Behind int
+	// BehindAt is the plies completed on the board when the published
+	// game was first Behind.
+	BehindAt int
+}
+
+// noteBehind records that the published game was n plies behind when
+// done plies were complete on the board.
+func (g *Game) noteBehind(n, done int) {
+	if n > g.Behind {
+		g.Behind, g.BehindAt = n, done
+	}
 }
 
 // problems says what went wrong in the game: the moves, whether the
@@ -110,7 +121,11 @@ func (g *Game) problems() []string {
 	if len(g.FalseAlerts) > 0 {
 		what = append(what, "false alerts: "+strings.Join(g.FalseAlerts, ", "))
 	}
-	return append(what, g.Unfound...)
+	what = append(what, g.Unfound...)
+	if g.Behind > 2 {
+		what = append(what, fmt.Sprintf("%d plies behind after ply %d", g.Behind, g.BehindAt))
+	}
+	return what
 }
 
 // Failed reports whether the game is worth a look: also an exact one that

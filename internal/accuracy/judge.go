@@ -98,7 +98,7 @@ func play(c Case, pg *chess.Game, opts *Options, buf *[]reconstruct.Output) Game
 			// The first event of a move's hands: the moves before it
 			// are complete on the board.
 			move = it.Move
-			g.Behind = max(g.Behind, behind(pg, max(move-1, 0), r.Moves(), c.Sensor, changed))
+			g.noteBehind(behind(pg, max(move-1, 0), r.Moves(), c.Sensor, changed), max(move-1, 0))
 		}
 	}
 	quiet := opts.Quiet
@@ -108,7 +108,7 @@ func play(c Case, pg *chess.Game, opts *Options, buf *[]reconstruct.Output) Game
 	out = r.End(lastT+quiet, out[:0])
 	tally(out)
 	*buf = out
-	g.Behind = max(g.Behind, behind(pg, len(pg.Moves), r.Moves(), c.Sensor, changed))
+	g.noteBehind(behind(pg, len(pg.Moves), r.Moves(), c.Sensor, changed), len(pg.Moves))
 
 	g.Why = compareGame(pg, r.Moves(), newGames)
 	if g.Why == "" {

@@ -1,6 +1,7 @@
 package accuracy
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/boardd/boardd/chess"
@@ -82,5 +83,25 @@ func TestUnseen(t *testing.T) {
 		if got := behind(game, c.done, c.published, c.sensor, c.changed); got != c.want {
 			t.Errorf("%s: behind = %d, want %d", c.name, got, c.want)
 		}
+	}
+}
+
+// TestProblemsBehind: a game that fell more than 2 plies behind says so,
+// and after which ply, though its moves ended exact.
+func TestProblemsBehind(t *testing.T) {
+	var g Game
+	g.Exact = true
+	g.noteBehind(2, 10)
+	if got := g.problems(); len(got) != 0 {
+		t.Errorf("2 plies behind: problems %q, want none", got)
+	}
+	g.noteBehind(3, 40)
+	g.noteBehind(3, 50) // (the first time counts)
+	g.noteBehind(1, 60)
+	if got, want := strings.Join(g.problems(), "; "), "3 plies behind after ply 40"; got != want {
+		t.Errorf("problems %q, want %q", got, want)
+	}
+	if !g.Failed() {
+		t.Error("a game 3 plies behind is not listed as failed")
 	}
 }

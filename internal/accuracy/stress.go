@@ -266,9 +266,6 @@ func (r *StressReport) WriteExamples(w io.Writer) error {
 				irr += fmt.Sprintf(" --early-press %v", c.EarlyPress)
 			}
 			what := g.problems()
-			if g.Behind > 2 {
-				what = append(what, fmt.Sprintf("%d plies behind", g.Behind))
-			}
 			if _, err := fmt.Fprintf(w, "%s: %s game %d, %s %s: %s\n    boardd simulate --pgn %s --game %d --sensor %s --seed %d --clock %s --think-scale %v --knock %v%s\n",
 				c.name(), filepath.Base(g.File), g.Game, g.Sensor, mode(g.Irregular), strings.Join(what, "; "),
 				g.File, g.Game, g.Sensor, r.Seed, clock, c.Scale, c.Knock, irr); err != nil {
