@@ -242,6 +242,14 @@ const fastResyncBudget = 20000
 // shows there at most a scan or so before its own square empties.
 const slideLiftMs = 25
 
+// slideAheadMs: how long before its own square empties a piece slid
+// onto the next square may show there when a hand drags it: a square
+// reads occupied for 0.8-1.4 of the 70-160 ms the piece spends on it,
+// overlapping its neighbour by up to 64 ms, and a scan more (Rd1-d8
+// capturing, d2 read 39 ms before d1 emptied: the victim's lift was
+// dropped, and three plies were published late together).
+const slideAheadMs = 80
+
 // heldPress is a press judged later, with the one after it (chain).
 type heldPress struct {
 	side chess.Color
@@ -749,7 +757,7 @@ func (r *Reconstructor) Feed(ev *trace.Event, out []Output) []Output {
 			// lift is no reply so soon after it (a knock).
 			r.held.ok = false
 		}
-		if h := &r.held; h.ok && h.slid != 0 && (ev.T-h.slid > slideLiftMs || !r.slidFrom(rotSquare(ev.Square, r.orient))) {
+		if h := &r.held; h.ok && h.slid != 0 && (ev.T-h.slid > slideAheadMs || !r.slidFrom(rotSquare(ev.Square, r.orient))) {
 			// A slide's first square shows a scan or so before the
 			// capturing piece leaves its own: any other lift, or one
 			// later, and the square was filled by something else.
