@@ -1356,7 +1356,7 @@ func (r *Reconstructor) replyBegins(ev *trace.Event, out []Output) []Output {
 			cands: append(r.held.cands[:0], r.cands...), plies: len(r.plies), after: after, knock: knock}
 		return out
 	}
-	if c.missed && (on || !mine.Has(gs) || c.n > 1 && r.sensor != trace.Occupancy || c.line != 0 || r.captures(&before, m.From(), gs) || !r.carried(m, gs, t) ||
+	if c.missed && (on || !mine.Has(gs) || c.n > 1 && r.sensor != trace.Occupancy || c.line != 0 || r.captures(&before, m.From(), gs) || !r.carried(m, gs, t) && !r.recaptureLifted(m, gs, t, &after) ||
 		r.sensor == trace.Occupancy && len(r.plies) > 0 && r.plies[len(r.plies)-1].uncertain && r.victimInAnyLine(gs)) {
 		// A capture whose victim nobody saw taken looks like a piece in
 		// the air: only the opponent's own piece lifted says it is down,
@@ -2299,6 +2299,18 @@ func (r *Reconstructor) victimInAnyLine(s chess.Square) bool {
 		}
 	}
 	return false
+}
+
+// recaptureLifted reports whether the lift of game square s at t, next
+// to where move m (its landing unseen) took, is of a piece of the player
+// to move in after that can take there, and came the quickest carry and
+// minReplyMs after m's lift: a recapture begun, not the withdrawing hand
+// knocking a neighbour (carried waits an ordinary carry for those: 28.
+// Bxg8 pushing the rook off unseen, the queen on g7 lifted 636 ms after
+// e6 was for 28... Qxc7: the board was read as Bxg8 Qxg8 in the end).
+func (r *Reconstructor) recaptureLifted(m chess.Move, s chess.Square, t int64, after *chess.Position) bool {
+	lift, ok := r.lastOff(m.From())
+	return ok && t >= lift+minQuickCarryMs+minReplyMs && r.captures(after, s, m.Landing())
 }
 
 // carried reports whether at t move m's piece, whose landing nobody saw,
