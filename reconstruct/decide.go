@@ -2316,15 +2316,22 @@ func (r *Reconstructor) recaptureLifted(m chess.Move, s chess.Square, t int64, a
 // carried reports whether at t move m's piece, whose landing nobody saw,
 // can have been down long enough for the lift of game square s to be a
 // reply: the quickest carry after its lift, then minReplyMs; for a piece
-// next to its landing, which the hand withdrawing may knock, an ordinary
-// carry (minCarryMs).
+// next to its landing, which the hand letting go may knock, an ordinary
+// carry (minCarryMs) first, or at bullet pace (m begun within
+// fastPaceMs of the published ply before it) knockMs after the lift:
+// such hands reply as fast as they knock (8. exd4 pushing the pawn off,
+// 8... dxc4 lifted from d5 584 ms after e3 was: nothing was published
+// until 9. Bxc4 landed).
 func (r *Reconstructor) carried(m chess.Move, s chess.Square, t int64) bool {
 	lift, ok := r.lastOff(m.From())
-	carry := int64(minQuickCarryMs)
+	wait := int64(minQuickCarryMs + minReplyMs)
 	if chess.KingAttacks(m.Landing()).Has(s) {
-		carry = minCarryMs
+		wait = minCarryMs + minReplyMs
+		if n := len(r.plies); n > 0 && lift-r.plies[n-1].t < fastPaceMs {
+			wait = knockMs
+		}
 	}
-	return ok && t >= lift+carry+minReplyMs
+	return ok && t >= lift+wait
 }
 
 // reaches reports whether the side to move in p has a legal move that

@@ -25,6 +25,9 @@ const (
 	knockMs    = 500
 	maxTouchMs = 350 // a piece touched down on its way rests there at most this long
 	minCarryMs = 400 // nor a piece lands sooner after it is lifted (when its landing is unseen)
+	// fastPaceMs: a move begun this soon after the move before it is
+	// bullet play, whose replies come as soon as a knock would.
+	fastPaceMs = 1000
 	// minQuickCarryMs: the quickest a hand carries a piece to a square
 	// next door and sets it down (a player in a hurry).
 	minQuickCarryMs = 100
