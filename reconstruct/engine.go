@@ -74,7 +74,7 @@ const (
 	costUnmovable       = 20 // the reply's first lift of no piece of the player to reply that can move, nor one they can capture
 	uncertainGap        = 10 // alternatives this close make a published move uncertain
 	pruneGap            = 50 // alternatives this much worse are dropped
-	missedTargetGap     = 22 // the most another target of a capture nobody saw land is kept worse: less than such a capture and a touch (costMissedLift+costStrayFar), so the next move seen taking there outweighs it
+	missedTargetGap     = 22 // the most another target of a capture nobody saw land is kept worse (under costMissedLift+costStrayFar)
 	// maxRevive: the published plies looked back over for a capture whose
 	// victim nobody saw, when the board makes no sense otherwise.
 	maxRevive = 40
