@@ -1357,7 +1357,7 @@ func (r *Reconstructor) replyBegins(ev *trace.Event, out []Output) []Output {
 		return out
 	}
 	if c.missed && (on || !mine.Has(gs) || c.n > 1 && r.sensor != trace.Occupancy || c.line != 0 || r.captures(&before, m.From(), gs) || !r.carried(m, gs, t) && !r.recaptureLifted(m, gs, t, &after) ||
-		r.sensor == trace.Occupancy && len(r.plies) > 0 && r.plies[len(r.plies)-1].uncertain && r.victimInAnyLine(gs)) {
+		r.sensor == trace.Occupancy && len(r.plies) > 0 && r.plies[len(r.plies)-1].uncertain && r.lastCouldTake(gs)) {
 		// A capture whose victim nobody saw taken looks like a piece in
 		// the air: only the opponent's own piece lifted says it is down,
 		// and only for one move from the published game (on occupancy
@@ -1367,11 +1367,11 @@ func (r *Reconstructor) replyBegins(ev *trace.Event, out []Output) []Output {
 		// holds the capturing piece), and not before the capturing piece
 		// could have landed and a reply begun (sooner, the capturing
 		// hand knocked it). Nor, on occupancy sensors, after an uncertain
-		// move, a piece a reply could take in one of the histories kept:
-		// the lift may be the victim of a reply to the move it was not.
-		// (Recaptures on c5 pushed off unseen, 18. Qxc5 Qxc5 19. Rxc5,
-		// the rook on c1 no reply could take: the plies were published
-		// only as 20. Rxc6 began.)
+		// move, a piece on a square that move could have taken on: the
+		// lift may be the victim of a reply to the move it was not (15...
+		// Nxe5 read as Nxd4, e5 lifted for 16. dxe5). (Recaptures on c5
+		// pushed off unseen, 18. Qxc5 Qxc5 19. Rxc5: the rook on c1,
+		// which 18. Qxc5 could not have taken, waited for 20. Rxc6.)
 		return out
 	}
 	if on {
@@ -2290,11 +2290,16 @@ func (r *Reconstructor) unseenCarry(c *cand) int64 {
 	return 0
 }
 
-// victimInAnyLine reports whether the player to move in one of the
-// histories kept can capture the piece on game square s.
-func (r *Reconstructor) victimInAnyLine(s chess.Square) bool {
-	for i := range r.lines {
-		if r.canCapture(&r.lines[i].pos, s) {
+// lastCouldTake reports whether the player who made the last published
+// ply could have captured on game square s instead (in the position
+// before it).
+func (r *Reconstructor) lastCouldTake(s chess.Square) bool {
+	n := len(r.plies)
+	if n == 0 || r.befores[n-1].PieceAt(s) == chess.NoPiece {
+		return false
+	}
+	for _, m := range r.legal(&r.befores[n-1]).Moves() {
+		if victimSquare(m) == s && !m.IsCastling() {
 			return true
 		}
 	}
