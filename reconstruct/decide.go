@@ -1357,7 +1357,7 @@ func (r *Reconstructor) replyBegins(ev *trace.Event, out []Output) []Output {
 		return out
 	}
 	if c.missed && (on || !mine.Has(gs) || c.n > 1 && r.sensor != trace.Occupancy || c.line != 0 || r.captures(&before, m.From(), gs) || !r.carried(m, gs, t) && !r.recaptureLifted(m, gs, t, &after) ||
-		r.sensor == trace.Occupancy && len(r.plies) > 0 && r.plies[len(r.plies)-1].uncertain && r.lastCouldTake(gs)) {
+		r.sensor == trace.Occupancy && len(r.plies) > 0 && r.plies[len(r.plies)-1].uncertain && r.canCapture(&r.befores[len(r.plies)-1], gs)) {
 		// A capture whose victim nobody saw taken looks like a piece in
 		// the air: only the opponent's own piece lifted says it is down,
 		// and only for one move from the published game (on occupancy
@@ -2288,22 +2288,6 @@ func (r *Reconstructor) unseenCarry(c *cand) int64 {
 		return lift + minCarryMs
 	}
 	return 0
-}
-
-// lastCouldTake reports whether the player who made the last published
-// ply could have captured on game square s instead (in the position
-// before it).
-func (r *Reconstructor) lastCouldTake(s chess.Square) bool {
-	n := len(r.plies)
-	if n == 0 || r.befores[n-1].PieceAt(s) == chess.NoPiece {
-		return false
-	}
-	for _, m := range r.legal(&r.befores[n-1]).Moves() {
-		if victimSquare(m) == s && !m.IsCastling() {
-			return true
-		}
-	}
-	return false
 }
 
 // recaptureLifted reports whether the lift of game square s at t, next

@@ -2037,7 +2037,8 @@ func (ds *decodeState) search(i int, p chess.Position, pb physBoard, prevT int64
 // occupancy board and before any other reading, with a piece knocked by
 // the hand of the published game's last ply: one emptied within knockMs
 // of that ply's landing, where that hand passed or let go (not the ply's
-// own squares), before the log began or by its first change. The log begins at the reply's first lift, which
+// own squares), before the log began or by its first change. The log
+// begins at the reply's first lift, which
 // published the move, so the search never weighs that lift as a knock
 // (4. Bxc6, the a6 pawn knocked off as the bishop left b5, then 4...
 // dxc6 and the game on: nothing past 4. Bxc6 was published, End too).

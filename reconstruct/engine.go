@@ -242,7 +242,10 @@ func (c *cand) changes() bool { return c.n > 0 || c.back > 0 || c.line != 0 }
 const fastResyncBudget = 20000
 
 // slideLiftMs: a piece slid to the next square (whose readings overlap)
-// shows there at most a scan or so before its own square empties.
+// shows there usually no more than a scan or so before its own square
+// empties: the bound where nothing later tells a slide from another
+// piece's landing (a held victim's lift, which the next lift bears out,
+// allows slideAheadMs).
 const slideLiftMs = 25
 
 // slideAheadMs: how long before its own square empties a piece slid

@@ -89,7 +89,7 @@ func (r *Reconstructor) adopt(bi int, t int64, out []Output) []Output {
 			for _, m := range c.moves[:c.n] {
 				pos.MakeMove(m)
 			}
-			r.spare = append(r.spare, line{moves: mv, pos: pos, cost: min(c.cost, best.cost+unseenTargetGap(c, &best)),
+			r.spare = append(r.spare, line{moves: mv, pos: pos, cost: keptCost(c, &best),
 				stale: src.stale, illegalAt: src.illegalAt, illegal: src.illegal})
 		}
 		r.lines, r.spare = r.spare, r.lines
@@ -664,21 +664,21 @@ func (r *Reconstructor) alertRookFirst(i int, t int64, out []Output) []Output {
 			colourName(side), r.plySAN(i), rf, rt)})
 }
 
-// unseenTargetGap is how much worse than best a history kept with c may
-// stand: when the two differ only in where the last move's piece took a
-// victim nobody saw leave (a swap faster than a scan), by no more than
-// missedTargetGap, whatever the choice of a player (capturePrior) said;
-// else without bound. The next moves' evidence must be able to outweigh
+// keptCost is what the history kept with c costs once best is adopted:
+// c's cost, but no more than missedTargetGap over best when the two differ
+// only in where the last move's piece took a victim nobody saw leave (a
+// swap faster than a scan), whatever the choice of a player
+// (capturePrior) said. The next moves' evidence must be able to outweigh
 // that choice (28. Qxa5, the queen taken at once by ...Nxa5, read as
 // Qxb5 and the knight's capture as Nxd4 with a5 touched, until six plies
 // later).
-func unseenTargetGap(c, best *cand) int {
+func keptCost(c, best *cand) int {
 	n := best.n
 	if !c.missed || !best.missed || c.n != n || n == 0 || c.line != best.line ||
 		!slices.Equal(c.moves[:n-1], best.moves[:n-1]) || c.moves[n-1].From() != best.moves[n-1].From() {
-		return math.MaxInt / 2
+		return c.cost
 	}
-	return missedTargetGap
+	return min(c.cost, best.cost+missedTargetGap)
 }
 
 // sortLines orders the hypotheses by cost (stable), drops duplicates of a

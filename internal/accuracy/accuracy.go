@@ -93,7 +93,8 @@ type Game struct {
 	// Behind is the most plies the published game was behind the game
 	// on the board: at the first event of each move's hands and at the
 	// end, the moves completed on the board less those the published
-	// game shares with them (a wrong ply counts with every ply after it).
+	// game shares with them as far as the sensors can tell (a wrong ply
+	// counts with every ply after it once the board can show it: shared).
 	Behind int
 	// BehindAt is the plies completed on the board when the published
 	// game was first Behind.
