@@ -203,6 +203,10 @@ type decodeState struct {
 	pausedAt [4]int16
 	paused   int
 	pauseOK  bool
+	// noSlidOn: the second reading of a board whose first took a pawn's
+	// single step the pawn went on from (slidOnTwo) takes no such step
+	// (decodeFrom).
+	noSlidOn bool
 	// noFall: detour never takes a piece of the lifted one's kind set
 	// down next to its square sooner than a carry for the lifted piece
 	// fallen there (the retry). fellNear: a put-back was taken for
@@ -436,6 +440,24 @@ func (r *Reconstructor) decodeFrom(start *chess.Position, ready int64, want []ch
 		ds2.findAway()
 		ds2.search(0, *start, pb, -1, chess.NoSquare, 0)
 		if ds2.found && ds2.n == ds.n && ds2.end.Key() == ds.end.Key() && ds2.knockAt < 0 && !ds2.leftUsed && ds.knockAt < 0 && !ds.leftUsed {
+			return ds2.match(), true, ds.readyMet
+		}
+	}
+	if want == nil && r.sensor != trace.Occupancy && ds.knockAt < 0 && !ds.knockFirst && !ds.leftUsed && ds.slidOn() {
+		// A pawn's single step the pawn went on from, read before its
+		// double step could be (the reply begun sooner than ready, the
+		// opponent's piece knocked in the hand): read again without such
+		// steps, the double step taken when it reaches the same position
+		// in as many plies (d5 exd6 e.p., read d6 exd6).
+		ds2 := decodeState{r: r, ready: ready, knockAt: -1, leftAt: -1, ex: ds.ex, start: start, noSlidOn: true}
+		ds2.findAway()
+		ds2.search(0, *start, pb, -1, chess.NoSquare, 0)
+		if !ds2.found && !r.clock {
+			ds2 = decodeState{r: r, knockAt: -1, leftAt: -1, ex: ds.ex, start: start, noSlidOn: true}
+			ds2.findAway()
+			ds2.search(0, *start, pb, -1, chess.NoSquare, 0)
+		}
+		if ds2.found && ds2.n == ds.n && ds2.end.Key() == ds.end.Key() && ds2.knockAt < 0 && !ds2.leftUsed {
 			return ds2.match(), true, ds.readyMet
 		}
 	}
@@ -1911,6 +1933,9 @@ func (ds *decodeState) search(i int, p chess.Position, pb physBoard, prevT int64
 				// another piece's knock that happens to show it.
 				continue
 			}
+			if ds.noSlidOn && ds.slidOnTwo(first, &p, m) {
+				continue
+			}
 			if prevT >= 0 && begun >= 0 && begun-prevT < knockMs && chess.KingAttacks(prevLand).Has(m.From()) && m.To() != prevLand &&
 				chess.KingAttacks(m.From()).Has(m.To()) && evs[i].T-ds.liftedAt(first, i, m.From()) < minQuickCarryMs && !unseenLift {
 				// Pushed to the next square faster than a hand carries a
@@ -2122,6 +2147,65 @@ func (ds *decodeState) slidStep(first, i int, p *chess.Position, m chess.Move) b
 		}
 	}
 	return false
+}
+
+// slidOn reports whether the sequence found takes a pawn's single step
+// its pawn went on from (slidOnTwo).
+func (ds *decodeState) slidOn() bool {
+	p := *ds.start
+	for k, m := range ds.seq[:ds.n] {
+		first := 0
+		if k > 0 {
+			first = int(ds.takenAt[k-1]) + 1
+		}
+		if ds.slidOnTwo(first, &p, m) {
+			return true
+		}
+		p.MakeMove(m)
+	}
+	return false
+}
+
+// slidOnTwo reports whether m, a pawn's single step from its first rank
+// with its double step legal from p, shows on a colour or piece board as
+// that double step slid over the step square: among changes first.. the
+// double step's square read filled by the pawn within a slide's step and
+// a sweep of the step square's filling, the step square emptied as soon
+// after, and never filled again by the pawn's colour. The pawn went on
+// (d7-d5 slid over d6, then exd6 e.p. with the d4 queen knocked onto e3
+// and put back in the capturing hand: d6 exd6 was published, the pawn
+// read on d5 between).
+func (ds *decodeState) slidOnTwo(first int, p *chess.Position, m chess.Move) bool {
+	r := ds.r
+	pc := p.PieceAt(m.From())
+	if start := 1 + 5*int(pc.Color()); pc.Type() != chess.Pawn || m.From().Rank() != start {
+		return false
+	}
+	two := m.To() + (m.To() - m.From())
+	if two < 0 || two > 63 || !chess.Between(m.From(), two).Has(m.To()) || !r.legal(p).Contains(chess.NewMove(m.From(), two)) {
+		return false
+	}
+	evs := r.log.evs
+	rawTo, rawTwo := unrotSquare(m.To(), r.orient), unrotSquare(two, r.orient)
+	within := slideStepMs + r.sweepMs()
+	filled, onTwo, left := int64(-1), int64(-1), false
+	for k := first; k < len(evs); k++ {
+		e := &evs[k]
+		switch {
+		case e.Square == rawTo && e.Kind == trace.On:
+			if e.seenAs(pc) && onTwo < 0 {
+				filled = e.T
+			}
+			if left && e.HasColour && e.Piece.Color() == pc.Color() {
+				return false
+			}
+		case e.Square == rawTwo && e.Kind == trace.On && e.seenAs(pc) && filled >= 0 && onTwo < 0 && e.T-filled <= within:
+			onTwo = e.T
+		case e.Square == rawTo && e.Kind == trace.Off && onTwo >= 0 && !left && e.T-onTwo <= within:
+			left = true
+		}
+	}
+	return left
 }
 
 // inHandLast reports whether the last ply decoded is a capture taken at
