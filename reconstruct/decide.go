@@ -2001,6 +2001,21 @@ func (r *Reconstructor) movable(p *chess.Position, s chess.Square) bool {
 	return false
 }
 
+// besideCapturer reports whether game square gs, a piece of the player
+// to move in p, stands next to another of theirs that can capture on gh.
+func (r *Reconstructor) besideCapturer(p *chess.Position, gs, gh chess.Square) bool {
+	own := p.ByColor(p.SideToMove())
+	if !own.Has(gs) {
+		return false
+	}
+	for b := chess.KingAttacks(gs) & own; b != 0; b &= b - 1 {
+		if r.captures(p, b.First(), gh) {
+			return true
+		}
+	}
+	return false
+}
+
 // after is the position explanation c (from a hypothesis, no plies taken
 // back) reaches.
 func (r *Reconstructor) after(c *cand) chess.Position {
@@ -2118,6 +2133,17 @@ func (r *Reconstructor) resolveHeld(s chess.Square, t int64, out []Output) []Out
 		// A square on the way to the victim's, or one it can move to,
 		// filled by a piece of the side to reply (Feed checked).
 	} else if !r.captures(&h.after, gs, gh) {
+		if !h.again && r.sensor != trace.Occupancy && r.besideCapturer(&h.after, gs, gh) {
+			// A piece of the player to reply lifted next to one of
+			// theirs that can take the victim: the replying hand reaching
+			// for that piece knocked it (fxe5 with the e5 pawn taken off
+			// first and e4 knocked onto f3 as the hand went for f4: 20...
+			// Nc5 waited for e4 to be put back, three plies). The next
+			// lift tells.
+			h.ok, h.again = true, true
+			h.second, h.secondT = s, t
+			return out
+		}
 		if len(r.plies) == h.plies && h.after.ByColor(h.after.SideToMove()).Has(gs) {
 			// A piece of the player to reply lifted that cannot take the
 			// one lifted before: that was no victim taken off first but
@@ -2180,6 +2206,11 @@ func (r *Reconstructor) adoptHeldReply(out []Output) []Output {
 		r.rec.off(h.sq, h.t)
 		if h.capturerT != 0 {
 			r.rec.off(h.capturer, h.capturerT)
+		}
+		if h.again && !h.near && h.secondT != 0 {
+			// (The piece the replying hand knocked on its way: the
+			// reply's.)
+			r.rec.off(h.second, h.secondT)
 		}
 		if h.fellT != 0 {
 			// (The piece the replying hand knocked: the reply's.)

@@ -68,7 +68,38 @@ func TestOtherHands(t *testing.T) {
 				}
 			}
 			checkFENs(t, r, all)
+			checkPublishedBy(t, name)
 		})
+	}
+}
+
+// checkPublishedBy checks a trace's "# by: N@MS ..." line: once the
+// changes up to MS are fed, at least N plies are published (a game never
+// more than two plies behind the hands that someone else modelled).
+func checkPublishedBy(t *testing.T, name string) {
+	t.Helper()
+	by, ok := findLine(t, name, "# by: ")
+	if !ok {
+		return
+	}
+	for _, f := range strings.Fields(by) {
+		n, ms, ok := strings.Cut(f, "@")
+		want, err1 := strconv.Atoi(n)
+		at, err2 := strconv.ParseInt(ms, 10, 64)
+		if !ok || err1 != nil || err2 != nil {
+			t.Fatalf("%s: bad %q in the by line", name, f)
+		}
+		got := 0
+		var out []Output
+		eachEvent(t, name, func(r *Reconstructor, ev *trace.Event) {
+			if ev.T <= at {
+				out = r.Feed(ev, out[:0])
+				got = len(r.Moves())
+			}
+		})
+		if got < want {
+			t.Errorf("%d plies published by %d ms, want at least %d", got, at, want)
+		}
 	}
 }
 
