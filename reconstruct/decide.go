@@ -1279,7 +1279,11 @@ func (r *Reconstructor) replyBegins(ev *trace.Event, out []Output) []Output {
 		// replaced the searches' reading (ordered).
 		if ix := r.inexactBest(); ix.cost < c.cost && !r.nextMoveBegun(&ix, c, rotSquare(s, r.orient), on) && !r.replyLiftedFirst(&ix, c) &&
 			!r.recapturedUnseen(&ix, c) && !r.replyStood(c, rotSquare(s, r.orient), on, t) {
-			if best, knock = r.knockedMove(s, c.cost); best < 0 {
+			exact := c.cost
+			if r.liftFitsKnock(&ix, c, rotSquare(s, r.orient), on) {
+				exact = -1
+			}
+			if best, knock = r.knockedMove(s, exact); best < 0 {
 				return out
 			}
 		}
@@ -1563,6 +1567,28 @@ func (r *Reconstructor) restored(s chess.Square) bool {
 // were touched.
 func (r *Reconstructor) twoLiftedUnseen(on bool) bool {
 	return r.sensor == trace.Occupancy && !on && r.rec.placed == 0 && r.rec.lifted.Count() == 2
+}
+
+// liftFitsKnock reports, on colour and piece boards, whether the lift of
+// game square gs is the next move's first under ix (one move, a piece
+// knocked out of place) and no one's under c (several moves): gs holds a
+// piece of the player to move after ix, while after c it holds one of
+// the player who made c's last ply, which the player to move cannot
+// take. A piece knocked onto a square it could move to looks like a
+// move of its own (Qc5 with b5 knocked onto b6, read as Qc5 b6), but the
+// player it would have moved for does not move again (Qxb7 begun 450
+// ms later waited, then castling, four plies, each with a knock).
+func (r *Reconstructor) liftFitsKnock(ix *inexact, c *cand, gs chess.Square, on bool) bool {
+	if r.sensor == trace.Occupancy || on || !ix.oneMoveMisplaced() || c.back != 0 || c.stale {
+		return false
+	}
+	qi := r.lines[ix.line].pos
+	qi.MakeMove(ix.move)
+	if !qi.ByColor(qi.SideToMove()).Has(gs) {
+		return false
+	}
+	qc := r.after(c)
+	return qc.ByColor(qc.SideToMove().Other()).Has(gs) && !r.canCapture(&qc, gs)
 }
 
 // nextMoveBegun reports whether, at the lift of game square gs (or, with
