@@ -3759,7 +3759,12 @@ func (r *Reconstructor) inOrder(moves []chess.Move) (_ catchMatch, ok bool) {
 	// off for Nxf6).
 	evs := r.log.evs
 	k := len(evs)
-	victim := false
+	// replyLifts: the reply's own pieces lifted (the lift replyBegins
+	// decides on is not logged yet).
+	victim, replyLifts := false, chess.Bitboard(0)
+	if r.liftNow != chess.NoSquare && end.ByColor(end.SideToMove()).Has(r.liftNow) {
+		replyLifts = r.liftNow.Bitboard()
+	}
 	for k > 0 && evs[k-1].Kind == trace.Off {
 		s := rotSquare(evs[k-1].Square, r.orient)
 		if !end.ByColor(end.SideToMove()).Has(s) {
@@ -3767,6 +3772,8 @@ func (r *Reconstructor) inOrder(moves []chess.Move) (_ catchMatch, ok bool) {
 				break
 			}
 			victim = true
+		} else {
+			replyLifts |= s.Bitboard()
 		}
 		k--
 	}
@@ -3781,6 +3788,14 @@ func (r *Reconstructor) inOrder(moves []chess.Move) (_ catchMatch, ok bool) {
 			// two steps reads as a move and another: the same player to
 			// move, as the board cannot show.)
 			return m.n >= n && (m.n-n)%2 == 0 && m.pos.Key() == end.Key()
+		}
+		// (Once the reply's own piece is lifted, as many plies more as
+		// keep that player to move, unless the lift is the last ply's
+		// piece going on: d3 d5 d4, the e4 pawn knocked onto d3 as d2-d4
+		// slid over it, is no reading of d4 d5 with the knight on b1
+		// lifted.)
+		if (m.n-n)%2 != 0 && m.n > 0 && replyLifts&^m.moves[m.n-1].Landing().Bitboard() != 0 {
+			return false
 		}
 		return m.n >= n && samePlacement(&m.pos, &end)
 	}

@@ -68,37 +68,39 @@ func TestOtherHands(t *testing.T) {
 				}
 			}
 			checkFENs(t, r, all)
-			checkPublishedBy(t, name)
+			checkPublishedBy(t, name, want)
 		})
 	}
 }
 
 // checkPublishedBy checks a trace's "# by: N@MS ..." line: once the
-// changes up to MS are fed, at least N plies are published (a game never
-// more than two plies behind the hands that someone else modelled).
-func checkPublishedBy(t *testing.T, name string) {
+// changes up to MS are fed, the published game begins with the first N
+// plies wanted (a game never more than two plies behind, nor wrong, at
+// the pace of hands that someone else modelled).
+func checkPublishedBy(t *testing.T, name, want string) {
 	t.Helper()
 	by, ok := findLine(t, name, "# by: ")
 	if !ok {
 		return
 	}
+	w := strings.Fields(want)
 	for _, f := range strings.Fields(by) {
 		n, ms, ok := strings.Cut(f, "@")
-		want, err1 := strconv.Atoi(n)
+		need, err1 := strconv.Atoi(n)
 		at, err2 := strconv.ParseInt(ms, 10, 64)
-		if !ok || err1 != nil || err2 != nil {
+		if !ok || err1 != nil || err2 != nil || need > len(w) {
 			t.Fatalf("%s: bad %q in the by line", name, f)
 		}
-		got := 0
+		var got string
 		var out []Output
 		eachEvent(t, name, func(r *Reconstructor, ev *trace.Event) {
 			if ev.T <= at {
 				out = r.Feed(ev, out[:0])
-				got = len(r.Moves())
+				got = sanList(r)
 			}
 		})
-		if got < want {
-			t.Errorf("%d plies published by %d ms, want at least %d", got, at, want)
+		if g := strings.Fields(got); len(g) < need || !slices.Equal(g[:need], w[:need]) {
+			t.Errorf("by %d ms %q published, want it to begin %q", at, got, strings.Join(w[:need], " "))
 		}
 	}
 }
