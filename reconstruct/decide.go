@@ -1269,6 +1269,18 @@ func (r *Reconstructor) replyBegins(ev *trace.Event, out []Output) []Output {
 	if c.back == 1 && c.n == 1 && !c.ordered && r.repliedBefore(c) {
 		return out
 	}
+	if c.n > 1 && knock == 0 && !on {
+		if k, ok := r.lastPlyKnocked(c, rotSquare(s, r.orient)); ok {
+			// The last ply a knock (lastPlyKnocked): the moves before it
+			// are made, the knocked piece out of place until it is back.
+			c2 := *c
+			c2.n--
+			r.cands = append(r.cands, c2)
+			r.ver++ // r.cands no longer holds what explain found
+			best, knock = len(r.cands)-1, k
+			c = &r.cands[best]
+		}
+	}
 	if c.n > 1 && knock == 0 && !c.ordered {
 		// Several moves at once: not when one move with pieces out of
 		// place explains the board better (a knock), unless that piece
@@ -1567,6 +1579,44 @@ func (r *Reconstructor) restored(s chess.Square) bool {
 // were touched.
 func (r *Reconstructor) twoLiftedUnseen(on bool) bool {
 	return r.sensor == trace.Occupancy && !on && r.rec.placed == 0 && r.rec.lifted.Count() == 2
+}
+
+// lastPlyKnocked reports, on colour and piece boards, whether the last
+// of c's several plies is a piece the hand of the ply before knocked one
+// square (next to that ply's landing, both of its changes within knockMs
+// of it), shown so by the lift of game square gs: a piece of the player
+// who made that last ply, not its piece, that the player to move after c
+// cannot take. That player does not move twice: the lift is their next
+// move's, the last ply none (Bxd8 knocking the c8 bishop onto d7, read
+// as Bxd8 Bd7, then Rxe2 begun: three plies waited for the bishop to be
+// put back). It returns the knocked piece's squares.
+func (r *Reconstructor) lastPlyKnocked(c *cand, gs chess.Square) (chess.Bitboard, bool) {
+	if r.sensor == trace.Occupancy || c.n < 2 || c.back != 0 || c.stale || c.ordered {
+		return 0, false
+	}
+	L, prev := c.moves[c.n-1], c.moves[c.n-2]
+	if L.IsCastling() || L.IsPromotion() || L.IsEnPassant() || !chess.KingAttacks(L.From()).Has(L.To()) ||
+		!chess.KingAttacks(prev.Landing()).Has(L.From()) || gs == L.To() {
+		return 0, false
+	}
+	q := r.after(c)
+	if q.PieceAt(L.To()) == chess.NoPiece || !q.ByColor(q.SideToMove().Other()).Has(gs) || r.canCapture(&q, gs) {
+		return 0, false
+	}
+	before := r.lines[c.line].pos
+	for _, m := range c.moves[:c.n-1] {
+		before.MakeMove(m)
+	}
+	if before.PieceAt(L.To()) != chess.NoPiece {
+		return 0, false // (a capture: no knock)
+	}
+	land, ok1 := r.lastOn(prev.Landing())
+	off, ok2 := r.lastOff(L.From())
+	on, ok3 := r.lastOn(L.To())
+	if !ok1 || !ok2 || !ok3 || max(off-land, land-off) >= knockMs || max(on-land, land-on) >= knockMs {
+		return 0, false
+	}
+	return L.From().Bitboard() | L.To().Bitboard(), true
 }
 
 // liftFitsKnock reports, on colour and piece boards, whether the lift of
