@@ -1348,9 +1348,13 @@ func (r *Reconstructor) replyBegins(ev *trace.Event, out []Output) []Output {
 	mine := after.ByColor(after.SideToMove())
 	hold, near := false, false
 	since := r.lastChange
-	if t-r.lastChange < minReplyMs {
+	if t-r.lastChange < minReplyMs || r.sensor != trace.Occupancy && r.settledAway(m.Landing()) {
 		// Just after the other hand put a knocked piece back: the
-		// mover's hand withdrew from the landing long before.
+		// mover's hand withdrew from the landing long before. (On
+		// colour and piece boards also a piece put back away from the
+		// landing longer ago: 17. Nxc5, the e5 pawn 17... cxd5 knocked
+		// put back 395 ms before 17... d4 began next to c5, was no
+		// knock of the knight's hand.)
 		since, _ = r.lastOn(m.Landing())
 	}
 	if !on && mine.Has(gs) && chess.KingAttacks(m.Landing()).Has(gs) && t-since < knockMs {
@@ -2075,6 +2079,18 @@ func (r *Reconstructor) movable(p *chess.Position, s chess.Square) bool {
 		}
 	}
 	return false
+}
+
+// settledAway reports whether the board's last change put a piece back
+// where the published game has it, neither on game square land nor next
+// to it: a hand away from the move's landing.
+func (r *Reconstructor) settledAway(land chess.Square) bool {
+	ls := r.lastSq
+	if ls == chess.NoSquare || !r.raw.occ.Has(ls) || !r.restored(ls) {
+		return false
+	}
+	g := rotSquare(ls, r.orient)
+	return g != land && !chess.KingAttacks(land).Has(g)
 }
 
 // besideCapturer reports whether game square gs, a piece of the player
