@@ -2093,14 +2093,15 @@ func (r *Reconstructor) settledAway(land chess.Square) bool {
 	return g != land && !chess.KingAttacks(land).Has(g)
 }
 
-// besideCapturer reports whether game square gs, a piece of the player
-// to move in p, stands next to another of theirs that can capture on gh.
+// besideCapturer reports whether game square gs, a piece of either
+// player in p, stands next to a piece of the player to move that can
+// capture on gh.
 func (r *Reconstructor) besideCapturer(p *chess.Position, gs, gh chess.Square) bool {
-	own := p.ByColor(p.SideToMove())
-	if !own.Has(gs) {
+	if gs == gh || p.PieceAt(gs) == chess.NoPiece {
 		return false
 	}
-	for b := chess.KingAttacks(gs) & own; b != 0; b &= b - 1 {
+	own := p.ByColor(p.SideToMove())
+	for b := chess.KingAttacks(gs) & own &^ gs.Bitboard(); b != 0; b &= b - 1 {
 		if r.captures(p, b.First(), gh) {
 			return true
 		}
@@ -2226,12 +2227,12 @@ func (r *Reconstructor) resolveHeld(s chess.Square, t int64, out []Output) []Out
 		// filled by a piece of the side to reply (Feed checked).
 	} else if !r.captures(&h.after, gs, gh) {
 		if !h.again && r.sensor != trace.Occupancy && r.besideCapturer(&h.after, gs, gh) {
-			// A piece of the player to reply lifted next to one of
-			// theirs that can take the victim: the replying hand reaching
-			// for that piece knocked it (fxe5 with the e5 pawn taken off
-			// first and e4 knocked onto f3 as the hand went for f4: 20...
-			// Nc5 waited for e4 to be put back, three plies). The next
-			// lift tells.
+			// A piece lifted next to one of the player to reply that can
+			// take the victim: the replying hand reaching for that piece
+			// knocked it (fxe5 with the e5 pawn taken off first and e4
+			// knocked onto f3 as the hand went for f4: 20... Nc5 waited
+			// for e4 to be put back, three plies; Rxh7 with the h7 pawn
+			// taken off first and g6 knocked off). The next lift tells.
 			h.ok, h.again = true, true
 			h.second, h.secondT = s, t
 			return out
