@@ -2093,6 +2093,27 @@ func (r *Reconstructor) settledAway(land chess.Square) bool {
 	return g != land && !chess.KingAttacks(land).Has(g)
 }
 
+// setDownFrom reports, on colour and piece boards, whether the held
+// square, filled by a piece of the player to reply, shows the piece
+// lifted from game square gs at t, a sweep or less later: read in the
+// sweep's order, the lift after the touch-down (a7-a6 touched down on b5,
+// b5 read 59 ms before a7 emptied: the game waited three plies).
+func (r *Reconstructor) setDownFrom(gs chess.Square, t int64) bool {
+	h := &r.held
+	if r.sensor == trace.Occupancy || t-h.t > r.sweepMs() {
+		return false
+	}
+	pc := h.after.PieceAt(gs)
+	if pc == chess.NoPiece || pc.Color() != h.after.SideToMove() {
+		return false
+	}
+	b := h.sq.Bitboard()
+	if r.raw.colourKnown&b == 0 || (r.raw.white&b != 0) != (pc.Color() == chess.White) {
+		return false
+	}
+	return r.raw.pieceKnown&b == 0 || r.raw.pieces[h.sq] == pc
+}
+
 // besideCapturer reports whether game square gs, a piece of either
 // player in p, stands next to a piece of the player to move that can
 // capture on gh.
@@ -2196,7 +2217,7 @@ func (r *Reconstructor) resolveHeld(s chess.Square, t int64, out []Output) []Out
 	} else if h.on {
 		// A slide begun from next door, or a piece carried there faster
 		// than a sweep, its landing seen before its lift.
-		slide := chess.KingAttacks(gh).Has(gs) && h.after.ByColor(h.after.SideToMove()).Has(gs)
+		slide := chess.KingAttacks(gh).Has(gs) && h.after.ByColor(h.after.SideToMove()).Has(gs) || r.setDownFrom(gs, t)
 		if !slide && !r.reaches(&h.after, gs, gh) {
 			if !h.again && r.raw.occ.Has(s) && chess.KingAttacks(gh).Has(gs) && !h.after.ByColor(h.after.SideToMove()).Has(gs) {
 				// A piece of the other side next to the landing lifted
