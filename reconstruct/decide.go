@@ -2115,11 +2115,14 @@ func (r *Reconstructor) setDownFrom(gs chess.Square, t int64) bool {
 }
 
 // besideCapturer reports whether game square gs, a piece of either
-// player in p, stands next to a piece of the player to move that can
-// capture on gh.
+// player in p, stands next to gh, where the player to move can capture,
+// or next to a piece of theirs that can capture there.
 func (r *Reconstructor) besideCapturer(p *chess.Position, gs, gh chess.Square) bool {
 	if gs == gh || p.PieceAt(gs) == chess.NoPiece {
 		return false
+	}
+	if chess.KingAttacks(gh).Has(gs) && r.canCapture(p, gh) {
+		return true
 	}
 	own := p.ByColor(p.SideToMove())
 	for b := chess.KingAttacks(gs) & own &^ gs.Bitboard(); b != 0; b &= b - 1 {
@@ -2248,12 +2251,14 @@ func (r *Reconstructor) resolveHeld(s chess.Square, t int64, out []Output) []Out
 		// filled by a piece of the side to reply (Feed checked).
 	} else if !r.captures(&h.after, gs, gh) {
 		if !h.again && r.sensor != trace.Occupancy && r.besideCapturer(&h.after, gs, gh) {
-			// A piece lifted next to one of the player to reply that can
-			// take the victim: the replying hand reaching for that piece
-			// knocked it (fxe5 with the e5 pawn taken off first and e4
-			// knocked onto f3 as the hand went for f4: 20... Nc5 waited
-			// for e4 to be put back, three plies; Rxh7 with the h7 pawn
-			// taken off first and g6 knocked off). The next lift tells.
+			// A piece lifted next to the victim's square or to a piece of
+			// the player to reply that can take it: the replying hand
+			// reaching there knocked it (fxe5 with the e5 pawn taken off
+			// first and e4 knocked onto f3 as the hand went for f4: 20...
+			// Nc5 waited for e4 to be put back, three plies; Rxh7 with
+			// the h7 pawn taken off first and g6 knocked off; cxd4 with
+			// d4 taken off first and c3 knocked off). The next lift
+			// tells.
 			h.ok, h.again = true, true
 			h.second, h.secondT = s, t
 			return out
