@@ -1531,7 +1531,7 @@ func (r *Reconstructor) flickeredBefore(s chess.Square, t int64) bool {
 func (r *Reconstructor) putBackBefore(s chess.Square, t int64) bool {
 	ls := r.lastSq
 	if r.sensor == trace.Occupancy || ls == chess.NoSquare || ls == s ||
-		chess.KingAttacks(ls).Has(s) || !r.restored(ls) {
+		chess.KingAttacks(ls).Has(s) && !r.otherColours(ls, s) || !r.restored(ls) {
 		return false
 	}
 	for b := r.rec.lifted & r.rec.placed & r.raw.occ; b != 0; b &= b - 1 {
@@ -1555,6 +1555,16 @@ func (r *Reconstructor) putBackBefore(s chess.Square, t int64) bool {
 		}
 	}
 	return false
+}
+
+// otherColours reports whether raw squares a and b, both filled, hold
+// pieces the sensors read as of different colours: a lift next to a
+// piece put back is then no other piece of the same knock picked up, nor
+// the mover's hand going on with its own (the g3 pawn knocked by Kg2 put
+// back, then ...Qg4 lifted 32 ms later: the reply).
+func (r *Reconstructor) otherColours(a, b chess.Square) bool {
+	ab := a.Bitboard() | b.Bitboard()
+	return r.raw.occ&ab == ab && r.raw.colourKnown&ab == ab && (r.raw.white&a.Bitboard() == 0) != (r.raw.white&b.Bitboard() == 0)
 }
 
 // restored reports whether raw square s shows what the published game
