@@ -2091,6 +2091,63 @@ func (r *Reconstructor) movable(p *chess.Position, s chess.Square) bool {
 	return false
 }
 
+// knockSwapped amends, on colour and piece boards, the ply whose hand
+// knocked the silent piece (knockedMove) to that piece's step, when the
+// board shows the ply's own piece back where it stood and the game so
+// amended, with the plies after it, exactly: the piece read as knocked
+// was the move, and the one read as the move the piece its hand knocked,
+// now put back (7. h3 knocking g2 onto g3 as it lifted h2, read as g3
+// with the h-pawn out of place: once g2 was put back no later ply was
+// published).
+func (r *Reconstructor) knockSwapped(t int64, out []Output) []Output {
+	if r.sensor == trace.Occupancy || r.silent.Count() != 2 || r.state != statePlay {
+		return out
+	}
+	n := len(r.plies)
+	k := n - 1
+	for k >= 0 && n-k <= maxResync && r.befores[k].Ply()+1 != r.silentPly {
+		k--
+	}
+	if k < 0 || n-k > maxResync {
+		return out
+	}
+	B := &r.befores[k]
+	a := (r.silent & B.Occupied()).First()
+	b := r.silent &^ B.Occupied()
+	if b.Count() != 1 || B.PieceAt(a).Color() != B.SideToMove() {
+		return out
+	}
+	m2 := chess.NoMove
+	for _, m := range r.legal(B).Moves() {
+		if m.From() == a && m.To() == b.First() && !m.IsPromotion() && !m.IsCastling() {
+			m2 = m
+		}
+	}
+	if m2 == chess.NoMove || m2 == r.plies[k].move {
+		return out
+	}
+	c := cand{back: n - k, n: n - k}
+	c.moves[0] = m2
+	q := *B
+	q.MakeMove(m2)
+	for i := k + 1; i < n; i++ {
+		m := r.plies[i].move
+		if !r.legal(&q).Contains(m) {
+			return out
+		}
+		c.moves[i-k] = m
+		q.MakeMove(m)
+	}
+	r.makeView()
+	if r.v.diff(&q) != 0 {
+		return out
+	}
+	r.silent, r.overlay = 0, r.overlay&^(a.Bitboard()|b)
+	r.ver++ // r.cands no longer holds what explain found
+	r.cands = append(r.cands[:0], c)
+	return r.adopt(0, t, out)
+}
+
 // settledAway reports whether the board's last change put a piece back
 // where the published game has it, neither on game square land nor next
 // to it: a hand away from the move's landing.

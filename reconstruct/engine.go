@@ -867,6 +867,9 @@ func (r *Reconstructor) Feed(ev *trace.Event, out []Output) []Output {
 	}
 	if r.silent != 0 {
 		r.putBack()
+		if r.silent != 0 {
+			out = r.knockSwapped(ev.T, out)
+		}
 	}
 	if r.unreplacedPly != 0 && ev.Kind == trace.On {
 		out = r.unreplacedChosen(ev, out)
