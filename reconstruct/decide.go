@@ -2098,17 +2098,17 @@ func (r *Reconstructor) movable(p *chess.Position, s chess.Square) bool {
 // was the move, and the one read as the move the piece its hand knocked,
 // now put back (7. h3 knocking g2 onto g3 as it lifted h2, read as g3
 // with the h-pawn out of place: once g2 was put back no later ply was
-// published).
+// published). The board may show one ply more, made before the put-back.
 func (r *Reconstructor) knockSwapped(t int64, out []Output) []Output {
 	if r.sensor == trace.Occupancy || r.silent.Count() != 2 || r.state != statePlay {
 		return out
 	}
 	n := len(r.plies)
 	k := n - 1
-	for k >= 0 && n-k <= maxResync && r.befores[k].Ply()+1 != r.silentPly {
+	for k >= 0 && n-k < maxResync && r.befores[k].Ply()+1 != r.silentPly {
 		k--
 	}
-	if k < 0 || n-k > maxResync {
+	if k < 0 || n-k >= maxResync {
 		return out
 	}
 	B := &r.befores[k]
@@ -2140,7 +2140,22 @@ func (r *Reconstructor) knockSwapped(t int64, out []Output) []Output {
 	}
 	r.makeView()
 	if r.v.diff(&q) != 0 {
-		return out
+		// Or with the reply made since, before the piece was put back
+		// (11. a3 knocking b2 onto b3, read as b3, then 11... Nxc3, then
+		// b2 put back).
+		found := false
+		for _, m := range r.legal(&q).Moves() {
+			q3 := q
+			q3.MakeMove(m)
+			if r.v.diff(&q3) == 0 {
+				c.moves[c.n], found = m, true
+				c.n++
+				break
+			}
+		}
+		if !found {
+			return out
+		}
 	}
 	r.silent, r.overlay = 0, r.overlay&^(a.Bitboard()|b)
 	r.ver++ // r.cands no longer holds what explain found
