@@ -1884,13 +1884,21 @@ func (r *Reconstructor) knockedDuring(ix *inexact) (ok, early bool) {
 	// A hand knocks the pieces next to where it goes: the move's squares
 	// and those its piece crossed.
 	near := around(all | chess.Between(m.From(), m.Landing()))
-	if vac&^near != 0 {
-		return false, false
-	}
 	start, ok1 := r.lastOff(m.From())
 	land, ok2 := r.lastOn(m.Landing())
 	if !ok1 || !ok2 {
 		return false, false
+	}
+	if far := vac &^ near; far != 0 {
+		// (Two squares off the landing, knocked off the board as the
+		// hand let go, by its wrist or sleeve: Bc4 knocking b2 off 30
+		// ms after it landed, the game published only at the put-back
+		// 3.5 s later. Not on occupancy boards, where such a square may
+		// be the reply's victim.)
+		off, _ := r.lastOff(far.First())
+		if r.sensor == trace.Occupancy || far.More() || fil != 0 || !around(around(m.Landing().Bitboard())).Has(far.First()) || off < land || off-land >= knockMs {
+			return false, false
+		}
 	}
 	if m.IsCastling() {
 		// (A castling is made when its second piece is down: the king
