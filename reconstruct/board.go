@@ -136,6 +136,16 @@ func (pb *physBoard) makeView(q uint8, v *view) {
 	}
 }
 
+// agrees reports whether raw square s, filled, shows nothing against
+// piece pc: its colour and its piece, as far as the sensors read them.
+func (pb *physBoard) agrees(s chess.Square, pc chess.Piece) bool {
+	b := s.Bitboard()
+	if pb.colourKnown&b != 0 && (pb.white&b != 0) != (pc.Color() == chess.White) {
+		return false
+	}
+	return pb.pieceKnown&b == 0 || pb.pieces[s] == pc
+}
+
 // clear empties square s.
 func (pb *physBoard) clear(s chess.Square) {
 	b := s.Bitboard()

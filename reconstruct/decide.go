@@ -1269,7 +1269,10 @@ func (r *Reconstructor) replyBegins(ev *trace.Event, out []Output) []Output {
 	if c.back == 1 && c.n == 1 && !c.ordered && r.repliedBefore(c) {
 		return out
 	}
-	if c.n > 1 && knock == 0 && !on {
+	// (On colour and piece boards the next move's first lift shows who
+	// moved last: see lastPlyKnocked and liftFitsKnock.)
+	moverLift := c.n > 1 && knock == 0 && !on && r.moverLifted(c, rotSquare(s, r.orient))
+	if moverLift {
 		if k, ok := r.lastPlyKnocked(c, rotSquare(s, r.orient)); ok {
 			// The last ply a knock (lastPlyKnocked): the moves before it
 			// are made, the knocked piece out of place until it is back.
@@ -1292,7 +1295,7 @@ func (r *Reconstructor) replyBegins(ev *trace.Event, out []Output) []Output {
 		if ix := r.inexactBest(); ix.cost < c.cost && !r.nextMoveBegun(&ix, c, rotSquare(s, r.orient), on) && !r.replyLiftedFirst(&ix, c) &&
 			!r.recapturedUnseen(&ix, c) && !r.replyStood(c, rotSquare(s, r.orient), on, t) {
 			exact := c.cost
-			if r.liftFitsKnock(&ix, c, rotSquare(s, r.orient), on) {
+			if moverLift && r.liftFitsKnock(&ix, rotSquare(s, r.orient)) {
 				exact = -1
 			}
 			if best, knock = r.knockedMove(s, exact); best < 0 {
@@ -1578,12 +1581,7 @@ func (r *Reconstructor) restored(s chess.Square) bool {
 	if !r.raw.occ.Has(s) {
 		return true
 	}
-	pc := p.PieceAt(g)
-	b := s.Bitboard()
-	if r.raw.colourKnown&b != 0 && (r.raw.white&b != 0) != (pc.Color() == chess.White) {
-		return false
-	}
-	return r.raw.pieceKnown&b == 0 || r.raw.pieces[s] == pc
+	return r.raw.agrees(s, p.PieceAt(g))
 }
 
 // twoLiftedUnseen reports whether, on an occupancy board, the record
@@ -1595,26 +1593,34 @@ func (r *Reconstructor) twoLiftedUnseen(on bool) bool {
 	return r.sensor == trace.Occupancy && !on && r.rec.placed == 0 && r.rec.lifted.Count() == 2
 }
 
-// lastPlyKnocked reports, on colour and piece boards, whether the last
-// of c's several plies is a piece the hand of the ply before knocked one
-// square (next to that ply's landing, both of its changes within knockMs
-// of it), shown so by the lift of game square gs: a piece of the player
-// who made that last ply, not its piece, that the player to move after c
-// cannot take. That player does not move twice: the lift is their next
-// move's, the last ply none (Bxd8 knocking the c8 bishop onto d7, read
-// as Bxd8 Bd7, then Rxe2 begun: three plies waited for the bishop to be
-// put back). It returns the knocked piece's squares.
+// moverLifted reports, on colour and piece boards, whether game square
+// gs, lifted now, holds after c (several plies from a hypothesis) a
+// piece of the player who made c's last ply, which the player to move
+// cannot take: that player does not move twice, so the lift is their
+// next move's, and c's last ply no move of theirs (lastPlyKnocked,
+// liftFitsKnock).
+func (r *Reconstructor) moverLifted(c *cand, gs chess.Square) bool {
+	if r.sensor == trace.Occupancy || c.n < 2 || c.back != 0 || c.stale {
+		return false
+	}
+	q := r.after(c)
+	return q.ByColor(q.SideToMove().Other()).Has(gs) && !r.canCapture(&q, gs)
+}
+
+// lastPlyKnocked reports, when the lift of game square gs was the next
+// move's (moverLifted), whether the last of c's several plies is a piece
+// the hand of the ply before knocked one square (next to that ply's
+// landing, both of its changes within knockMs of it), not the lifted one
+// (Bxd8 knocking the c8 bishop onto d7, read as Bxd8 Bd7, then Rxe2
+// begun: three plies waited for the bishop to be put back). It returns
+// the knocked piece's squares.
 func (r *Reconstructor) lastPlyKnocked(c *cand, gs chess.Square) (chess.Bitboard, bool) {
-	if r.sensor == trace.Occupancy || c.n < 2 || c.back != 0 || c.stale || c.ordered {
+	if c.ordered {
 		return 0, false
 	}
 	L, prev := c.moves[c.n-1], c.moves[c.n-2]
 	if L.IsCastling() || L.IsPromotion() || L.IsEnPassant() || !chess.KingAttacks(L.From()).Has(L.To()) ||
 		!chess.KingAttacks(prev.Landing()).Has(L.From()) || gs == L.To() {
-		return 0, false
-	}
-	q := r.after(c)
-	if q.PieceAt(L.To()) == chess.NoPiece || !q.ByColor(q.SideToMove().Other()).Has(gs) || r.canCapture(&q, gs) {
 		return 0, false
 	}
 	before := r.lines[c.line].pos
@@ -1633,26 +1639,21 @@ func (r *Reconstructor) lastPlyKnocked(c *cand, gs chess.Square) (chess.Bitboard
 	return L.From().Bitboard() | L.To().Bitboard(), true
 }
 
-// liftFitsKnock reports, on colour and piece boards, whether the lift of
-// game square gs is the next move's first under ix (one move, a piece
-// knocked out of place) and no one's under c (several moves): gs holds a
-// piece of the player to move after ix, while after c it holds one of
-// the player who made c's last ply, which the player to move cannot
-// take. A piece knocked onto a square it could move to looks like a
-// move of its own (Qc5 with b5 knocked onto b6, read as Qc5 b6), but the
-// player it would have moved for does not move again (Qxb7 begun 450
-// ms later waited, then castling, four plies, each with a knock).
-func (r *Reconstructor) liftFitsKnock(ix *inexact, c *cand, gs chess.Square, on bool) bool {
-	if r.sensor == trace.Occupancy || on || !ix.oneMoveMisplaced() || c.back != 0 || c.stale {
+// liftFitsKnock reports, when the lift of game square gs was no move of
+// the several plies' (moverLifted), whether it is the next move's first
+// under ix (one move, a piece knocked out of place): gs holds a piece of
+// the player to move after it. A piece knocked onto a square it could
+// move to looks like a move of its own (Qc5 with b5 knocked onto b6,
+// read as Qc5 b6), but the player it would have moved for does not move
+// again (Qxb7 begun 450 ms later waited, then castling, four plies, each
+// with a knock).
+func (r *Reconstructor) liftFitsKnock(ix *inexact, gs chess.Square) bool {
+	if !ix.oneMoveMisplaced() {
 		return false
 	}
 	qi := r.lines[ix.line].pos
 	qi.MakeMove(ix.move)
-	if !qi.ByColor(qi.SideToMove()).Has(gs) {
-		return false
-	}
-	qc := r.after(c)
-	return qc.ByColor(qc.SideToMove().Other()).Has(gs) && !r.canCapture(&qc, gs)
+	return qi.ByColor(qi.SideToMove()).Has(gs)
 }
 
 // nextMoveBegun reports whether, at the lift of game square gs (or, with
@@ -2197,11 +2198,7 @@ func (r *Reconstructor) setDownFrom(gs chess.Square, t int64) bool {
 	if pc == chess.NoPiece || pc.Color() != h.after.SideToMove() {
 		return false
 	}
-	b := h.sq.Bitboard()
-	if r.raw.colourKnown&b == 0 || (r.raw.white&b != 0) != (pc.Color() == chess.White) {
-		return false
-	}
-	return r.raw.pieceKnown&b == 0 || r.raw.pieces[h.sq] == pc
+	return r.raw.colourKnown.Has(h.sq) && r.raw.agrees(h.sq, pc)
 }
 
 // besideCapturer reports whether game square gs, a piece of either

@@ -436,9 +436,7 @@ func (r *Reconstructor) decodeFrom(start *chess.Position, ready int64, want []ch
 		// for the slide's end: taken when it reaches the same board
 		// (Re4-h4 paused 386 ms on g4, then Nf1, then Rh4-e4 over g4: the
 		// first reading, Rg4 Nf1 Rg4-e4, reaches it too).
-		ds2 := decodeState{r: r, ready: ready, knockAt: -1, leftAt: -1, ex: ds.ex, start: start, pauseOK: true}
-		ds2.findAway()
-		ds2.search(0, *start, pb, -1, chess.NoSquare, 0)
+		ds2 := ds.reread(ready, pb, func(d *decodeState) { d.pauseOK = true })
 		if ds2.found && ds2.n == ds.n && ds2.end.Key() == ds.end.Key() && ds2.knockAt < 0 && !ds2.leftUsed && ds.knockAt < 0 && !ds.leftUsed {
 			return ds2.match(), true, ds.readyMet
 		}
@@ -449,13 +447,10 @@ func (r *Reconstructor) decodeFrom(start *chess.Position, ready int64, want []ch
 		// opponent's piece knocked in the hand): read again without such
 		// steps, the double step taken when it reaches the same position
 		// in as many plies (d5 exd6 e.p., read d6 exd6).
-		ds2 := decodeState{r: r, ready: ready, knockAt: -1, leftAt: -1, ex: ds.ex, start: start, noSlidOn: true}
-		ds2.findAway()
-		ds2.search(0, *start, pb, -1, chess.NoSquare, 0)
+		noSlidOn := func(d *decodeState) { d.noSlidOn = true }
+		ds2 := ds.reread(ready, pb, noSlidOn)
 		if !ds2.found && !r.clock {
-			ds2 = decodeState{r: r, knockAt: -1, leftAt: -1, ex: ds.ex, start: start, noSlidOn: true}
-			ds2.findAway()
-			ds2.search(0, *start, pb, -1, chess.NoSquare, 0)
+			ds2 = ds.reread(0, pb, noSlidOn)
 		}
 		if ds2.found && ds2.n == ds.n && ds2.end.Key() == ds.end.Key() && ds2.knockAt < 0 && !ds2.leftUsed {
 			return ds2.match(), true, ds.readyMet
@@ -476,6 +471,16 @@ func (r *Reconstructor) decodeFrom(start *chess.Position, ready int64, want []ch
 		m.knocked, m.knockAt = ds.leftOnto, n-1
 	}
 	return m, true, ds.readyMet
+}
+
+// reread is a fresh reading of ds's log from its start (board pb), with
+// ready and the options set, for a second reading of the same changes.
+func (ds *decodeState) reread(ready int64, pb physBoard, set func(*decodeState)) decodeState {
+	d := decodeState{r: ds.r, ready: ready, knockAt: -1, leftAt: -1, ex: ds.ex, start: ds.start}
+	set(&d)
+	d.findAway()
+	d.search(0, *ds.start, pb, -1, chess.NoSquare, 0)
+	return d
 }
 
 // over reports whether the pass has used its budget, or the decision
@@ -2119,8 +2124,8 @@ func (ds *decodeState) slidStep(first, i int, p *chess.Position, m chess.Move) b
 	if pc.Type() != chess.Pawn || evs[i].Kind != trace.Off || rotSquare(evs[i].Square, r.orient) != m.From() {
 		return false
 	}
-	two := m.To() + (m.To() - m.From())
-	if two < 0 || two > 63 || !chess.Between(m.From(), two).Has(m.To()) || !r.legal(p).Contains(chess.NewMove(m.From(), two)) {
+	two, ok := r.doubleStep(p, m)
+	if !ok {
 		return false
 	}
 	j := ds.lastChange(first, i, m.To())
@@ -2147,6 +2152,17 @@ func (ds *decodeState) slidStep(first, i int, p *chess.Position, m chess.Move) b
 		}
 	}
 	return false
+}
+
+// doubleStep is the square of the double step of the piece m moves one
+// square, when that double step, over m's landing, is legal from p (a
+// pawn's from its first rank).
+func (r *Reconstructor) doubleStep(p *chess.Position, m chess.Move) (chess.Square, bool) {
+	two := m.To() + (m.To() - m.From())
+	if two < 0 || two > 63 || !chess.Between(m.From(), two).Has(m.To()) || !r.legal(p).Contains(chess.NewMove(m.From(), two)) {
+		return chess.NoSquare, false
+	}
+	return two, true
 }
 
 // slidOn reports whether the sequence found takes a pawn's single step
@@ -2178,11 +2194,11 @@ func (ds *decodeState) slidOn() bool {
 func (ds *decodeState) slidOnTwo(first int, p *chess.Position, m chess.Move) bool {
 	r := ds.r
 	pc := p.PieceAt(m.From())
-	if start := 1 + 5*int(pc.Color()); pc.Type() != chess.Pawn || m.From().Rank() != start {
+	if pc.Type() != chess.Pawn {
 		return false
 	}
-	two := m.To() + (m.To() - m.From())
-	if two < 0 || two > 63 || !chess.Between(m.From(), two).Has(m.To()) || !r.legal(p).Contains(chess.NewMove(m.From(), two)) {
+	two, ok := r.doubleStep(p, m)
+	if !ok {
 		return false
 	}
 	evs := r.log.evs
