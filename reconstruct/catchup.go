@@ -50,6 +50,9 @@ type catchMatch struct {
 	// or is a capture taken at its piece's lift (the piece may be in the
 	// hand): the ordered decoder's weak plies.
 	quick uint32
+	// inHand: the log's last change, a lift, is the next move's: the
+	// capturing piece taken up before its victim (capturerInHand).
+	inHand bool
 }
 
 // structural is what a catch-up taking back back plies and making n

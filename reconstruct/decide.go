@@ -1165,8 +1165,14 @@ const maxInHand = 6
 func (r *Reconstructor) replyBegins(ev *trace.Event, out []Output) []Output {
 	s, on, t := ev.Square, ev.Kind == trace.On, ev.T
 	if r.clock || !(r.state == statePlay || r.state == stateSetup && r.sawStart) || r.pending ||
-		r.rec.events == 0 || t-r.lastChange < minReplyMs && !r.putBackBefore(s, t) && !r.flickeredBefore(s, t) || r.raw.occ.Has(s) == on {
+		r.rec.events == 0 || r.raw.occ.Has(s) == on {
 		return out
+	}
+	quick := false
+	if t-r.lastChange < minReplyMs && !r.putBackBefore(s, t) && !r.flickeredBefore(s, t) {
+		if quick = r.quickReplyLift(s, on, t); !quick {
+			return out
+		}
 	}
 	if r.silent.Has(rotSquare(s, r.orient)) {
 		// A knocked piece put back (knockedMove): no reply's first act.
@@ -1263,6 +1269,14 @@ func (r *Reconstructor) replyBegins(ev *trace.Event, out []Output) []Output {
 		// game follows it now, before the reply is made.
 		return r.adopt(best, r.lastChange, out)
 	}
+	if c.back > 0 && c.n == 0 && !c.stale && c.line == 0 && r.sensor != trace.Occupancy {
+		// A board back where an earlier ply left it, fast plies coming
+		// back to it (a repetition): the changes in their order read as
+		// the moves, as the still board's commit reads them (Kh2 Qf4+
+		// Kg1 Qc1+ in 1.4 s, read as Qc1+ taken back).
+		out, _ = r.decode(r.lastChange, c.back+1, out)
+		return out
+	}
 	if c.n == 0 || c.back > 1 && !c.ordered || c.back == 1 && c.n != 1 && !c.ordered || c.stale {
 		return out
 	}
@@ -1293,19 +1307,34 @@ func (r *Reconstructor) replyBegins(ev *trace.Event, out []Output) []Output {
 		// (recapturedUnseen), or the changes read in their order
 		// replaced the searches' reading (ordered).
 		if ix := r.inexactBest(); ix.cost < c.cost && !r.nextMoveBegun(&ix, c, rotSquare(s, r.orient), on) && !r.replyLiftedFirst(&ix, c) &&
+			!(!on && r.moverGoesOn(&ix, c, rotSquare(s, r.orient))) &&
 			!r.recapturedUnseen(&ix, c) && !r.replyStood(c, rotSquare(s, r.orient), on, t) {
 			exact := c.cost
 			if moverLift && r.liftFitsKnock(&ix, rotSquare(s, r.orient)) {
 				exact = -1
 			}
+			held := *c
 			if best, knock = r.knockedMove(s, exact); best < 0 {
-				return out
+				if !quick && !r.readInOrder(&held, rotSquare(s, r.orient), on) {
+					return out
+				}
+				// (Read in order, the plies were made; a quick lift is
+				// held, where its piece goes telling whether they were.)
+				r.cands = append(r.cands, held)
+				r.ver++ // r.cands no longer holds what explain found
+				best, knock = len(r.cands)-1, 0
 			}
 		}
 		c = &r.cands[best]
 	}
+	if quick && (c.n != 1 || c.back != 0) && !r.readInOrder(c, rotSquare(s, r.orient), on) {
+		// (A quick lift bears out several plies, or plies taken back,
+		// only when the changes in their order read them too: a knocked
+		// piece picked up that soon may go where it can move.)
+		return out
+	}
 	m := c.moves[c.n-1]
-	if t-r.settledChange() < minReplyMs {
+	if t-r.settledChange() < minReplyMs && !quick {
 		// Just after a knocked piece was put back (putBackBefore; not
 		// after a flicker, flickeredBefore): the
 		// replying hand is not the one that put it back, and no reply
@@ -1360,7 +1389,10 @@ func (r *Reconstructor) replyBegins(ev *trace.Event, out []Output) []Output {
 		// knock of the knight's hand.)
 		since, _ = r.lastOn(m.Landing())
 	}
-	if !on && mine.Has(gs) && chess.KingAttacks(m.Landing()).Has(gs) && t-since < knockMs {
+	if quick && !mine.Has(gs) {
+		return out
+	}
+	if !on && mine.Has(gs) && (quick || chess.KingAttacks(m.Landing()).Has(gs) && t-since < knockMs) {
 		// Next to where the move landed, a lift this soon may be the
 		// mover's hand knocking the piece (its scan up to a sweep late):
 		// held until the piece is seen going where it can move.
@@ -1442,7 +1474,7 @@ func (r *Reconstructor) replyBegins(ev *trace.Event, out []Output) []Output {
 		if !ok {
 			landT = r.lastChange
 		}
-		r.held = heldMove{ok: true, on: on, near: near, sq: s, t: t, lastChange: r.lastChange, landT: landT, best: best, landing: m.Landing(),
+		r.held = heldMove{ok: true, on: on, near: near, quick: quick, sq: s, t: t, lastChange: r.lastChange, landT: landT, best: best, landing: m.Landing(),
 			cands: append(r.held.cands[:0], r.cands...), plies: len(r.plies), after: after, knock: knock, knockOr: knock != 0 && r.knockOr}
 		return out
 	}
@@ -1492,6 +1524,36 @@ func (r *Reconstructor) setDownForReply(before *chess.Position, m chess.Move, gs
 		}
 	}
 	return false
+}
+
+// quickReplyLift reports whether the change of raw square s at t, sooner
+// than minReplyMs after the board's last change, may still be the reply's
+// first act: on colour and piece boards, a lift minReadyReplyMs or more
+// after a piece was set down, of a piece of the other colour (a bullet
+// player's reply begun 200 ms after the move landed, which no still board
+// follows). It is held (replyBegins) until the piece is seen going where
+// it can move: the mover's hand knocking it is as likely.
+func (r *Reconstructor) quickReplyLift(s chess.Square, on bool, t int64) bool {
+	ls := r.lastSq
+	if on || r.sensor == trace.Occupancy || ls == chess.NoSquare || ls == s || t-r.lastChange < r.quickReadyMs(ls, s) ||
+		!r.raw.occ.Has(ls) || !r.raw.colourKnown.Has(ls) || !r.raw.colourKnown.Has(s) {
+		return false
+	}
+	return r.raw.white.Has(ls) != r.raw.white.Has(s)
+}
+
+// quickReadyMs is how long after the last change, a piece set down on
+// raw square ls, a lift of the other colour on s is read at the soonest
+// as a reply begun (quickReplyLift): minReadyReplyMs, but on piece boards
+// none away from ls, whose sweep (up to 250 ms) may read a landing that
+// much late: the time between two readings says nothing there (22... Qc7
+// read down 105 ms before 23. Bf2xd4's lift). Next to ls a lift that soon
+// is as likely the moving hand's knock (Bb5 knocking a6 onto a5).
+func (r *Reconstructor) quickReadyMs(ls, s chess.Square) int64 {
+	if r.sensor == trace.PieceSensor && !chess.KingAttacks(ls).Has(s) {
+		return 0
+	}
+	return minReadyReplyMs
 }
 
 // slidOnFrom reports whether raw square ls, emptied last, and s, which
@@ -1637,6 +1699,53 @@ func (r *Reconstructor) lastPlyKnocked(c *cand, gs chess.Square) (chess.Bitboard
 		return 0, false
 	}
 	return L.From().Bitboard() | L.To().Bitboard(), true
+}
+
+// readInOrder reports, on colour and piece boards, at the lift of game
+// square gs, a piece of the player to move after c, whether the ordered
+// decoder reads the changes since the published game as c's plies, no
+// piece knocked: their order confirms the searches' reading of several
+// plies against one move with pieces out of place (27... Bb4 slid over c5
+// after 27. Kc2, read as a knock). (A piece of the player who made c's
+// last ply lifted says that ply was none: 10... Bxe2 knocking e3 onto d4,
+// then 11. Qxe2 begun.)
+func (r *Reconstructor) readInOrder(c *cand, gs chess.Square, on bool) bool {
+	if r.sensor == trace.Occupancy || on || c.line != 0 || c.back != 0 || c.stale {
+		return false
+	}
+	if q := r.after(c); !q.ByColor(q.SideToMove()).Has(gs) {
+		return false
+	}
+	m, ok := r.decodeOrdered()
+	return ok && m.n == c.n && m.knocked == 0 && m.quick&^(1<<(m.n-1)) == 0 && slices.Equal(m.moves[:m.n], c.moves[:c.n])
+}
+
+// moverGoesOn reports, on colour and piece boards, whether the lift of
+// game square gs is under ix (one move, pieces out of place) a piece of
+// the player who made that move, away from the pieces out of place, not
+// changed since the published game, that the player to move cannot take,
+// and under c (several plies) a piece of the player to move: nobody moves
+// twice, and a hand that knocked a piece puts that one back first. So c's
+// last ply was a move, not a knock (20... Qg4-h5 two squares from 21.
+// Nc4-e3's landing, read as the knight's knock when a4 was lifted).
+func (r *Reconstructor) moverGoesOn(ix *inexact, c *cand, gs chess.Square) bool {
+	if r.sensor == trace.Occupancy || !ix.oneMoveMisplaced() || c.n < 2 || c.back != 0 || c.stale {
+		return false
+	}
+	qi := r.lines[ix.line].pos
+	qi.MakeMove(ix.move)
+	if raw := unrotSquare(gs, r.orient); !qi.ByColor(qi.SideToMove().Other()).Has(gs) || (ix.diff | around(ix.diff)).Has(gs) ||
+		gs == ix.move.Landing() || (r.rec.lifted | r.rec.placed).Has(raw) || r.canCapture(&qi, gs) {
+		// (Its own piece taken up again: the moving hand going on, a
+		// slide paused there, Re1-e4 read on e2. Nor a piece set down
+		// since the published game: a knocked one, picked up to be put
+		// back, 3. e5 knocked back onto e4 by 3... d6's hand. Nor a
+		// piece the player to move can take: a victim taken off first,
+		// g5 for 25. Bxg5 after 24... c6 knocking d7 onto c8.)
+		return false
+	}
+	q := r.after(c)
+	return q.ByColor(q.SideToMove()).Has(gs)
 }
 
 // liftFitsKnock reports, when the lift of game square gs was no move of
@@ -2201,6 +2310,16 @@ func (r *Reconstructor) setDownFrom(gs chess.Square, t int64) bool {
 	return r.raw.colourKnown.Has(h.sq) && r.raw.agrees(h.sq, pc)
 }
 
+// goesOn reports whether game square gs, next to where the held move
+// landed, is on that move's line beyond its landing: its piece, taken up
+// from the landing, set down going on (the held lift on gh aside).
+func (r *Reconstructor) goesOn(gh, gs chess.Square) bool {
+	h := &r.held
+	c := &h.cands[h.best]
+	m := c.moves[c.n-1]
+	return gs != gh && !m.IsCastling() && chess.Between(m.From(), gs).Has(m.To())
+}
+
 // besideCapturer reports whether game square gs, a piece of either
 // player in p, stands next to gh, where the player to move can capture,
 // or next to a piece of theirs that can capture there.
@@ -2282,12 +2401,37 @@ func (r *Reconstructor) resolveHeld(s chess.Square, t int64, out []Output) []Out
 			return out
 		}
 	}
+	if h.landingUp {
+		// The moved piece taken up from its landing after a quick lift
+		// (below): set down again on its line, next to the landing, the
+		// moving hand went on; any other change, it was the reply's
+		// victim.
+		if !r.raw.occ.Has(s) && chess.KingAttacks(h.landing).Has(gs) && r.goesOn(gh, gs) {
+			return out
+		}
+		return r.adoptHeldReply(out)
+	}
+	if h.near && h.quick && !h.again && gs == h.landing && t-h.landT < maxTouchMs && r.raw.occ.Has(s) {
+		// The moved piece taken up from its landing this soon after a
+		// quick lift: a victim taken off for the held piece, or the
+		// moving hand going on, its slide paused there (38... Ra8-d8
+		// read on c8, d7 knocked, the rook lifted from c8 was read as
+		// dxc8 begun). The next change tells.
+		h.ok, h.again, h.landingUp = true, true, true
+		h.second, h.secondT = s, t
+		return out
+	}
 	if h.near {
 		// The piece lifted goes where it can move, or takes off a piece
 		// it can capture (en passant too: the pawn beside it).
 		moved := r.moves(&h.after, gh, gs) || r.raw.occ.Has(s) && r.captures(&h.after, gh, gs)
 		unseen = !moved && r.repliedUnseen(gh, gs, s, t)
 		if !moved && !unseen {
+			if h.quick {
+				// (A quick lift followed by another: that one is judged
+				// as any other change, Feed.)
+				return out
+			}
 			if !h.again && r.raw.occ.Has(s) && h.after.ByColor(h.after.SideToMove()).Has(gs) {
 				// Another piece of the player to reply lifted first: the
 				// replying hand knocking its own piece on the way. Where
@@ -2413,7 +2557,7 @@ func (r *Reconstructor) adoptHeldReply(out []Output) []Output {
 		if h.capturerT != 0 {
 			r.rec.off(h.capturer, h.capturerT)
 		}
-		if h.again && !h.near && h.secondT != 0 {
+		if h.again && (!h.near || h.landingUp) && h.secondT != 0 {
 			// (The piece the replying hand knocked on its way: the
 			// reply's.)
 			r.rec.off(h.second, h.secondT)

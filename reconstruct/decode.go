@@ -254,6 +254,9 @@ type decodeState struct {
 	leftOff bool
 	// want, when set, is the only sequence tried (replays).
 	want []chess.Move
+	// inHand: the sequence found leaves the log's last change, a lift,
+	// to the next move (capturerInHand).
+	inHand bool
 	// prefix: the search ends when want is taken (takenThrough).
 	prefix bool
 }
@@ -491,7 +494,7 @@ func (ds *decodeState) over() bool {
 
 // match is the sequence found, from the search's start to its end.
 func (ds *decodeState) match() catchMatch {
-	m := catchMatch{n: ds.n, pos: ds.end}
+	m := catchMatch{n: ds.n, pos: ds.end, inHand: ds.inHand}
 	copy(m.moves[:], ds.seq[:ds.n])
 	for i := range ds.n {
 		if ds.quick[i] || ds.liftOnly[i] {
@@ -2029,8 +2032,12 @@ func (ds *decodeState) search(i int, p chess.Position, pb physBoard, prevT int64
 	}
 	// (Back where the published game is only after plies that came back
 	// to it: a repetition.)
-	if knocked == 0 && v.diff(&p) == 0 && (v.diff(ds.start) != 0 || ds.n > 0) && (ds.n == 0 || !ds.quick[ds.n-1]) && !ds.pushedLate() && ds.complete() && !ds.inHandLast() && !ds.liftRefilled() {
+	if knocked == 0 && v.diff(&p) == 0 && (v.diff(ds.start) != 0 || ds.n > 0) && (ds.n == 0 || !ds.quick[ds.n-1] && !ds.pushedLate() || ds.liftAfterQuick(&p)) && ds.complete() && !ds.inHandLast() && !ds.liftRefilled() {
 		ds.found, ds.end = true, p
+		return
+	}
+	if knocked == 0 && ds.n > 0 && ds.complete() && ds.capturerInHand(&p, &v) {
+		ds.found, ds.end, ds.inHand = true, p, true
 		return
 	}
 	if knocked != 0 && r.decodeLeft && ds.n > 0 && v.occ&knocked == 0 && v.diff(&p) == knocked && ds.complete() &&
@@ -2769,6 +2776,59 @@ func (ds *decodeState) take(i int, p *chess.Position, m chess.Move, quick, pushe
 	return false
 }
 
+// capturerInHand reports, on colour and piece boards, at the lift
+// replyBegins decides on (liftNow), whether v shows p but for the square
+// the log's last change emptied, a piece of the player to move in p that
+// can capture on liftNow: the next move's capturing piece taken up before
+// its victim (22... Qc7, then 23. Bf2xd4 begun 105 ms after the queen was
+// read down, too soon for the reply rule, the d4 pawn lifted 305 ms
+// later). The plies read stand, and the lift is the next move's.
+func (ds *decodeState) capturerInHand(p *chess.Position, v *view) bool {
+	r := ds.r
+	evs := r.log.evs
+	if r.sensor == trace.Occupancy || r.liftNow == chess.NoSquare || len(evs) == 0 || evs[len(evs)-1].Kind != trace.Off {
+		return false
+	}
+	s := rotSquare(evs[len(evs)-1].Square, r.orient)
+	if v.diff(p) != s.Bitboard() || !p.ByColor(p.SideToMove()).Has(s) || !r.captures(p, s, r.liftNow) {
+		return false
+	}
+	// (Not when the piece lifted now could take the one in the hand
+	// without the last ply: a victim taken off first, as likely. 8...
+	// c2, c1 knocked onto d2, then 9. Qxc2 with c2 taken off first: read
+	// as 8... c2 9. Bd2 and the pawn about to take on d1.)
+	q := *ds.start
+	for _, m := range ds.seq[:ds.n-1] {
+		q.MakeMove(m)
+	}
+	return !r.captures(&q, r.liftNow, s)
+}
+
+// liftAfterQuick reports, on colour and piece boards, whether the lift
+// replyBegins decides on (liftNow) bears out the last ply, a quick or
+// pushed one (begun so soon next to where the ply before landed, or
+// pushed next door so fast, that it may be a hand's knock), reaching p:
+// a piece of the player to move in p, which the player to move without
+// the last ply could not take. Were that ply a knock, that player would
+// be lifting the opponent's piece (21... d4, then 22. Bf2 pushed next door
+// 195 ms later, then 22... Qc7 lifted: the decoder waited for the queen's
+// landing, then for the next move's, and nothing was published for eight
+// plies).
+func (ds *decodeState) liftAfterQuick(p *chess.Position) bool {
+	r := ds.r
+	if r.sensor == trace.Occupancy || r.liftNow == chess.NoSquare || ds.n == 0 || !p.ByColor(p.SideToMove()).Has(r.liftNow) ||
+		ds.n >= 2 && ds.pushed[ds.n-2] && !r.decodeAsSeen {
+		// (The ply before pushed next door too is no more borne out:
+		// Bd5 touched down, its hand knocking d6 onto c6, then Be6+.)
+		return false
+	}
+	q := *ds.start
+	for _, m := range ds.seq[:ds.n-1] {
+		q.MakeMove(m)
+	}
+	return !r.canCapture(&q, r.liftNow)
+}
+
 // touchedDownOnWay reports, on colour and piece boards, whether change i
 // sets m's piece on its landing only to lift it again within a touch-down
 // (maxTouchMs and a sweep) and set it, the next change, on another
@@ -3482,6 +3542,10 @@ func (r *Reconstructor) decode(t int64, minN int, out []Output) (_ []Output, ok 
 		// were published and a2-a4 alerted as Black's knock.)
 		minN = m.n
 	}
+	if ok && m.inHand {
+		// (The searches explain no board with a piece in the hand.)
+		minN = 1
+	}
 	if !ok || m.n < minN {
 		return out, false
 	}
@@ -3628,7 +3692,16 @@ func (r *Reconstructor) adoptDecoded(m *catchMatch, t int64, out []Output) []Out
 		// knocked it.
 		r.knockPly = len(r.plies) + m.knockAt + 1
 	}
-	return r.adoptCatch([]catchMatch{*m}, 0, t, out)
+	var last logEvent
+	if m.inHand {
+		last = r.log.evs[len(r.log.evs)-1]
+	}
+	out = r.adoptCatch([]catchMatch{*m}, 0, t, out)
+	if m.inHand {
+		// (The piece in the hand is the next move's evidence.)
+		r.rec.off(last.Square, last.T)
+	}
+	return out
 }
 
 // handMoveLast reports whether the last ply of m was a hand's move, not

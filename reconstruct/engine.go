@@ -301,6 +301,8 @@ type heldMove struct {
 	knock      chess.Bitboard // squares the move's hand knocked (knockedMove)
 	knockOr    bool           // ... while another knock was as likely, the lift its knocked piece picked up
 	own        bool           // a lift of the mover's piece, long after the move
+	quick      bool           // near: a lift sooner than minReplyMs after the last change (quickReplyLift)
+	landingUp  bool           // quick, again: the moved piece taken up from its landing next (second)
 	// on: a square the sliding piece crossed before the one held (raw),
 	// and when it was filled (0: none).
 	crossed  chess.Square
@@ -770,9 +772,9 @@ func (r *Reconstructor) Feed(ev *trace.Event, out []Output) []Output {
 			h.ok = false
 		}
 		if r.held.ok && ev.Square != r.held.sq && r.raw.occ.Has(ev.Square) {
-			own, on, n := r.held.own, r.held.on, len(r.plies)
+			own, on, quick, n := r.held.own, r.held.on, r.held.quick, len(r.plies)
 			out = r.resolveHeld(ev.Square, ev.T, out)
-			if r.notVictim != 0 || own && len(r.plies) == n || on && !r.held.ok && len(r.plies) == n {
+			if r.notVictim != 0 || (own || quick) && len(r.plies) == n || on && !r.held.ok && len(r.plies) == n {
 				// (A lift of the mover's piece that no reply's lift
 				// followed at once was a touch, and a landing no lift
 				// of a piece that could have slid there followed was
@@ -809,7 +811,7 @@ func (r *Reconstructor) Feed(ev *trace.Event, out []Output) []Output {
 			r.squareOn(ev.Square, ev.Piece, ev.HasColour, ev.HasPieces, ev.T)
 			break
 		}
-		if h := &r.held; h.ok && h.near && h.again && h.fellT == 0 && r.fellFromSecond(ev) {
+		if h := &r.held; h.ok && h.near && h.again && !h.landingUp && h.fellT == 0 && r.fellFromSecond(ev) {
 			// The other piece lifted fell next to its square: the
 			// replying hand knocked it on the way, and where the held
 			// piece goes still decides.
