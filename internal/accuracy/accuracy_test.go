@@ -347,6 +347,16 @@ func TestStressGames(t *testing.T) {
 			"no clock, Chess960: 19. Nxe6 pushed off and 19... fxe6 swapped faster than a scan, the pawn lifted 573 ms after the knight, then 20. Qe2: the still board was read as Qe2 with the knight and the pawn out of place, two pieces lifted in turn and never put down again, a false alert, 72 plies behind"},
 		{"lichess_broadcast_fide_womens_world_rapid_2024_r1-6.pgn", 14, trace.Occupancy, 1, 0.02, 0.12,
 			"no clock, x1: 42. Ra3 lands next to the queen on a4 and its hand knocks her off, put back 1.8 s later: while she was off the still board read as Rxe4 (a swap no scan saw) and Qa3 (slid, a3 seen filled first), and the put-back was alerted as a piece from nowhere, 33 plies behind"},
+		// Quick replies (read sooner than minReplyMs after the landing)
+		// that the first reading of them got wrong.
+		{"gnuchess_book_otb_masters_dev.pgn", 2716, trace.PieceSensor, 0.1, 0.05, 0.12,
+			"no clock: 38... Ra8-d8 read on c8 in passing, d7 knocked 223 ms later and the rook taken up from c8 to go on: read as dxc8 begun, Rc8 published, 20 plies behind"},
+		{"gnuchess_book_otb_masters_dev.pgn", 3807, trace.PieceSensor, 0.3, 0.005, 0.12,
+			"no clock: 24. Rxe4 slid from e1, read on e2, taken up again: the rook's own lift was read as White moving again, and Rxe4 Qg1 Re2 Qb6 was published, 27 plies behind"},
+		{"gnuchess_book_otb_masters_dev.pgn", 8460, trace.PieceSensor, 0.1, 0.05, 0,
+			"no clock: 22... c6 knocking d7 onto c8, then g5 taken off first for 23. Bxg5: read as White moving again, Qc8 Rfb1 c6 Rf1 published, 16 plies behind"},
+		{"gnuchess_book_otb_masters_dev.pgn", 4763, trace.PieceSensor, 0.03, 0.05, 0.12,
+			"no clock: 4... c2 knocking c1 onto d2, then c2 taken off first for 5. Qxc2: read as 5. Bd2 with the c2 pawn in the hand about to take on d1"},
 	} {
 		c.wantClean(t, c.play(t, false), "no clock")
 	}
@@ -379,6 +389,8 @@ func TestStressGamesCaughtUp(t *testing.T) {
 			"seed 3, no clock: 20. Nfxe5 dxe5 21. d6 Bxd6 22. Qxd6 Qxd6 23. Nxd6 within 6 s, four captures nobody saw: at 22. Qxd6's lift the four plies found (dxe5 d6 Bxd6 Qxd6) were dearer than three pieces gone from the board (d1, d5, e7, as if knocked off at once), the board went six plies ahead, and the game stopped at ply 39 with a false alert"}},
 		{1, stressGame{"gnuchess_book_otb_masters_dev.pgn", 93, trace.PieceSensor, 0.1, 0.05, 0,
 			"no clock: 60. Ra5 slid over b5, its hand knocking the b4 rook onto a4: a first version of the reply read before the landing it answers (a 200 ms sweep's order) read Rb5 Ra4 Ra5, three false alerts, 22 plies behind"}},
+		{1, stressGame{"lichess_prod_movelists_from_scalachess.pgn", 256, trace.PieceSensor, 0.03, 0.05, 0,
+			"no clock: 3. e5 knocked back onto e4 by 3... d6's hand, then 4. f4, and the pawn picked up from e4 to be put back: a first version of the quick reply read that lift as White moving again, and f4 d6 was published for e5 d6 f4, 19 plies behind"}},
 		{1, stressGame{"tcec_frc_engine_chess960_season16.pgn", 85, trace.PieceSensor, 0.03, 0.02, 0,
 			"no clock, Chess960: 63... Ra7 slid over b7, 64. a6, and its hand knocked the rook onto b7: a first version of the last decision read again with no ply added amended Ra7 into Rcb7, 45 plies behind"}},
 	} {
