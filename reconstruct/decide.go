@@ -2425,6 +2425,13 @@ func (r *Reconstructor) resolveHeld(s chess.Square, t int64, out []Output) []Out
 		// The piece lifted goes where it can move, or takes off a piece
 		// it can capture (en passant too: the pawn beside it).
 		moved := r.moves(&h.after, gh, gs) || r.raw.occ.Has(s) && r.captures(&h.after, gh, gs)
+		if moved && h.quick && !r.raw.occ.Has(s) && chess.KingAttacks(gh).Has(gs) && t-h.t < minQuickCarryMs {
+			// (A quick lift set down next door sooner than a hand
+			// carries a piece: it fell, the moving hand's knock, 4...
+			// c2 knocking c1 onto d2 28 ms after its lift. The board
+			// decides.)
+			return out
+		}
 		unseen = !moved && r.repliedUnseen(gh, gs, s, t)
 		if !moved && !unseen {
 			if h.quick {
