@@ -1716,6 +1716,12 @@ func (r *Reconstructor) readInOrder(c *cand, gs chess.Square, on bool) bool {
 	if q := r.after(c); !q.ByColor(q.SideToMove()).Has(gs) {
 		return false
 	}
+	if _, ok := r.lastPlyKnocked(c, gs); ok {
+		// (Its last ply a one-square step next to the landing before,
+		// within knockMs of it: as likely that hand's knock, 4... c2
+		// knocking c1 onto d2, then c2 taken off for 5. Qxc2.)
+		return false
+	}
 	m, ok := r.decodeOrdered()
 	return ok && m.n == c.n && m.knocked == 0 && m.quick&^(1<<(m.n-1)) == 0 && slices.Equal(m.moves[:m.n], c.moves[:c.n])
 }

@@ -357,6 +357,8 @@ func TestStressGames(t *testing.T) {
 			"no clock: 22... c6 knocking d7 onto c8, then g5 taken off first for 23. Bxg5: read as White moving again, Qc8 Rfb1 c6 Rf1 published, 16 plies behind"},
 		{"gnuchess_book_otb_masters_dev.pgn", 4763, trace.PieceSensor, 0.3, 0.05, 0.12,
 			"no clock: 4... c2 knocking c1 onto d2, read 28 ms after c1's lift, 175 ms after c2 landed: the quick lift was held and the bishop set down where it can move read as 5. Bd2, 5 plies behind"},
+		{"gnuchess_book_otb_masters_dev.pgn", 4763, trace.Colour, 0.3, 0.05, 0.12,
+			"the same on a colour board, c2 read down after c1's lift: at c2's lift for 5. Qxc2 the decoder read c2 Bd2 in order, and that was published, 5 plies behind"},
 		{"gnuchess_book_otb_masters_dev.pgn", 4763, trace.PieceSensor, 0.03, 0.05, 0.12,
 			"no clock: 4... c2 knocking c1 onto d2, then c2 taken off first for 5. Qxc2: read as 5. Bd2 with the c2 pawn in the hand about to take on d1"},
 	} {
