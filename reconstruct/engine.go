@@ -781,7 +781,8 @@ func (r *Reconstructor) Feed(ev *trace.Event, out []Output) []Output {
 				// no reply's: this change is judged as any other. 18...
 				// bxc3's first lift, after 18. d4 knocked e5 onto e6,
 				// was no reply, and 18. d4 waited 4 s for the pawn to
-				// be put back.)
+				// be put back. So is a lift after a quick reply's held
+				// lift that did not bear it out: quickReplyLift.)
 				out = r.replyBegins(ev, out)
 				r.notVictim = 0
 			}
