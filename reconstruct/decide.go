@@ -375,7 +375,7 @@ func (r *Reconstructor) onCommit(t int64, out []Output) []Output {
 		return out
 	}
 	c := &r.cands[best]
-	if c.back > 0 && c.n == 0 && !c.stale && c.line == 0 {
+	if c.backOnly() {
 		// A board back where an earlier ply left it reads as a takeback
 		// from the board alone; the changes in their order may read as
 		// moves that came back to it (a repetition: Re8, then Qd1 Rc8
@@ -1269,11 +1269,11 @@ func (r *Reconstructor) replyBegins(ev *trace.Event, out []Output) []Output {
 		// game follows it now, before the reply is made.
 		return r.adopt(best, r.lastChange, out)
 	}
-	if c.back > 0 && c.n == 0 && !c.stale && c.line == 0 && r.sensor != trace.Occupancy {
+	if c.backOnly() && r.sensor != trace.Occupancy {
 		// A board back where an earlier ply left it, fast plies coming
 		// back to it (a repetition): the changes in their order read as
-		// the moves, as the still board's commit reads them (Kh2 Qf4+
-		// Kg1 Qc1+ in 1.4 s, read as Qc1+ taken back).
+		// the moves, as the still board's commit reads them (onCommit;
+		// Kh2 Qf4+ Kg1 Qc1+ in 1.4 s, read as Qc1+ taken back).
 		out, _ = r.decode(r.lastChange, c.back+1, out)
 		return out
 	}
@@ -1528,18 +1528,15 @@ func (r *Reconstructor) setDownForReply(before *chess.Position, m chess.Move, gs
 
 // quickReplyLift reports whether the change of raw square s at t, sooner
 // than minReplyMs after the board's last change, may still be the reply's
-// first act: on colour and piece boards, a lift minReadyReplyMs or more
-// after a piece was set down, of a piece of the other colour (a bullet
-// player's reply begun 200 ms after the move landed, which no still board
-// follows). It is held (replyBegins) until the piece is seen going where
+// first act: on colour and piece boards, a lift quickReadyMs or more
+// after a piece was set down, of a piece of the other colour
+// (otherColours; a bullet player's reply begun 200 ms after the move
+// landed, which no still board follows). It is held (replyBegins) until the piece is seen going where
 // it can move: the mover's hand knocking it is as likely.
 func (r *Reconstructor) quickReplyLift(s chess.Square, on bool, t int64) bool {
 	ls := r.lastSq
-	if on || r.sensor == trace.Occupancy || ls == chess.NoSquare || ls == s || t-r.lastChange < r.quickReadyMs(ls, s) ||
-		!r.raw.occ.Has(ls) || !r.raw.colourKnown.Has(ls) || !r.raw.colourKnown.Has(s) {
-		return false
-	}
-	return r.raw.white.Has(ls) != r.raw.white.Has(s)
+	return !on && r.sensor != trace.Occupancy && ls != chess.NoSquare && ls != s && t-r.lastChange >= r.quickReadyMs(ls, s) &&
+		r.otherColours(ls, s)
 }
 
 // quickReadyMs is how long after the last change, a piece set down on
@@ -2343,6 +2340,13 @@ func (r *Reconstructor) besideCapturer(p *chess.Position, gs, gh chess.Square) b
 		}
 	}
 	return false
+}
+
+// backOnly reports whether c takes plies back and makes none, from the
+// published game: the board back where an earlier ply left it, which the
+// changes in their order may read as moves that came back to it.
+func (c *cand) backOnly() bool {
+	return c.back > 0 && c.n == 0 && !c.stale && c.line == 0
 }
 
 // after is the position explanation c (from a hypothesis, no plies taken

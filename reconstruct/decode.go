@@ -2797,11 +2797,17 @@ func (ds *decodeState) capturerInHand(p *chess.Position, v *view) bool {
 	// without the last ply: a victim taken off first, as likely. 8...
 	// c2, c1 knocked onto d2, then 9. Qxc2 with c2 taken off first: read
 	// as 8... c2 9. Bd2 and the pawn about to take on d1.)
+	q := ds.beforeLast()
+	return !r.captures(&q, r.liftNow, s)
+}
+
+// beforeLast is the position before the last ply decoded (ds.n > 0).
+func (ds *decodeState) beforeLast() chess.Position {
 	q := *ds.start
 	for _, m := range ds.seq[:ds.n-1] {
 		q.MakeMove(m)
 	}
-	return !r.captures(&q, r.liftNow, s)
+	return q
 }
 
 // liftAfterQuick reports, on colour and piece boards, whether the lift
@@ -2822,10 +2828,7 @@ func (ds *decodeState) liftAfterQuick(p *chess.Position) bool {
 		// Bd5 touched down, its hand knocking d6 onto c6, then Be6+.)
 		return false
 	}
-	q := *ds.start
-	for _, m := range ds.seq[:ds.n-1] {
-		q.MakeMove(m)
-	}
+	q := ds.beforeLast()
 	return !r.canCapture(&q, r.liftNow)
 }
 
