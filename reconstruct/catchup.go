@@ -2,6 +2,7 @@ package reconstruct
 
 import (
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/boardd/boardd/chess"
@@ -231,7 +232,7 @@ type catchState struct {
 	// pieces from or to, and squares lifted since: another piece may have
 	// filled a square one of them emptied, which the board cannot show.
 	touched chess.Bitboard
-	seq     [maxCatchPlies]chess.Move
+	seq     [maxRelocPlies]chess.Move
 	back    int
 	found   []catchMatch
 	added   int // matches kept so far
@@ -303,6 +304,130 @@ func (r *Reconstructor) catchSearch(maxCost int, touched bool) []catchMatch {
 	}
 	r.catchBuf = cs.found
 	return cs.found
+}
+
+// Relocations: the board stood still, and no search above reaches it
+// within maxCatchAhead plies. Hands that never paused may have made many
+// more (a landing the sensor reported only as the piece left again hid
+// every later ply: 1. e4 e5 published, and the board still after Nf3 Nc6
+// d3 d6 Be2 Be7). Each of such plies sets its piece where the board shows
+// it, so the search below tries only moves from a square where the
+// position differs from the board to squares that differ too and then
+// match it: every ply leaves fewer squares differing, so the plies are at
+// most as many as those squares. Positions are visited once, whatever the
+// order of the moves that reach them (six relocations have 36 orders).
+const (
+	maxRelocPlies = 24
+	relocBudget   = 20000
+	// maxRelocChains: plies from a square that stays differing
+	// (catchState.reloc).
+	maxRelocChains = 2
+)
+
+// relocSearch returns the relocations from the published position that
+// reach the board and cost less than maxCost before the evidence (in
+// r.catchBuf).
+func (r *Reconstructor) relocSearch(maxCost int) []catchMatch {
+	cs := catchState{r: r, found: r.catchBuf[:0]}
+	cs.relocate(maxCost)
+	r.catchBuf = cs.found
+	return cs.found
+}
+
+func (cs *catchState) relocate(maxCost int) {
+	r := cs.r
+	if r.relocSeen == nil {
+		r.relocSeen = make(map[uint64]struct{})
+	}
+	clear(r.relocSeen)
+	cs.back, cs.touched, cs.nodes = 0, 0, 0
+	cs.depth = 0
+	for cs.depth < maxRelocPlies && r.structural(0, cs.depth+1) < maxCost {
+		cs.depth++
+	}
+	p := r.lines[0].pos
+	cs.reloc(&p, 0, 0, r.v.diff(&p))
+	r.spent += cs.nodes
+}
+
+// relocOver reports whether the relocation search has used its budget,
+// or the decision all of its own.
+func (cs *catchState) relocOver() bool {
+	return cs.nodes > relocBudget || cs.r.spent+cs.nodes > decisionBudget
+}
+
+// reloc extends the relocation sequence cs.seq[:ply] from p, which
+// differs from the board on diff. A ply's piece leaves a square that
+// differs, or one seen lifted (chains: how many so far) whose square
+// another piece filled after it (e5 then Be7 leave e7 filled on a colour
+// board); it lands on a square that differs and then matches the board,
+// or captures on a square seen emptied (which an occupancy board shows
+// filled before and after).
+func (cs *catchState) reloc(p *chess.Position, ply, chains int, diff chess.Bitboard) {
+	r := cs.r
+	cs.nodes++
+	k := p.Key() ^ uint64(chains)*0x9e3779b97f4a7c15
+	if _, ok := r.relocSeen[k]; ok {
+		return
+	}
+	r.relocSeen[k] = struct{}{}
+	if diff == 0 {
+		if ply > 0 {
+			d := cs.depth
+			cs.depth = ply
+			cs.keep(p)
+			cs.depth = d
+		}
+		return
+	}
+	if ply == cs.depth || cs.relocOver() || len(cs.found) == maxCatchMatches {
+		return
+	}
+	lifted := rotBB(r.rec.lifted, r.orient)
+	if (diff|lifted)&p.ByColor(p.SideToMove()) == 0 || !cs.bound(p, min(diff.Count()+maxRelocChains-chains, cs.depth-ply)) {
+		return
+	}
+	var ml chess.MoveList
+	p.GenerateLegal(&ml)
+	// The first found is published: the moves whose pieces were lifted
+	// first come first (a piece never seen lifted last).
+	var cand [64]chess.Move
+	var at [64]int64
+	n := 0
+	for _, m := range ml.Moves() {
+		land := landings(m)
+		if !(diff | lifted).Has(m.From()) || n == len(cand) ||
+			land&^diff != 0 && !(!m.IsCastling() && p.PieceAt(m.To()) != chess.NoPiece && lifted.Has(m.To())) {
+			continue
+		}
+		t, ok := r.firstOff(m.From())
+		if !ok {
+			t = math.MaxInt64
+		}
+		j := n
+		for ; j > 0 && at[j-1] > t; j-- {
+			cand[j], at[j] = cand[j-1], at[j-1]
+		}
+		cand[j], at[j] = m, t
+		n++
+	}
+	for _, m := range cand[:n] {
+		land := landings(m)
+		u := p.MakeMove(m)
+		if nd := r.v.diff(p); nd&land == 0 {
+			cs.seq[ply] = m
+			switch c := nd.Count(); {
+			case c < diff.Count():
+				cs.reloc(p, ply+1, chains, nd)
+			case c == diff.Count() && chains < maxRelocChains && lifted.Has(m.From()):
+				cs.reloc(p, ply+1, chains+1, nd)
+			}
+		}
+		p.UnmakeMove(m, u)
+		if cs.relocOver() {
+			return
+		}
+	}
 }
 
 // lastGuess is the number of plies the last decision published, when
@@ -486,6 +611,10 @@ func (r *Reconstructor) catchUp(t int64, final bool, ixCost, ixPlies int, presse
 		// (Another search than the one the decision before made.)
 		key ^= (uint64(r.catchSeen) + uint64(r.catchIll)) * 0xbf58476d1ce4e5b9
 	}
+	if final {
+		// (The relocations are searched only then.)
+		key ^= 0x94d049bb133111eb
+	}
 	if key == r.catchKey {
 		return out, false
 	}
@@ -504,6 +633,9 @@ func (r *Reconstructor) catchUp(t int64, final bool, ixCost, ixPlies int, presse
 		// a second search, so that the first keeps its budget for
 		// what it finds alone.
 		found = r.catchSearch(limit, true)
+	}
+	if len(found) == 0 && final {
+		found = r.relocSearch(limit)
 	}
 	if pressed || r.catchKeep {
 		// (Plies taken back against a move read illegal only where that

@@ -1,6 +1,7 @@
 package reconstruct
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -575,5 +576,35 @@ func TestStoodPieceKnockedNotAmended(t *testing.T) {
 		h.at(38615, trace.On, "e6", chess.BlackPawn) // put back
 		h.wait(3000)
 		h.expect(start, "Nbd2 Qc7 Rad1 Nbd7 Ne1", "")
+	}
+}
+
+// TestRelocationsCaughtUp: without a clock, a reply begun 150 ms after
+// each landing, 2. Nf3's landing read only as the knight left f3 for g5,
+// after Black's reply had begun: no ordered reading fits the changes
+// after 1... e5, and the board showed only 1. e4 (e5 at the end) for the
+// rest of the game. The still board is the game six plies on, each piece
+// moved once (the knight's tour Ng5 Nf6 Nf3 Ng8 between leaves no trace):
+// it is published as those relocations, in the order the pieces were
+// lifted, once the board has been still for the alert timer (with no
+// alert) and at the end of a trace that ends with the run.
+func TestRelocationsCaughtUp(t *testing.T) {
+	for _, name := range []string{"testdata/dark/landingunread.piece.trace", "testdata/dark/landingunread.colour.trace"} {
+		t.Run(filepath.Base(name), func(t *testing.T) {
+			want := wantedLine(t, name, "# want: ")
+			r, _, last := replayTrace(t, name)
+			r.End(last, nil)
+			if got := sanList(r); got != want {
+				t.Errorf("at the end: %q, want %q", got, want)
+			}
+			r, all, last := replayTrace(t, name)
+			all = append(all, r.Advance(last+r.timing.AlertMs, nil)...)
+			if got := sanList(r); got != want {
+				t.Errorf("still for %d ms: %q, want %q", r.timing.AlertMs, got, want)
+			}
+			if a := alertList(all); a != "" {
+				t.Errorf("alerts %q", a)
+			}
+		})
 	}
 }

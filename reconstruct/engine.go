@@ -513,7 +513,8 @@ type Reconstructor struct {
 	reviveKey  uint64         // board the alternatives of blind captures were last revived for
 	catchKey   uint64         // board (with the published plies and the cost allowed) a catch-up last failed on or acted on
 	catchBuf   []catchMatch
-	backBuf    []logEvent // decodeBack's changes
+	relocSeen  map[uint64]struct{} // positions a relocation search visited (catchState.reloc)
+	backBuf    []logEvent          // decodeBack's changes
 	// backMemo: decodeBack's last reading, for decodeFewer to ask of the
 	// same changes.
 	backMemo struct {
@@ -1760,6 +1761,7 @@ func (r *Reconstructor) End(t int64, out []Output) []Output {
 				out, ok = r.decode(r.lastChange, 1, out)
 				r.decodeLeft = false
 			}
+			rec := r.rec
 			for k := 0; !ok && k < maxDecodePlies; k++ {
 				m, found := r.decodePartial()
 				if !found {
@@ -1767,6 +1769,15 @@ func (r *Reconstructor) End(t int64, out []Output) []Output {
 				}
 				out = r.adoptCatch([]catchMatch{m}, 0, r.lastChange, out)
 				out, ok = r.decode(r.lastChange, 1, out)
+			}
+			if !ok && r.state == statePlay {
+				// Then the relocations (relocSearch), against every
+				// square that differs out of place, weighed by the
+				// changes since the published game last changed before
+				// the partial readings.
+				r.rec = rec
+				r.makeView()
+				out, _ = r.catchUp(r.lastChange, true, costMisplaced*r.v.diff(&r.lines[0].pos).Count(), 0, false, 0, out)
 			}
 		}
 	}
