@@ -589,7 +589,9 @@ func (cs *catchState) search(p *chess.Position, ply int) {
 // is the published game with the pieces out of place and the board has
 // moved on: each sequence found then says by how many plies.
 func (r *Reconstructor) catchUp(t int64, final bool, ixCost, ixPlies int, pressed bool, side chess.Color, out []Output) ([]Output, bool) {
-	if r.state != statePlay && r.state != stateIrregular || len(r.lines) == 0 {
+	// (Also from the start set-up seen, no move published, once the
+	// board has been still: a run of fast plies from the first.)
+	if r.state != statePlay && r.state != stateIrregular && !(final && r.state == stateSetup && r.sawStart) || len(r.lines) == 0 {
 		return out, false
 	}
 	// Pieces out of place through plies of both players cost more with

@@ -589,7 +589,7 @@ func TestStoodPieceKnockedNotAmended(t *testing.T) {
 // lifted, once the board has been still for the alert timer (with no
 // alert) and at the end of a trace that ends with the run.
 func TestRelocationsCaughtUp(t *testing.T) {
-	for _, name := range []string{"testdata/dark/landingunread.piece.trace", "testdata/dark/landingunread.colour.trace"} {
+	for _, name := range []string{"testdata/dark/landingunread.piece.trace", "testdata/dark/landingunread.colour.trace", "testdata/dark/landingunread.occupancy.trace"} {
 		t.Run(filepath.Base(name), func(t *testing.T) {
 			want := wantedLine(t, name, "# want: ")
 			r, _, last := replayTrace(t, name)

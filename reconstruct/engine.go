@@ -1770,7 +1770,7 @@ func (r *Reconstructor) End(t int64, out []Output) []Output {
 				out = r.adoptCatch([]catchMatch{m}, 0, r.lastChange, out)
 				out, ok = r.decode(r.lastChange, 1, out)
 			}
-			if !ok && r.state == statePlay {
+			if !ok && r.decodable() {
 				// Then the relocations (relocSearch), against every
 				// square that differs out of place, weighed by the
 				// changes since the published game last changed before
