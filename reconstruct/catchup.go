@@ -232,10 +232,13 @@ type catchState struct {
 	// pieces from or to, and squares lifted since: another piece may have
 	// filled a square one of them emptied, which the board cannot show.
 	touched chess.Bitboard
-	seq     [maxRelocPlies]chess.Move
-	back    int
-	found   []catchMatch
-	added   int // matches kept so far
+	// lifted, stood: for relocations (reloc), squares seen emptied since
+	// the published game last changed, and squares stood on on the way.
+	lifted, stood chess.Bitboard
+	seq           [maxRelocPlies]chess.Move
+	back          int
+	found         []catchMatch
+	added         int // matches kept so far
 }
 
 // catchSearch finds, for each retraction of 0 to maxCatchBack published
@@ -310,18 +313,18 @@ func (r *Reconstructor) catchSearch(maxCost int, touched bool) []catchMatch {
 // within maxCatchAhead plies. Hands that never paused may have made many
 // more (a landing the sensor reported only as the piece left again hid
 // every later ply: 1. e4 e5 published, and the board still after Nf3 Nc6
-// d3 d6 Be2 Be7). Each of such plies sets its piece where the board shows
-// it, so the search below tries only moves from a square where the
-// position differs from the board to squares that differ too and then
-// match it: every ply leaves fewer squares differing, so the plies are at
-// most as many as those squares. Positions are visited once, whatever the
-// order of the moves that reach them (six relocations have 36 orders).
+// d3 d6 Be2 Be7). Most of such plies set their piece where the board
+// shows it, so the search below tries mostly moves from a square where
+// the position differs from the board to squares that differ too and
+// then match it (reloc): the plies are then at most as many as those
+// squares and two. Positions are visited once, whatever the order of the
+// moves that reach them (six relocations have 36 orders).
 const (
 	maxRelocPlies = 24
 	relocBudget   = 20000
-	// maxRelocChains: plies from a square that stays differing
+	// maxRelocExtra: plies that leave as many squares differing
 	// (catchState.reloc).
-	maxRelocChains = 2
+	maxRelocExtra = 2
 )
 
 // relocSearch returns the relocations from the published position that
@@ -345,6 +348,21 @@ func (cs *catchState) relocate(maxCost int) {
 	for cs.depth < maxRelocPlies && r.structural(0, cs.depth+1) < maxCost {
 		cs.depth++
 	}
+	rv := r.recView()
+	cs.lifted, cs.stood = rv.lifted, 0
+	// Stood: squares, empty on the board, where a piece was last seen
+	// set down and left standMs or more before it was taken up: a ply
+	// may land there on its way (b7-b5-b4). (Not a square a sliding piece
+	// passed: Rd7-d3 slid over d6 and d5 on an occupancy board, a rook
+	// knocked onto b6, was read Rd6 Rd5 Rb6 Rd3.)
+	for b := rv.lifted & rv.placed &^ r.v.occ; b != 0; b &= b - 1 {
+		s := b.First()
+		on, ok1 := r.lastOn(s)
+		off, ok2 := r.lastOff(s)
+		if ok1 && ok2 && off-on >= standMs {
+			cs.stood |= s.Bitboard()
+		}
+	}
 	p := r.lines[0].pos
 	cs.reloc(&p, 0, 0, r.v.diff(&p))
 	r.spent += cs.nodes
@@ -358,15 +376,18 @@ func (cs *catchState) relocOver() bool {
 
 // reloc extends the relocation sequence cs.seq[:ply] from p, which
 // differs from the board on diff. A ply's piece leaves a square that
-// differs, or one seen lifted (chains: how many so far) whose square
-// another piece filled after it (e5 then Be7 leave e7 filled on a colour
-// board); it lands on a square that differs and then matches the board,
-// or captures on a square seen emptied (which an occupancy board shows
-// filled before and after).
-func (cs *catchState) reloc(p *chess.Position, ply, chains int, diff chess.Bitboard) {
+// differs, or one seen lifted, and lands on a square that differs and
+// then matches the board, or captures on a square seen emptied (which an
+// occupancy board shows filled before and after). Such a ply leaves fewer
+// squares differing. At most maxRelocExtra plies (extra: how many so
+// far) leave as many: one from a square seen lifted that another piece
+// filled after it (e5 then Be7 leave e7 filled on a colour board), or one
+// that lands on its way on a square seen filled and emptied again
+// (b7-b5-b4).
+func (cs *catchState) reloc(p *chess.Position, ply, extra int, diff chess.Bitboard) {
 	r := cs.r
 	cs.nodes++
-	k := p.Key() ^ uint64(chains)*0x9e3779b97f4a7c15
+	k := p.Key() ^ uint64(extra)*0x9e3779b97f4a7c15
 	if _, ok := r.relocSeen[k]; ok {
 		return
 	}
@@ -383,8 +404,8 @@ func (cs *catchState) reloc(p *chess.Position, ply, chains int, diff chess.Bitbo
 	if ply == cs.depth || cs.relocOver() || len(cs.found) == maxCatchMatches {
 		return
 	}
-	lifted := rotBB(r.rec.lifted, r.orient)
-	if (diff|lifted)&p.ByColor(p.SideToMove()) == 0 || !cs.bound(p, min(diff.Count()+maxRelocChains-chains, cs.depth-ply)) {
+	lifted, stood := cs.lifted, cs.stood
+	if (diff|lifted)&p.ByColor(p.SideToMove()) == 0 || !cs.bound(p, min(diff.Count()+maxRelocExtra-extra, cs.depth-ply)) {
 		return
 	}
 	var ml chess.MoveList
@@ -397,7 +418,7 @@ func (cs *catchState) reloc(p *chess.Position, ply, chains int, diff chess.Bitbo
 	for _, m := range ml.Moves() {
 		land := landings(m)
 		if !(diff | lifted).Has(m.From()) || n == len(cand) ||
-			land&^diff != 0 && !(!m.IsCastling() && p.PieceAt(m.To()) != chess.NoPiece && lifted.Has(m.To())) {
+			land&^diff != 0 && land&^stood != 0 && !(!m.IsCastling() && p.PieceAt(m.To()) != chess.NoPiece && lifted.Has(m.To())) {
 			continue
 		}
 		t, ok := r.firstOff(m.From())
@@ -414,14 +435,13 @@ func (cs *catchState) reloc(p *chess.Position, ply, chains int, diff chess.Bitbo
 	for _, m := range cand[:n] {
 		land := landings(m)
 		u := p.MakeMove(m)
-		if nd := r.v.diff(p); nd&land == 0 {
-			cs.seq[ply] = m
-			switch c := nd.Count(); {
-			case c < diff.Count():
-				cs.reloc(p, ply+1, chains, nd)
-			case c == diff.Count() && chains < maxRelocChains && lifted.Has(m.From()):
-				cs.reloc(p, ply+1, chains+1, nd)
-			}
+		nd := r.v.diff(p)
+		cs.seq[ply] = m
+		switch c := nd.Count(); {
+		case nd&land == 0 && c < diff.Count():
+			cs.reloc(p, ply+1, extra, nd)
+		case c == diff.Count() && extra < maxRelocExtra && (nd&land == 0 && lifted.Has(m.From()) || land&^stood == 0):
+			cs.reloc(p, ply+1, extra+1, nd)
 		}
 		p.UnmakeMove(m, u)
 		if cs.relocOver() {

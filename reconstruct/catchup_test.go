@@ -587,9 +587,11 @@ func TestStoodPieceKnockedNotAmended(t *testing.T) {
 // moved once (the knight's tour Ng5 Nf6 Nf3 Ng8 between leaves no trace):
 // it is published as those relocations, in the order the pieces were
 // lifted, once the board has been still for the alert timer (with no
-// alert) and at the end of a trace that ends with the run.
+// alert) and at the end of a trace that ends with the run. So is a pawn
+// knocked onto e3 by 1. Nf3's hand and played on from there as 2. e4,
+// while the b-pawn went b5-b4 (knockedpawnplayed: nothing was published).
 func TestRelocationsCaughtUp(t *testing.T) {
-	for _, name := range []string{"testdata/dark/landingunread.piece.trace", "testdata/dark/landingunread.colour.trace", "testdata/dark/landingunread.occupancy.trace"} {
+	for _, name := range []string{"testdata/dark/landingunread.piece.trace", "testdata/dark/landingunread.colour.trace", "testdata/dark/landingunread.occupancy.trace", "testdata/dark/knockedpawnplayed.piece.trace"} {
 		t.Run(filepath.Base(name), func(t *testing.T) {
 			want := wantedLine(t, name, "# want: ")
 			r, _, last := replayTrace(t, name)
