@@ -90,6 +90,9 @@ func (r *Reconstructor) onSettle(t int64, out []Output) []Output {
 			return out
 		}
 	}
+	if out, ok := r.adoptLandedAfterReply(out); ok {
+		return out
+	}
 	if r.state != stateSetup && r.overlay == 0 && r.v.diff(&r.lines[0].pos) != 0 {
 		// Most still boards are a move under way. Without a clock only the
 		// commit timer publishes, and with one a board that is the
@@ -175,6 +178,70 @@ func (r *Reconstructor) onSettle(t int64, out []Output) []Output {
 		return r.adopt(best, t, out)
 	}
 	return out
+}
+
+// adoptLandedAfterReply publishes the move landedAfterReply finds.
+func (r *Reconstructor) adoptLandedAfterReply(out []Output) ([]Output, bool) {
+	ix, ok := r.landedAfterReply()
+	if !ok {
+		return out, false
+	}
+	r.ver++ // r.cands no longer holds what explain found
+	r.cands = append(r.cands[:0], ix.cand(ix.line))
+	out = r.adopt(0, r.lastChange, out)
+	// (The lift stays the reply's, not a knock to excuse: the king of a
+	// castling under way, held so, let Rg1 read the rook's lift.)
+	r.rec.lifted |= unrotBB(ix.diff, r.orient)
+	return out, true
+}
+
+// landedAfterReply reports, on colour and piece boards without a clock,
+// whether the board, still for SettleMs after a piece was set down, is
+// one legal move from the published game (ix) with one piece of the
+// player to reply off its square, lifted after the move's piece and
+// before its landing was read, and able to move: the reply begun before
+// the landing was read (a sweep that reads it late, or hands that
+// overlap). The move is published then, the lifted square held as a
+// knock is (adoptKnocked): the reply's lift, or a piece to put back.
+// Else every landing read after the next lift left the game dark until
+// the board stood still (each landing read 50 ms after the reply's lift:
+// 14 plies behind at the end of a 14-ply run).
+func (r *Reconstructor) landedAfterReply() (inexact, bool) {
+	if r.clock || r.sensor == trace.Occupancy || r.pending || r.overlay&^r.silent != 0 || len(r.lines) == 0 ||
+		!(r.state == statePlay || r.state == stateSetup && r.sawStart) || r.v.diff(&r.lines[0].pos).Count() < 3 {
+		return inexact{}, false
+	}
+	ix := r.inexactBest()
+	if ix.illegal || ix.unreplaced || ix.line != 0 || ix.move == chess.NoMove || ix.reply != chess.NoMove || ix.diff.Count() != 1 {
+		return inexact{}, false
+	}
+	m, s := ix.move, ix.diff.First()
+	q := r.lines[0].pos
+	q.MakeMove(m)
+	// (Not a promotion: its piece is the input's or the sensor's, which
+	// the inexact reading, queens only, does not weigh.)
+	if m.IsPromotion() || r.v.occ.Has(s) || !q.ByColor(q.SideToMove()).Has(s) {
+		return inexact{}, false
+	}
+	lift, ok1 := r.lastOff(m.From())
+	off, ok2 := r.lastOff(s)
+	land, ok3 := r.lastOn(m.Landing())
+	if !ok1 || !ok2 || !ok3 || off <= lift || off >= land || land != r.lastChange {
+		return inexact{}, false
+	}
+	for i := range r.ixAlts {
+		if o := &r.ixAlts[i]; o.move != m && o.cost <= ix.cost+uncertainGap {
+			return inexact{}, false
+		}
+	}
+	var ml chess.MoveList
+	q.GenerateLegal(&ml)
+	for _, mv := range ml.Moves() {
+		if mv.From() == s {
+			return ix, true
+		}
+	}
+	return inexact{}, false
 }
 
 // slidOnAfterPress reports whether c, the last published ply taken back
@@ -1167,6 +1234,16 @@ func (r *Reconstructor) replyBegins(ev *trace.Event, out []Output) []Output {
 	if r.clock || !(r.state == statePlay || r.state == stateSetup && r.sawStart) || r.pending ||
 		r.rec.events == 0 || r.raw.occ.Has(s) == on {
 		return out
+	}
+	if t-r.lastChange >= minReadyReplyMs && !r.held.ok {
+		// (Or sooner than minReplyMs: the reply's piece has been in the
+		// hand since before the landing; this change goes on with it,
+		// two castlings overlapping.)
+		r.makeView()
+		var ok bool
+		if out, ok = r.adoptLandedAfterReply(out); ok {
+			return out
+		}
 	}
 	quick := false
 	if t-r.lastChange < minReplyMs && !r.putBackBefore(s, t) && !r.flickeredBefore(s, t) {
