@@ -229,6 +229,18 @@ func (r *Reconstructor) landedAfterReply() (inexact, bool) {
 	if !ok1 || !ok2 || !ok3 || off <= lift || off >= land || land != r.lastChange {
 		return inexact{}, false
 	}
+	// Not next to where the moving hand went: its knock as it let go is
+	// as likely (R4e3 knocking the d3 rook onto d4, lifted 3 ms before
+	// e3 was read filled: then read as the reply, Rd4 was published).
+	near := chess.KingAttacks(m.Landing())
+	if !m.IsCastling() {
+		for b := chess.Between(m.From(), m.To()); b != 0; b &= b - 1 {
+			near |= chess.KingAttacks(b.First())
+		}
+	}
+	if near.Has(s) {
+		return inexact{}, false
+	}
 	for i := range r.ixAlts {
 		if o := &r.ixAlts[i]; o.move != m && o.cost <= ix.cost+uncertainGap {
 			return inexact{}, false
