@@ -2533,9 +2533,14 @@ func (r *Reconstructor) resolveHeld(s chess.Square, t int64, out []Output) []Out
 		}
 		unseen = !moved && r.repliedUnseen(gh, gs, s, t)
 		if !moved && !unseen {
-			if h.quick {
+			if h.quick && !(!h.again && t-h.t < minQuickCarryMs && r.raw.occ.Has(s) && h.after.ByColor(h.after.SideToMove()).Has(gs)) {
 				// (A quick lift followed by another: that one is judged
-				// as any other change, Feed.)
+				// as any other change, Feed. Not another of the replying
+				// side's sooner than a hand sets the first down and
+				// lifts again: the hand holding it knocked that one, as
+				// below (5. Bc4's hand knocking d2 onto d3 40 ms after
+				// the bishop's quick lift: Nc6 went unpublished, and
+				// Nc6 d3 was read with the bishop out of place).)
 				return out
 			}
 			if !h.again && r.raw.occ.Has(s) && h.after.ByColor(h.after.SideToMove()).Has(gs) {

@@ -774,10 +774,20 @@ func (r *Reconstructor) setDownOnWay(q *chess.Position, m chess.Move, lift int64
 		return 0
 	}
 	cost := 0
+	mover := q.PieceAt(m.From())
 	for b := path; b != 0; b &= b - 1 {
 		y := b.First()
 		on, ok1 := r.firstOn(y)
 		if !ok1 || on <= lift || on+minTouchMs > land {
+			continue
+		}
+		if pc := r.v.pieceAt(y); pc != chess.NoPiece && pc != mover || r.fellFrom(y, on, m.From()) {
+			// (A piece board reads another piece standing there, or it
+			// filled sooner after a square next to it emptied than a
+			// hand carries a piece: one the hand knocked onto the path,
+			// not the moving one set down. 5. Bc4 knocking d2 onto d3,
+			// 20 ms apart, was read as d3 or Bd3 with a piece out of
+			// place.)
 			continue
 		}
 		if off, ok2 := r.firstOff(y); ok2 && off <= land+r.sweepMs() && (off-on < standMs || !r.repliedDuring(q, on, off)) {
@@ -786,6 +796,18 @@ func (r *Reconstructor) setDownOnWay(q *chess.Position, m chess.Move, lift int64
 		cost += costUnseen
 	}
 	return cost
+}
+
+// fellFrom reports whether a square next to y other than from was read
+// emptied less than minQuickCarryMs before y was read filled at on: a
+// piece fell from there.
+func (r *Reconstructor) fellFrom(y chess.Square, on int64, from chess.Square) bool {
+	for b := chess.KingAttacks(y) &^ from.Bitboard(); b != 0; b &= b - 1 {
+		if off, ok := r.lastOff(b.First()); ok && off <= on && on-off < minQuickCarryMs {
+			return true
+		}
+	}
+	return false
 }
 
 // repliedDuring reports whether, between on and off, a piece of the
