@@ -226,6 +226,12 @@ func (r *Reconstructor) landedAfterReply() (inexact, bool) {
 	lift, ok1 := r.lastOff(m.From())
 	off, ok2 := r.lastOff(s)
 	land, ok3 := r.lastOn(m.Landing())
+	if m.IsCastling() {
+		// (Made when its second piece is down.)
+		if rl, ok := r.lastOn(m.CastlingRookTo()); ok && rl > land {
+			land = rl
+		}
+	}
 	if !ok1 || !ok2 || !ok3 || off <= lift || off >= land || land != r.lastChange {
 		return inexact{}, false
 	}
