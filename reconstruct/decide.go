@@ -2539,14 +2539,15 @@ func (r *Reconstructor) resolveHeld(s chess.Square, t int64, out []Output) []Out
 		}
 		unseen = !moved && r.repliedUnseen(gh, gs, s, t)
 		if !moved && !unseen {
-			if h.quick && !(!h.again && t-h.t < minQuickCarryMs && r.raw.occ.Has(s) && h.after.ByColor(h.after.SideToMove()).Has(gs)) {
+			if h.quick && !(!h.again && t-h.t < minQuickCarryMs && r.raw.occ.Has(s) && h.after.ByColor(h.after.SideToMove()).Has(gs) && !castlingOf(&h.after, gh, gs)) {
 				// (A quick lift followed by another: that one is judged
 				// as any other change, Feed. Not another of the replying
 				// side's sooner than a hand sets the first down and
 				// lifts again: the hand holding it knocked that one, as
 				// below (5. Bc4's hand knocking d2 onto d3 40 ms after
 				// the bishop's quick lift: Nc6 went unpublished, and
-				// Nc6 d3 was read with the bishop out of place).)
+				// Nc6 d3 was read with the bishop out of place). Nor a
+				// castling's king and rook, lifted by two hands.)
 				return out
 			}
 			if !h.again && r.raw.occ.Has(s) && h.after.ByColor(h.after.SideToMove()).Has(gs) {
@@ -5552,4 +5553,17 @@ func (r *Reconstructor) knockTakenBack(c *cand, s chess.Square, on bool) bool {
 	// Rg8+ Kh3 Rh8+ back in the position before Kg4, is no knock).
 	all, _ := moveSquares(p, r.plies[len(r.plies)-1].move)
 	return rotBB(r.rec.lifted|r.rec.placed, r.orient)&^all == 0
+}
+
+// castlingOf reports whether a and b are the king's and the rook's
+// squares, in either order, of a castling legal in p.
+func castlingOf(p *chess.Position, a, b chess.Square) bool {
+	var ml chess.MoveList
+	p.GenerateLegal(&ml)
+	for _, m := range ml.Moves() {
+		if m.IsCastling() && (m.From() == a && m.To() == b || m.From() == b && m.To() == a) {
+			return true
+		}
+	}
+	return false
 }
