@@ -208,7 +208,14 @@ func (r *Reconstructor) adoptLandedAfterReply(out []Output) ([]Output, bool) {
 // 14 plies behind at the end of a 14-ply run).
 func (r *Reconstructor) landedAfterReply() (inexact, bool) {
 	if r.clock || r.sensor == trace.Occupancy || r.pending || r.overlay&^r.silent != 0 || len(r.lines) == 0 ||
-		!(r.state == statePlay || r.state == stateSetup && r.sawStart) || r.v.diff(&r.lines[0].pos).Count() < 3 {
+		!(r.state == statePlay || r.state == stateSetup && r.sawStart) || r.lastSq == chess.NoSquare || !r.raw.occ.Has(r.lastSq) {
+		return inexact{}, false
+	}
+	// (Cheap tests first, this runs at most changes: the last change set
+	// a piece down, and one or two pieces of the player to reply are
+	// off the board: the one in the hand, and a victim.)
+	P := &r.lines[0].pos
+	if n := (P.ByColor(P.SideToMove().Other()) &^ r.v.occ).Count(); n == 0 || n > 2 || r.v.diff(P).Count() < 3 {
 		return inexact{}, false
 	}
 	ix := r.inexactBest()
