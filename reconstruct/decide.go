@@ -196,16 +196,16 @@ func (r *Reconstructor) adoptLandedAfterReply(out []Output) ([]Output, bool) {
 }
 
 // landedAfterReply reports, on colour and piece boards without a clock,
-// whether the board, still for SettleMs after a piece was set down, is
-// one legal move from the published game (ix) with one piece of the
-// player to reply off its square, lifted after the move's piece and
-// before its landing was read, and able to move: the reply begun before
-// the landing was read (a sweep that reads it late, or hands that
-// overlap). The move is published then, the lifted square held as a
-// knock is (adoptKnocked): the reply's lift, or a piece to put back.
-// Else every landing read after the next lift left the game dark until
-// the board stood still (each landing read 50 ms after the reply's lift:
-// 14 plies behind at the end of a 14-ply run).
+// whether the board after a piece was set down (still for SettleMs, or
+// at the next change minReadyReplyMs or more later) is one legal move
+// from the published game (ix) with one piece of the player to reply off
+// its square, lifted after the move's piece and before its landing was
+// read, and able to move: the reply begun before the landing was read (a
+// sweep that reads it late, or hands that overlap). The move is
+// published then, the lift kept as the reply's. Else every landing read
+// after the next lift left the game dark until the board stood still
+// (each landing read 50 ms after the reply's lift: 14 plies behind at
+// the end of a 14-ply run).
 func (r *Reconstructor) landedAfterReply() (inexact, bool) {
 	if r.clock || r.sensor == trace.Occupancy || r.pending || r.overlay&^r.silent != 0 || len(r.lines) == 0 ||
 		!(r.state == statePlay || r.state == stateSetup && r.sawStart) || r.lastSq == chess.NoSquare || !r.raw.occ.Has(r.lastSq) {
@@ -243,7 +243,7 @@ func (r *Reconstructor) landedAfterReply() (inexact, bool) {
 		return inexact{}, false
 	}
 	// Not next to where the moving hand went: its knock as it let go is
-	// as likely (R4e3 knocking the d3 rook onto d4, lifted 3 ms before
+	// as likely (28. R4e3 knocking the d3 rook onto d4, lifted 3 ms before
 	// e3 was read filled: then read as the reply, Rd4 was published).
 	near := chess.KingAttacks(m.Landing())
 	if !m.IsCastling() {
@@ -1261,9 +1261,10 @@ func (r *Reconstructor) replyBegins(ev *trace.Event, out []Output) []Output {
 		return out
 	}
 	if t-r.lastChange >= minReadyReplyMs && !r.held.ok {
-		// (Or sooner than minReplyMs: the reply's piece has been in the
-		// hand since before the landing; this change goes on with it,
-		// two castlings overlapping.)
+		// A move whose landing was read after the reply's lift
+		// (landedAfterReply), at the next change, sooner than minReplyMs
+		// too: the reply's piece has been in the hand since before the
+		// landing (two castlings overlapping leave no still moment).
 		r.makeView()
 		var ok bool
 		if out, ok = r.adoptLandedAfterReply(out); ok {
@@ -2551,8 +2552,8 @@ func (r *Reconstructor) resolveHeld(s chess.Square, t int64, out []Output) []Out
 				// as any other change, Feed. Not another of the replying
 				// side's sooner than a hand sets the first down and
 				// lifts again: the hand holding it knocked that one, as
-				// below (5. Bc4's hand knocking d2 onto d3 40 ms after
-				// the bishop's quick lift: Nc6 went unpublished, and
+				// below (3. Bc4's hand knocking d2 onto d3 40 ms after
+				// the bishop's quick lift: 2... Nc6 went unpublished, and
 				// Nc6 d3 was read with the bishop out of place). Nor a
 				// castling's king and rook, lifted by two hands.)
 				return out

@@ -785,7 +785,7 @@ func (r *Reconstructor) setDownOnWay(q *chess.Position, m chess.Move, lift int64
 			// (A piece board reads another piece standing there, or it
 			// filled sooner after a square next to it emptied than a
 			// hand carries a piece: one the hand knocked onto the path,
-			// not the moving one set down. 5. Bc4 knocking d2 onto d3,
+			// not the moving one set down. 3. Bc4 knocking d2 onto d3,
 			// 20 ms apart, was read as d3 or Bd3 with a piece out of
 			// place.)
 			continue

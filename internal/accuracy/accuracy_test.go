@@ -363,7 +363,7 @@ func TestStressGames(t *testing.T) {
 			"no clock: 4... c2 knocking c1 onto d2, then c2 taken off first for 5. Qxc2: read as 5. Bd2 with the c2 pawn in the hand about to take on d1"},
 		// A landing read after the reply's lift (landedAfterReply).
 		{"gnuchess_book_otb_masters_dev.pgn", 1168, trace.PieceSensor, 0.03, 0.05, 0.12,
-			"no clock: 55. R4e3's hand knocks the d3 rook onto d4, its lift read 3 ms before e3 was read filled: taken for the reply's lift, R4e3 Rd4 was published, 32 plies behind"},
+			"no clock: 28. R4e3's hand knocks the d3 rook onto d4, its lift read 3 ms before e3 was read filled: taken for the reply's lift, R4e3 Rd4 was published, 32 plies behind"},
 	} {
 		c.wantClean(t, c.play(t, false), "no clock")
 	}
