@@ -90,9 +90,6 @@ func (r *Reconstructor) onSettle(t int64, out []Output) []Output {
 			return out
 		}
 	}
-	if out, ok := r.adoptLandedAfterReply(out); ok {
-		return out
-	}
 	if r.state != stateSetup && r.overlay == 0 && r.v.diff(&r.lines[0].pos) != 0 {
 		// Most still boards are a move under way. Without a clock only the
 		// commit timer publishes, and with one a board that is the
@@ -180,9 +177,10 @@ func (r *Reconstructor) onSettle(t int64, out []Output) []Output {
 	return out
 }
 
-// adoptLandedAfterReply publishes the move landedAfterReply finds.
-func (r *Reconstructor) adoptLandedAfterReply(out []Output) ([]Output, bool) {
-	ix, ok := r.landedAfterReply()
+// adoptLandedAfterReply publishes the move landedAfterReply finds at
+// change ev.
+func (r *Reconstructor) adoptLandedAfterReply(ev *trace.Event, out []Output) ([]Output, bool) {
+	ix, ok := r.landedAfterReply(ev)
 	if !ok {
 		return out, false
 	}
@@ -196,8 +194,8 @@ func (r *Reconstructor) adoptLandedAfterReply(out []Output) ([]Output, bool) {
 }
 
 // landedAfterReply reports, on colour and piece boards without a clock,
-// whether the board after a piece was set down (still for SettleMs, or
-// at the next change minReadyReplyMs or more later) is one legal move
+// whether the board after a piece was set down, at the next change (ev)
+// minReadyReplyMs or more later, is one legal move
 // from the published game (ix) with one piece of the player to reply off
 // its square, lifted after the move's piece and before its landing was
 // read, and able to move: the reply begun before the landing was read (a
@@ -206,7 +204,7 @@ func (r *Reconstructor) adoptLandedAfterReply(out []Output) ([]Output, bool) {
 // after the next lift left the game dark until the board stood still
 // (each landing read 50 ms after the reply's lift: 14 plies behind at
 // the end of a 14-ply run).
-func (r *Reconstructor) landedAfterReply() (inexact, bool) {
+func (r *Reconstructor) landedAfterReply(ev *trace.Event) (inexact, bool) {
 	if r.clock || r.sensor == trace.Occupancy || r.pending || r.overlay&^r.silent != 0 || len(r.lines) == 0 ||
 		!(r.state == statePlay || r.state == stateSetup && r.sawStart) || r.lastSq == chess.NoSquare || !r.raw.occ.Has(r.lastSq) {
 		return inexact{}, false
@@ -253,6 +251,22 @@ func (r *Reconstructor) landedAfterReply() (inexact, bool) {
 	}
 	if near.Has(s) {
 		return inexact{}, false
+	}
+	// Nor when this change is the moving piece going on: its landing
+	// emptied, or a square further along its line filled (3. Bb5 slid
+	// via c4, read there 150 ms: Bc4 was published, then amended). Nor
+	// a king's or rook's move that a castling begins: the other piece
+	// follows (O-O rook first, the reply's lift read before f1 filled:
+	// Rf1 was published, then O-O read as Ke7 and more).
+	gs, on := rotSquare(ev.Square, r.orient), ev.Kind == trace.On
+	mine := !ev.HasColour || ev.Piece.Color() == q.SideToMove().Other()
+	if !on && gs == m.Landing() || on && mine && !m.IsCastling() && chess.Between(m.From(), gs).Has(m.Landing()) {
+		return inexact{}, false
+	}
+	for _, c := range r.legal(&r.lines[0].pos).Moves() {
+		if rookPartOf(c, m) || kingPartOf(c, m) {
+			return inexact{}, false
+		}
 	}
 	for i := range r.ixAlts {
 		if o := &r.ixAlts[i]; o.move != m && o.cost <= ix.cost+uncertainGap {
@@ -1267,7 +1281,7 @@ func (r *Reconstructor) replyBegins(ev *trace.Event, out []Output) []Output {
 		// landing (two castlings overlapping leave no still moment).
 		r.makeView()
 		var ok bool
-		if out, ok = r.adoptLandedAfterReply(out); ok {
+		if out, ok = r.adoptLandedAfterReply(ev, out); ok {
 			return out
 		}
 	}

@@ -67,6 +67,16 @@ func TestOtherHands(t *testing.T) {
 					t.Errorf("alert %s due, not raised", d)
 				}
 			}
+			// (A trace whose every move must stand as first published
+			// says "# no-amend": a move shown and then corrected is
+			// one the viewers saw wrong.)
+			if hasLine(t, name, "# no-amend") {
+				for _, o := range all {
+					if o.Kind == Amend || o.Kind == Retract {
+						t.Errorf("a correction: %s", AppendJSON(nil, &o))
+					}
+				}
+			}
 			checkFENs(t, r, all)
 			checkPublishedBy(t, name, want)
 		})
