@@ -76,11 +76,16 @@ func (r *Reconstructor) structural(back, n int) int {
 // lifted from g1 by a flicker as Black's reply began: Rf1 was kept, and
 // the king on g1 alerted out of place).
 func (r *Reconstructor) castlingPart(i int) bool {
-	pm := r.pub[i]
+	return r.castlingBegun(&r.befores[i], r.pub[i])
+}
+
+// castlingBegun reports whether pm, a move from p, is a king's or a
+// rook's move that a castling legal in p begins (rookPartOf, kingPartOf):
+// the other piece may follow.
+func (r *Reconstructor) castlingBegun(p *chess.Position, pm chess.Move) bool {
 	if pm.IsCastling() || pm.IsPromotion() || pm.IsEnPassant() {
 		return false
 	}
-	p := &r.befores[i]
 	if pt := p.PieceAt(pm.From()).Type(); pt != chess.King && pt != chess.Rook || p.Castling()&castleRights(p.SideToMove()) == 0 {
 		return false
 	}
@@ -274,8 +279,7 @@ func (r *Reconstructor) catchSearch(maxCost int, touched bool) []catchMatch {
 				return false // the board is the game position
 			}
 			// The board set back k plies.
-			cs.depth = 0
-			cs.keep(&root)
+			cs.keep(&root, 0)
 			return true
 		}
 		n0 := cs.added
@@ -331,25 +335,17 @@ const (
 // reach the board and cost less than maxCost before the evidence (in
 // r.catchBuf).
 func (r *Reconstructor) relocSearch(maxCost int) []catchMatch {
-	cs := catchState{r: r, found: r.catchBuf[:0]}
-	cs.relocate(maxCost)
-	r.catchBuf = cs.found
-	return cs.found
-}
-
-func (cs *catchState) relocate(maxCost int) {
-	r := cs.r
 	if r.relocSeen == nil {
 		r.relocSeen = make(map[uint64]struct{})
 	}
 	clear(r.relocSeen)
-	cs.back, cs.touched, cs.nodes = 0, 0, 0
-	cs.depth = 0
+	cs := catchState{r: r, found: r.catchBuf[:0]}
+	// (depth: the most plies that cost less than maxCost.)
 	for cs.depth < maxRelocPlies && r.structural(0, cs.depth+1) < maxCost {
 		cs.depth++
 	}
 	rv := r.recView()
-	cs.lifted, cs.stood = rv.lifted, 0
+	cs.lifted = rv.lifted
 	// Stood: squares, empty on the board, where a piece was last seen
 	// set down and left standMs or more before it was taken up: a ply
 	// may land there on its way (b7-b5-b4). (Not a square a sliding piece
@@ -366,6 +362,8 @@ func (cs *catchState) relocate(maxCost int) {
 	p := r.lines[0].pos
 	cs.reloc(&p, 0, 0, r.v.diff(&p))
 	r.spent += cs.nodes
+	r.catchBuf = cs.found
+	return cs.found
 }
 
 // relocOver reports whether the relocation search has used its budget,
@@ -394,10 +392,7 @@ func (cs *catchState) reloc(p *chess.Position, ply, extra int, diff chess.Bitboa
 	r.relocSeen[k] = struct{}{}
 	if diff == 0 {
 		if ply > 0 {
-			d := cs.depth
-			cs.depth = ply
-			cs.keep(p)
-			cs.depth = d
+			cs.keep(p, ply)
 		}
 		return
 	}
@@ -525,14 +520,15 @@ func castleRights(c chess.Color) chess.CastlingRights {
 	return chess.BlackHSide | chess.BlackASide
 }
 
-// keep records the sequence searched, which reaches p, the board. When
+// keep records the sequence searched, cs.seq[:n], which reaches p, the
+// board. When
 // maxCatchMatches are kept, it replaces the one that costs most before the
 // evidence if it costs less: a retraction of more plies published
 // together may explain in two plies what fewer explain only in five.
-func (cs *catchState) keep(p *chess.Position) {
+func (cs *catchState) keep(p *chess.Position, n int) {
 	i := len(cs.found)
 	if i == maxCatchMatches {
-		st := cs.r.structural(cs.back, cs.depth)
+		st := cs.r.structural(cs.back, n)
 		for j := range cs.found {
 			if s := cs.r.structural(cs.found[j].back, cs.found[j].n); s > st {
 				i, st = j, s
@@ -545,8 +541,8 @@ func (cs *catchState) keep(p *chess.Position) {
 		cs.found = append(cs.found, catchMatch{})
 	}
 	m := &cs.found[i]
-	*m = catchMatch{back: cs.back, n: cs.depth, pos: *p}
-	copy(m.moves[:], cs.seq[:cs.depth])
+	*m = catchMatch{back: cs.back, n: n, pos: *p}
+	copy(m.moves[:], cs.seq[:n])
 	cs.added++
 }
 
@@ -556,7 +552,7 @@ func (cs *catchState) search(p *chess.Position, ply int) {
 	left := cs.depth - ply
 	if left == 0 {
 		if r.v.diff(p) == 0 {
-			cs.keep(p)
+			cs.keep(p, cs.depth)
 		}
 		return
 	}

@@ -225,7 +225,7 @@ func (r *Reconstructor) landedAfterReply(ev *trace.Event) (inexact, bool) {
 	q.MakeMove(m)
 	// (Not a promotion: its piece is the input's or the sensor's, which
 	// the inexact reading, queens only, does not weigh.)
-	if m.IsPromotion() || r.v.occ.Has(s) || !q.ByColor(q.SideToMove()).Has(s) {
+	if m.IsPromotion() || r.v.occ.Has(s) {
 		return inexact{}, false
 	}
 	lift, ok1 := r.lastOff(m.From())
@@ -243,13 +243,11 @@ func (r *Reconstructor) landedAfterReply(ev *trace.Event) (inexact, bool) {
 	// Not next to where the moving hand went: its knock as it let go is
 	// as likely (28. R4e3 knocking the d3 rook onto d4, lifted 3 ms before
 	// e3 was read filled: then read as the reply, Rd4 was published).
-	near := chess.KingAttacks(m.Landing())
+	way := m.Landing().Bitboard()
 	if !m.IsCastling() {
-		for b := chess.Between(m.From(), m.To()); b != 0; b &= b - 1 {
-			near |= chess.KingAttacks(b.First())
-		}
+		way |= chess.Between(m.From(), m.To())
 	}
-	if near.Has(s) {
+	if around(way).Has(s) {
 		return inexact{}, false
 	}
 	// Nor when this change is the moving piece going on: its landing
@@ -260,27 +258,15 @@ func (r *Reconstructor) landedAfterReply(ev *trace.Event) (inexact, bool) {
 	// Rf1 was published, then O-O read as Ke7 and more).
 	gs, on := rotSquare(ev.Square, r.orient), ev.Kind == trace.On
 	mine := !ev.HasColour || ev.Piece.Color() == q.SideToMove().Other()
-	if !on && gs == m.Landing() || on && mine && !m.IsCastling() && chess.Between(m.From(), gs).Has(m.Landing()) {
+	if !on && gs == m.Landing() || on && mine && !m.IsCastling() && chess.Between(m.From(), gs).Has(m.Landing()) || r.castlingBegun(P, m) {
 		return inexact{}, false
-	}
-	for _, c := range r.legal(&r.lines[0].pos).Moves() {
-		if rookPartOf(c, m) || kingPartOf(c, m) {
-			return inexact{}, false
-		}
 	}
 	for i := range r.ixAlts {
 		if o := &r.ixAlts[i]; o.move != m && o.cost <= ix.cost+uncertainGap {
 			return inexact{}, false
 		}
 	}
-	var ml chess.MoveList
-	q.GenerateLegal(&ml)
-	for _, mv := range ml.Moves() {
-		if mv.From() == s {
-			return ix, true
-		}
-	}
-	return inexact{}, false
+	return ix, r.movable(&q, s)
 }
 
 // slidOnAfterPress reports whether c, the last published ply taken back
@@ -2561,7 +2547,8 @@ func (r *Reconstructor) resolveHeld(s chess.Square, t int64, out []Output) []Out
 		}
 		unseen = !moved && r.repliedUnseen(gh, gs, s, t)
 		if !moved && !unseen {
-			if h.quick && !(!h.again && t-h.t < minQuickCarryMs && r.raw.occ.Has(s) && h.after.ByColor(h.after.SideToMove()).Has(gs) && !castlingOf(&h.after, gh, gs)) {
+			ownLifted := !h.again && r.raw.occ.Has(s) && h.after.ByColor(h.after.SideToMove()).Has(gs)
+			if h.quick && !(ownLifted && t-h.t < minQuickCarryMs && !castlingOf(&h.after, gh, gs)) {
 				// (A quick lift followed by another: that one is judged
 				// as any other change, Feed. Not another of the replying
 				// side's sooner than a hand sets the first down and
@@ -2572,7 +2559,7 @@ func (r *Reconstructor) resolveHeld(s chess.Square, t int64, out []Output) []Out
 				// castling's king and rook, lifted by two hands.)
 				return out
 			}
-			if !h.again && r.raw.occ.Has(s) && h.after.ByColor(h.after.SideToMove()).Has(gs) {
+			if ownLifted {
 				// Another piece of the player to reply lifted first: the
 				// replying hand knocking its own piece on the way. Where
 				// the held piece goes decides, or where this one does.
