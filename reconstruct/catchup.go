@@ -54,6 +54,10 @@ type catchMatch struct {
 	// inHand: the log's last change, a lift, is the next move's: the
 	// capturing piece taken up before its victim (capturerInHand).
 	inHand bool
+	// handLate: the board is the sequence's position but for one piece
+	// of the player to move, lifted before the last ply's landing was
+	// read (replyInHand).
+	handLate bool
 }
 
 // structural is what a catch-up taking back back plies and making n

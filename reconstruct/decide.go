@@ -182,7 +182,35 @@ func (r *Reconstructor) onSettle(t int64, out []Output) []Output {
 func (r *Reconstructor) adoptLandedAfterReply(ev *trace.Event, out []Output) ([]Output, bool) {
 	ix, ok := r.landedAfterReply(ev)
 	if !ok {
-		return out, false
+		m, ok := r.landedAfterReplyRun(ev)
+		if !ok {
+			return out, false
+		}
+		var c cand
+		if m.n > len(c.moves) {
+			return out, false
+		}
+		c.n = copy(c.moves[:], m.moves[:m.n])
+		r.ver++ // r.cands no longer holds what explain found
+		r.cands = append(r.cands[:0], c)
+		out = r.adopt(0, r.lastChange, out)
+		if m.handLate {
+			// (As landedAfterReply's.)
+			r.rec.lifted |= unrotBB(r.v.diff(&m.pos), r.orient)
+			return out, true
+		}
+		// The changes since the plies published, the last ply's and the
+		// piece in the hand, are the next decision's record (else it sees
+		// the last ply's squares only from their last change: Bf7 with
+		// its hand knocking g6 onto f6, read from the fall alone).
+		for i := range r.log.evs {
+			if e := &r.log.evs[i]; e.Kind == trace.Off {
+				r.rec.off(e.Square, e.T)
+			} else {
+				r.rec.on(e.Square, e.T, e.Piece, e.HasColour, e.HasPieces)
+			}
+		}
+		return out, true
 	}
 	r.ver++ // r.cands no longer holds what explain found
 	r.cands = append(r.cands[:0], ix.cand(ix.line))
@@ -205,29 +233,23 @@ func (r *Reconstructor) adoptLandedAfterReply(ev *trace.Event, out []Output) ([]
 // (each landing read 50 ms after the reply's lift: 14 plies behind at
 // the end of a 14-ply run).
 func (r *Reconstructor) landedAfterReply(ev *trace.Event) (inexact, bool) {
-	if r.clock || r.sensor == trace.Occupancy || r.pending || r.overlay&^r.silent != 0 || len(r.lines) == 0 ||
-		!(r.state == statePlay || r.state == stateSetup && r.sawStart) || r.lastSq == chess.NoSquare || !r.raw.occ.Has(r.lastSq) {
+	if !r.lateLandingBoard() {
 		return inexact{}, false
 	}
-	// (Cheap tests first, this runs at most changes: the last change set
-	// a piece down, and one or two pieces of the player to reply are
-	// off the board: the one in the hand, and a victim.)
+	// (Cheap tests first, this runs at most changes: one or two pieces
+	// of the player to reply are off the board: the one in the hand, and
+	// a victim.)
 	P := &r.lines[0].pos
-	if n := (P.ByColor(P.SideToMove().Other()) &^ r.v.occ).Count(); n == 0 || n > 2 || r.v.diff(P).Count() < 3 {
+	if n := (P.ByColor(P.SideToMove().Other()) &^ r.v.occ).Count(); n == 0 || n > 2 {
 		return inexact{}, false
 	}
 	ix := r.inexactBest()
 	if ix.illegal || ix.unreplaced || ix.line != 0 || ix.move == chess.NoMove || ix.reply != chess.NoMove || ix.diff.Count() != 1 {
 		return inexact{}, false
 	}
-	m, s := ix.move, ix.diff.First()
 	q := r.lines[0].pos
-	q.MakeMove(m)
-	// (Not a promotion: its piece is the input's or the sensor's, which
-	// the inexact reading, queens only, does not weigh.)
-	if m.IsPromotion() || r.v.occ.Has(s) {
-		return inexact{}, false
-	}
+	q.MakeMove(ix.move)
+	m, s := ix.move, ix.diff.First()
 	lift, ok1 := r.lastOff(m.From())
 	off, ok2 := r.lastOff(s)
 	land, ok3 := r.lastOn(m.Landing())
@@ -237,8 +259,43 @@ func (r *Reconstructor) landedAfterReply(ev *trace.Event) (inexact, bool) {
 			land = rl
 		}
 	}
-	if !ok1 || !ok2 || !ok3 || off <= lift || off >= land || land != r.lastChange {
+	if !ok1 || !ok2 || !ok3 || !r.liftedBeforeLanding(lift, off, land) || !r.landedBeforeLift(ev, P, &q, m, s) {
 		return inexact{}, false
+	}
+	for i := range r.ixAlts {
+		if o := &r.ixAlts[i]; o.move != ix.move && o.cost <= ix.cost+uncertainGap {
+			return inexact{}, false
+		}
+	}
+	return ix, true
+}
+
+// lateLandingBoard holds landedAfterReply's and landedAfterReplyRun's
+// first tests: a colour or piece board without a clock, a game in play
+// with nothing pending or alerted, the last change a piece set down, and
+// three squares or more off the published position.
+func (r *Reconstructor) lateLandingBoard() bool {
+	return !r.clock && r.sensor != trace.Occupancy && !r.pending && r.overlay&^r.silent == 0 && len(r.lines) > 0 &&
+		(r.state == statePlay || r.state == stateSetup && r.sawStart) && r.lastSq != chess.NoSquare && r.raw.occ.Has(r.lastSq) &&
+		r.v.diff(&r.lines[0].pos).Count() >= 3
+}
+
+// liftedBeforeLanding reports whether a piece lifted at off was taken up
+// after a move's piece (lift) and before its landing (land), the last
+// change.
+func (r *Reconstructor) liftedBeforeLanding(lift, off, land int64) bool {
+	return off > lift && off < land && land == r.lastChange
+}
+
+// landedBeforeLift reports whether m, made from p (q after it), its
+// landing read after s, a piece of the player to move in q, was lifted
+// (liftedBeforeLanding), is the move and s the reply's piece in the
+// hand: landedAfterReply's tests at change ev.
+func (r *Reconstructor) landedBeforeLift(ev *trace.Event, p, q *chess.Position, m chess.Move, s chess.Square) bool {
+	// (Not a promotion: its piece is the input's or the sensor's, which
+	// the inexact reading, queens only, does not weigh.)
+	if m.IsPromotion() || r.v.occ.Has(s) || !q.ByColor(q.SideToMove()).Has(s) {
+		return false
 	}
 	// Not next to where the moving hand went: its knock as it let go is
 	// as likely (28. R4e3 knocking the d3 rook onto d4, lifted 3 ms before
@@ -248,7 +305,7 @@ func (r *Reconstructor) landedAfterReply(ev *trace.Event) (inexact, bool) {
 		way |= chess.Between(m.From(), m.To())
 	}
 	if around(way).Has(s) {
-		return inexact{}, false
+		return false
 	}
 	// Nor when this change is the moving piece going on: its landing
 	// emptied, or a square further along its line filled (3. Bb5 slid
@@ -256,17 +313,73 @@ func (r *Reconstructor) landedAfterReply(ev *trace.Event) (inexact, bool) {
 	// a king's or rook's move that a castling begins: the other piece
 	// follows (O-O rook first, the reply's lift read before f1 filled:
 	// Rf1 was published, then O-O read as Ke7 and more).
+	if r.swapOn != nil && ev.Kind == trace.Off && ev.Square == r.swapOn.Square {
+		// (Emptied and filled in one reading: the filling tells.)
+		ev = r.swapOn
+	}
 	gs, on := rotSquare(ev.Square, r.orient), ev.Kind == trace.On
 	mine := !ev.HasColour || ev.Piece.Color() == q.SideToMove().Other()
-	if !on && gs == m.Landing() || on && mine && !m.IsCastling() && chess.Between(m.From(), gs).Has(m.Landing()) || r.castlingBegun(P, m) {
-		return inexact{}, false
+	if !on && gs == m.Landing() || on && mine && !m.IsCastling() && chess.Between(m.From(), gs).Has(m.Landing()) || r.castlingBegun(p, m) {
+		return false
 	}
-	for i := range r.ixAlts {
-		if o := &r.ixAlts[i]; o.move != m && o.cost <= ix.cost+uncertainGap {
-			return inexact{}, false
+	return r.movable(q, s)
+}
+
+// landedAfterReplyRun is landedAfterReply for a run of plies, each
+// landing read after the next one's lift: where the one-move rule was
+// held back (the next ply a capture on that landing, its victim taken off
+// as a slide would leave it, or lifted next to it), the ordered decoder
+// reads the plies since, and the board is their position but for the
+// piece in the hand of the player to move (replyInHand), lifted after
+// the last ply's piece and before its landing. The run is published when
+// its last ply passes landedAfterReply's tests, else the plies before it
+// (the last one read after them bears them out). (d4 cxd4 Nxd4, each
+// capture's hand on its piece as the move before landed: 9 plies behind
+// at the end of a 14-ply run.)
+func (r *Reconstructor) landedAfterReplyRun(ev *trace.Event) (catchMatch, bool) {
+	if !r.lateLandingBoard() {
+		return catchMatch{}, false
+	}
+	r.decodeHandLate = true
+	m, ok := r.decodeOrdered()
+	r.decodeHandLate = false
+	if !ok || !m.handLate || m.n < 2 {
+		return catchMatch{}, false
+	}
+	d := r.v.diff(&m.pos)
+	last, s := m.moves[m.n-1], d.First()
+	if ev.Kind == trace.On && rotSquare(ev.Square, r.orient) == s {
+		// (The piece is put back: a touch, or a knock by the last ply's
+		// hand, which the searches weigh.)
+		return catchMatch{}, false
+	}
+	// (Timed from the log: a decision may have published the plies
+	// before the last one, and the record since starts after them.)
+	lift, off := r.loggedLast(last.From(), trace.Off), r.loggedLast(s, trace.Off)
+	if d.More() || off < 0 || !r.liftedBeforeLanding(lift, off, r.log.evs[len(r.log.evs)-1].T) {
+		return catchMatch{}, false
+	}
+	p := r.lines[0].pos
+	for _, mv := range m.moves[:m.n-1] {
+		p.MakeMove(mv)
+	}
+	if !r.landedBeforeLift(ev, &p, &m.pos, last, s) {
+		m.n--
+		m.pos, m.handLate = p, false
+	}
+	return m, true
+}
+
+// loggedLast is the time of the log's last change of kind k on game
+// square s, -1 if none.
+func (r *Reconstructor) loggedLast(s chess.Square, k trace.Kind) int64 {
+	raw := unrotSquare(s, r.orient)
+	for j := len(r.log.evs) - 1; j >= 0; j-- {
+		if e := &r.log.evs[j]; e.Square == raw && e.Kind == k {
+			return e.T
 		}
 	}
-	return ix, r.movable(&q, s)
+	return -1
 }
 
 // slidOnAfterPress reports whether c, the last published ply taken back

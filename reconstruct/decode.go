@@ -257,6 +257,9 @@ type decodeState struct {
 	// inHand: the sequence found leaves the log's last change, a lift,
 	// to the next move (capturerInHand).
 	inHand bool
+	// handLate: the sequence found leaves a piece lifted before the last
+	// ply's landing to the next move (replyInHand).
+	handLate bool
 	// prefix: the search ends when want is taken (takenThrough).
 	prefix bool
 }
@@ -494,7 +497,7 @@ func (ds *decodeState) over() bool {
 
 // match is the sequence found, from the search's start to its end.
 func (ds *decodeState) match() catchMatch {
-	m := catchMatch{n: ds.n, pos: ds.end, inHand: ds.inHand}
+	m := catchMatch{n: ds.n, pos: ds.end, inHand: ds.inHand, handLate: ds.handLate}
 	copy(m.moves[:], ds.seq[:ds.n])
 	for i := range ds.n {
 		if ds.quick[i] || ds.liftOnly[i] {
@@ -2040,6 +2043,10 @@ func (ds *decodeState) search(i int, p chess.Position, pb physBoard, prevT int64
 		ds.found, ds.end, ds.inHand = true, p, true
 		return
 	}
+	if knocked == 0 && ds.complete() && ds.replyInHand(&p, &v) {
+		ds.found, ds.end, ds.handLate = true, p, true
+		return
+	}
 	if knocked != 0 && r.decodeLeft && ds.n > 0 && v.occ&knocked == 0 && v.diff(&p) == knocked && ds.complete() &&
 		(ds.knockAt >= 0 && (!ds.knockFar || ds.knockAt < ds.n && handNear(ds.seq[ds.knockAt]).Has(ds.knockSq)) || ds.knockFirst) {
 		// Knocked off as the last move landed and never put back, on a
@@ -2799,6 +2806,21 @@ func (ds *decodeState) capturerInHand(p *chess.Position, v *view) bool {
 	// as 8... c2 9. Bd2 and the pawn about to take on d1.)
 	q := ds.beforeLast()
 	return !r.captures(&q, r.liftNow, s)
+}
+
+// replyInHand reports, when the decision asks for it (decodeHandLate),
+// whether p, two plies or more decoded, the last taken at the log's last
+// change, is the board but for one piece of the player to move read
+// empty: the next reply's piece, lifted before that landing was read
+// (landedAfterReplyRun weighs when).
+func (ds *decodeState) replyInHand(p *chess.Position, v *view) bool {
+	r := ds.r
+	evs := r.log.evs
+	if !r.decodeHandLate || ds.n < 2 || int(ds.takenAt[ds.n-1]) != len(evs)-1 || evs[len(evs)-1].Kind != trace.On {
+		return false
+	}
+	d := v.diff(p)
+	return d != 0 && !d.More() && !v.occ.Has(d.First()) && p.ByColor(p.SideToMove()).Has(d.First())
 }
 
 // beforeLast is the position before the last ply decoded (ds.n > 0).

@@ -486,6 +486,12 @@ type Reconstructor struct {
 	// already explain: a piece pushed next door as the last plies is the
 	// move they read it as too, not a knock to wait for (movesOnLast).
 	decodeAsSeen bool
+	// decodeHandLate: the decoder may end with one piece of the player to
+	// move lifted before the last ply's landing was read (replyInHand).
+	decodeHandLate bool
+	// swapOn: while Feed feeds a swapped square's emptying, the filling
+	// that follows it in the same moment.
+	swapOn *trace.Event
 	// catchKeep: the catch-up under way may not take published plies
 	// back: the board shows an illegal move of the player to move, which
 	// the arbiter is told of (Qe3 Qxe3 then f2-g3 into nowhere, caught up
@@ -684,7 +690,9 @@ func (r *Reconstructor) Feed(ev *trace.Event, out []Output) []Output {
 		// boards report as the new piece alone. It is the square emptied
 		// and filled in the same moment, as every decision expects.
 		off := trace.Event{T: ev.T, Kind: trace.Off, Square: ev.Square}
+		r.swapOn = ev
 		out = r.Feed(&off, out)
+		r.swapOn = nil
 	}
 	if r.slideOn {
 		out = r.slideOnLift(ev, out)
