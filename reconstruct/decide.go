@@ -347,7 +347,7 @@ func (r *Reconstructor) landedAfterReplyRun(ev *trace.Event) (catchMatch, bool) 
 		return catchMatch{}, false
 	}
 	d := r.v.diff(&m.pos)
-	last, s := m.moves[m.n-1], d.First()
+	last, s := m.moves[m.n-1], (d & m.pos.ByColor(m.pos.SideToMove())).First()
 	if ev.Kind == trace.On && rotSquare(ev.Square, r.orient) == s {
 		// (The piece is put back: a touch, or a knock by the last ply's
 		// hand, which the searches weigh.)
@@ -356,7 +356,7 @@ func (r *Reconstructor) landedAfterReplyRun(ev *trace.Event) (catchMatch, bool) 
 	// (Timed from the log: a decision may have published the plies
 	// before the last one, and the record since starts after them.)
 	lift, off := r.loggedLast(last.From(), trace.Off), r.loggedLast(s, trace.Off)
-	if d.More() || off < 0 || !r.liftedBeforeLanding(lift, off, r.log.evs[len(r.log.evs)-1].T) {
+	if off < 0 || !r.liftedBeforeLanding(lift, off, r.log.evs[len(r.log.evs)-1].T) {
 		return catchMatch{}, false
 	}
 	p := r.lines[0].pos

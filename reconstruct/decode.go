@@ -192,6 +192,10 @@ type decodeState struct {
 	astray [maxLogEvents]chess.Bitboard
 	strays bool // astray has a square
 	stray  bool // astray is applied
+	// overlapMet: readEarly turned down a reply's piece lifted while the
+	// move's piece was in the hand, more than a sweep before its landing
+	// was read; overlap: the second reading takes it (hands that overlap).
+	overlapMet, overlap bool
 	// nextDoor: recaptured turned down a reply that moved a piece next
 	// to the move's hand one square, as a knock; nearOK: the last pass
 	// takes it (knockOrMove).
@@ -369,6 +373,10 @@ func (r *Reconstructor) takenThrough(start *chess.Position, moves []chess.Move) 
 	ds := decodeState{r: r, want: moves, prefix: true, knockAt: -1, leftAt: -1, ex: r.excused(start), start: start}
 	ds.findAway()
 	ds.search(0, *start, r.log.start, -1, chess.NoSquare, 0)
+	if !ds.found && ds.overlapMet {
+		ds.nodes, ds.n, ds.overlap = 0, 0, true
+		ds.search(0, *start, r.log.start, -1, chess.NoSquare, 0)
+	}
 	if !ds.found || ds.n != len(moves) {
 		return -1
 	}
@@ -431,6 +439,10 @@ func (r *Reconstructor) decodeFrom(start *chess.Position, ready int64, want []ch
 		ds.search(0, *start, pb, -1, chess.NoSquare, 0)
 	}
 	if !ds.found && ds.landedUnread() {
+		ds.search(0, *start, pb, -1, chess.NoSquare, 0)
+	}
+	if !ds.found && ds.overlapMet && !ds.overlap {
+		ds.nodes, ds.n, ds.overlap = 0, 0, true
 		ds.search(0, *start, pb, -1, chess.NoSquare, 0)
 	}
 	if !ds.found || ds.n == 0 {
@@ -2446,7 +2458,23 @@ func (ds *decodeState) readEarly(first, i int, m chess.Move, q *chess.Position, 
 			// sweep late. 7. b3's pawn read lifted 152 ms before 6... c6
 			// was read down on a colour board: 27 plies went
 			// unpublished.)
-			return e.Kind == trace.Off && (evs[i].T-e.T <= r.sweepMs() || evs[i].T-e.T <= r.sweepMs()+minQuickCarryMs && !handNear(m).Has(sq))
+			if e.Kind != trace.Off {
+				return false
+			}
+			if evs[i].T-e.T <= r.sweepMs() || evs[i].T-e.T <= r.sweepMs()+minQuickCarryMs && !handNear(m).Has(sq) {
+				return true
+			}
+			// (Or lifted while m's piece was in the hand: the second
+			// reading, when the first finds nothing. 1... d5's pawn
+			// lifted 300 ms before 1. e4 was read down: nothing was
+			// published, the final board exact.)
+			// (Next to where it went only to take m's piece: a knocked
+			// piece is put back, which the changes after must show.)
+			if lift := ds.lastOffBefore(i, m.From()); lift >= 0 && e.T > lift && (!handNear(m).Has(sq) || r.captures(q, sq, m.Landing())) {
+				ds.overlapMet = true
+				return ds.overlap
+			}
+			return false
 		}
 		if evs[i].T-e.T > r.sweepMs() {
 			return false
@@ -2479,6 +2507,28 @@ func (ds *decodeState) readEarly(first, i int, m chess.Move, q *chess.Position, 
 	return lifted && first == 0 && ds.offBefore(sq, i)
 }
 
+// lastOffBefore is when game square s was last emptied before change i,
+// if that was its last change (-1: not so; 0: before the log began).
+// Unlike lastLift, the lift may come before the move before was taken,
+// however long: m's piece taken up while the hand before it was still on
+// its way.
+func (ds *decodeState) lastOffBefore(i int, s chess.Square) int64 {
+	l := &ds.r.log
+	raw := unrotSquare(s, ds.r.orient)
+	for k := i - 1; k >= 0; k-- {
+		if e := &l.evs[k]; e.Square == raw {
+			if e.Kind == trace.Off {
+				return e.T
+			}
+			return -1
+		}
+	}
+	if !l.start.occ.Has(raw) {
+		return 0
+	}
+	return -1
+}
+
 // liftedWithVictim is readEarly for two squares: the reply's piece
 // lifted and the piece of the mover's it takes, both read emptied before
 // m's landing (each up to a sweep; the lift a quick carry more away from
@@ -2504,7 +2554,15 @@ func (ds *decodeState) liftedWithVictim(first, i int, m chess.Move, q *chess.Pos
 			return false
 		}
 		if dt := evs[i].T - evs[j].T; dt > r.sweepMs() && (s == victim || dt > r.sweepMs()+minQuickCarryMs || handNear(m).Has(s)) {
-			return false
+			// (Or lifted while m's piece was in the hand, as readEarly:
+			// the second reading.)
+			if lift := ds.lastOffBefore(i, m.From()); lift < 0 || evs[j].T <= lift {
+				return false
+			}
+			ds.overlapMet = true
+			if !ds.overlap {
+				return false
+			}
 		}
 	}
 	return true
@@ -2811,8 +2869,9 @@ func (ds *decodeState) capturerInHand(p *chess.Position, v *view) bool {
 // replyInHand reports, when the decision asks for it (decodeHandLate),
 // whether p, two plies or more decoded, the last taken at the log's last
 // change, is the board but for one piece of the player to move read
-// empty: the next reply's piece, lifted before that landing was read
-// (landedAfterReplyRun weighs when).
+// empty, and perhaps a piece it can take: the next reply's piece, lifted
+// before that landing was read (landedAfterReplyRun weighs when), and
+// its victim.
 func (ds *decodeState) replyInHand(p *chess.Position, v *view) bool {
 	r := ds.r
 	evs := r.log.evs
@@ -2820,7 +2879,15 @@ func (ds *decodeState) replyInHand(p *chess.Position, v *view) bool {
 		return false
 	}
 	d := v.diff(p)
-	return d != 0 && !d.More() && !v.occ.Has(d.First()) && p.ByColor(p.SideToMove()).Has(d.First())
+	if d == 0 || v.occ&d != 0 || d.Count() > 2 {
+		return false
+	}
+	hand := d & p.ByColor(p.SideToMove())
+	if hand == 0 || hand.More() {
+		return false
+	}
+	// (Or with the piece it takes, its victim already off.)
+	return d == hand || r.captures(p, hand.First(), (d&^hand).First())
 }
 
 // beforeLast is the position before the last ply decoded (ds.n > 0).
