@@ -186,6 +186,11 @@ func (r *Reconstructor) adoptLandedAfterReply(ev *trace.Event, out []Output) ([]
 		if !ok {
 			return out, false
 		}
+		if m.back > 0 {
+			out = r.adoptBack(&m, r.lastChange, out)
+			r.rec.lifted |= unrotBB(r.v.diff(&m.pos), r.orient)
+			return out, true
+		}
 		var c cand
 		if m.n > len(c.moves) {
 			return out, false
@@ -342,6 +347,19 @@ func (r *Reconstructor) landedAfterReplyRun(ev *trace.Event) (catchMatch, bool) 
 	}
 	r.decodeHandLate = true
 	m, ok := r.decodeOrdered()
+	start := r.lines[0].pos
+	if (!ok || !m.handLate) && r.backReady() && len(r.plies)-r.log.nPrev == 1 {
+		// The last decision's ply may be a piece read where it paused,
+		// then gone on: the run read again from before it, that ply
+		// amended to the same piece's move (1. e3 published at 1...
+		// e7's lift, the pawn stopped 387 ms on e3 on its way to e4: the
+		// game went dark for 23 plies).
+		pm := r.pub[r.log.nPrev]
+		if b, bok := r.orderedBack(); bok && b.handLate && b.n >= 2 && b.moves[0] != pm && b.moves[0].From() == pm.From() {
+			m, ok, start = b, true, r.befores[r.log.nPrev]
+			m.back = len(r.plies) - r.log.nPrev
+		}
+	}
 	r.decodeHandLate = false
 	if !ok || !m.handLate || m.n < 2 {
 		return catchMatch{}, false
@@ -359,11 +377,14 @@ func (r *Reconstructor) landedAfterReplyRun(ev *trace.Event) (catchMatch, bool) 
 	if off < 0 || !r.liftedBeforeLanding(lift, off, r.log.evs[len(r.log.evs)-1].T) {
 		return catchMatch{}, false
 	}
-	p := r.lines[0].pos
+	p := start
 	for _, mv := range m.moves[:m.n-1] {
 		p.MakeMove(mv)
 	}
 	if !r.landedBeforeLift(ev, &p, &m.pos, last, s) {
+		if m.back > 0 {
+			return catchMatch{}, false
+		}
 		m.n--
 		m.pos, m.handLate = p, false
 	}
