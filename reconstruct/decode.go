@@ -837,8 +837,14 @@ func reaches(pc chess.Piece, from, to chess.Square, capture bool) bool {
 
 // slidOnLine reports whether a piece of type t moved from from to via
 // and then on to to went on along the line it came by (a bishop, rook
-// or queen): no knock sends a piece so.
+// or queen, or a pawn's double step stopped on its middle square: f2-f4
+// paused on f3 as b8 was lifted, f3 then kept and 3. Nf3 read as Ne2): no
+// knock sends a piece so.
 func slidOnLine(t chess.PieceType, from, via, to chess.Square) bool {
+	if t == chess.Pawn {
+		d, rank := int(to)-int(from), int(from)/8
+		return (d == 16 && rank == 1 || d == -16 && rank == 6) && chess.Between(from, to).Has(via)
+	}
 	return (t == chess.Bishop || t == chess.Rook || t == chess.Queen) && chess.Between(from, to).Has(via)
 }
 
