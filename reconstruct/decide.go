@@ -348,12 +348,12 @@ func (r *Reconstructor) landedAfterReplyRun(ev *trace.Event) (catchMatch, bool) 
 	r.decodeHandLate = true
 	m, ok := r.decodeOrdered()
 	start := r.lines[0].pos
-	if (!ok || !m.handLate) && r.backReady() && len(r.plies)-r.log.nPrev == 1 {
+	if (!ok || !m.handLate) && r.backReady() && len(r.plies)-r.log.nPrev == 1 && !r.v.occ.Has(r.pub[r.log.nPrev].Landing()) {
 		// The last decision's ply may be a piece read where it paused,
-		// then gone on: the run read again from before it, that ply
-		// amended to the same piece's move (1. e3 published at 1...
-		// e7's lift, the pawn stopped 387 ms on e3 on its way to e4: the
-		// game went dark for 23 plies).
+		// then gone on (its landing empty now): the run read again from
+		// before it, that ply amended to the same piece's move (1. e3
+		// published at 1... e7's lift, the pawn stopped 387 ms on e3 on
+		// its way to e4: the game went dark for 23 plies).
 		pm := r.pub[r.log.nPrev]
 		if b, bok := r.orderedBack(); bok && b.handLate && b.n >= 2 && b.moves[0] != pm && b.moves[0].From() == pm.From() {
 			m, ok, start = b, true, r.befores[r.log.nPrev]
