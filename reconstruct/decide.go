@@ -180,49 +180,54 @@ func (r *Reconstructor) onSettle(t int64, out []Output) []Output {
 // adoptLandedAfterReply publishes the move landedAfterReply finds at
 // change ev.
 func (r *Reconstructor) adoptLandedAfterReply(ev *trace.Event, out []Output) ([]Output, bool) {
-	ix, ok := r.landedAfterReply(ev)
-	if !ok {
-		m, ok := r.landedAfterReplyRun(ev)
-		if !ok {
-			return out, false
-		}
-		if m.back > 0 {
-			out = r.adoptBack(&m, r.lastChange, out)
-			r.rec.lifted |= unrotBB(r.v.diff(&m.pos), r.orient)
-			return out, true
-		}
-		var c cand
-		if m.n > len(c.moves) {
-			return out, false
-		}
-		c.n = copy(c.moves[:], m.moves[:m.n])
+	if ix, ok := r.landedAfterReply(ev); ok {
 		r.ver++ // r.cands no longer holds what explain found
-		r.cands = append(r.cands[:0], c)
+		r.cands = append(r.cands[:0], ix.cand(ix.line))
 		out = r.adopt(0, r.lastChange, out)
-		if m.handLate {
-			// (As landedAfterReply's.)
-			r.rec.lifted |= unrotBB(r.v.diff(&m.pos), r.orient)
-			return out, true
-		}
-		// The changes since the plies published, the last ply's and the
-		// piece in the hand, are the next decision's record (else it sees
-		// the last ply's squares only from their last change: Bf7 with
-		// its hand knocking g6 onto f6, read from the fall alone).
-		for i := range r.log.evs {
-			if e := &r.log.evs[i]; e.Kind == trace.Off {
-				r.rec.off(e.Square, e.T)
-			} else {
-				r.rec.on(e.Square, e.T, e.Piece, e.HasColour, e.HasPieces)
-			}
-		}
+		// (The lift stays the reply's, not a knock to excuse: the king of
+		// a castling under way, held so, let Rg1 read the rook's lift.)
+		r.rec.lifted |= unrotBB(ix.diff, r.orient)
 		return out, true
 	}
+	if m, ok := r.landedAfterReplyRun(ev); ok {
+		return r.adoptRun(&m, out)
+	}
+	return out, false
+}
+
+// adoptRun publishes m, landedAfterReplyRun's run (or the plies before
+// its last one), and keeps what the next decision reads from.
+func (r *Reconstructor) adoptRun(m *catchMatch, out []Output) ([]Output, bool) {
+	// (The piece in the hand, and its victim: as landedAfterReply's.)
+	hand := unrotBB(r.v.diff(&m.pos), r.orient)
+	if m.back > 0 {
+		out = r.adoptBack(m, r.lastChange, out)
+		r.rec.lifted |= hand
+		return out, true
+	}
+	var c cand
+	if m.n > len(c.moves) {
+		return out, false
+	}
+	c.n = copy(c.moves[:], m.moves[:m.n])
 	r.ver++ // r.cands no longer holds what explain found
-	r.cands = append(r.cands[:0], ix.cand(ix.line))
+	r.cands = append(r.cands[:0], c)
 	out = r.adopt(0, r.lastChange, out)
-	// (The lift stays the reply's, not a knock to excuse: the king of a
-	// castling under way, held so, let Rg1 read the rook's lift.)
-	r.rec.lifted |= unrotBB(ix.diff, r.orient)
+	if m.handLate {
+		r.rec.lifted |= hand
+		return out, true
+	}
+	// The changes since the plies published, the last ply's and the
+	// piece in the hand, are the next decision's record (else it sees the
+	// last ply's squares only from their last change: Bf7 with its hand
+	// knocking g6 onto f6, read from the fall alone).
+	for i := range r.log.evs {
+		if e := &r.log.evs[i]; e.Kind == trace.Off {
+			r.rec.off(e.Square, e.T)
+		} else {
+			r.rec.on(e.Square, e.T, e.Piece, e.HasColour, e.HasPieces)
+		}
+	}
 	return out, true
 }
 
